@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Swift 6 language mode (strict concurrency) for every target.
+let package = Package(
+    name: "HumanTokenJourneys",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "journeys", targets: ["journeys"]),
+        .library(name: "JourneyClient", targets: ["JourneyClient"]),
+    ],
+    targets: [
+        // C shims
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+
+        // Infrastructure
+        .target(name: "Postgres", dependencies: ["CLibPQ"]),
+        .target(name: "Cryptography", dependencies: ["COpenSSL"]),
+        .target(name: "EmbeddedPostgres"),
+        .target(name: "Migrations", dependencies: ["Postgres"]),
+        .target(name: "EventStore", dependencies: ["Postgres", "Cryptography"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "CLI"),
+
+        // Domain
+        .target(name: "JourneyDomain"),
+        .target(name: "JourneyClient"),
+
+        // Composition root and executable
+        .target(name: "JourneyApp", dependencies: [
+            "Postgres", "EmbeddedPostgres", "Migrations", "EventStore", "Cryptography", "HTTPServer",
+            "JourneyDomain", "CLI",
+        ]),
+        .executableTarget(name: "journeys", dependencies: ["JourneyApp"]),
+
+        // Test support and tests
+        .target(name: "JourneyTesting", dependencies: ["Postgres", "EmbeddedPostgres", "Migrations", "EventStore"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "JourneyTesting"]),
+        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting"]),
+        .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "JourneyDomainTests", dependencies: ["JourneyDomain"]),
+        .testTarget(name: "JourneyAppTests", dependencies: ["JourneyApp", "JourneyTesting", "CLI"]),
+    ]
+)

@@ -1,0 +1,1 @@
+// JourneyTesting module.
