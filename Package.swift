@@ -18,7 +18,7 @@ let package = Package(
         // Infrastructure
         .target(name: "Postgres", dependencies: ["CLibPQ"]),
         .target(name: "Cryptography", dependencies: ["COpenSSL"]),
-        .target(name: "EmbeddedPostgres"),
+        .target(name: "EmbeddedPostgres", dependencies: ["Postgres"]),
         .target(name: "Migrations", dependencies: ["Postgres"]),
         .target(name: "EventStore", dependencies: ["Postgres", "Cryptography"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),

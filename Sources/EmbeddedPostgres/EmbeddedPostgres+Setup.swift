@@ -1,0 +1,139 @@
+import Foundation
+import Postgres
+
+extension EmbeddedPostgres {
+    /// The folder holding `initdb` and `pg_ctl`.
+    func binDirectory() throws -> String {
+        if let configured = configuration.binDirectory ?? ProcessInfo.processInfo.environment["PG_BINDIR"] {
+            return configured
+        }
+        let base = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [])
+            .compactMap(Int.init).sorted(by: >)
+        for version in versions where FileManager.default.isExecutableFile(atPath: "\(base)/\(version)/bin/initdb") {
+            return "\(base)/\(version)/bin"
+        }
+        throw EmbeddedPostgresError(.binariesNotFound,
+            "PostgreSQL server binaries not found under \(base); install postgresql (apt-get install -y postgresql) or set PG_BINDIR")
+    }
+
+    /// Runs initdb into `data/` as the server user.
+    func initialize(bin: String) throws {
+        try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
+        if let user = serverUser {
+            try ShellCommand(executable: "/bin/chown", arguments: ["-R", "\(user):\(user)", root.path]).check("chown")
+            let reach = try ShellCommand.make("/usr/bin/test", ["-w", root.path], as: user).run()
+            guard reach.status == 0 else {
+                throw EmbeddedPostgresError(.directoryNotUsable,
+                    "the \(user) user cannot write \(root.path) (a parent folder is not traversable); use --dir under /var/tmp or /tmp")
+            }
+        }
+        try ShellCommand.make(bin + "/initdb", ["-D", dataDirectory, "-U", "postgres", "-E", "UTF8", "--no-locale",
+                                                "--auth-local=trust", "--auth-host=scram-sha-256"], as: serverUser)
+            .check("initdb")
+        let conf = dataDirectory + "/postgresql.conf"
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: conf))
+        handle.seekToEndOfFile()
+        handle.write(Data("\ninclude_if_exists = 'journeys.conf'\n".utf8))
+        try handle.close()
+    }
+
+    /// The cluster's port: chosen once (a free loopback port) and kept in `<dir>/port`.
+    func readPort() throws -> Int {
+        if let text = try? String(contentsOf: portFile, encoding: .utf8),
+           let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            return port
+        }
+        let port = try FreePort.find()
+        try String(port).write(to: portFile, atomically: true, encoding: .utf8)
+        return port
+    }
+
+    /// Writes `journeys.conf`, included by postgresql.conf.
+    func writeSettings(port: Int) throws {
+        let durable = configuration.durable ? "on" : "off"
+        let settings = """
+        listen_addresses = '127.0.0.1'
+        port = \(port)
+        unix_socket_directories = '\(socketDirectory)'
+        max_connections = 300
+        shared_buffers = 256MB
+        fsync = \(durable)
+        synchronous_commit = \(durable)
+        full_page_writes = \(durable)
+        log_min_messages = warning
+        log_timezone = 'UTC'
+        timezone = 'UTC'
+
+        """
+        let path = dataDirectory + "/journeys.conf"
+        try settings.write(toFile: path, atomically: false, encoding: .utf8)
+        if let user = serverUser {
+            try ShellCommand(executable: "/bin/chown", arguments: ["\(user):\(user)", path]).check("chown")
+        }
+    }
+
+    /// Creates the two roles and the application database when they are missing.
+    func bootstrap(_ status: Status) throws {
+        let connection = try PostgresConnection.connect(try PostgresConfiguration(status.superuserURL))
+        for role in [Self.ownerRole, Self.appRole] {
+            let exists = try connection.query("SELECT 1 FROM pg_roles WHERE rolname = \(role)").count > 0
+            if !exists {
+                try connection.execute(unsafeSQL: "CREATE ROLE \(role) LOGIN PASSWORD '\(try password(for: role))'")
+            }
+        }
+        let hasDatabase = try connection.query("SELECT 1 FROM pg_database WHERE datname = \(status.database)").count > 0
+        if !hasDatabase {
+            let name = PostgresConnection.quoteIdentifier(status.database)
+            try connection.execute(unsafeSQL: "CREATE DATABASE \(name) OWNER \(Self.ownerRole)")
+        }
+    }
+
+    /// The role's TCP password, generated once and kept in `<dir>/credentials` (mode 0600).
+    public func password(for role: String) throws -> String {
+        let file = root.appendingPathComponent("credentials-\(role)")
+        if let existing = try? String(contentsOf: file, encoding: .utf8) { return existing }
+        var bytes = [UInt8](repeating: 0, count: 18)
+        let random = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/urandom"))
+        bytes = [UInt8](random.readData(ofLength: 18))
+        try random.close()
+        let secret = bytes.map { String(format: "%02x", $0) }.joined()
+        FileManager.default.createFile(atPath: file.path, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600])
+        return secret
+    }
+
+    /// Serializes cluster management across processes with `flock` on `<dir>/.lock`.
+    func withFileLock<T>(_ body: () throws -> T) throws -> T {
+        let path = root.appendingPathComponent(".lock").path
+        let fd = open(path, O_CREAT | O_RDWR, 0o644)
+        guard fd >= 0 else {
+            throw EmbeddedPostgresError(.directoryNotUsable, "cannot open lock file \(path)")
+        }
+        defer { close(fd) }
+        flock(fd, LOCK_EX)
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+}
+
+/// Finds a free TCP port on 127.0.0.1.
+enum FreePort {
+    static func find() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw EmbeddedPostgresError(.commandFailed, "socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+                guard bind(fd, pointer, length) == 0 else { return -1 }
+                return getsockname(fd, pointer, &length)
+            }
+        }
+        guard bound == 0 else { throw EmbeddedPostgresError(.commandFailed, "could not find a free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Postgres
+
+/// A private PostgreSQL cluster in a folder this tool owns: `initdb` on first start, `pg_ctl`
+/// to start and stop, a Unix socket in `<dir>/run` and a free loopback port.
+///
+/// Run as root, the server runs as the unprivileged `postgres` user (initdb refuses root).
+/// Roles: `postgres` (superuser, socket only), `journeys_owner` (owns the schema, runs
+/// migrations) and `journeys_app` (the application's least-privilege role).
+public struct EmbeddedPostgres: Sendable {
+    public struct Configuration: Sendable {
+        /// The cluster folder. Default `.journeys/pg`.
+        public var directory: String = ".journeys/pg"
+        /// The application database. Default `journeys`.
+        public var database: String = "journeys"
+        /// Durable commits. Default true; tests turn it off for speed.
+        public var durable: Bool = true
+        /// Folder with `initdb` and `pg_ctl`; default: the newest `/usr/lib/postgresql/*/bin` or `PG_BINDIR`.
+        public var binDirectory: String?
+        public init(directory: String = ".journeys/pg", database: String = "journeys", durable: Bool = true) {
+            self.directory = directory
+            self.database = database
+            self.durable = durable
+        }
+    }
+
+    /// Where the running cluster answers.
+    public struct Status: Sendable, Equatable {
+        public let running: Bool
+        public let port: Int
+        public let socketDirectory: String
+        public let database: String
+
+        /// URL for a role over the Unix socket (trust authentication; no password in the URL).
+        public func url(user: String, database: String? = nil) -> String {
+            let db = database ?? self.database
+            return "postgresql:///\(db)?host=\(socketDirectory)&port=\(port)&user=\(user)"
+        }
+        /// The application role's URL (`DATABASE_URL`).
+        public var appURL: String { url(user: EmbeddedPostgres.appRole) }
+        /// The schema owner's URL (`DATABASE_ADMIN_URL`, used by `migrate`).
+        public var ownerURL: String { url(user: EmbeddedPostgres.ownerRole) }
+        /// The superuser's URL, for operators and tests.
+        public var superuserURL: String { url(user: "postgres", database: "postgres") }
+    }
+
+    public static let ownerRole = "journeys_owner"
+    public static let appRole = "journeys_app"
+
+    public let configuration: Configuration
+    public init(_ configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    var root: URL { URL(fileURLWithPath: configuration.directory).standardizedFileURL }
+    var dataDirectory: String { root.appendingPathComponent("data").path }
+    var socketDirectory: String { root.appendingPathComponent("run").path }
+    var logFile: String { root.appendingPathComponent("postgres.log").path }
+    var portFile: URL { root.appendingPathComponent("port") }
+    var serverUser: String? { geteuid() == 0 ? "postgres" : nil }
+
+    /// Creates the cluster if needed, starts it if stopped, and ensures roles and database exist.
+    /// Safe to call from several processes at once.
+    @discardableResult
+    public func start() throws -> Status {
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        return try withFileLock {
+            let bin = try binDirectory()
+            if !FileManager.default.fileExists(atPath: dataDirectory + "/PG_VERSION") {
+                try initialize(bin: bin)
+            }
+            let port = try readPort()
+            try writeSettings(port: port)
+            if !isRunning(bin: bin) {
+                try ShellCommand.make(bin + "/pg_ctl", ["-D", dataDirectory, "-l", logFile, "-w", "-t", "60", "start"],
+                                      as: serverUser).check("pg_ctl start (see \(logFile))")
+            }
+            let status = Status(running: true, port: port, socketDirectory: socketDirectory, database: configuration.database)
+            try bootstrap(status)
+            return status
+        }
+    }
+
+    /// Stops the cluster (fast shutdown); a no-op when it is not running.
+    public func stop() throws {
+        let bin = try binDirectory()
+        guard FileManager.default.fileExists(atPath: dataDirectory + "/PG_VERSION"), isRunning(bin: bin) else { return }
+        try ShellCommand.make(bin + "/pg_ctl", ["-D", dataDirectory, "-m", "fast", "-w", "stop"], as: serverUser)
+            .check("pg_ctl stop")
+    }
+
+    /// Restarts the running cluster (tests of reconnection use this).
+    public func restart() throws {
+        let bin = try binDirectory()
+        try ShellCommand.make(bin + "/pg_ctl", ["-D", dataDirectory, "-l", logFile, "-m", "fast", "-w", "restart"],
+                              as: serverUser).check("pg_ctl restart")
+    }
+
+    /// The cluster's status, or nil when it was never created.
+    public func status() throws -> Status? {
+        guard FileManager.default.fileExists(atPath: dataDirectory + "/PG_VERSION") else { return nil }
+        let bin = try binDirectory()
+        return Status(running: isRunning(bin: bin), port: try readPort(), socketDirectory: socketDirectory,
+                      database: configuration.database)
+    }
+
+    /// Creates a database owned by `journeys_owner` (tests use one per suite).
+    public func createDatabase(_ name: String, status: Status) async throws {
+        let admin = try PostgresClient(url: status.superuserURL, configuration: .init(maxConnections: 1))
+        defer { admin.close() }
+        try await admin.withConnection { connection in
+            let quoted = PostgresConnection.quoteIdentifier(name)
+            try connection.execute(unsafeSQL: "CREATE DATABASE \(quoted) OWNER \(EmbeddedPostgres.ownerRole)")
+        }
+    }
+
+    func isRunning(bin: String) -> Bool {
+        let output = try? ShellCommand.make(bin + "/pg_ctl", ["-D", dataDirectory, "status"], as: serverUser).run()
+        return output?.status == 0
+    }
+}

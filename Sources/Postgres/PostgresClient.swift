@@ -1,0 +1,129 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A bounded pool of connections. Each connection lives on its own serial dispatch queue, so
+/// blocking libpq calls never run on Swift's cooperative thread pool.
+public final class PostgresClient: Sendable {
+    public struct Configuration: Sendable {
+        /// Most connections open at once. Default 8.
+        public var maxConnections: Int = 8
+        /// How long a caller waits for a free connection before `pool_timeout`. Default 30 s.
+        public var acquireTimeout: Double = 30
+        public init(maxConnections: Int = 8, acquireTimeout: Double = 30) {
+            self.maxConnections = maxConnections
+            self.acquireTimeout = acquireTimeout
+        }
+    }
+
+    typealias Waiter = CheckedContinuation<PooledConnection, any Error>
+
+    public let database: PostgresConfiguration
+    public let configuration: Configuration
+    private let state: Mutex<(machine: PoolStateMachine<PooledConnection, Waiter>, nextID: Int)>
+
+    public init(_ database: PostgresConfiguration, configuration: Configuration = Configuration()) {
+        self.database = database
+        self.configuration = configuration
+        self.state = Mutex((PoolStateMachine(maxConnections: configuration.maxConnections), 0))
+    }
+
+    /// Convenience: validates `url` and builds a client.
+    public convenience init(url: String, configuration: Configuration = Configuration()) throws {
+        self.init(try PostgresConfiguration(url), configuration: configuration)
+    }
+
+    /// Lends a connection to `body`, which runs on that connection's own thread.
+    public func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        let pooled = try await acquire()
+        do {
+            let value = try await pooled.run { connection in
+                try pooled.prepareForUse()
+                defer { if connection.isInTransaction && connection.isUsable { try? connection.execute(unsafeSQL: "ROLLBACK") } }
+                return try body(connection)
+            }
+            release(pooled)
+            return value
+        } catch {
+            release(pooled)
+            throw error
+        }
+    }
+
+    /// Runs one statement.
+    @discardableResult
+    public func query(_ query: PostgresQuery) async throws -> PostgresRows {
+        try await withConnection { try $0.query(query) }
+    }
+
+    /// Runs `body` in a transaction on one connection; rolls back when it throws.
+    public func transaction<T: Sendable>(isolation: String? = nil, _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await withConnection { try $0.transaction(isolation: isolation, body) }
+    }
+
+    /// Closes idle connections and fails waiters; connections in use close when returned.
+    public func close() {
+        let (idle, waiters) = state.withLock { $0.machine.close() }
+        idle.forEach { $0.close() }
+        waiters.forEach { $0.resume(throwing: PostgresError(.poolClosed, "the connection pool is closed")) }
+    }
+
+    /// Connections currently open (idle or lent), for metrics and tests.
+    public var openConnections: Int { state.withLock { $0.machine.open } }
+
+    // MARK: - Acquire and release
+
+    private func acquire() async throws -> PooledConnection {
+        let id = state.withLock { state -> Int in state.nextID += 1; return state.nextID }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: Waiter) in
+                let action = state.withLock { $0.machine.acquire(waiterID: id, waiter: continuation) }
+                switch action {
+                case .use(let pooled): continuation.resume(returning: pooled)
+                case .fail(let error): continuation.resume(throwing: error)
+                case .create: open(for: continuation)
+                case .wait: scheduleTimeout(waiterID: id)
+                }
+            }
+        } onCancel: {
+            if let waiter = state.withLock({ $0.machine.cancelWaiter(id: id) }) {
+                waiter.resume(throwing: CancellationError())
+            }
+        }
+    }
+
+    private func scheduleTimeout(waiterID id: Int) {
+        let timeout = configuration.acquireTimeout
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
+            guard let self, let waiter = self.state.withLock({ $0.machine.cancelWaiter(id: id) }) else { return }
+            waiter.resume(throwing: PostgresError(.poolTimeout, "no database connection free after \(timeout) s"))
+        }
+    }
+
+    private func open(for waiter: Waiter) {
+        let pooled = PooledConnection()
+        pooled.queue.async { [self] in
+            do {
+                try pooled.open(database)
+                waiter.resume(returning: pooled)
+            } catch {
+                waiter.resume(throwing: error)
+                apply(state.withLock { $0.machine.creationFailed() })
+            }
+        }
+    }
+
+    private func release(_ pooled: PooledConnection) {
+        let broken = !pooled.isUsable
+        if broken { pooled.close() }
+        apply(state.withLock { $0.machine.release(pooled, broken: broken) })
+    }
+
+    private func apply(_ action: PoolStateMachine<PooledConnection, Waiter>.ReleaseAction) {
+        switch action {
+        case .none: break
+        case .handOver(let pooled, let waiter): waiter.resume(returning: pooled)
+        case .createFor(let waiter): open(for: waiter)
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import CLibPQ
+import Foundation
+
+/// One libpq connection. Every call blocks the calling thread, so use it only from a thread
+/// that may block (the pool runs each connection on its own serial queue), one caller at a time.
+public final class PostgresConnection: @unchecked Sendable {
+    let handle: OpaquePointer
+
+    private init(handle: OpaquePointer) {
+        self.handle = handle
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Opens a connection, blocking until it is ready or fails.
+    public static func connect(_ configuration: PostgresConfiguration) throws -> PostgresConnection {
+        let keywords = ["dbname", "connect_timeout", "fallback_application_name"]
+        let values = [configuration.connectionString, String(configuration.connectTimeout), configuration.applicationName]
+        let handle: OpaquePointer? = withCStrings(keywords) { keys in
+            withCStrings(values) { vals in PQconnectdbParams(keys, vals, 1) }
+        }
+        guard let handle else {
+            throw PostgresError(.connectionFailed, "could not allocate a libpq connection")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = lastError(handle)
+            PQfinish(handle)
+            let code: PostgresError.Code = message.contains("authentication failed") || message.contains("password")
+                ? .authenticationFailed : .connectionFailed
+            throw PostgresError(code, "could not connect to PostgreSQL: \(message)")
+        }
+        return PostgresConnection(handle: handle)
+    }
+
+    /// Runs one parameterized statement and returns its rows.
+    @discardableResult
+    public func query(_ query: PostgresQuery) throws -> PostgresRows {
+        let result: OpaquePointer? = withOptionalCStrings(query.binds) { values in
+            PQexecParams(handle, query.sql, Int32(query.binds.count), nil, values, nil, nil, 0)
+        }
+        return try consume(result, statement: query)
+    }
+
+    /// Runs SQL text through the simple query protocol (several statements allowed, no binds).
+    /// Use for migrations and fixed administrative statements only.
+    public func execute(unsafeSQL sql: String) throws {
+        try consume(PQexec(handle, sql), statement: PostgresQuery(unsafeSQL: sql))
+    }
+
+    /// Runs `body` inside BEGIN/COMMIT, rolling back when it throws.
+    public func transaction<T>(isolation: String? = nil, _ body: (PostgresConnection) throws -> T) throws -> T {
+        try execute(unsafeSQL: isolation.map { "BEGIN ISOLATION LEVEL \($0)" } ?? "BEGIN")
+        do {
+            let value = try body(self)
+            try execute(unsafeSQL: "COMMIT")
+            return value
+        } catch {
+            if isUsable { try? execute(unsafeSQL: "ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// False once the connection is broken.
+    public var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// True while a transaction is open (or failed and not yet rolled back).
+    public var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    /// The server process id, for `pg_terminate_backend` and diagnostics.
+    public var backendPID: Int32 { PQbackendPID(handle) }
+
+    /// Reads pending input without blocking and reports whether the connection still works;
+    /// a server restart is noticed here, before any statement is sent.
+    func checkAlive() -> Bool {
+        if PQconsumeInput(handle) == 0 { return false }
+        return isUsable
+    }
+
+    /// Re-opens the connection with the same parameters.
+    func reset() throws {
+        PQreset(handle)
+        guard isUsable else {
+            throw PostgresError(.connectionFailed, "could not reconnect to PostgreSQL: \(Self.lastError(handle))")
+        }
+    }
+
+    // MARK: - Results
+
+    @discardableResult
+    func consume(_ result: OpaquePointer?, statement: PostgresQuery) throws -> PostgresRows {
+        guard let result else {
+            throw PostgresError(isUsable ? .queryFailed : .connectionClosed,
+                                "\(statement): \(Self.lastError(handle))")
+        }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+            return PostgresRows(columns: [], rows: [], affectedRows: Self.affectedRows(result))
+        case PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE:
+            return Self.rows(of: result)
+        default:
+            throw error(from: result, statement: statement)
+        }
+    }
+
+    func error(from result: OpaquePointer, statement: PostgresQuery) -> PostgresError {
+        func field(_ code: Character) -> String? {
+            guard let value = PQresultErrorField(result, Int32(code.asciiValue!)) else { return nil }
+            return String(cString: value)
+        }
+        let message = field("M") ?? Self.lastError(handle)
+        guard let sqlState = field("C") else {
+            return PostgresError(isUsable ? .queryFailed : .connectionClosed, "\(statement): \(message)")
+        }
+        let code = isUsable ? PostgresError.code(forSQLState: sqlState) : .connectionClosed
+        return PostgresError(code, message, sqlState: sqlState, detail: field("D"), constraint: field("n"))
+    }
+
+    static func rows(of result: OpaquePointer) -> PostgresRows {
+        let rowCount = Int(PQntuples(result))
+        let fieldCount = Int(PQnfields(result))
+        let names = ColumnNames((0..<fieldCount).map { String(cString: PQfname(result, Int32($0))) })
+        var rows: [PostgresRow] = []
+        rows.reserveCapacity(rowCount)
+        for r in 0..<Int32(rowCount) {
+            var cells: [String?] = []
+            cells.reserveCapacity(fieldCount)
+            for f in 0..<Int32(fieldCount) {
+                cells.append(PQgetisnull(result, r, f) == 1 ? nil : String(cString: PQgetvalue(result, r, f)))
+            }
+            rows.append(PostgresRow(columns: names, cells: cells))
+        }
+        return PostgresRows(columns: names.names, rows: rows, affectedRows: affectedRows(result))
+    }
+
+    static func affectedRows(_ result: OpaquePointer) -> Int {
+        guard let text = PQcmdTuples(result) else { return 0 }
+        return Int(String(cString: text)) ?? 0
+    }
+
+    static func lastError(_ handle: OpaquePointer) -> String {
+        guard let message = PQerrorMessage(handle) else { return "unknown error" }
+        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// Passes `strings` as a `const char * const *` for the duration of `body`.
+func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    withOptionalCStrings(strings.map { Optional($0) }, body)
+}
+
+/// Like `withCStrings`, with nil entries passed as NULL pointers.
+func withOptionalCStrings<R>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let pointers: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0)! } }
+    defer { pointers.forEach { free($0) } }
+    let constPointers = pointers.map { $0.map { UnsafePointer($0) } }
+    return constPointers.withUnsafeBufferPointer { buffer in
+        body(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+    }
+}

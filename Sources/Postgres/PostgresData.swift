@@ -1,0 +1,87 @@
+import Foundation
+
+/// A JSON document bound or decoded as `jsonb`, kept as its UTF-8 text.
+public struct JSONB: Sendable, Hashable, CustomStringConvertible {
+    public let text: String
+    public init(text: String) { self.text = text }
+    public init<T: Encodable>(encoding value: T, encoder: JSONEncoder = JSONEncoder()) throws {
+        self.text = String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        try decoder.decode(type, from: Data(text.utf8))
+    }
+    public var description: String { text }
+}
+
+/// A value bound to a `$n` parameter, in PostgreSQL's text format.
+public protocol PostgresEncodable: Sendable {
+    /// The text representation, or nil for SQL NULL.
+    var postgresText: String? { get }
+}
+
+extension String: PostgresEncodable { public var postgresText: String? { self } }
+extension Substring: PostgresEncodable { public var postgresText: String? { String(self) } }
+extension Int: PostgresEncodable { public var postgresText: String? { String(self) } }
+extension Int32: PostgresEncodable { public var postgresText: String? { String(self) } }
+extension Int64: PostgresEncodable { public var postgresText: String? { String(self) } }
+extension UInt64: PostgresEncodable { public var postgresText: String? { String(self) } }
+extension Double: PostgresEncodable { public var postgresText: String? { String(self) } }
+extension Bool: PostgresEncodable { public var postgresText: String? { self ? "t" : "f" } }
+extension UUID: PostgresEncodable { public var postgresText: String? { uuidString.lowercased() } }
+extension JSONB: PostgresEncodable { public var postgresText: String? { text } }
+extension Data: PostgresEncodable {
+    public var postgresText: String? { "\\x" + PostgresHex.encode(self) }
+}
+extension Date: PostgresEncodable {
+    public var postgresText: String? { PostgresTimestamp.format(self) }
+}
+extension Optional: PostgresEncodable where Wrapped: PostgresEncodable {
+    public var postgresText: String? { self?.postgresText }
+}
+extension Array: PostgresEncodable where Element: PostgresEncodable {
+    /// A one-dimensional array literal; elements are quoted and escaped.
+    public var postgresText: String? {
+        let items = map { element -> String in
+            guard let text = element.postgresText else { return "NULL" }
+            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            return "\"\(escaped)\""
+        }
+        return "{" + items.joined(separator: ",") + "}"
+    }
+}
+
+/// Hex helpers for `bytea`.
+enum PostgresHex {
+    static func encode(_ data: Data) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(data.count * 2)
+        for byte in data {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func decode(_ text: Substring) -> Data? {
+        let bytes = Array(text.utf8)
+        guard bytes.count % 2 == 0 else { return nil }
+        var out = Data(capacity: bytes.count / 2)
+        var index = 0
+        while index < bytes.count {
+            guard let high = nibble(bytes[index]), let low = nibble(bytes[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: return c - 48
+        case 97...102: return c - 87
+        case 65...70: return c - 55
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,151 @@
+-- Event store: streams, the append-only hash-chained event log, and its global order.
+-- The application role `journeys_app` reads and appends through `append_events` only.
+
+CREATE TABLE streams (
+    stream_name text PRIMARY KEY,
+    version     bigint NOT NULL CHECK (version >= 0),
+    head_hash   bytea NOT NULL,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    updated_at  timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE events (
+    position       bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+    stream_name    text NOT NULL,
+    stream_version bigint NOT NULL CHECK (stream_version >= 1),
+    event_id       uuid NOT NULL,
+    event_type     text NOT NULL CHECK (event_type <> ''),
+    data           jsonb NOT NULL,
+    correlation_id uuid,
+    causation_id   uuid,
+    actor          text,
+    recorded_at    timestamptz NOT NULL,
+    previous_hash  bytea NOT NULL,
+    hash           bytea NOT NULL,
+    CONSTRAINT events_stream_version_key UNIQUE (stream_name, stream_version),
+    CONSTRAINT events_event_id_key UNIQUE (event_id)
+);
+
+-- Readers follow (transaction_id, position) below the oldest running transaction.
+CREATE INDEX events_global_order ON events (transaction_id, position);
+CREATE INDEX events_correlation ON events (correlation_id) WHERE correlation_id IS NOT NULL;
+
+-- Append-only, for every role including the owner: statement triggers refuse UPDATE and
+-- DELETE, and a BEFORE TRUNCATE trigger covers what DELETE triggers do not.
+CREATE FUNCTION refuse_event_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'the event log is append-only: % refused', TG_OP
+        USING ERRCODE = 'insufficient_privilege';
+END;
+$$;
+
+CREATE TRIGGER events_no_update_delete BEFORE UPDATE OR DELETE ON events
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_event_change();
+CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_event_change();
+
+-- One length-prefixed field of the canonical form; NULL is '-'.
+CREATE FUNCTION event_hash_field(value text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT CASE WHEN value IS NULL THEN '-' ELSE octet_length(value) || ':' || value END || E'\n'
+$$;
+
+-- sha256(previous_hash || canonical content). Verifiers recompute it outside the database.
+CREATE FUNCTION event_hash(
+    previous_hash bytea, stream_name text, stream_version bigint, event_id uuid, event_type text,
+    data jsonb, correlation_id uuid, causation_id uuid, actor text, recorded_at timestamptz
+) RETURNS bytea LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT sha256(previous_hash || convert_to(
+        event_hash_field(stream_name) || event_hash_field(stream_version::text) ||
+        event_hash_field(event_id::text) || event_hash_field(event_type) ||
+        event_hash_field(data::text) || event_hash_field(correlation_id::text) ||
+        event_hash_field(causation_id::text) || event_hash_field(actor) ||
+        event_hash_field((extract(epoch FROM recorded_at) * 1000000)::bigint::text), 'UTF8'))
+$$;
+
+-- Appends events to one stream.
+--   p_expected: -1 any version, 0 no stream yet, n the stream's current version.
+--   p_events:   [{"id": uuid, "type": text, "data": json, "correlationId"?, "causationId"?, "actor"?}]
+-- Returns the positions written and the stream's new version. When every event id is already
+-- stored in this stream, returns the first write's positions (idempotent retry). The expected
+-- version is checked before any position is drawn.
+CREATE FUNCTION append_events(p_stream text, p_expected bigint, p_events jsonb)
+RETURNS TABLE (positions bigint[], version bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    v_version  bigint;
+    v_hash     bytea;
+    v_previous bytea;
+    v_now      timestamptz := clock_timestamp();
+    v_ids      uuid[];
+    v_existing bigint[];
+    v_stored   bigint;
+    v_event    jsonb;
+    v_position bigint;
+    v_out      bigint[] := '{}';
+BEGIN
+    IF p_stream IS NULL OR p_stream = '' THEN
+        RAISE EXCEPTION 'stream name is empty' USING ERRCODE = 'JS001';
+    END IF;
+    IF jsonb_typeof(p_events) <> 'array' OR jsonb_array_length(p_events) = 0 THEN
+        RAISE EXCEPTION 'no events to append' USING ERRCODE = 'JS002';
+    END IF;
+
+    SELECT s.version, s.head_hash INTO v_version, v_hash FROM streams s WHERE s.stream_name = p_stream FOR UPDATE;
+    IF NOT FOUND THEN
+        INSERT INTO streams (stream_name, version, head_hash)
+            VALUES (p_stream, 0, '\x0000000000000000000000000000000000000000000000000000000000000000')
+            ON CONFLICT DO NOTHING;
+        SELECT s.version, s.head_hash INTO v_version, v_hash FROM streams s WHERE s.stream_name = p_stream FOR UPDATE;
+    END IF;
+
+    SELECT array_agg((e->>'id')::uuid) INTO v_ids FROM jsonb_array_elements(p_events) e;
+    SELECT array_agg(ev.position ORDER BY ev.position), count(*) FILTER (WHERE ev.stream_name = p_stream)
+        INTO v_existing, v_stored
+        FROM events ev WHERE ev.event_id = ANY (v_ids);
+    IF v_existing IS NOT NULL THEN
+        IF v_stored = cardinality(v_ids) AND cardinality(v_existing) = cardinality(v_ids) THEN
+            RETURN QUERY SELECT v_existing, v_version;
+            RETURN;
+        END IF;
+        RAISE EXCEPTION 'event id already stored with other content or stream' USING ERRCODE = 'JS003';
+    END IF;
+
+    IF p_expected >= 0 AND v_version <> p_expected THEN
+        RAISE EXCEPTION 'wrong expected version for stream'
+            USING ERRCODE = 'JS004', DETAIL = format('expected %s, current %s', p_expected, v_version);
+    END IF;
+
+    FOR v_event IN SELECT * FROM jsonb_array_elements(p_events) LOOP
+        v_version := v_version + 1;
+        v_previous := v_hash;
+        v_hash := event_hash(v_previous, p_stream, v_version, (v_event->>'id')::uuid, v_event->>'type', v_event->'data',
+                             (v_event->>'correlationId')::uuid, (v_event->>'causationId')::uuid, v_event->>'actor', v_now);
+        INSERT INTO events (stream_name, stream_version, event_id, event_type, data,
+                            correlation_id, causation_id, actor, recorded_at, previous_hash, hash)
+        VALUES (p_stream, v_version, (v_event->>'id')::uuid, v_event->>'type', v_event->'data',
+                (v_event->>'correlationId')::uuid, (v_event->>'causationId')::uuid, v_event->>'actor', v_now,
+                v_previous, v_hash)
+        RETURNING events.position INTO v_position;
+        v_out := v_out || v_position;
+    END LOOP;
+
+    UPDATE streams SET version = v_version, head_hash = v_hash, updated_at = v_now WHERE stream_name = p_stream;
+    PERFORM pg_notify('journeys_events', '');
+    RETURN QUERY SELECT v_out, v_version;
+END;
+$$;
+
+-- Least privilege: the application reads, and appends only through append_events.
+REVOKE ALL ON FUNCTION append_events(text, bigint, jsonb) FROM PUBLIC;
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'journeys_app') THEN
+        RAISE EXCEPTION 'role journeys_app does not exist: create it (CREATE ROLE journeys_app LOGIN) before migrating';
+    END IF;
+END;
+$$;
+GRANT SELECT ON streams, events TO journeys_app;
+GRANT EXECUTE ON FUNCTION append_events(text, bigint, jsonb) TO journeys_app;
+GRANT EXECUTE ON FUNCTION event_hash(bytea, text, bigint, uuid, text, jsonb, uuid, uuid, text, timestamptz) TO journeys_app;
