@@ -1,0 +1,40 @@
+import Foundation
+
+/// Lowercase hexadecimal encoding (base16).
+public enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// Encodes `data` as lowercase hex, two characters per byte.
+    public static func encode(_ data: some DataProtocol) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(data.count * 2)
+        for byte in data {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes hex of either case; returns nil for odd length or non-hex characters.
+    public static func decode(_ string: some StringProtocol) -> Data? {
+        let utf8 = Array(string.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        var out = Data(capacity: utf8.count / 2)
+        var index = 0
+        while index < utf8.count {
+            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
