@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "Postgres", dependencies: ["CLibPQ"]),
         .target(name: "Cryptography", dependencies: ["COpenSSL"]),
         .target(name: "EmbeddedPostgres", dependencies: ["Postgres"]),
-        .target(name: "Migrations", dependencies: ["Postgres"]),
+        .target(name: "Migrations", dependencies: ["Postgres", "Cryptography"]),
         .target(name: "EventStore", dependencies: ["Postgres", "Cryptography"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "CLI"),

@@ -16,23 +16,30 @@ struct ShellCommand {
         return ShellCommand(executable: "/usr/sbin/runuser", arguments: ["-u", user, "--", executable] + arguments)
     }
 
+    /// Spawns the program with `posix_spawn`, output to a temporary file, and waits with
+    /// `waitpid` (Foundation's `Process` can hang waiting for daemonizing children like pg_ctl's).
     @discardableResult
     func run() throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw EmbeddedPostgresError(.commandFailed, "could not run \(executable): \(error.localizedDescription)")
+        let outputPath = NSTemporaryDirectory() + "journeys-cmd-\(UUID().uuidString)"
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else {
+            throw EmbeddedPostgresError(.commandFailed, "could not run \(executable): error \(spawned)")
         }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return Output(status: exitCode, text: text)
     }
 
     /// Runs and throws with the command's output when it exits non-zero.

@@ -14,5 +14,5 @@ public struct MigrationFile: Sendable, Equatable {
     public var version: Int? { name.split(separator: "_").first.flatMap { Int($0) } }
 
     /// Hex SHA-256 of the file's text.
-    public var checksum: String { SHA256.hash(Data(sql.utf8)).hexString }
+    public var checksum: String { SHA256.hexDigest(sql) }
 }

@@ -76,7 +76,12 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Reads pending input without blocking and reports whether the connection still works;
     /// a server restart is noticed here, before any statement is sent.
     func checkAlive() -> Bool {
-        if PQconsumeInput(handle) == 0 { return false }
+        for _ in 0..<4 {
+            var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { return isUsable }
+            // Readable while idle: a FATAL message and/or end of file after a server shutdown.
+            if PQconsumeInput(handle) == 0 || !isUsable { return false }
+        }
         return isUsable
     }
 
@@ -148,17 +153,17 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 }
 
-/// Passes `strings` as a `const char * const *` for the duration of `body`.
+/// Passes `strings` as a NULL-terminated `const char * const *` for the duration of `body`.
 func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
     withOptionalCStrings(strings.map { Optional($0) }, body)
 }
 
-/// Like `withCStrings`, with nil entries passed as NULL pointers.
+/// Like `withCStrings`, with nil entries passed as NULL pointers (and a NULL after the last).
 func withOptionalCStrings<R>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
     let pointers: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0)! } }
     defer { pointers.forEach { free($0) } }
     let constPointers = pointers.map { $0.map { UnsafePointer($0) } }
-    return constPointers.withUnsafeBufferPointer { buffer in
-        body(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+    return (constPointers + [nil]).withUnsafeBufferPointer { buffer in
+        body(buffer.baseAddress!)
     }
 }

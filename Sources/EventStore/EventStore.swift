@@ -1,0 +1,127 @@
+import Foundation
+import Postgres
+
+/// The PostgreSQL event log: optimistic appends per stream, idempotent by event id,
+/// hash-chained, and readable in a global order that never skips a late-committing event.
+///
+/// ## Global order
+/// Each row stores the id of the transaction that wrote it (`pg_current_xact_id()`, xid8).
+/// `readAll` returns only rows whose transaction id is below the oldest transaction still
+/// running (`pg_snapshot_xmin(pg_current_snapshot())`), ordered by (transaction id, position).
+/// A transaction that has not committed can therefore never be overtaken: when it commits its
+/// rows sort after every checkpoint handed out before, and when it aborts they never appear.
+/// Writers stay fully parallel (no global lock).
+///
+/// Failure modes, by design:
+/// - Any long-running transaction *in the cluster* that holds a transaction id (even in another
+///   database) holds readers back until it ends. Readers are delayed, never wrong.
+///   Watch `pg_stat_activity` for old `backend_xid`s; prepared transactions count too.
+/// - Transaction ids are not stable across dump/restore or logical replication: checkpoints
+///   must be reset (projections rebuilt) after a restore. Physical replicas and failover keep them.
+/// - Positions have gaps (rolled-back appends) and are not commit order; use checkpoints, not
+///   position arithmetic.
+public final class EventStore: Sendable {
+    public let client: PostgresClient
+    /// Channel on which each append NOTIFYs (a wake-up only).
+    public static let notificationChannel = "journeys_events"
+
+    public init(client: PostgresClient) {
+        self.client = client
+    }
+
+    /// Appends `events` to `stream` if it is at `expectedVersion`.
+    @discardableResult
+    public func append(_ events: [NewEvent], to stream: StreamName, expectedVersion: ExpectedVersion) async throws -> AppendResult {
+        try await client.withConnection { try Self.append(events, to: stream, expectedVersion: expectedVersion, on: $0) }
+    }
+
+    /// Appends on a caller's connection, inside the caller's transaction if one is open.
+    public static func append(_ events: [NewEvent], to stream: StreamName, expectedVersion: ExpectedVersion,
+                              on connection: PostgresConnection) throws -> AppendResult {
+        guard !events.isEmpty else { throw EventStoreError(.invalidEvent, "no events to append") }
+        if let blank = events.first(where: { $0.type.isEmpty }) {
+            throw EventStoreError(.invalidEvent, "event \(blank.id) has an empty type")
+        }
+        let query: PostgresQuery = """
+            SELECT positions, version FROM append_events(\(stream.rawValue), \(expectedVersion.databaseValue), \
+            \(events.map(\.id))::uuid[], \(events.map(\.type))::text[], \(events.map(\.data))::jsonb[], \
+            \(events.map(\.metadata.correlationID))::uuid[], \(events.map(\.metadata.causationID))::uuid[], \
+            \(events.map(\.metadata.actor))::text[])
+            """
+        do {
+            let rows = try connection.query(query)
+            guard let row = rows.first else { throw EventStoreError(.invalidEvent, "append returned nothing") }
+            return AppendResult(positions: try parseBigintArray(try row.decode(0, as: String.self)),
+                                streamVersion: try row.decode(1, as: Int64.self))
+        } catch let error as PostgresError {
+            throw EventStoreError.from(error, stream: stream, expected: expectedVersion)
+        }
+    }
+
+    /// The stream's events with version >= `version`, in order.
+    public func readStream(_ stream: StreamName, from version: Int64 = 1, limit: Int = 10_000) async throws -> [RecordedEvent] {
+        try await client.withConnection { connection in
+            try connection.query("""
+                SELECT \(unsafeSQL: Self.columns) FROM events
+                WHERE stream_name = \(stream.rawValue) AND stream_version >= \(version)
+                ORDER BY stream_version LIMIT \(limit)
+                """).map(RecordedEvent.init(row:))
+        }
+    }
+
+    /// The stream's current version, or nil when it does not exist.
+    public func streamVersion(_ stream: StreamName) async throws -> Int64? {
+        try await client.query("SELECT version FROM streams WHERE stream_name = \(stream.rawValue)")
+            .first?.decode(0, as: Int64.self)
+    }
+
+    /// Up to `limit` events after `checkpoint` in the global order (see the type's docs).
+    public func readAll(after checkpoint: GlobalCheckpoint, limit: Int = 1000) async throws -> [RecordedEvent] {
+        try await client.withConnection { try Self.readAll(after: checkpoint, limit: limit, on: $0) }
+    }
+
+    /// `readAll` on a caller's connection.
+    public static func readAll(after checkpoint: GlobalCheckpoint, limit: Int, on connection: PostgresConnection) throws -> [RecordedEvent] {
+        try connection.query("""
+            SELECT \(unsafeSQL: columns) FROM events
+            WHERE (transaction_id, position) > (\(String(checkpoint.transactionID))::xid8, \(checkpoint.position))
+              AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+            ORDER BY transaction_id, position
+            LIMIT \(limit)
+            """).map(RecordedEvent.init(row:))
+    }
+
+    /// The checkpoint just before the event at `position` (to resume "after position P").
+    public func checkpoint(atPosition position: Int64) async throws -> GlobalCheckpoint? {
+        guard position > 0 else { return .start }
+        let row = try await client.query("SELECT transaction_id::text FROM events WHERE position = \(position)").first
+        guard let row else { return nil }
+        return GlobalCheckpoint(transactionID: try row.decode(0, as: UInt64.self), position: position)
+    }
+
+    static let columns = """
+        position, transaction_id::text, stream_name, stream_version, event_id, event_type, data, \
+        correlation_id, causation_id, actor, recorded_at, previous_hash, hash
+        """
+}
+
+/// Parses `{1,2,3}`.
+func parseBigintArray(_ text: String) throws -> [Int64] {
+    let inner = text.dropFirst().dropLast()
+    if inner.isEmpty { return [] }
+    return try inner.split(separator: ",").map {
+        guard let value = Int64($0) else { throw EventStoreError(.invalidEvent, "unexpected positions \(text)") }
+        return value
+    }
+}
+
+extension RecordedEvent {
+    init(row: PostgresRow) throws {
+        self.init(
+            position: try row.decode(0), transactionID: try row.decode(1),
+            streamName: StreamName(try row.decode(2)), streamVersion: try row.decode(3),
+            id: try row.decode(4), type: try row.decode(5), data: try row.decode(6),
+            metadata: EventMetadata(correlationID: try row.decode(7), causationID: try row.decode(8), actor: try row.decode(9)),
+            recordedAt: try row.decode(10), previousHash: try row.decode(11), hash: try row.decode(12))
+    }
+}

@@ -1,0 +1,48 @@
+import Postgres
+
+/// An event store failure with a stable `code`.
+public struct EventStoreError: Error, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public var description: String { rawValue }
+        public static let wrongExpectedVersion = Code(rawValue: "wrong_expected_version")
+        public static let duplicateEventID = Code(rawValue: "duplicate_event_id")
+        public static let invalidEvent = Code(rawValue: "invalid_event")
+        public static let streamNotFound = Code(rawValue: "stream_not_found")
+        public static let database = Code(rawValue: "database_error")
+    }
+
+    public let code: Code
+    public let message: String
+    /// For `wrong_expected_version`: the stream's version when the append was refused.
+    public let currentVersion: Int64?
+    public let underlying: PostgresError?
+
+    public init(_ code: Code, _ message: String, currentVersion: Int64? = nil, underlying: PostgresError? = nil) {
+        self.code = code
+        self.message = message
+        self.currentVersion = currentVersion
+        self.underlying = underlying
+    }
+
+    public var description: String { "\(code): \(message)" }
+
+    /// Maps the append function's SQLSTATEs and constraint violations.
+    static func from(_ error: PostgresError, stream: StreamName, expected: ExpectedVersion) -> Error {
+        switch error.sqlState {
+        case "JS004":
+            let current = error.detail?.split(separator: " ").last.flatMap { Int64($0) }
+            return EventStoreError(.wrongExpectedVersion,
+                "stream \(stream) is at version \(current.map(String.init) ?? "?"), expected \(expected)",
+                currentVersion: current, underlying: error)
+        case "JS003", "23505":
+            return EventStoreError(.duplicateEventID, "an event id of this append is already stored elsewhere", underlying: error)
+        case "JS001", "JS002":
+            return EventStoreError(.invalidEvent, error.message, underlying: error)
+        case let state? where state.hasPrefix("22"):
+            return EventStoreError(.invalidEvent, "invalid event: \(error.message)", underlying: error)
+        default:
+            return error
+        }
+    }
+}

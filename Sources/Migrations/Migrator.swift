@@ -1,0 +1,121 @@
+import Postgres
+
+/// Applies the numbered files of `schema/` in order, each in its own transaction, recording
+/// each with its checksum in `schema_migrations`; refuses to run when an applied file changed.
+public struct Migrator: Sendable {
+    public let files: [MigrationFile]
+
+    public init(files: [MigrationFile] = SchemaFiles.all) {
+        self.files = files
+    }
+
+    /// What `migrate` would do or did.
+    public struct Report: Sendable, Equatable {
+        public var applied: [String] = []
+        public var alreadyApplied: [String] = []
+    }
+
+    /// Applies pending migrations. Concurrent migrators wait on an advisory lock.
+    @discardableResult
+    public func migrate(_ client: PostgresClient) async throws -> Report {
+        let files = try sortedFiles()
+        return try await client.withConnection { connection in
+            try connection.execute(unsafeSQL: "SELECT pg_advisory_lock(7411232001)")
+            defer { try? connection.execute(unsafeSQL: "SELECT pg_advisory_unlock(7411232001)") }
+            try Self.ensureTable(connection)
+            let applied = try Self.appliedChecksums(connection)
+            try Self.checkUnchanged(files, applied: applied)
+            var report = Report()
+            for file in files {
+                if applied[file.name] != nil {
+                    report.alreadyApplied.append(file.name)
+                    continue
+                }
+                do {
+                    try connection.transaction { connection in
+                        try connection.execute(unsafeSQL: file.sql)
+                        try connection.query("""
+                            INSERT INTO schema_migrations (version, name, checksum) \
+                            VALUES (\(file.version ?? 0), \(file.name), \(file.checksum))
+                            """)
+                    }
+                } catch let error as PostgresError {
+                    throw MigrationError(.migrationFailed, "\(file.name) failed and was rolled back: \(error.message)")
+                }
+                report.applied.append(file.name)
+            }
+            return report
+        }
+    }
+
+    /// The files not yet applied; throws when an applied file was changed.
+    public func pending(_ client: PostgresClient) async throws -> [String] {
+        let files = try sortedFiles()
+        return try await client.withConnection { connection in
+            let exists = try connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")
+            guard try exists.first?.decode(0, as: Bool.self) == true else { return files.map(\.name) }
+            let applied = try Self.appliedChecksums(connection)
+            try Self.checkUnchanged(files, applied: applied)
+            return files.filter { applied[$0.name] == nil }.map(\.name)
+        }
+    }
+
+    func sortedFiles() throws -> [MigrationFile] {
+        var seen = Set<Int>()
+        for file in files {
+            guard let version = file.version else {
+                throw MigrationError(.invalidFile, "\(file.name) does not start with a number (e.g. 0002_name.sql)")
+            }
+            guard seen.insert(version).inserted else {
+                throw MigrationError(.invalidFile, "two migration files share the number \(version)")
+            }
+        }
+        return files.sorted { ($0.version ?? 0) < ($1.version ?? 0) }
+    }
+
+    static func ensureTable(_ connection: PostgresConnection) throws {
+        try connection.execute(unsafeSQL: """
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version    integer PRIMARY KEY,
+                name       text NOT NULL UNIQUE,
+                checksum   text NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now()
+            )
+            """)
+    }
+
+    static func appliedChecksums(_ connection: PostgresConnection) throws -> [String: String] {
+        var applied: [String: String] = [:]
+        for row in try connection.query("SELECT name, checksum FROM schema_migrations") {
+            applied[try row.decode(0, as: String.self)] = try row.decode(1, as: String.self)
+        }
+        return applied
+    }
+
+    static func checkUnchanged(_ files: [MigrationFile], applied: [String: String]) throws {
+        for file in files {
+            if let checksum = applied[file.name], checksum != file.checksum {
+                throw MigrationError(.checksumMismatch,
+                    "\(file.name) was changed after it was applied (checksum \(checksum.prefix(12)) in the database, \(file.checksum.prefix(12)) now); add a new migration instead")
+            }
+        }
+    }
+}
+
+/// A migration failure with a stable code.
+public struct MigrationError: Error, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable {
+        public let rawValue: String
+        public static let checksumMismatch = Code(rawValue: "migration_checksum_mismatch")
+        public static let migrationFailed = Code(rawValue: "migration_failed")
+        public static let invalidFile = Code(rawValue: "migration_invalid_file")
+    }
+
+    public let code: Code
+    public let message: String
+    init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+    public var description: String { message }
+}
