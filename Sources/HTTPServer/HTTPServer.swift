@@ -7,6 +7,13 @@ import Synchronization
 /// surrounding task is cancelled (or `shutdown()` is called) and a graceful shutdown finished:
 /// no new connections, in-flight requests get up to `shutdownTimeout`, then every connection
 /// closes. Tests may call `start()` and `shutdown()` directly.
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/v1/journeys/{id}") { request in try .json(journey(try request.pathParameter("id"))) }
+/// let server = HTTPServer(configuration: .init(port: 8080), router: router)
+/// try await server.run()
+/// ```
 public final class HTTPServer: Sendable {
     private enum Phase {
         case idle
@@ -37,7 +44,8 @@ public final class HTTPServer: Sendable {
     /// Creates a server; nothing listens until `run()` or `start()`.
     ///
     /// - Parameters:
-    ///   - accessLog: receives one entry per answered request; defaults to JSON lines on stderr.
+    ///   - accessLog: receives one entry per answered request, on a server thread, so it must be
+    ///     quick and must not block; defaults to JSON lines on stderr.
     ///   - makeRequestID: ids for requests without a usable `X-Request-ID`; defaults to UUIDs.
     public init(
         configuration: Configuration = Configuration(),

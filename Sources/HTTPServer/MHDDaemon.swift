@@ -8,6 +8,7 @@ final class MHDDaemon: @unchecked Sendable {
     private let handle: OpaquePointer
     /// Only touched by `quiesce` and `stop`, which `HTTPServer` calls once each, in order.
     private var quiescedSocket: MHD_socket = MHD_INVALID_SOCKET
+    private var stopped = false
 
     /// Binds and starts the polling threads; throws `start_failed` when MHD refuses.
     init(configuration: HTTPServer.Configuration, dispatcher: RequestDispatcher) throws(HTTPServerError) {
@@ -27,7 +28,8 @@ final class MHDDaemon: @unchecked Sendable {
         guard let started else {
             throw HTTPServerError(
                 code: .startFailed,
-                message: "libmicrohttpd could not listen on \(configuration.host):\(configuration.port)"
+                message: "libmicrohttpd could not listen on \(configuration.host):\(configuration.port) "
+                    + "(port taken, or host not a numeric address)"
             )
         }
         handle = started
@@ -42,10 +44,17 @@ final class MHDDaemon: @unchecked Sendable {
 
     /// Resumes any still-suspended connection, closes every connection and joins MHD's threads.
     func stop() {
+        guard !stopped else { return }
+        stopped = true
         dispatcher.abandonSuspended()
         MHD_stop_daemon(handle)
         htj_mhd_close_socket(quiescedSocket)
         quiescedSocket = MHD_INVALID_SOCKET
+    }
+
+    /// A server dropped without `shutdown()` still releases its port and threads.
+    deinit {
+        stop()
     }
 
     private static let accessCallback: MHD_AccessHandlerCallback = {
