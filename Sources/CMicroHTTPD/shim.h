@@ -1,2 +1,93 @@
 #pragma once
 #include <microhttpd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/// Leaves URL paths and query arguments percent-encoded so Swift can decode them per segment.
+static inline size_t htj_mhd_unescape_nothing(void *cls, struct MHD_Connection *connection, char *s) {
+    (void)cls;
+    (void)connection;
+    return strlen(s);
+}
+
+/// Settings for `htj_mhd_start`; plain values so Swift can fill it without C varargs.
+struct htj_mhd_settings {
+    const char *host;                 /* numeric IPv4 or IPv6 address */
+    uint16_t port;                    /* 0 picks a free port */
+    unsigned int connection_limit;
+    unsigned int connection_timeout;  /* seconds, 0 disables */
+    unsigned int thread_pool_size;    /* 0 or 1: the single internal polling thread */
+    unsigned int listen_backlog;
+};
+
+/// Starts an epoll daemon with internal polling threads and suspend/resume enabled.
+///
+/// Returns NULL when the host is not a numeric address or MHD refuses to start.
+static inline struct MHD_Daemon *htj_mhd_start(
+    const struct htj_mhd_settings *settings,
+    MHD_AccessHandlerCallback handler, void *handler_cls,
+    MHD_RequestCompletedCallback completed, void *completed_cls
+) {
+    struct sockaddr_in v4;
+    struct sockaddr_in6 v6;
+    const struct sockaddr *address;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
+    memset(&v4, 0, sizeof v4);
+    memset(&v6, 0, sizeof v6);
+    if (inet_pton(AF_INET, settings->host, &v4.sin_addr) == 1) {
+        v4.sin_family = AF_INET;
+        v4.sin_port = htons(settings->port);
+        address = (const struct sockaddr *)&v4;
+    } else if (inet_pton(AF_INET6, settings->host, &v6.sin6_addr) == 1) {
+        v6.sin6_family = AF_INET6;
+        v6.sin6_port = htons(settings->port);
+        address = (const struct sockaddr *)&v6;
+        flags |= MHD_USE_IPv6;
+    } else {
+        return NULL;
+    }
+    struct MHD_OptionItem options[] = {
+        { MHD_OPTION_SOCK_ADDR, 0, (void *)address },
+        { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls },
+        { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)htj_mhd_unescape_nothing, NULL },
+        { MHD_OPTION_CONNECTION_LIMIT, (intptr_t)settings->connection_limit, NULL },
+        { MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)settings->connection_timeout, NULL },
+        { MHD_OPTION_LISTEN_BACKLOG_SIZE, (intptr_t)settings->listen_backlog, NULL },
+        { settings->thread_pool_size > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END,
+          (intptr_t)settings->thread_pool_size, NULL },
+        { MHD_OPTION_END, 0, NULL },
+    };
+    return MHD_start_daemon(flags, settings->port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/// The port the daemon's listen socket is bound to, or 0 when unknown.
+static inline uint16_t htj_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/// Writes the client's numeric address into `buffer`; returns 0 on success, -1 otherwise.
+static inline int htj_mhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t length) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return -1;
+    const struct sockaddr *address = info->client_addr;
+    const void *raw;
+    if (address->sa_family == AF_INET) {
+        raw = &((const struct sockaddr_in *)address)->sin_addr;
+    } else if (address->sa_family == AF_INET6) {
+        raw = &((const struct sockaddr_in6 *)address)->sin6_addr;
+    } else {
+        return -1;
+    }
+    return inet_ntop(address->sa_family, raw, buffer, length) == NULL ? -1 : 0;
+}
+
+/// Closes a listen socket returned by `MHD_quiesce_daemon`, once `MHD_stop_daemon` has returned.
+static inline void htj_mhd_close_socket(MHD_socket socket) {
+    if (socket != MHD_INVALID_SOCKET) close(socket);
+}

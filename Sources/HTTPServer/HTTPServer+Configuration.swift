@@ -1,0 +1,63 @@
+extension HTTPServer {
+    /// Listening and resource limits for an `HTTPServer`.
+    public struct Configuration: Sendable, Equatable {
+        /// Numeric IPv4 or IPv6 address to bind (`localhost` means 127.0.0.1). Default `127.0.0.1`.
+        public var host: String
+        /// TCP port; 0 picks a free one, read it from `HTTPServer.port` after start. Default 8080.
+        public var port: Int
+        /// Largest accepted request body in bytes; larger ones get a 413 `payload_too_large`
+        /// problem. Default 1 MiB.
+        public var maxBodySize: Int
+        /// How long a connection may stay idle or stall mid-request before it is closed; whole
+        /// seconds, rounded up, zero disables. Default 30 s.
+        public var connectionTimeout: Duration
+        /// Most simultaneous connections; further ones are refused. Default 1000.
+        public var connectionLimit: Int
+        /// libmicrohttpd polling threads (epoll each); handlers never run on them. Default 2.
+        public var threadPoolSize: Int
+        /// How long a graceful shutdown waits for in-flight requests. Default 10 s.
+        public var shutdownTimeout: Duration
+
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 8080,
+            maxBodySize: Int = 1 << 20,
+            connectionTimeout: Duration = .seconds(30),
+            connectionLimit: Int = 1000,
+            threadPoolSize: Int = 2,
+            shutdownTimeout: Duration = .seconds(10)
+        ) {
+            self.host = host
+            self.port = port
+            self.maxBodySize = maxBodySize
+            self.connectionTimeout = connectionTimeout
+            self.connectionLimit = connectionLimit
+            self.threadPoolSize = threadPoolSize
+            self.shutdownTimeout = shutdownTimeout
+        }
+
+        /// Throws `invalid_configuration` for out-of-range values.
+        func validate() throws(HTTPServerError) {
+            func check(_ condition: Bool, _ message: String) throws(HTTPServerError) {
+                if !condition { throw HTTPServerError(code: .invalidConfiguration, message: message) }
+            }
+            try check((0...65535).contains(port), "port must be in 0...65535")
+            try check(maxBodySize >= 0, "maxBodySize must not be negative")
+            try check(connectionTimeout >= .zero, "connectionTimeout must not be negative")
+            try check(connectionLimit >= 1, "connectionLimit must be at least 1")
+            try check(threadPoolSize >= 1, "threadPoolSize must be at least 1")
+            try check(shutdownTimeout >= .zero, "shutdownTimeout must not be negative")
+        }
+
+        /// The bind address with `localhost` resolved.
+        var numericHost: String {
+            host == "localhost" ? "127.0.0.1" : host
+        }
+
+        /// `connectionTimeout` in whole seconds, rounded up.
+        var connectionTimeoutSeconds: UInt32 {
+            let (seconds, attoseconds) = connectionTimeout.components
+            return UInt32(clamping: seconds + (attoseconds > 0 ? 1 : 0))
+        }
+    }
+}

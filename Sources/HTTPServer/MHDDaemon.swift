@@ -1,0 +1,74 @@
+import CMicroHTTPD
+
+/// Owns one running libmicrohttpd daemon and the dispatcher its callbacks reach.
+final class MHDDaemon: @unchecked Sendable {
+    let dispatcher: RequestDispatcher
+    /// The port the listen socket is bound to.
+    let port: Int
+    private let handle: OpaquePointer
+    /// Only touched by `quiesce` and `stop`, which `HTTPServer` calls once each, in order.
+    private var quiescedSocket: MHD_socket = MHD_INVALID_SOCKET
+    private var stopped = false
+
+    /// Binds and starts the polling threads; throws `start_failed` when MHD refuses.
+    init(configuration: HTTPServer.Configuration, dispatcher: RequestDispatcher) throws(HTTPServerError) {
+        self.dispatcher = dispatcher
+        let target = Unmanaged.passUnretained(dispatcher).toOpaque()
+        let started = configuration.numericHost.withCString { host in
+            var settings = htj_mhd_settings(
+                host: host,
+                port: UInt16(configuration.port),
+                connection_limit: UInt32(clamping: configuration.connectionLimit),
+                connection_timeout: configuration.connectionTimeoutSeconds,
+                thread_pool_size: UInt32(clamping: configuration.threadPoolSize),
+                listen_backlog: 1024
+            )
+            return htj_mhd_start(&settings, MHDDaemon.accessCallback, target, MHDDaemon.completedCallback, target)
+        }
+        guard let started else {
+            throw HTTPServerError(
+                code: .startFailed,
+                message: "libmicrohttpd could not listen on \(configuration.host):\(configuration.port) "
+                    + "(port taken, or host not a numeric address)"
+            )
+        }
+        handle = started
+        port = Int(htj_mhd_bound_port(started))
+    }
+
+    /// Stops accepting new connections; open ones keep being served.
+    func quiesce() {
+        dispatcher.beginDraining()
+        quiescedSocket = MHD_quiesce_daemon(handle)
+    }
+
+    /// Resumes any still-suspended connection, closes every connection and joins MHD's threads.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        dispatcher.abandonSuspended()
+        MHD_stop_daemon(handle)
+        htj_mhd_close_socket(quiescedSocket)
+        quiescedSocket = MHD_INVALID_SOCKET
+    }
+
+    /// A server dropped without `shutdown()` still releases its port and threads.
+    deinit {
+        stop()
+    }
+
+    private static let accessCallback: MHD_AccessHandlerCallback = {
+        target, connection, url, method, _, uploadData, uploadDataSize, slot in
+        guard let target, let connection, let url, let method, let uploadDataSize, let slot else { return .NO }
+        return Unmanaged<RequestDispatcher>.fromOpaque(target).takeUnretainedValue().access(
+            connection: connection, url: url, method: method,
+            uploadData: uploadData, uploadDataSize: uploadDataSize, slot: slot
+        )
+    }
+
+    private static let completedCallback: MHD_RequestCompletedCallback = { target, _, slot, termination in
+        guard let target, let slot else { return }
+        Unmanaged<RequestDispatcher>.fromOpaque(target).takeUnretainedValue()
+            .completed(slot: slot, termination: termination)
+    }
+}
