@@ -40,7 +40,7 @@ extension JourneyDecider {
             webAppToken: creation.webAppToken,
             processToken: creation.processToken,
             link: creation.link,
-            tokenExpiresAt: RFC3339.roundedToMicroseconds(expiry)
+            tokenExpiresAt: expiry
         )
         return [.processCreated(created)]
     }

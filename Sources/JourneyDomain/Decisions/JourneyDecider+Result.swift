@@ -19,7 +19,7 @@ extension JourneyDecider {
                 occurredAt: now,
                 processState: snapshot.state,
                 pendingFetches: pending,
-                nextFetchAt: RFC3339.roundedToMicroseconds(next)
+                nextFetchAt: next
             )
             return [.resultPending(event)]
         }
@@ -39,7 +39,7 @@ extension JourneyDecider {
                 processState: snapshot.state,
                 processResult: snapshot.result,
                 humanToken: snapshot.humanToken,
-                finishedAt: snapshot.finishedAt.map(RFC3339.roundedToMicroseconds)
+                finishedAt: snapshot.finishedAt
             )
         )
         if snapshot.state == .finished, snapshot.result == .expired {

@@ -71,8 +71,7 @@ struct JourneyDecider {
     func failAttempt(_ attempt: Int, reason: AttemptFailureReason) -> [JourneyEvent] {
         switch state.retryPolicy.nextRetry(after: reason, attempt: attempt, now: now, randomUnit: randomUnit) {
         case .retry(let at):
-            let retryAt = RFC3339.roundedToMicroseconds(at)
-            return [.attemptFailed(AttemptFailed(attempt: attempt, occurredAt: now, reason: reason, retryAt: retryAt))]
+            return [.attemptFailed(AttemptFailed(attempt: attempt, occurredAt: now, reason: reason, retryAt: at))]
         case .giveUp(let giveUp):
             return [
                 .attemptFailed(AttemptFailed(attempt: attempt, occurredAt: now, reason: reason, retryAt: nil)),

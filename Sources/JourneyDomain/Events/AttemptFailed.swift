@@ -3,16 +3,16 @@ import Foundation
 /// The attempt ended without a result; carries the retry policy's decision.
 public struct AttemptFailed: JourneyEventPayload {
     public static let eventType = "AttemptFailed"
-    public var attempt: Int
-    public var occurredAt: Date
-    public var reason: AttemptFailureReason
+    public let attempt: Int
+    public let occurredAt: Date
+    public let reason: AttemptFailureReason
     /// When attempt n+1 is due; nil when the policy gave up and `JourneyAbandoned` follows.
-    public var retryAt: Date?
+    public let retryAt: Date?
 
     public init(attempt: Int, occurredAt: Date, reason: AttemptFailureReason, retryAt: Date?) {
         self.attempt = attempt
-        self.occurredAt = occurredAt
+        self.occurredAt = occurredAt.roundedToMicroseconds
         self.reason = reason
-        self.retryAt = retryAt
+        self.retryAt = retryAt?.roundedToMicroseconds
     }
 }

@@ -3,12 +3,12 @@ import Foundation
 /// The journey ended with Unico's final answer.
 public struct JourneyCompleted: JourneyEventPayload {
     public static let eventType = "JourneyCompleted"
-    public var attempt: Int
-    public var occurredAt: Date
-    public var outcome: JourneyOutcome
-    public var processID: ProcessID
+    public let attempt: Int
+    public let occurredAt: Date
+    public let outcome: JourneyOutcome
+    public let processID: ProcessID
     /// The Human Token, sealed; present when approved.
-    public var humanToken: SealedField?
+    public let humanToken: SealedField?
 
     public init(
         attempt: Int,
@@ -18,7 +18,7 @@ public struct JourneyCompleted: JourneyEventPayload {
         humanToken: SealedField? = nil
     ) {
         self.attempt = attempt
-        self.occurredAt = occurredAt
+        self.occurredAt = occurredAt.roundedToMicroseconds
         self.outcome = outcome
         self.processID = processID
         self.humanToken = humanToken

@@ -6,6 +6,7 @@ public protocol JourneyEventPayload: Codable, Hashable, Sendable {
     static var eventType: String { get }
     /// Attempt the event belongs to; 0 for journey-level events before the first attempt.
     var attempt: Int { get }
-    /// When the orchestrator decided it, truncated to whole microseconds.
+    /// When the orchestrator decided it. Event initializers round every date to the microsecond,
+    /// so events survive their JSON form unchanged.
     var occurredAt: Date { get }
 }

@@ -3,18 +3,18 @@ import Foundation
 /// A company asked for a journey for a subject in one environment.
 public struct JourneyStarted: JourneyEventPayload {
     public static let eventType = "JourneyStarted"
-    public var journeyID: JourneyID
+    public let journeyID: JourneyID
     /// Always 0: the journey exists before its first attempt.
-    public var attempt: Int
-    public var occurredAt: Date
-    public var environment: Environment
-    public var flow: Flow
-    public var purpose: Purpose
-    public var subject: SealedSubject
+    public let attempt: Int
+    public let occurredAt: Date
+    public let environment: Environment
+    public let flow: Flow
+    public let purpose: Purpose
+    public let subject: SealedSubject
     /// The company's own optional reference; not sent to Unico.
-    public var clientReference: String?
+    public let clientReference: String?
     /// The policy in force for this journey's whole life.
-    public var retryPolicy: RetryPolicy
+    public let retryPolicy: RetryPolicy
 
     public init(
         journeyID: JourneyID,
@@ -29,7 +29,7 @@ public struct JourneyStarted: JourneyEventPayload {
     ) {
         self.journeyID = journeyID
         self.attempt = attempt
-        self.occurredAt = occurredAt
+        self.occurredAt = occurredAt.roundedToMicroseconds
         self.environment = environment
         self.flow = flow
         self.purpose = purpose

@@ -3,16 +3,16 @@ import Foundation
 /// Unico created the attempt's process; its `webAppToken` lives five minutes.
 public struct ProcessCreated: JourneyEventPayload {
     public static let eventType = "ProcessCreated"
-    public var attempt: Int
-    public var occurredAt: Date
-    public var processID: ProcessID
+    public let attempt: Int
+    public let occurredAt: Date
+    public let processID: ProcessID
     /// The only value the app receives; sealed because it is a bearer credential.
-    public var webAppToken: SealedField
+    public let webAppToken: SealedField
     /// Create Process `token`; kept for other uses, never given to the SDK (it answers 73304).
-    public var processToken: SealedField?
+    public let processToken: SealedField?
     /// Create Process `link`; lets the subject continue outside the app.
-    public var link: SealedField?
-    public var tokenExpiresAt: Date
+    public let link: SealedField?
+    public let tokenExpiresAt: Date
 
     public init(
         attempt: Int,
@@ -24,11 +24,11 @@ public struct ProcessCreated: JourneyEventPayload {
         tokenExpiresAt: Date
     ) {
         self.attempt = attempt
-        self.occurredAt = occurredAt
+        self.occurredAt = occurredAt.roundedToMicroseconds
         self.processID = processID
         self.webAppToken = webAppToken
         self.processToken = processToken
         self.link = link
-        self.tokenExpiresAt = tokenExpiresAt
+        self.tokenExpiresAt = tokenExpiresAt.roundedToMicroseconds
     }
 }

@@ -3,13 +3,13 @@ import Foundation
 /// Create Process failed for the attempt; an `AttemptFailed` follows.
 public struct ProcessCreationFailed: JourneyEventPayload {
     public static let eventType = "ProcessCreationFailed"
-    public var attempt: Int
-    public var occurredAt: Date
-    public var failure: ProcessCreationFailure
+    public let attempt: Int
+    public let occurredAt: Date
+    public let failure: ProcessCreationFailure
 
     public init(attempt: Int, occurredAt: Date, failure: ProcessCreationFailure) {
         self.attempt = attempt
-        self.occurredAt = occurredAt
+        self.occurredAt = occurredAt.roundedToMicroseconds
         self.failure = failure
     }
 }

@@ -6,15 +6,15 @@ import Foundation
 /// Unico by `unicoClientReference` before anything new is created.
 public struct ProcessCreationRequested: JourneyEventPayload {
     public static let eventType = "ProcessCreationRequested"
-    public var attempt: Int
-    public var occurredAt: Date
+    public let attempt: Int
+    public let occurredAt: Date
     /// Sent to Unico as `clientReference`; deterministic per journey and attempt.
-    public var unicoClientReference: String
-    public var trigger: AttemptTrigger
+    public let unicoClientReference: String
+    public let trigger: AttemptTrigger
 
     public init(attempt: Int, occurredAt: Date, unicoClientReference: String, trigger: AttemptTrigger) {
         self.attempt = attempt
-        self.occurredAt = occurredAt
+        self.occurredAt = occurredAt.roundedToMicroseconds
         self.unicoClientReference = unicoClientReference
         self.trigger = trigger
     }

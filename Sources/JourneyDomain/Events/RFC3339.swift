@@ -146,3 +146,8 @@ private struct DigitScanner {
         return value
     }
 }
+
+extension Date {
+    /// This date at the nearest whole microsecond, the precision events keep.
+    var roundedToMicroseconds: Date { RFC3339.roundedToMicroseconds(self) }
+}

@@ -3,15 +3,15 @@ import Foundation
 /// Get Process returned a final state for the attempt's process.
 public struct ResultFetched: JourneyEventPayload {
     public static let eventType = "ResultFetched"
-    public var attempt: Int
-    public var occurredAt: Date
-    public var processID: ProcessID
-    public var processState: ProcessState
-    public var processResult: ProcessResult
+    public let attempt: Int
+    public let occurredAt: Date
+    public let processID: ProcessID
+    public let processState: ProcessState
+    public let processResult: ProcessResult
     /// `data.humanToken.value`, sealed; present with an OK result.
-    public var humanToken: SealedField?
+    public let humanToken: SealedField?
     /// Unico's `finishedAt`, when given.
-    public var finishedAt: Date?
+    public let finishedAt: Date?
 
     public init(
         attempt: Int,
@@ -23,11 +23,11 @@ public struct ResultFetched: JourneyEventPayload {
         finishedAt: Date? = nil
     ) {
         self.attempt = attempt
-        self.occurredAt = occurredAt
+        self.occurredAt = occurredAt.roundedToMicroseconds
         self.processID = processID
         self.processState = processState
         self.processResult = processResult
         self.humanToken = humanToken
-        self.finishedAt = finishedAt
+        self.finishedAt = finishedAt?.roundedToMicroseconds
     }
 }

@@ -3,17 +3,17 @@ import Foundation
 /// Unico's webhook for one of the journey's processes arrived; a hint to be confirmed by Get Process.
 public struct WebhookReceived: JourneyEventPayload {
     public static let eventType = "WebhookReceived"
-    public var attempt: Int
-    public var occurredAt: Date
-    public var processID: ProcessID
+    public let attempt: Int
+    public let occurredAt: Date
+    public let processID: ProcessID
     /// Payload `state`, as sent.
-    public var state: String
+    public let state: String
     /// Payload `result` (`ok`, `expired`, `invalid_identity`), as sent.
-    public var result: String?
+    public let result: String?
     /// Payload `lastEvent`, sent with expired results.
-    public var lastEvent: String?
+    public let lastEvent: String?
     /// True when the process belongs to a replaced attempt; recorded for audit, it moves nothing.
-    public var superseded: Bool
+    public let superseded: Bool
 
     public init(
         attempt: Int,
@@ -25,7 +25,7 @@ public struct WebhookReceived: JourneyEventPayload {
         superseded: Bool = false
     ) {
         self.attempt = attempt
-        self.occurredAt = occurredAt
+        self.occurredAt = occurredAt.roundedToMicroseconds
         self.processID = processID
         self.state = state
         self.result = result
