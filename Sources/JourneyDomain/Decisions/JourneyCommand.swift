@@ -1,0 +1,44 @@
+import Foundation
+
+/// What callers ask of a journey; ``Journey/decide(_:state:now:randomUnit:)`` answers with events.
+public enum JourneyCommand: Hashable, Sendable {
+    /// Start the journey and record the intent of its first process.
+    case start(StartJourney)
+    /// Create Process answered for the attempt.
+    case recordProcessCreated(ProcessCreation)
+    /// Create Process failed for the attempt.
+    case recordProcessCreationFailed(attempt: Int, failure: ProcessCreationFailure)
+    /// The app asks for a `webAppToken`: the current one with at least 60 s left, or a new attempt.
+    case issueToken
+    /// The app called `prepareAndOpenSelfieCamera` with the attempt's token.
+    case recordCaptureOpened(attempt: Int)
+    /// The app reports `onSuccess` or `onErrorSelfie` for the attempt.
+    case recordCallback(attempt: Int, outcome: CallbackOutcome)
+    /// Unico's webhook for one of the journey's processes.
+    case recordWebhook(WebhookNotice)
+    /// Get Process answered for the attempt.
+    case recordResult(attempt: Int, snapshot: ProcessSnapshot)
+    /// A timer found the attempt's token past its lifetime.
+    case expireToken(attempt: Int)
+    /// A worker starts the attempt after `afterAttempt` with a fresh process.
+    case retry(afterAttempt: Int)
+    /// Give up on the journey.
+    case abandon(reason: AbandonReason)
+
+    /// Short verb phrase used in error messages.
+    public var action: String {
+        switch self {
+        case .start: "start the journey"
+        case .recordProcessCreated: "record a created process"
+        case .recordProcessCreationFailed: "record a failed process creation"
+        case .issueToken: "issue a token"
+        case .recordCaptureOpened: "record capture opened"
+        case .recordCallback: "record a callback"
+        case .recordWebhook: "record a webhook"
+        case .recordResult: "record a process result"
+        case .expireToken: "expire the token"
+        case .retry: "retry with a fresh process"
+        case .abandon: "abandon the journey"
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+extension JourneyDecider {
+    func decideStart(_ start: StartJourney) throws(DomainError) -> [JourneyEvent] {
+        guard state.status == .notStarted else {
+            throw error(
+                .alreadyStarted,
+                "cannot start journey \(start.journeyID) while it is \(state.status.rawValue): it already started"
+            )
+        }
+        let started = JourneyStarted(
+            journeyID: start.journeyID,
+            occurredAt: now,
+            environment: start.environment,
+            flow: start.flow,
+            purpose: start.purpose,
+            subject: start.subject,
+            clientReference: start.clientReference,
+            retryPolicy: start.retryPolicy
+        )
+        let requested = ProcessCreationRequested(
+            attempt: 1,
+            occurredAt: now,
+            unicoClientReference: ProcessCreationRequested.unicoClientReference(journeyID: start.journeyID, attempt: 1),
+            trigger: .initial
+        )
+        return [.journeyStarted(started), .processCreationRequested(requested)]
+    }
+
+    func decideProcessCreated(_ creation: ProcessCreation) throws(DomainError) -> [JourneyEvent] {
+        let command = JourneyCommand.recordProcessCreated(creation)
+        try requireActive(command)
+        try requireCurrent(creation.attempt, command)
+        guard state.status == .creatingProcess else { throw invalidTransition(command, attempt: creation.attempt) }
+        let expiry = creation.tokenExpiresAt ?? now.addingTimeInterval(JourneyTiming.webAppTokenLifetime)
+        let created = ProcessCreated(
+            attempt: creation.attempt,
+            occurredAt: now,
+            processID: creation.processID,
+            webAppToken: creation.webAppToken,
+            processToken: creation.processToken,
+            link: creation.link,
+            tokenExpiresAt: expiry
+        )
+        return [.processCreated(created)]
+    }
+
+    func decideProcessCreationFailed(
+        attempt: Int,
+        failure: ProcessCreationFailure,
+        command: JourneyCommand
+    ) throws(DomainError) -> [JourneyEvent] {
+        try requireActive(command)
+        try requireCurrent(attempt, command)
+        guard state.status == .creatingProcess else { throw invalidTransition(command, attempt: attempt) }
+        let failed = ProcessCreationFailed(attempt: attempt, occurredAt: now, failure: failure)
+        return [.processCreationFailed(failed)] + failAttempt(attempt, reason: .processCreationFailed(failure))
+    }
+
+    func decideRetry(afterAttempt attempt: Int, command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {
+        try requireActive(command)
+        try requireCurrent(attempt, command)
+        switch state.status {
+        case .started:
+            return try newAttempt(trigger: .initial)
+        case .retryScheduled:
+            if let retryAt = state.currentAttempt?.retryAt, now < retryAt {
+                let wait = retryAt.timeIntervalSince(now)
+                throw error(
+                    .retryNotDue,
+                    "cannot retry attempt \(attempt) while the journey is \(state.status.rawValue): "
+                        + "the retry is due in \(Int(wait.rounded(.up))) s",
+                    attempt: attempt
+                )
+            }
+            return try newAttempt(trigger: .retry)
+        default:
+            throw invalidTransition(command, attempt: attempt)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Input of `.recordProcessCreated`: Create Process's answer with its secrets sealed.
+public struct ProcessCreation: Hashable, Sendable {
+    public var attempt: Int
+    public var processID: ProcessID
+    public var webAppToken: SealedField
+    public var processToken: SealedField?
+    public var link: SealedField?
+    /// Expiry of the `webAppToken` when known; nil means five minutes after the decision time.
+    public var tokenExpiresAt: Date?
+
+    public init(
+        attempt: Int,
+        processID: ProcessID,
+        webAppToken: SealedField,
+        processToken: SealedField? = nil,
+        link: SealedField? = nil,
+        tokenExpiresAt: Date? = nil
+    ) {
+        self.attempt = attempt
+        self.processID = processID
+        self.webAppToken = webAppToken
+        self.processToken = processToken
+        self.link = link
+        self.tokenExpiresAt = tokenExpiresAt
+    }
+}

@@ -1,0 +1,30 @@
+/// Input of `.start`: validated values with personal data already sealed.
+public struct StartJourney: Hashable, Sendable {
+    public var journeyID: JourneyID
+    public var environment: Environment
+    public var flow: Flow
+    public var purpose: Purpose
+    public var subject: SealedSubject
+    /// The company's own optional reference.
+    public var clientReference: String?
+    /// The deployment's policy, frozen into the journey.
+    public var retryPolicy: RetryPolicy
+
+    public init(
+        journeyID: JourneyID,
+        environment: Environment,
+        flow: Flow,
+        purpose: Purpose,
+        subject: SealedSubject,
+        clientReference: String? = nil,
+        retryPolicy: RetryPolicy = .standard
+    ) {
+        self.journeyID = journeyID
+        self.environment = environment
+        self.flow = flow
+        self.purpose = purpose
+        self.subject = subject
+        self.clientReference = clientReference
+        self.retryPolicy = retryPolicy
+    }
+}

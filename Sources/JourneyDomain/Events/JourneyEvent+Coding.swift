@@ -1,0 +1,80 @@
+import Foundation
+
+extension JourneyEvent {
+    /// Encodes the event as sorted-key JSON with RFC 3339 microsecond timestamps.
+    public func encoded() throws(EventCodingError) -> EncodedJourneyEvent {
+        let encoder = EventJSON.makeEncoder()
+        do {
+            let data: Data
+            switch self {
+            case .journeyStarted(let event): data = try encoder.encode(event)
+            case .processCreationRequested(let event): data = try encoder.encode(event)
+            case .processCreated(let event): data = try encoder.encode(event)
+            case .processCreationFailed(let event): data = try encoder.encode(event)
+            case .tokenIssued(let event): data = try encoder.encode(event)
+            case .captureOpened(let event): data = try encoder.encode(event)
+            case .callbackReceived(let event): data = try encoder.encode(event)
+            case .webhookReceived(let event): data = try encoder.encode(event)
+            case .resultPending(let event): data = try encoder.encode(event)
+            case .resultFetched(let event): data = try encoder.encode(event)
+            case .tokenExpired(let event): data = try encoder.encode(event)
+            case .attemptFailed(let event): data = try encoder.encode(event)
+            case .journeyCompleted(let event): data = try encoder.encode(event)
+            case .journeyAbandoned(let event): data = try encoder.encode(event)
+            }
+            return EncodedJourneyEvent(type: eventType, data: data)
+        } catch {
+            throw EventCodingError(
+                code: .encodingFailed,
+                eventType: eventType,
+                message: "could not encode \(eventType): \(error)"
+            )
+        }
+    }
+
+    /// Decodes a stored event; unknown type strings throw `unknown_event_type`.
+    public init(type: String, data: Data) throws(EventCodingError) {
+        guard let decode = Self.decoders[type] else {
+            throw EventCodingError(
+                code: .unknownEventType,
+                eventType: type,
+                message: "unknown event type \"\(type)\"; known types: \(Self.allEventTypes.joined(separator: ", "))"
+            )
+        }
+        do {
+            self = try decode(data, EventJSON.makeDecoder())
+        } catch {
+            throw EventCodingError(
+                code: .malformedEvent,
+                eventType: type,
+                message: "data is not a valid \(type): \(error)"
+            )
+        }
+    }
+
+    /// Decodes a stored event.
+    public init(_ encoded: EncodedJourneyEvent) throws(EventCodingError) {
+        try self.init(type: encoded.type, data: encoded.data)
+    }
+
+    private typealias Decode = @Sendable (Data, JSONDecoder) throws -> JourneyEvent
+
+    private static let decoders: [String: Decode] = [
+        JourneyStarted.eventType: { .journeyStarted(try $1.decode(JourneyStarted.self, from: $0)) },
+        ProcessCreationRequested.eventType: {
+            .processCreationRequested(try $1.decode(ProcessCreationRequested.self, from: $0))
+        },
+        ProcessCreated.eventType: { .processCreated(try $1.decode(ProcessCreated.self, from: $0)) },
+        ProcessCreationFailed.eventType: { .processCreationFailed(try $1.decode(ProcessCreationFailed.self, from: $0)) },
+        TokenIssued.eventType: { .tokenIssued(try $1.decode(TokenIssued.self, from: $0)) },
+        CaptureOpened.eventType: { .captureOpened(try $1.decode(CaptureOpened.self, from: $0)) },
+        CallbackReceived.eventType: { .callbackReceived(try $1.decode(CallbackReceived.self, from: $0)) },
+        WebhookReceived.eventType: { .webhookReceived(try $1.decode(WebhookReceived.self, from: $0)) },
+        ResultPending.eventType: { .resultPending(try $1.decode(ResultPending.self, from: $0)) },
+        ResultFetched.eventType: { .resultFetched(try $1.decode(ResultFetched.self, from: $0)) },
+        TokenExpired.eventType: { .tokenExpired(try $1.decode(TokenExpired.self, from: $0)) },
+        AttemptFailed.eventType: { .attemptFailed(try $1.decode(AttemptFailed.self, from: $0)) },
+        JourneyCompleted.eventType: { .journeyCompleted(try $1.decode(JourneyCompleted.self, from: $0)) },
+        JourneyAbandoned.eventType: { .journeyAbandoned(try $1.decode(JourneyAbandoned.self, from: $0)) },
+    ]
+}

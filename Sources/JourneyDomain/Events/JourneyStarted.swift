@@ -1,0 +1,40 @@
+import Foundation
+
+/// A company asked for a journey for a subject in one environment.
+public struct JourneyStarted: JourneyEventPayload {
+    public static let eventType = "JourneyStarted"
+    public let journeyID: JourneyID
+    /// Always 0: the journey exists before its first attempt.
+    public let attempt: Int
+    public let occurredAt: Date
+    public let environment: Environment
+    public let flow: Flow
+    public let purpose: Purpose
+    public let subject: SealedSubject
+    /// The company's own optional reference; not sent to Unico.
+    public let clientReference: String?
+    /// The policy in force for this journey's whole life.
+    public let retryPolicy: RetryPolicy
+
+    public init(
+        journeyID: JourneyID,
+        attempt: Int = 0,
+        occurredAt: Date,
+        environment: Environment,
+        flow: Flow,
+        purpose: Purpose,
+        subject: SealedSubject,
+        clientReference: String? = nil,
+        retryPolicy: RetryPolicy
+    ) {
+        self.journeyID = journeyID
+        self.attempt = attempt
+        self.occurredAt = occurredAt.roundedToMicroseconds
+        self.environment = environment
+        self.flow = flow
+        self.purpose = purpose
+        self.subject = subject
+        self.clientReference = clientReference
+        self.retryPolicy = retryPolicy
+    }
+}

@@ -1,1 +1,0 @@
-// JourneyDomain module.

@@ -1,0 +1,28 @@
+extension RetryPolicy: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case initialInterval, backoffCoefficient, maximumInterval, maximumAttempts, jitterFraction, nonRetryableCodes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            initialInterval: try container.decode(Double.self, forKey: .initialInterval),
+            backoffCoefficient: try container.decode(Double.self, forKey: .backoffCoefficient),
+            maximumInterval: try container.decode(Double.self, forKey: .maximumInterval),
+            maximumAttempts: try container.decode(Int.self, forKey: .maximumAttempts),
+            jitterFraction: try container.decode(Double.self, forKey: .jitterFraction),
+            nonRetryableCodes: Set(try container.decode([SDKErrorCode].self, forKey: .nonRetryableCodes))
+        )
+    }
+
+    /// Encodes the codes sorted, so equal policies give equal bytes.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(initialInterval, forKey: .initialInterval)
+        try container.encode(backoffCoefficient, forKey: .backoffCoefficient)
+        try container.encode(maximumInterval, forKey: .maximumInterval)
+        try container.encode(maximumAttempts, forKey: .maximumAttempts)
+        try container.encode(jitterFraction, forKey: .jitterFraction)
+        try container.encode(nonRetryableCodes.sorted(), forKey: .nonRetryableCodes)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// One attempt (one Unico process) as folded from its events.
+public struct AttemptState: Hashable, Sendable, Codable {
+    public var number: Int
+    public var unicoClientReference: String
+    public var trigger: AttemptTrigger
+    public var requestedAt: Date
+
+    public var processID: ProcessID?
+    public var processCreatedAt: Date?
+    public var webAppToken: SealedField?
+    public var processToken: SealedField?
+    public var link: SealedField?
+    public var tokenExpiresAt: Date?
+    public var creationFailedAt: Date?
+    public var creationFailure: ProcessCreationFailure?
+
+    public var firstTokenIssuedAt: Date?
+    public var lastTokenIssuedAt: Date?
+    public var tokensIssued = 0
+    public var captureOpenedAt: Date?
+    /// First callback recorded for this attempt.
+    public var callbackAt: Date?
+    public var callbackOutcome: CallbackOutcome?
+    public var webhookAt: Date?
+    public var awaitingResultSince: Date?
+    public var pendingFetches = 0
+    public var nextFetchAt: Date?
+    public var resultFetchedAt: Date?
+    public var processState: ProcessState?
+    public var processResult: ProcessResult?
+
+    public var tokenExpiredAt: Date?
+    public var failedAt: Date?
+    public var failureReason: AttemptFailureReason?
+    public var retryAt: Date?
+    /// When a newer attempt replaced this one.
+    public var supersededAt: Date?
+
+    public init(number: Int, unicoClientReference: String, trigger: AttemptTrigger, requestedAt: Date) {
+        self.number = number
+        self.unicoClientReference = unicoClientReference
+        self.trigger = trigger
+        self.requestedAt = requestedAt
+    }
+
+    /// Seconds of token life left at `now`; nil before the process exists.
+    public func tokenRemaining(at now: Date) -> TimeInterval? {
+        tokenExpiresAt.map { $0.timeIntervalSince(now) }
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Fixed time rules of a journey.
+public enum JourneyTiming {
+    /// Lifetime of a `webAppToken`: 300 s (seed).
+    public static let webAppTokenLifetime: TimeInterval = 300
+    /// A token is handed out again only with at least 60 s left; otherwise a new attempt starts.
+    public static let minimumTokenRemaining: TimeInterval = 60
+    /// A Create Process intent without an answer after 60 s is due for reconciliation.
+    public static let processCreationGrace: TimeInterval = 60
+    /// First delay between Get Process calls that find the process unfinished: 5 s, doubling.
+    public static let resultPollInitialInterval: TimeInterval = 5
+    /// Cap on that delay: 60 s.
+    public static let resultPollMaximumInterval: TimeInterval = 60
+
+    /// Delay before the next Get Process after `pendingFetches` unfinished answers (1-based).
+    public static func resultPollDelay(afterPendingFetches pendingFetches: Int) -> TimeInterval {
+        let grown = resultPollInitialInterval * pow(2, Double(max(1, pendingFetches) - 1))
+        return grown.isFinite ? min(grown, resultPollMaximumInterval) : resultPollMaximumInterval
+    }
+}

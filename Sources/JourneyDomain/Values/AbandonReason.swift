@@ -1,0 +1,42 @@
+/// Why a journey was abandoned without a result.
+public struct AbandonReason: Hashable, Sendable, Codable {
+    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
+        /// The retry policy allowed no further attempt.
+        case attemptsExhausted
+        /// The last failure cannot be cured by a fresh process.
+        case nonRetryableFailure
+        /// An operator or the company asked for it.
+        case requested
+    }
+
+    public var kind: Kind
+    /// The SDK code behind the last failure, when there was one.
+    public var sdkCode: SDKErrorCode?
+    /// Short text for people; no personal data.
+    public var detail: String
+
+    public init(kind: Kind, sdkCode: SDKErrorCode? = nil, detail: String) {
+        self.kind = kind
+        self.sdkCode = sdkCode
+        self.detail = detail
+    }
+
+    /// Abandonment asked for by a person or a system outside the journey.
+    public static func requested(_ detail: String) -> AbandonReason {
+        AbandonReason(kind: .requested, detail: detail)
+    }
+
+    /// The reason that follows a policy's decision to give up after `failure`.
+    public init(giveUp: RetryDecision.GiveUpReason, failure: AttemptFailureReason) {
+        switch giveUp {
+        case .nonRetryable(let code):
+            self.init(kind: .nonRetryableFailure, sdkCode: code ?? failure.sdkCode, detail: failure.detail)
+        case .attemptsExhausted(let attempts):
+            self.init(
+                kind: .attemptsExhausted,
+                sdkCode: failure.sdkCode,
+                detail: "\(attempts) attempt(s) used; last failure: \(failure.detail)"
+            )
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import JourneyDomain
+import Testing
+
+@Suite("Event coding")
+struct EventCodingTests {
+    static let at = Fixture.t0.addingTimeInterval(12.345_678)
+
+    /// One event of every type, with optional fields filled.
+    static let samples: [JourneyEvent] = [
+        .journeyStarted(
+            JourneyStarted(
+                journeyID: Fixture.journeyID,
+                occurredAt: at,
+                environment: .prod,
+                flow: Flow("humantoken"),
+                purpose: .ageVerification,
+                subject: Fixture.subject,
+                clientReference: "order-42",
+                retryPolicy: RetryPolicy(maximumAttempts: 3)
+            )
+        ),
+        .processCreationRequested(ProcessCreationRequested(attempt: 1, occurredAt: at, unicoClientReference: "jrn_01-a1", trigger: .initial)),
+        .processCreated(
+            ProcessCreated(
+                attempt: 1,
+                occurredAt: at,
+                processID: Fixture.process1,
+                webAppToken: Fixture.sealed("w"),
+                processToken: Fixture.sealed("t"),
+                link: Fixture.sealed("l"),
+                tokenExpiresAt: at.addingTimeInterval(300)
+            )
+        ),
+        .processCreationFailed(
+            ProcessCreationFailed(
+                attempt: 1,
+                occurredAt: at,
+                failure: ProcessCreationFailure(httpStatus: 429, errorCode: 8, message: "rate limited", retryAfter: 2)
+            )
+        ),
+        .tokenIssued(TokenIssued(attempt: 1, occurredAt: at, expiresAt: at.addingTimeInterval(300), reused: true)),
+        .captureOpened(CaptureOpened(attempt: 1, occurredAt: at, superseded: true)),
+        .callbackReceived(CallbackReceived(attempt: 1, occurredAt: at, outcome: .error(code: .tokenExpired))),
+        .webhookReceived(
+            WebhookReceived(
+                attempt: 2,
+                occurredAt: at,
+                processID: Fixture.process2,
+                state: "finished",
+                result: "expired",
+                lastEvent: "PROCESS_EVENT_EXPIRED",
+                superseded: true
+            )
+        ),
+        .resultPending(ResultPending(attempt: 2, occurredAt: at, processState: .created, pendingFetches: 3, nextFetchAt: at + 20)),
+        .resultFetched(
+            ResultFetched(
+                attempt: 2,
+                occurredAt: at,
+                processID: Fixture.process2,
+                processState: .finished,
+                processResult: .ok,
+                humanToken: Fixture.sealed("ht"),
+                finishedAt: at - 1
+            )
+        ),
+        .tokenExpired(TokenExpired(attempt: 1, occurredAt: at, expiresAt: at - 0.5, detectedBy: .sdkCallback)),
+        .attemptFailed(AttemptFailed(attempt: 1, occurredAt: at, reason: .sdkError(.authenticationFailed), retryAt: at + 9.5)),
+        .journeyCompleted(
+            JourneyCompleted(attempt: 2, occurredAt: at, outcome: .approved, processID: Fixture.process2, humanToken: Fixture.sealed("ht"))
+        ),
+        .journeyAbandoned(
+            JourneyAbandoned(attempt: 1, occurredAt: at, reason: AbandonReason(kind: .nonRetryableFailure, sdkCode: 73303, detail: "refused"))
+        ),
+    ]
+
+    @Test("samples cover every event type exactly once")
+    func coverage() {
+        #expect(Self.samples.map(\.eventType) == JourneyEvent.allEventTypes)
+        #expect(Set(JourneyEvent.allEventTypes).count == 14)
+    }
+
+    @Test("each event type round-trips through (type, data)", arguments: samples)
+    func roundTrip(event: JourneyEvent) throws {
+        let encoded = try event.encoded()
+        #expect(encoded.type == event.eventType)
+        let decoded = try JourneyEvent(type: encoded.type, data: encoded.data)
+        #expect(decoded == event)
+        #expect(try decoded.encoded() == encoded, "encoding is byte-stable")
+    }
+
+    @Test("the stable type strings")
+    func typeStrings() {
+        #expect(JourneyEvent.allEventTypes == [
+            "JourneyStarted", "ProcessCreationRequested", "ProcessCreated", "ProcessCreationFailed", "TokenIssued",
+            "CaptureOpened", "CallbackReceived", "WebhookReceived", "ResultPending", "ResultFetched", "TokenExpired",
+            "AttemptFailed", "JourneyCompleted", "JourneyAbandoned",
+        ])
+    }
+
+    @Test("an unknown type is a clear error naming it")
+    func unknownType() {
+        #expect {
+            try JourneyEvent(type: "JourneyTeleported", data: Data("{}".utf8))
+        } throws: { error in
+            guard let error = error as? EventCodingError else { return false }
+            return error.code == .unknownEventType && error.eventType == "JourneyTeleported"
+                && error.message.contains("unknown event type \"JourneyTeleported\"")
+        }
+    }
+
+    @Test("data that does not match the type is malformed")
+    func malformed() {
+        #expect {
+            try JourneyEvent(type: "TokenIssued", data: Data(#"{"attempt":"one"}"#.utf8))
+        } throws: { error in
+            (error as? EventCodingError)?.code == .malformedEvent
+        }
+    }
+
+    @Test("JSON shape: RFC 3339 microsecond dates, callback outcome as the API writes it, sealed fields only")
+    func shape() throws {
+        let callback = try JourneyEvent.callbackReceived(
+            CallbackReceived(attempt: 1, occurredAt: Self.at, outcome: .success(processID: Fixture.process1))
+        ).encoded()
+        let json = try #require(String(data: callback.data, encoding: .utf8))
+        #expect(json == #"{"attempt":1,"occurredAt":"2026-11-12T08:00:12.345678Z","outcome":{"outcome":"success","processId":"proc-1"},"superseded":false}"#)
+
+        let started = try #require(String(data: try Self.samples[0].encoded().data, encoding: .utf8))
+        #expect(started.contains(#""documentNumber":{"ciphertext":"#))
+        #expect(started.contains(#""documentType":"DUI_TYPE_BR_CPF""#))
+        #expect(started.contains(#""reference":"hmac-sha256:4f2a""#))
+    }
+
+    @Test("events decided live round-trip and fold to the same state")
+    func decidedEvents() throws {
+        var scenario = try Scenario.captureOpened()
+        try scenario.run(.expireToken(attempt: 1), at: 301.123_456_7, random: 0.37)
+        try scenario.run(.issueToken, at: 302.5)
+        try scenario.run(Fixture.created(2, Fixture.process2), at: 303.25)
+        try scenario.run(.issueToken, at: 304)
+        try scenario.run(.recordCallback(attempt: 2, outcome: .success(processID: Fixture.process2)), at: 350)
+        try scenario.run(.recordResult(attempt: 2, snapshot: Fixture.result(.finished, .ok, token: Fixture.sealed("ht"))), at: 351)
+
+        let decoded = try scenario.events.map { try JourneyEvent($0.encoded()) }
+        #expect(decoded == scenario.events)
+        #expect(Journey.fold(decoded) == scenario.state)
+    }
+}
+
+@Suite("RFC 3339 timestamps")
+struct RFC3339Tests {
+    @Test("formats in UTC with six fraction digits")
+    func format() {
+        #expect(RFC3339.string(from: Fixture.t0) == "2026-11-12T08:00:00.000000Z")
+        #expect(RFC3339.string(from: Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500000Z")
+        #expect(RFC3339.string(from: Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00.000000Z")
+    }
+
+    @Test("parses Z and offsets, with or without fractions")
+    func parse() {
+        #expect(RFC3339.date(from: "2026-11-12T08:00:00Z") == Fixture.t0)
+        #expect(RFC3339.date(from: "2026-11-12T05:00:00-03:00") == Fixture.t0)
+        #expect(RFC3339.date(from: "2026-11-12T08:00:00.25Z") == Fixture.t0.addingTimeInterval(0.25))
+        #expect(RFC3339.date(from: "2026-11-12T08:00:00.123456789Z") == Fixture.t0.addingTimeInterval(0.123_456))
+    }
+
+    @Test("refuses malformed text", arguments: ["", "2026-11-12", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-11-12T08:00:00", "2026-11-12T08:00:00.Z", "2026-11-12T08:00:00Zjunk"])
+    func malformed(text: String) {
+        #expect(RFC3339.date(from: text) == nil)
+    }
+
+    @Test("microsecond-rounded dates round-trip exactly")
+    func roundTrip() {
+        for offset in stride(from: -1e9, through: 3e9, by: 7_777_777.123_457) {
+            let date = RFC3339.roundedToMicroseconds(Date(timeIntervalSince1970: offset))
+            #expect(RFC3339.date(from: RFC3339.string(from: date)) == date)
+        }
+    }
+}
