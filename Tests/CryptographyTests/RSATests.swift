@@ -42,6 +42,24 @@ struct RSATests {
         #expect(try RSAPrivateKey.generate().publicKey != key.publicKey)
     }
 
+    @Test("one shared key signs and verifies concurrently")
+    func concurrentUse() async throws {
+        let key = Self.generated
+        let ed = Ed25519PrivateKey.generate()
+        let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    let data = Data("message \(index)".utf8)
+                    let rsaOK = key.publicKey.isValidSignature(try key.sign(data), for: data)
+                    let edOK = ed.publicKey.isValidSignature(try ed.signature(for: data), for: data)
+                    return rsaOK && edOK
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.count == 64 && results.allSatisfy { $0 })
+    }
+
     @Test("detects tampering and wrong keys")
     func tamperDetection() throws {
         let key = Self.generated
