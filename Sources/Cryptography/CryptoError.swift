@@ -48,7 +48,7 @@ extension CryptoError {
     /// Builds an error from OpenSSL's error queue and clears the queue.
     ///
     /// OpenSSL reason strings name the library and reason only, never key bytes.
-    static func openssl(_ code: Code = .opensslFailure, _ context: String) -> CryptoError {
+    static func openssl(_ context: String, code: Code = .opensslFailure) -> CryptoError {
         let packed = ERR_peek_last_error()
         ERR_clear_error()
         guard packed != 0 else { return CryptoError(code, context) }
