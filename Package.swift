@@ -23,6 +23,8 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["Postgres", "Cryptography"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "CLI"),
+        .target(name: "HumanTokenAPI", dependencies: ["Cryptography"]),
+        .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography"]),
 
         // Domain
         .target(name: "JourneyDomain"),
@@ -42,6 +44,9 @@ let package = Package(
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "JourneyDomainTests", dependencies: ["JourneyDomain"]),
+        .testTarget(name: "CLITests", dependencies: ["CLI"]),
+        .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography"]),
+        .testTarget(name: "HumanTokenAPITests", dependencies: ["HumanTokenAPI", "UnicoEmulator", "Cryptography"]),
         .testTarget(name: "JourneyAppTests", dependencies: ["JourneyApp", "JourneyTesting", "CLI"]),
     ]
 )

@@ -1,0 +1,1 @@
+// HumanTokenAPI module.
