@@ -70,32 +70,34 @@ CREATE FUNCTION event_hash(
         event_hash_field((extract(epoch FROM recorded_at) * 1000000)::bigint::text), 'UTF8'))
 $$;
 
--- Appends events to one stream.
+-- Appends events to one stream; the arrays hold one element per event, in order.
 --   p_expected: -1 any version, 0 no stream yet, n the stream's current version.
---   p_events:   [{"id": uuid, "type": text, "data": json, "correlationId"?, "causationId"?, "actor"?}]
 -- Returns the positions written and the stream's new version. When every event id is already
 -- stored in this stream, returns the first write's positions (idempotent retry). The expected
 -- version is checked before any position is drawn.
-CREATE FUNCTION append_events(p_stream text, p_expected bigint, p_events jsonb)
-RETURNS TABLE (positions bigint[], version bigint)
+CREATE FUNCTION append_events(
+    p_stream text, p_expected bigint, p_ids uuid[], p_types text[], p_data jsonb[],
+    p_correlation uuid[], p_causation uuid[], p_actors text[]
+) RETURNS TABLE (positions bigint[], version bigint)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
+    v_count    int := coalesce(cardinality(p_ids), 0);
     v_version  bigint;
     v_hash     bytea;
     v_previous bytea;
     v_now      timestamptz := clock_timestamp();
-    v_ids      uuid[];
     v_existing bigint[];
     v_stored   bigint;
-    v_event    jsonb;
     v_position bigint;
     v_out      bigint[] := '{}';
 BEGIN
     IF p_stream IS NULL OR p_stream = '' THEN
         RAISE EXCEPTION 'stream name is empty' USING ERRCODE = 'JS001';
     END IF;
-    IF jsonb_typeof(p_events) <> 'array' OR jsonb_array_length(p_events) = 0 THEN
-        RAISE EXCEPTION 'no events to append' USING ERRCODE = 'JS002';
+    IF v_count = 0 OR cardinality(p_types) <> v_count OR cardinality(p_data) <> v_count
+       OR cardinality(p_correlation) <> v_count OR cardinality(p_causation) <> v_count
+       OR cardinality(p_actors) <> v_count THEN
+        RAISE EXCEPTION 'no events to append, or event fields of unequal length' USING ERRCODE = 'JS002';
     END IF;
 
     SELECT s.version, s.head_hash INTO v_version, v_hash FROM streams s WHERE s.stream_name = p_stream FOR UPDATE;
@@ -106,16 +108,15 @@ BEGIN
         SELECT s.version, s.head_hash INTO v_version, v_hash FROM streams s WHERE s.stream_name = p_stream FOR UPDATE;
     END IF;
 
-    SELECT array_agg((e->>'id')::uuid) INTO v_ids FROM jsonb_array_elements(p_events) e;
     SELECT array_agg(ev.position ORDER BY ev.position), count(*) FILTER (WHERE ev.stream_name = p_stream)
         INTO v_existing, v_stored
-        FROM events ev WHERE ev.event_id = ANY (v_ids);
+        FROM events ev WHERE ev.event_id = ANY (p_ids);
     IF v_existing IS NOT NULL THEN
-        IF v_stored = cardinality(v_ids) AND cardinality(v_existing) = cardinality(v_ids) THEN
+        IF v_stored = v_count AND cardinality(v_existing) = v_count THEN
             RETURN QUERY SELECT v_existing, v_version;
             RETURN;
         END IF;
-        RAISE EXCEPTION 'event id already stored with other content or stream' USING ERRCODE = 'JS003';
+        RAISE EXCEPTION 'event id already stored in another append' USING ERRCODE = 'JS003';
     END IF;
 
     IF p_expected >= 0 AND v_version <> p_expected THEN
@@ -123,16 +124,15 @@ BEGIN
             USING ERRCODE = 'JS004', DETAIL = format('expected %s, current %s', p_expected, v_version);
     END IF;
 
-    FOR v_event IN SELECT * FROM jsonb_array_elements(p_events) LOOP
+    FOR i IN 1..v_count LOOP
         v_version := v_version + 1;
         v_previous := v_hash;
-        v_hash := event_hash(v_previous, p_stream, v_version, (v_event->>'id')::uuid, v_event->>'type', v_event->'data',
-                             (v_event->>'correlationId')::uuid, (v_event->>'causationId')::uuid, v_event->>'actor', v_now);
+        v_hash := event_hash(v_previous, p_stream, v_version, p_ids[i], p_types[i], p_data[i],
+                             p_correlation[i], p_causation[i], p_actors[i], v_now);
         INSERT INTO events (stream_name, stream_version, event_id, event_type, data,
                             correlation_id, causation_id, actor, recorded_at, previous_hash, hash)
-        VALUES (p_stream, v_version, (v_event->>'id')::uuid, v_event->>'type', v_event->'data',
-                (v_event->>'correlationId')::uuid, (v_event->>'causationId')::uuid, v_event->>'actor', v_now,
-                v_previous, v_hash)
+        VALUES (p_stream, v_version, p_ids[i], p_types[i], p_data[i],
+                p_correlation[i], p_causation[i], p_actors[i], v_now, v_previous, v_hash)
         RETURNING events.position INTO v_position;
         v_out := v_out || v_position;
     END LOOP;
@@ -144,7 +144,7 @@ END;
 $$;
 
 -- Least privilege: the application reads, and appends only through append_events.
-REVOKE ALL ON FUNCTION append_events(text, bigint, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION append_events(text, bigint, uuid[], text[], jsonb[], uuid[], uuid[], text[]) FROM PUBLIC;
 DO $$
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'journeys_app') THEN
@@ -153,7 +153,7 @@ BEGIN
 END;
 $$;
 GRANT SELECT ON streams, events TO journeys_app;
-GRANT EXECUTE ON FUNCTION append_events(text, bigint, jsonb) TO journeys_app;
+GRANT EXECUTE ON FUNCTION append_events(text, bigint, uuid[], text[], jsonb[], uuid[], uuid[], text[]) TO journeys_app;
 GRANT EXECUTE ON FUNCTION event_hash(bytea, text, bigint, uuid, text, jsonb, uuid, uuid, text, timestamptz) TO journeys_app;
 """###),
     ]
