@@ -18,6 +18,10 @@ import Postgres
 ///   Watch `pg_stat_activity` for old `backend_xid`s; prepared transactions count too.
 /// - Transaction ids are not stable across dump/restore or logical replication: checkpoints
 ///   must be reset (projections rebuilt) after a restore. Physical replicas and failover keep them.
+/// - Per-stream order holds in the global order too: an append whose transaction id was drawn
+///   before a newer transaction appended to the same stream (possible when the caller wrote
+///   other rows first) is refused with `order_conflict`; retry the whole transaction. Appending
+///   first in a transaction avoids it.
 /// - Positions have gaps (rolled-back appends) and are not commit order; use checkpoints, not
 ///   position arithmetic.
 public final class EventStore: Sendable {

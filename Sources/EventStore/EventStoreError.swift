@@ -9,6 +9,8 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
         public static let duplicateEventID = Code(rawValue: "duplicate_event_id")
         public static let invalidEvent = Code(rawValue: "invalid_event")
         public static let streamNotFound = Code(rawValue: "stream_not_found")
+        /// A newer transaction appended to the stream first; retry the whole transaction.
+        public static let orderConflict = Code(rawValue: "order_conflict")
         public static let database = Code(rawValue: "database_error")
     }
 
@@ -37,6 +39,9 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
                 currentVersion: current, underlying: error)
         case "JS003", "23505":
             return EventStoreError(.duplicateEventID, "an event id of this append is already stored elsewhere", underlying: error)
+        case "40001":
+            return EventStoreError(.orderConflict,
+                "stream \(stream) was appended by a newer transaction; retry the transaction", underlying: error)
         case "JS001", "JS002":
             return EventStoreError(.invalidEvent, error.message, underlying: error)
         case let state? where state.hasPrefix("22"):

@@ -11,6 +11,8 @@ CREATE TABLE streams (
     stream_name text PRIMARY KEY,
     version     bigint NOT NULL CHECK (version >= 0),
     head_hash   bytea NOT NULL,
+    -- The transaction that last appended; a later append must have a higher one (see below).
+    last_transaction_id xid8 NOT NULL DEFAULT '0',
     created_at  timestamptz NOT NULL DEFAULT now(),
     updated_at  timestamptz NOT NULL DEFAULT now()
 );
@@ -83,6 +85,7 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
     v_count    int := coalesce(cardinality(p_ids), 0);
     v_version  bigint;
+    v_last_xid xid8;
     v_hash     bytea;
     v_previous bytea;
     v_now      timestamptz := clock_timestamp();
@@ -100,12 +103,14 @@ BEGIN
         RAISE EXCEPTION 'no events to append, or event fields of unequal length' USING ERRCODE = 'JS002';
     END IF;
 
-    SELECT s.version, s.head_hash INTO v_version, v_hash FROM streams s WHERE s.stream_name = p_stream FOR UPDATE;
+    SELECT s.version, s.head_hash, s.last_transaction_id INTO v_version, v_hash, v_last_xid
+        FROM streams s WHERE s.stream_name = p_stream FOR UPDATE;
     IF NOT FOUND THEN
         INSERT INTO streams (stream_name, version, head_hash)
             VALUES (p_stream, 0, '\x0000000000000000000000000000000000000000000000000000000000000000')
             ON CONFLICT DO NOTHING;
-        SELECT s.version, s.head_hash INTO v_version, v_hash FROM streams s WHERE s.stream_name = p_stream FOR UPDATE;
+        SELECT s.version, s.head_hash, s.last_transaction_id INTO v_version, v_hash, v_last_xid
+        FROM streams s WHERE s.stream_name = p_stream FOR UPDATE;
     END IF;
 
     SELECT array_agg(ev.position ORDER BY ev.position), count(*) FILTER (WHERE ev.stream_name = p_stream)
@@ -124,6 +129,14 @@ BEGIN
             USING ERRCODE = 'JS004', DETAIL = format('expected %s, current %s', p_expected, v_version);
     END IF;
 
+    -- Readers order by (transaction id, position). A transaction whose id was drawn before an
+    -- earlier write (e.g. another row written first) could sort before a newer transaction
+    -- that already appended to this stream; refuse it so per-stream order always holds.
+    IF v_last_xid > pg_current_xact_id() THEN
+        RAISE EXCEPTION 'stream was appended by a newer transaction; retry the transaction'
+            USING ERRCODE = 'serialization_failure';
+    END IF;
+
     FOR i IN 1..v_count LOOP
         v_version := v_version + 1;
         v_previous := v_hash;
@@ -137,7 +150,8 @@ BEGIN
         v_out := v_out || v_position;
     END LOOP;
 
-    UPDATE streams SET version = v_version, head_hash = v_hash, updated_at = v_now WHERE stream_name = p_stream;
+    UPDATE streams SET version = v_version, head_hash = v_hash, last_transaction_id = pg_current_xact_id(),
+        updated_at = v_now WHERE stream_name = p_stream;
     PERFORM pg_notify('journeys_events', '');
     RETURN QUERY SELECT v_out, v_version;
 END;

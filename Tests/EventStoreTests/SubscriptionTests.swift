@@ -1,0 +1,87 @@
+import EventStore
+import Foundation
+import JourneyTesting
+import Postgres
+import Testing
+
+@Suite struct SubscriptionTests {
+    @Test func readAllFollowsTheGlobalOrderInPages() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let store = EventStore(client: db.app)
+        var written: [UUID] = []
+        for n in 0..<7 {
+            let e = event(n)
+            written.append(e.id)
+            try await store.append([e], to: stream(), expectedVersion: .noStream)
+        }
+        // Other tests' transactions in the shared cluster may hold the horizon back: poll.
+        var checkpoint = GlobalCheckpoint.start
+        var read: [UUID] = []
+        let deadline = ContinuousClock.now + .seconds(20)
+        while read.count < written.count, ContinuousClock.now < deadline {
+            let page = try await store.readAll(after: checkpoint, limit: 3)
+            #expect(page.count <= 3)
+            guard let last = page.last else {
+                try await Task.sleep(for: .milliseconds(20))
+                continue
+            }
+            read += page.map(\.id)
+            checkpoint = last.checkpoint
+        }
+        #expect(read == written)
+        let second = try await store.readAll(after: .start, limit: 2)[1]
+        let resumed = try await store.checkpoint(atPosition: second.position)
+        #expect(resumed == second.checkpoint)
+        #expect(try await readAll(store, after: resumed!, count: 5).map(\.id) == Array(written.dropFirst(2)))
+    }
+
+    @Test func anOpenTransactionHoldsReadersBackInsteadOfBeingSkipped() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let store = EventStore(client: db.app)
+        let slow = event(1)
+        let holder = Task {
+            try await db.app.transaction { connection in
+                try EventStore.append([slow], to: stream("slow"), expectedVersion: .noStream, on: connection)
+                Thread.sleep(forTimeInterval: 1.0)
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let fast = event(2)
+        try await store.append([fast], to: stream("fast"), expectedVersion: .noStream)
+        // The later, committed append waits behind the open transaction's lower position.
+        #expect(try await store.readAll(after: .start, limit: 10).isEmpty)
+        _ = try await holder.value
+        let all = try await readAll(store, after: .start, count: 2)
+        #expect(Set(all.map(\.id)) == [slow.id, fast.id])
+    }
+
+    @Test func subscriptionDeliversNewEventsPromptly() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let store = EventStore(client: db.app)
+        try await store.append([event(0)], to: stream(), expectedVersion: .noStream)
+        let subscription = EventSubscription(store: store, configuration: .init(pollInterval: 5))
+        var iterator = subscription.events(after: .start).makeAsyncIterator()
+        _ = try await readAll(store, after: .start, count: 1)
+        #expect(try await iterator.next()?.data.text == #"{"n": 0}"#)
+        let started = ContinuousClock.now
+        try await store.append([event(1)], to: stream(), expectedVersion: .noStream)
+        #expect(try await iterator.next()?.data.text == #"{"n": 1}"#)
+        // Woken by NOTIFY, well before the 5 s poll.
+        #expect(ContinuousClock.now - started < .seconds(3))
+    }
+}
+
+/// Reads until `count` events arrived (other tests' transactions can delay the horizon).
+func readAll(_ store: EventStore, after checkpoint: GlobalCheckpoint, count: Int) async throws -> [RecordedEvent] {
+    let deadline = ContinuousClock.now + .seconds(20)
+    var events: [RecordedEvent] = []
+    while events.count < count, ContinuousClock.now < deadline {
+        let page = try await store.readAll(after: events.last?.checkpoint ?? checkpoint, limit: 100)
+        if page.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        events += page
+    }
+    return events
+}
