@@ -1,0 +1,161 @@
+import EventStore
+import Foundation
+import Postgres
+import Synchronization
+
+/// `journeys bench append`: concurrent writers appending with every guarantee on, against a
+/// raw INSERT of the same rows into a bare table through the same client (the ceiling).
+public struct AppendBenchmark: Sendable {
+    public struct Configuration: Sendable {
+        /// Concurrent writers. Default 8.
+        public var writers = 8
+        /// Seconds per workload. Default 5.
+        public var seconds = 5.0
+        /// Events per append in the batched workload. Default 10.
+        public var batchSize = 10
+        public init() {}
+    }
+
+    /// One workload's figures.
+    public struct Group: Sendable, Codable, Equatable {
+        public let appends_per_s: Double
+        public let events_per_s: Double
+        public let p50_ms: Double
+        public let p99_ms: Double
+        public let ratio_to_ceiling: Double?
+    }
+
+    public struct Result: Sendable, Codable, Equatable {
+        public let writers: Int
+        public let seconds_per_workload: Double
+        public let single: Group
+        public let single_ceiling: Group
+        public let batch: Group
+        public let batch_ceiling: Group
+        /// The global-order columns (xid8 + index) alone on the bare table, single rows.
+        public let single_ceiling_with_order_index: Group
+        public let ordering_strategy: String
+    }
+
+    public let client: PostgresClient
+    public let configuration: Configuration
+
+    public init(client: PostgresClient, configuration: Configuration = Configuration()) {
+        self.client = client
+        self.configuration = configuration
+    }
+
+    /// Runs the five workloads, `progress` naming each as it starts.
+    public func run(progress: @Sendable (String) -> Void = { _ in }) async throws -> Result {
+        try await createCeilingTables()
+        let store = EventStore(client: client)
+        progress("single-event appends")
+        let single = try await measure { writer, n in try await appendEvents(store, writer: writer, n: n, count: 1) }
+        progress("single-row raw INSERT (ceiling)")
+        let singleCeiling = try await measure { writer, n in try await insertRaw(table: "bench_ceiling", writer: writer, n: n, count: 1) }
+        progress("single-row raw INSERT with the global-order column and index")
+        let ordered = try await measure { writer, n in try await insertRaw(table: "bench_ceiling_ordered", writer: writer, n: n, count: 1) }
+        progress("\(configuration.batchSize)-event appends")
+        let batch = try await measure { writer, n in
+            try await appendEvents(store, writer: writer, n: n, count: configuration.batchSize)
+        }
+        progress("\(configuration.batchSize)-row raw INSERT (ceiling)")
+        let batchCeiling = try await measure { writer, n in
+            try await insertRaw(table: "bench_ceiling", writer: writer, n: n, count: configuration.batchSize)
+        }
+        func group(_ stats: LatencyStats, events: Int, ceiling: LatencyStats?) -> Group {
+            Group(appends_per_s: stats.perSecond, events_per_s: stats.perSecond * Double(events),
+                  p50_ms: stats.p50Milliseconds, p99_ms: stats.p99Milliseconds,
+                  ratio_to_ceiling: ceiling.map { $0.perSecond > 0 ? stats.perSecond / $0.perSecond : 0 })
+        }
+        return Result(
+            writers: configuration.writers, seconds_per_workload: configuration.seconds,
+            single: group(single, events: 1, ceiling: singleCeiling),
+            single_ceiling: group(singleCeiling, events: 1, ceiling: nil),
+            batch: group(batch, events: configuration.batchSize, ceiling: batchCeiling),
+            batch_ceiling: group(batchCeiling, events: configuration.batchSize, ceiling: nil),
+            single_ceiling_with_order_index: group(ordered, events: 1, ceiling: singleCeiling),
+            ordering_strategy: "MVCC horizon: (xid8, position) below pg_snapshot_xmin")
+    }
+
+    /// Each writer loops for the configured time; returns all latencies.
+    private func measure(_ operation: @escaping @Sendable (Int, Int) async throws -> Void) async throws -> LatencyStats {
+        let started = ContinuousClock.now
+        let deadline = started + .seconds(configuration.seconds)
+        let durations = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for writer in 0..<configuration.writers {
+                group.addTask {
+                    var local: [Double] = []
+                    var n = 0
+                    while ContinuousClock.now < deadline {
+                        let begin = ContinuousClock.now
+                        try await operation(writer, n)
+                        local.append((ContinuousClock.now - begin).seconds)
+                        n += 1
+                    }
+                    return local
+                }
+            }
+            return try await group.reduce(into: [Double]()) { $0 += $1 }
+        }
+        return LatencyStats(durations: durations, seconds: (ContinuousClock.now - started).seconds)
+    }
+
+    /// Appends `count` events to the writer's current stream with an exact expected version;
+    /// streams roll over every 20 events, like journeys.
+    private func appendEvents(_ store: EventStore, writer: Int, n: Int, count: Int) async throws {
+        let perStream = max(1, 20 / count)
+        let stream = StreamName("bench-\(UUID.benchRun)-\(count)-\(writer)-\(n / perStream)")
+        let version = Int64((n % perStream) * count)
+        let events = (0..<count).map { i in
+            NewEvent(type: "BenchEvent", data: Self.payload(writer: writer, n: n, i: i),
+                     metadata: EventMetadata(correlationID: UUID(), causationID: nil, actor: "bench"))
+        }
+        try await store.append(events, to: stream, expectedVersion: version == 0 ? .noStream : .exact(version))
+    }
+
+    private func insertRaw(table: String, writer: Int, n: Int, count: Int) async throws {
+        let stream = "bench-\(writer)-\(n)"
+        let data = (0..<count).map { Self.payload(writer: writer, n: n, i: $0) }
+        let ids = (0..<count).map { _ in UUID() }
+        try await client.query("""
+            INSERT INTO \(unsafeSQL: table) (stream_name, stream_version, event_id, event_type, data,
+                correlation_id, actor, recorded_at, previous_hash, hash)
+            SELECT \(stream), v, id, 'BenchEvent', d, gen_random_uuid(), 'bench', clock_timestamp(),
+                   '\\x00'::bytea, sha256(d::text::bytea)
+            FROM unnest(\(ids)::uuid[], \(data)::jsonb[]) WITH ORDINALITY AS x(id, d, v)
+            """)
+    }
+
+    private func createCeilingTables() async throws {
+        try await client.withConnection { connection in
+            try connection.execute(unsafeSQL: """
+                DROP TABLE IF EXISTS bench_ceiling, bench_ceiling_ordered;
+                CREATE TABLE bench_ceiling (
+                    stream_name text, stream_version bigint, event_id uuid, event_type text, data jsonb,
+                    correlation_id uuid, actor text, recorded_at timestamptz, previous_hash bytea, hash bytea);
+                CREATE TABLE bench_ceiling_ordered (LIKE bench_ceiling,
+                    position bigint GENERATED ALWAYS AS IDENTITY,
+                    transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id());
+                CREATE INDEX ON bench_ceiling_ordered (transaction_id, position);
+                """)
+        }
+    }
+
+    static func payload(writer: Int, n: Int, i: Int) -> JSONB {
+        JSONB(text: #"{"journeyId": "\#(writer)-\#(n)", "attempt": \#(i + 1), "step": "TokenIssued", "environment": "UAT"}"#)
+    }
+}
+
+extension UUID {
+    /// One id per benchmark process, so repeated runs on one database never collide.
+    static let benchRun = UUID().uuidString.prefix(8).lowercased()
+}
+
+extension Duration {
+    /// The duration in seconds as a Double.
+    var seconds: Double {
+        let (s, attoseconds) = components
+        return Double(s) + Double(attoseconds) / 1e18
+    }
+}

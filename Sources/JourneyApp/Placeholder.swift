@@ -1,1 +1,0 @@
-// JourneyApp module.

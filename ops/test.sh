@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs the whole test suite against a private PostgreSQL cluster that the tests start
+# themselves (JOURNEYS_TEST_PG_DIR, default /tmp/journeys-test-pg), and fails when a
+# test was skipped that may not be (database tests are never optional).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export JOURNEYS_TEST_PG_DIR="${JOURNEYS_TEST_PG_DIR:-/tmp/journeys-test-pg-$(id -u)}"
+log=$(mktemp)
+swift test 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+# Tests that may skip: opt-in load measurements only.
+allowed='wrkAgainstPing'
+skipped=$(grep -E '^.{0,4}Test .* skipped' "$log" | grep -vE "$allowed" || true)
+if [ -n "$skipped" ]; then
+  echo "error: tests were skipped that must run:" >&2
+  echo "$skipped" >&2
+  status=1
+fi
+if ! grep -qE 'Test run with [0-9]+ tests? in [0-9]+ suites? passed' "$log"; then
+  echo "error: the Swift Testing run did not report a pass" >&2
+  status=1
+fi
+rm -f "$log"
+exit "$status"
