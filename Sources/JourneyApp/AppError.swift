@@ -1,0 +1,19 @@
+/// A command failure with a stable code and a message fit for the terminal.
+public struct AppError: Error, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public var description: String { rawValue }
+        public static let schemaOutdated = Code(rawValue: "schema_outdated")
+        public static let invalidInput = Code(rawValue: "invalid_input")
+        public static let notFound = Code(rawValue: "not_found")
+        public static let chainBroken = Code(rawValue: "chain_broken")
+    }
+
+    public let code: Code
+    public let message: String
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+    public var description: String { message }
+}
