@@ -61,6 +61,10 @@ extension EmbeddedPostgres {
         fsync = \(durable)
         synchronous_commit = \(durable)
         full_page_writes = \(durable)
+        wal_compression = on
+        max_wal_size = 4GB
+        checkpoint_timeout = 15min
+        wal_buffers = 16MB
         log_min_messages = warning
         log_timezone = 'UTC'
         timezone = 'UTC'

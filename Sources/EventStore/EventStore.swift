@@ -26,17 +26,27 @@ import Postgres
 ///   position arithmetic.
 public final class EventStore: Sendable {
     public let client: PostgresClient
-    /// Channel on which each append NOTIFYs (a wake-up only).
+    /// Channel NOTIFYed after appends commit (a wake-up only).
     public static let notificationChannel = "journeys_events"
+    private let notifier: AppendNotifier
 
     public init(client: PostgresClient) {
         self.client = client
+        self.notifier = AppendNotifier(client: client)
+    }
+
+    /// Wakes subscribers after a caller's transaction with `append(_:to:expectedVersion:on:)`
+    /// committed. Coalesced and asynchronous; a missed wake-up only delays readers to their poll.
+    public func notifyAppended() {
+        notifier.signal()
     }
 
     /// Appends `events` to `stream` if it is at `expectedVersion`.
     @discardableResult
     public func append(_ events: [NewEvent], to stream: StreamName, expectedVersion: ExpectedVersion) async throws -> AppendResult {
-        try await client.withConnection { try Self.append(events, to: stream, expectedVersion: expectedVersion, on: $0) }
+        let result = try await client.withConnection { try Self.append(events, to: stream, expectedVersion: expectedVersion, on: $0) }
+        notifier.signal()
+        return result
     }
 
     /// Appends on a caller's connection, inside the caller's transaction if one is open.

@@ -56,7 +56,7 @@ public struct NewEvent: Sendable, Equatable {
     public var data: JSONB
     public var metadata: EventMetadata
 
-    public init(id: UUID = UUID(), type: String, data: JSONB, metadata: EventMetadata = EventMetadata()) {
+    public init(id: UUID = .v7(), type: String, data: JSONB, metadata: EventMetadata = EventMetadata()) {
         self.id = id
         self.type = type
         self.data = data

@@ -107,9 +107,10 @@ public struct AppendBenchmark: Sendable {
         let perStream = max(1, 20 / count)
         let stream = StreamName("bench-\(UUID.benchRun)-\(count)-\(writer)-\(n / perStream)")
         let version = Int64((n % perStream) * count)
+        let correlation = UUID.v7()
         let events = (0..<count).map { i in
             NewEvent(type: "BenchEvent", data: Self.payload(writer: writer, n: n, i: i),
-                     metadata: EventMetadata(correlationID: UUID(), causationID: nil, actor: "bench"))
+                     metadata: EventMetadata(correlationID: correlation, causationID: nil, actor: "bench"))
         }
         try await store.append(events, to: stream, expectedVersion: version == 0 ? .noStream : .exact(version))
     }
@@ -117,11 +118,11 @@ public struct AppendBenchmark: Sendable {
     private func insertRaw(table: String, writer: Int, n: Int, count: Int) async throws {
         let stream = "bench-\(writer)-\(n)"
         let data = (0..<count).map { Self.payload(writer: writer, n: n, i: $0) }
-        let ids = (0..<count).map { _ in UUID() }
+        let ids = (0..<count).map { _ in UUID.v7() }
         try await client.query("""
             INSERT INTO \(unsafeSQL: table) (stream_name, stream_version, event_id, event_type, data,
                 correlation_id, actor, recorded_at, previous_hash, hash)
-            SELECT \(stream), v, id, 'BenchEvent', d, gen_random_uuid(), 'bench', clock_timestamp(),
+            SELECT \(stream), v, id, 'BenchEvent', d, \(UUID.v7()), 'bench', clock_timestamp(),
                    '\\x00'::bytea, sha256(d::text::bytea)
             FROM unnest(\(ids)::uuid[], \(data)::jsonb[]) WITH ORDINALITY AS x(id, d, v)
             """)

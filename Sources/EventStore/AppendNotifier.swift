@@ -1,0 +1,42 @@
+import Postgres
+import Synchronization
+
+/// Sends `NOTIFY journeys_events` after appends commit, coalescing bursts into one
+/// notification in flight at a time. Subscribers only use it to wake up early.
+final class AppendNotifier: Sendable {
+    private let client: PostgresClient
+    private let state = Mutex<(sending: Bool, pending: Bool)>((false, false))
+
+    init(client: PostgresClient) {
+        self.client = client
+    }
+
+    /// Requests a notification; returns at once.
+    func signal() {
+        let start = state.withLock { state -> Bool in
+            if state.sending {
+                state.pending = true
+                return false
+            }
+            state.sending = true
+            return true
+        }
+        guard start else { return }
+        Task.detached { [self] in await drain() }
+    }
+
+    private func drain() async {
+        while true {
+            _ = try? await client.query("SELECT pg_notify(\(EventStore.notificationChannel), '')")
+            let again = state.withLock { state -> Bool in
+                if state.pending {
+                    state.pending = false
+                    return true
+                }
+                state.sending = false
+                return false
+            }
+            if !again { return }
+        }
+    }
+}
