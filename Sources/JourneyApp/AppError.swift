@@ -1,5 +1,7 @@
+import CLI
+
 /// A command failure with a stable code and a message fit for the terminal.
-public struct AppError: Error, Sendable, CustomStringConvertible {
+public struct AppError: CLIError, Sendable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let rawValue: String
         public var description: String { rawValue }
@@ -16,4 +18,14 @@ public struct AppError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
     public var description: String { message }
+
+    /// 3 for a broken hash chain (so scripts can tell tampering from other failures),
+    /// 64 for invalid input, 1 otherwise.
+    public var exitCode: Int32 {
+        switch code {
+        case .chainBroken: return 3
+        case .invalidInput: return 64
+        default: return 1
+        }
+    }
 }

@@ -1,0 +1,14 @@
+import CLI
+
+/// `journeys`: the root of the command tree.
+public struct JourneysCommand: CommandGroup {
+    public static let configuration = CommandConfiguration(
+        name: "journeys",
+        summary: "Event-sourced orchestrator for Unico Human Token journeys.",
+        discussion: """
+            Without DATABASE_URL every command uses a private PostgreSQL cluster in \
+            .journeys/pg (JOURNEYS_PG_DIR), started and migrated on demand.
+            """,
+        subcommands: [DbCommand.self, MigrateCommand.self, EventsCommand.self, AuditCommand.self, BenchCommand.self])
+    public init() {}
+}
