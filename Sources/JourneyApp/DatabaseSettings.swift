@@ -44,7 +44,7 @@ public struct Database: Sendable {
             let app = try PostgresClient(url: url, configuration: .init(maxConnections: poolSize))
             let admin = try PostgresClient(url: settings.adminURL ?? url, configuration: .init(maxConnections: 2))
             if requireSchema {
-                let pending = try await Migrator().pending(app)
+                let pending = try await Migrator().pending(admin)
                 guard pending.isEmpty else {
                     throw AppError(.schemaOutdated, "the database has pending migrations (\(pending.joined(separator: ", "))): run 'journeys migrate'")
                 }

@@ -80,7 +80,15 @@ public struct Migrator: Sendable {
                 name       text NOT NULL UNIQUE,
                 checksum   text NOT NULL,
                 applied_at timestamptz NOT NULL DEFAULT now()
-            )
+            );
+            DO $$
+            BEGIN
+                -- The application checks that its schema is current (readiness).
+                IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'journeys_app') THEN
+                    GRANT SELECT ON schema_migrations TO journeys_app;
+                END IF;
+            END;
+            $$;
             """)
     }
 

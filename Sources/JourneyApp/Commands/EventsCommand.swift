@@ -18,7 +18,7 @@ struct EventsAppend: Command {
             .required("type", valueName: "T", help: "Event type."),
             .required("data", valueName: "JSON", help: "Event data as JSON."),
             .optional("expected-version", valueName: "N|any|no-stream", help: "Refuse unless the stream is at this version.", default: "any"),
-            .optional("id", valueName: "UUID", help: "Event id (a retry with the same id is idempotent).", default: "a new UUIDv7"),
+            .optional("id", valueName: "UUID", help: "Event id; a retry with the same id is idempotent (default: a new UUIDv7)."),
             .optional("actor", valueName: "NAME", help: "Who appends.", default: "operator"),
             .optional("correlation-id", valueName: "UUID", help: "Correlation id."),
         ])
