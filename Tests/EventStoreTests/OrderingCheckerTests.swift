@@ -76,11 +76,23 @@ import Testing
 
         let ids = events.map(\.id)
         #expect(Set(ids).count == ids.count, "an event was delivered twice")
-        #expect(Set(ids) == Set(stored), "skipped: \(Set(stored).subtracting(ids).count)")
+        let skipped = Set(stored).subtracting(ids)
+        #expect(skipped.isEmpty, "skipped \(skipped.count) of \(stored.count)")
+        #expect(Set(ids).subtracting(stored).isEmpty, "delivered events that are not stored")
         #expect(stored.count > 300)
         var versions: [StreamName: Int64] = [:]
+        var reported = false
         for event in events {
-            #expect(event.streamVersion == (versions[event.streamName] ?? 0) + 1, "stream \(event.streamName) out of order")
+            let expected = (versions[event.streamName] ?? 0) + 1
+            if event.streamVersion != expected, !reported {
+                reported = true
+                let rows = try await db.app.query("""
+                    SELECT stream_version, transaction_id::text, position FROM events
+                    WHERE stream_name = \(event.streamName.rawValue) ORDER BY stream_version
+                    """).map { "v\(try $0.decode(0, as: Int64.self))@\(try $0.decode(1, as: String.self)):\(try $0.decode(2, as: Int64.self))" }
+                let seen = events.filter { $0.streamName == event.streamName }.map { "v\($0.streamVersion)@\($0.transactionID):\($0.position)" }
+                Issue.record("stream \(event.streamName) out of order; stored \(rows); delivered \(seen)")
+            }
             versions[event.streamName] = event.streamVersion
         }
         let delay = delivered.slowDeliveredAt.withLock { $0 }.flatMap { at in slowCommittedAt.withLock { $0 }.map { at - $0 } }
