@@ -100,7 +100,7 @@ public final class EventStore: Sendable {
             SELECT \(unsafeSQL: columns) FROM events
             WHERE (transaction_id, position) > (\(String(checkpoint.transactionID))::xid8, \(checkpoint.position))
               AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-            ORDER BY transaction_id, position
+            ORDER BY events.transaction_id, events.position
             LIMIT \(limit)
             """).map(RecordedEvent.init(row:))
     }
@@ -113,8 +113,10 @@ public final class EventStore: Sendable {
         return GlobalCheckpoint(transactionID: try row.decode(0, as: UInt64.self), position: position)
     }
 
+    /// The text form of the transaction id is aliased: an output column named `transaction_id`
+    /// would make `ORDER BY transaction_id` sort as text (1000 before 999) and skip events.
     static let columns = """
-        position, transaction_id::text, stream_name, stream_version, event_id, event_type, data, \
+        position, transaction_id::text AS transaction_id_text, stream_name, stream_version, event_id, event_type, data, \
         correlation_id, causation_id, actor, recorded_at, previous_hash, hash
         """
 }

@@ -26,7 +26,7 @@ struct ConnectionHandlingTests {
             let closed = try await onThread { slow.waitForClose() }
             let cutAfter = ContinuousClock.now - stalledAt
             #expect(closed)
-            #expect(cutAfter >= .milliseconds(900))
+            #expect(cutAfter >= .milliseconds(500))
         }
     }
 
