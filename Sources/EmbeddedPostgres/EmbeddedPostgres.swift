@@ -66,11 +66,12 @@ public struct EmbeddedPostgres: Sendable {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         return try withFileLock {
             let bin = try binDirectory()
+            let port = try readPort()
             if !FileManager.default.fileExists(atPath: dataDirectory + "/PG_VERSION") {
                 try initialize(bin: bin)
+                // Settings belong to the cluster from its creation; a later start never rewrites them.
+                try writeSettings(port: port)
             }
-            let port = try readPort()
-            try writeSettings(port: port)
             if !isRunning(bin: bin) {
                 try ShellCommand.make(bin + "/pg_ctl", ["-D", dataDirectory, "-l", logFile, "-w", "-t", "60", "start"],
                                       as: serverUser).check("pg_ctl start (see \(logFile))")
