@@ -97,6 +97,12 @@ public final class UnicoEmulator: Sendable {
         core.process(id: id)
     }
 
+    /// Invalidates every access token issued so far, so the next API call answers 401; for testing
+    /// a client's refresh-once-on-401.
+    public func revokeAccessTokens() {
+        core.state.withLock { $0.accessTokens.removeAll() }
+    }
+
     /// Every webhook notification taken for delivery so far, with its attempts and outcome.
     public func webhookDeliveries() -> [WebhookDelivery] {
         dispatcher.deliveries
