@@ -25,6 +25,7 @@ let package = Package(
         .target(name: "CLI"),
         .target(name: "HumanTokenAPI", dependencies: ["Cryptography"]),
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography"]),
+        .target(name: "SDKLiteSimulator"),
 
         // Domain
         .target(name: "JourneyDomain"),
@@ -47,6 +48,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
         .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography"]),
         .testTarget(name: "HumanTokenAPITests", dependencies: ["HumanTokenAPI", "UnicoEmulator", "Cryptography"]),
+        .testTarget(name: "SDKLiteSimulatorTests", dependencies: ["SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography"]),
         .testTarget(name: "JourneyAppTests", dependencies: ["JourneyApp", "JourneyTesting", "CLI"]),
     ]
 )
