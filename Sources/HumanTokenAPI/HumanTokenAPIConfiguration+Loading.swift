@@ -97,6 +97,8 @@ extension HumanTokenAPIConfiguration {
             }
             return number
         }
+        let serviceAccount = try required("serviceAccount")
+        let tenant = try required("tenant")
         let key: PrivateKeySource
         switch (settings["privateKey"], settings["privateKeyPEM"]) {
         case (let path?, nil):
@@ -113,8 +115,8 @@ extension HumanTokenAPIConfiguration {
         }
         let configuration = HumanTokenAPIConfiguration(
             environment: environment,
-            serviceAccount: try required("serviceAccount"),
-            tenant: try required("tenant"),
+            serviceAccount: serviceAccount,
+            tenant: tenant,
             privateKey: key,
             tokenHost: try url("tokenHost"),
             apiHost: try url("apiHost"),

@@ -14,6 +14,9 @@ struct RateLimiterState: Sendable {
         case wait(until: Date)
     }
 
+    /// Slack for floating-point time arithmetic, in tokens.
+    private static let tolerance = 1e-6
+
     /// Tokens added per second.
     let rate: Double
     /// The most tokens the bucket holds (the burst size).
@@ -52,8 +55,8 @@ struct RateLimiterState: Sendable {
         refill(now)
         guard let position = live.firstIndex(of: ticket) ?? background.firstIndex(of: ticket).map({ live.count + $0 })
         else { return .proceed }
-        if position == 0, tokens >= 1, now >= updatedAt {
-            tokens -= 1
+        if position == 0, tokens >= 1 - Self.tolerance, now >= updatedAt {
+            tokens = max(tokens - 1, 0)
             if live.first == ticket { live.removeFirst() } else { background.removeFirst() }
             return .proceed
         }
