@@ -2,8 +2,9 @@ import Cryptography
 
 /// Finds which Create Process field an error message from Unico is about.
 ///
-/// Looks for a known field path (`person.duiValue`), a bare known leaf (`duiValue`) or its
-/// snake_case form (`dui_value`), in that order; array indices are dropped.
+/// A message that starts with a path and a colon (`person.notifications[0].notificationChannel: ...`)
+/// names that path, indices kept. Otherwise the first known field path (`person.duiValue`), bare
+/// known leaf (`duiValue`) or its snake_case form (`dui_value`) wins, without indices.
 enum RequestFieldName {
     /// Every field of ``CreateProcessRequest``, as dotted paths.
     static let known: [String] = [
@@ -25,6 +26,12 @@ enum RequestFieldName {
 
     /// The first known field `message` mentions, as a canonical dotted path.
     static func mentioned(in message: String) -> String? {
+        if let colon = message.firstIndex(of: ":") {
+            let head = String(message[..<colon])
+            if let only = candidates(in: head).first, only == head, only.first?.isLetter == true {
+                return known.contains(normalized(only)) ? only : canonical(only) ?? only
+            }
+        }
         let words = candidates(in: message)
         for word in words where known.contains(normalized(word)) { return normalized(word) }
         for word in words { if let path = canonical(word) { return path } }
