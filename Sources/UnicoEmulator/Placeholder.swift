@@ -1,1 +1,0 @@
-// UnicoEmulator module.
