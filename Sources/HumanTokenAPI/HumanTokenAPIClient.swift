@@ -68,7 +68,7 @@ public final class HumanTokenAPIClient: Sendable {
     public func getProcess(_ id: String, priority: RequestPriority = .background) async throws -> ProcessSnapshot {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/;?#%")
-        guard !id.isEmpty, let escaped = id.addingPercentEncoding(withAllowedCharacters: allowed) else {
+        guard !id.isEmpty, id != ".", id != "..", let escaped = id.addingPercentEncoding(withAllowedCharacters: allowed) else {
             throw HumanTokenAPIError(.invalidArgument, "Get Process needs a process id", field: "id")
         }
         let json = try await call(
