@@ -16,6 +16,7 @@ public final class HumanTokenAPIClient: Sendable {
     public let rateLimiter: HumanTokenRateLimiter
     let tokens: AccessTokenProvider
     private let exchange: HTTPExchange
+    private let ownsSession: Bool
     private let clock: @Sendable () -> Date
 
     /// Makes a client; throws `configuration` naming the first unusable setting.
@@ -36,11 +37,16 @@ public final class HumanTokenAPIClient: Sendable {
         self.configuration = configuration
         self.rateLimiter = rateLimiter ?? HumanTokenRateLimiter(requestsPerSecond: configuration.rateLimit)
         self.exchange = exchange
+        self.ownsSession = session == nil
         self.clock = clock
         self.tokens = AccessTokenProvider(
             signer: AssertionSigner(issuer: configuration.issuer, audience: configuration.audience, key: key),
             endpoint: configuration.tokenEndpoint, exchange: exchange,
             margin: configuration.tokenRefreshMargin, clock: clock)
+    }
+
+    deinit {
+        if ownsSession { exchange.session.finishTasksAndInvalidate() }
     }
 
     /// Creates a process (`POST {apiHost}/processes`).

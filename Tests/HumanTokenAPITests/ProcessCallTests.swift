@@ -71,6 +71,7 @@ struct ProcessCallTests {
             let error = await apiError { try await client.getProcess("00000000-0000-4000-8000-000000000000") }
             #expect(error?.code == .notFound)
             #expect(error?.status == 404)
+            expectNoSecrets(error, [try await client.tokens.token().value])
             #expect(await apiError { try await client.getProcess("") }?.field == "id")
             #expect(await apiError { try await client.getProcess("../oauth2/token?x=1") }?.code == .notFound)
         }
