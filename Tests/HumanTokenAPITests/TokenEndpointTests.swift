@@ -1,6 +1,7 @@
 import Cryptography
 import Foundation
 import Testing
+import UnicoEmulator
 @testable import HumanTokenAPI
 
 /// The JWT-bearer grant against the emulator: caching, sharing, and each documented refusal.
@@ -81,6 +82,13 @@ struct TokenEndpointTests {
             #expect(error?.code == .unauthorized)
             #expect(error?.unicoCode == "1.2.4")
             #expect(error?.message.contains("expired") == true)
+        }
+    }
+
+    @Test func anAssertionIsExpiredForAnEmulatorWhoseClockRunsAhead() async throws {
+        try await withEmulator(faults: FaultScript(clockOffsetSeconds: 3601)) { unico in
+            let error = await apiError { try await unico.client().createProcess(Samples.minimalRequest()) }
+            #expect(error?.unicoCode == "1.2.4")
         }
     }
 
