@@ -9,6 +9,13 @@ import FoundationNetworking
 /// Authenticates with the OAuth2 JWT-bearer grant, caches the access token, refreshes it once
 /// on a 401, and paces calls with the tenant's ``HumanTokenRateLimiter``. Nothing is retried
 /// otherwise: Create Process has no idempotency key, so retries are the caller's decision.
+///
+/// ```swift
+/// let configuration = try HumanTokenAPIConfiguration.fromEnvironment(environment: .prod)
+/// let unico = try HumanTokenAPIClient(configuration: configuration)
+/// let process = try await unico.createProcess(request)            // .live by default
+/// let snapshot = try await unico.getProcess(process.id)           // .background by default
+/// ```
 public final class HumanTokenAPIClient: Sendable {
     /// The settings this client was made with.
     public let configuration: HumanTokenAPIConfiguration
