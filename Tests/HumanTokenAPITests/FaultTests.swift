@@ -28,6 +28,18 @@ struct FaultTests {
         }
     }
 
+    @Test func tokenEndpoint429AndLatencyAreReportedAsSuch() async throws {
+        try await withEmulator(faults: Self.script(.token, .init(rateLimitRate: 1, retryAfterSeconds: 3))) { unico in
+            let error = await apiError { try await unico.client().createProcess(Samples.minimalRequest()) }
+            #expect(error?.code == .rateLimited)
+            #expect(error?.retryAfter == 3)
+        }
+        try await withEmulator(faults: Self.script(.token, .init(latencyMs: .init(2_000)))) { unico in
+            let client = try unico.client(unico.configuration(requestTimeout: 0.5))
+            #expect(await apiError { try await client.createProcess(Samples.minimalRequest()) }?.code == .timeout)
+        }
+    }
+
     @Test func aLostAnswerMayStillHaveCreatedTheProcess() async throws {
         try await withEmulator(faults: Self.script(.createProcess, .init(lostResponseRate: 1))) { unico in
             let client = try unico.client()
