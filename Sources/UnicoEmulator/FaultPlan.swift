@@ -21,6 +21,11 @@ public final class FaultPlan: Sendable {
         /// Delay before handling.
         public var latencyMilliseconds: Int
         public var action: Action
+
+        public init(latencyMilliseconds: Int, action: Action) {
+            self.latencyMilliseconds = latencyMilliseconds
+            self.action = action
+        }
     }
 
     /// What to do to one webhook notification.

@@ -32,7 +32,7 @@ final class WebhookDispatcher: Sendable {
         log.withLock { $0 }
     }
 
-    /// Delivers until cancelled; in-flight attempts are cancelled with it.
+    /// Delivers until cancelled; an attempt already sent finishes first (at most `requestTimeout`).
     func run() async {
         guard let configuration else { return }
         let session = URLSession(configuration: .ephemeral)
@@ -70,13 +70,7 @@ final class WebhookDispatcher: Sendable {
         let request = Self.makeRequest(notification, configuration)
         for attempt in 1...configuration.maxAttempts {
             guard !Task.isCancelled else { return }
-            let status: Int?
-            do {
-                let (_, response) = try await session.data(for: request)
-                status = (response as? HTTPURLResponse)?.statusCode
-            } catch {
-                status = nil
-            }
+            let status = await Self.send(request, session)
             let delivered = status.map { (200..<300).contains($0) } ?? false
             log.withLock { log in
                 log[index].attempts.append(status)
@@ -87,6 +81,19 @@ final class WebhookDispatcher: Sendable {
             guard (try? await Task.sleep(for: configuration.backoff(afterAttempt: attempt))) != nil else { return }
         }
         log.withLock { $0[index].outcome = .gaveUp }
+    }
+
+    /// One attempt; nil on a transport error or timeout.
+    ///
+    /// Uses a completion handler rather than `data(for:)`: cancelling a task suspended in
+    /// FoundationNetworking's async API can deadlock against the session's completion on Linux,
+    /// so an attempt always runs to its response or its `requestTimeout`.
+    private static func send(_ request: URLRequest, _ session: URLSession) async -> Int? {
+        await withCheckedContinuation { continuation in
+            session.dataTask(with: request) { _, response, error in
+                continuation.resume(returning: error == nil ? (response as? HTTPURLResponse)?.statusCode : nil)
+            }.resume()
+        }
     }
 
     private func record(_ notification: WebhookNotification, isDuplicate: Bool, outcome: WebhookDelivery.Outcome) -> Int {
