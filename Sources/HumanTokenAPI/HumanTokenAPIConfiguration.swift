@@ -22,6 +22,9 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
     /// How long before `expires_in` runs out a cached access token is replaced, in seconds. Default: 60.
     public var tokenRefreshMargin: TimeInterval
     /// API requests per second allowed for the tenant by the client-side limiter. Default: 10.
+    ///
+    /// Unico's own bucket starts at another instant, so set this a little below the tenant's
+    /// limit (lower in UAT) if 429s must not happen at all.
     public var rateLimit: Double
 
     /// The default request timeout, in seconds.
