@@ -15,7 +15,8 @@ extension EmulatorCore {
                   let assertion = form["assertion"], !assertion.isEmpty
             else { throw .malformedRequest }
             let now = now()
-            let accepted = try validator.validate(assertion, now: now)
+            let accepted = try validator.validate(
+                assertion, now: now, extraAudience: configuration.acceptsBaseURLAsAudience ? baseURL : nil)
             let assertionHash = SHA256.hexDigest(assertion)
             let accessToken = Self.randomToken()
             let grant = EmulatorState.AccessGrant(

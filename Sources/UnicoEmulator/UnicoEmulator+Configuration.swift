@@ -12,6 +12,9 @@ extension UnicoEmulator {
         public var serviceAccounts: [ServiceAccount]
         /// The `aud` expected per environment. Default Unico's token hosts, without trailing slash.
         public var tokenHosts: [Environment: String]
+        /// Also accept the emulator's own `baseURL` (known only once started, e.g. with port 0) as
+        /// `aud` in every environment, for clients whose token host is the emulator. Default false.
+        public var acceptsBaseURLAsAudience: Bool
         /// `expires_in` of issued access tokens, in seconds. Default 3600.
         public var accessTokenLifetime: TimeInterval
         /// API requests per second per tenant (token bucket, burst of the same size); 0 turns the
@@ -21,7 +24,8 @@ extension UnicoEmulator {
         public var webAppTokenLifetime: TimeInterval
         /// Process lifetime when Create Process has no `expiresIn`, in seconds. Default 7 days.
         public var defaultProcessLifetime: TimeInterval
-        /// Where finished processes are announced; nil sends no webhooks. Default nil.
+        /// Where finished processes of every tenant and environment are announced; nil sends no
+        /// webhooks. Default nil.
         public var webhook: WebhookConfiguration?
         /// Faults to inject. Default none.
         public var faultScript: FaultScript
@@ -37,6 +41,7 @@ extension UnicoEmulator {
             port: Int = 0,
             serviceAccounts: [ServiceAccount] = [],
             tokenHosts: [Environment: String] = Dictionary(uniqueKeysWithValues: Environment.allCases.map { ($0, $0.defaultTokenHost) }),
+            acceptsBaseURLAsAudience: Bool = false,
             accessTokenLifetime: TimeInterval = 3600,
             rateLimitPerSecond: Int = 10,
             webAppTokenLifetime: TimeInterval = 300,
@@ -51,6 +56,7 @@ extension UnicoEmulator {
             self.port = port
             self.serviceAccounts = serviceAccounts
             self.tokenHosts = tokenHosts
+            self.acceptsBaseURLAsAudience = acceptsBaseURLAsAudience
             self.accessTokenLifetime = accessTokenLifetime
             self.rateLimitPerSecond = rateLimitPerSecond
             self.webAppTokenLifetime = webAppTokenLifetime

@@ -29,6 +29,15 @@ extension UnicoEmulator {
             self = .apiKey(header: name, value: value)
         }
 
+        /// Parses Unico's Basic setting, `user:pass` (split on the first colon).
+        public init(basicCredentials: String) throws(EmulatorError) {
+            guard let colon = basicCredentials.firstIndex(of: ":"), colon != basicCredentials.startIndex else {
+                throw EmulatorError(.invalidConfiguration, "Basic webhook credentials must be written user:pass")
+            }
+            self = .basic(user: String(basicCredentials[..<colon]),
+                          password: String(basicCredentials[basicCredentials.index(after: colon)...]))
+        }
+
         /// The header to send, if any.
         var header: (name: String, value: String)? {
             switch self {

@@ -10,8 +10,17 @@ import Synchronization
 /// same `baseURL`. Run it as a service (`try await emulator.run()` until cancelled) or, in tests,
 /// `try emulator.start()` … `await emulator.shutdown()`.
 ///
-/// Routes: `POST /oauth2/token`, `POST /processes`, `GET /processes/{id}`, `POST /sdk/captures`,
-/// `POST /sdk/captures/{id}/finish`, `GET /link/{id}`, `GET /healthz`.
+/// - `POST /oauth2/token`, form `grant_type`, `assertion` → `{"access_token","token_type","expires_in"}`;
+///   refusals `{"error":"server_error","error_description":"Falha na autenticação <code>"}`, 401 (400 malformed form).
+/// - `POST /processes` (Bearer) → 200, process fields at the top level and under `process`
+///   (see `ProcessView`); refusals `{"error":{"code","message"}}`: 400/3, 401/16, 429/8 with `Retry-After`.
+/// - `GET /processes/{id}` (Bearer) → 200 like above without tokens, plus `result`, `finishedAt`,
+///   `data.humanToken.value`; 404/5 for other tenants and environments.
+/// - `POST /sdk/captures` `{"webAppToken","environment"}` → 201 `{"captureId","processId"}`, or
+///   `{"sdkCode","message"}` with 73203, 73303, 73304 or 73305.
+/// - `POST /sdk/captures/{id}/finish` `{"outcome":"approved|rejected|expired|error"}` → 200
+///   `{"processId","state","result"}`; queues the webhook.
+/// - `GET /link/{id}` (HTML placeholder) and `GET /healthz`.
 public final class UnicoEmulator: Sendable {
     public let configuration: Configuration
     let core: EmulatorCore
@@ -95,6 +104,12 @@ public final class UnicoEmulator: Sendable {
     /// One process by id, expired first if overdue.
     public func process(id: String) -> ProcessRecord? {
         core.process(id: id)
+    }
+
+    /// Invalidates every access token issued so far, so the next API call answers 401; for testing
+    /// a client's refresh-once-on-401.
+    public func revokeAccessTokens() {
+        core.state.withLock { $0.accessTokens.removeAll() }
     }
 
     /// Every webhook notification taken for delivery so far, with its attempts and outcome.

@@ -127,6 +127,23 @@ struct WebhookTests {
         }
     }
 
+    @Test func delaysTheFirstAttemptWhenTheFaultScriptSaysSo() async throws {
+        try await withReceiver { receiver in
+            try await withEmulator({
+                $0.webhook = Self.webhook(receiver, .none)
+                $0.faultScript.webhook.delayMs = .init(400)
+            }) { fixture in
+                _ = try await Self.finishAProcess(fixture)
+                let finishedAt = ContinuousClock.now
+                try await Task.sleep(for: .milliseconds(250))
+                #expect(receiver.requests.isEmpty, "still held back")
+                let requests = await receiver.waitFor(1)
+                #expect(requests.count == 1)
+                #expect(ContinuousClock.now - finishedAt >= .milliseconds(380))
+            }
+        }
+    }
+
     @Test func dropsWhenTheFaultScriptSaysSo() async throws {
         try await withReceiver { receiver in
             try await withEmulator({
@@ -144,7 +161,7 @@ struct WebhookTests {
     @Test func reorderedNotificationsAreOvertaken() async throws {
         var script = FaultScript()
         script.webhook.reorderRate = 0.5
-        script.webhook.reorderHoldMs = 400
+        script.webhook.reorderHoldMs = 1500
         // A seed whose first notification is held back and whose second is not.
         let seed = try #require((UInt64(0)..<500).first { seed in
             let plan = FaultPlan(script: script, seed: seed)
