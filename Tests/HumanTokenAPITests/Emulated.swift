@@ -89,41 +89,30 @@ struct Emulated: Sendable {
 
 /// Starts an emulator on a free loopback port, runs `body`, and always shuts it down.
 ///
-/// `clock` nil runs the emulator on the system clock, which its rate limit needs to refill.
+/// The emulator accepts its own base URL as `aud`, which is what a client whose token host is
+/// the emulator signs. `clock` nil runs it on the system clock, which its rate limit needs to refill.
 func withEmulator(
     faults: FaultScript = .none, rateLimit: Int = 10, accessTokenLifetime: TimeInterval = 3600,
     clock: ManualEmulatorClock? = ManualEmulatorClock(start: Date()),
     _ body: (Emulated) async throws -> Void
 ) async throws {
-    var lastError: (any Error)?
-    for _ in 0..<5 {
-        guard let port = FreePort.pick() else { continue }
-        let base = "http://127.0.0.1:\(port)"
-        let accounts: [UnicoEmulator.ServiceAccount] = [
-            .init(tenantID: Emulated.tenant, name: Emulated.uatAccount, environment: .uat, publicKey: TestKeys.account.publicKey),
-            .init(tenantID: Emulated.tenant, name: Emulated.prodAccount, environment: .prod, publicKey: TestKeys.account.publicKey),
-        ]
-        let emulator = try UnicoEmulator(configuration: .init(
-            port: port, serviceAccounts: accounts, tokenHosts: [.uat: base, .prod: base],
-            accessTokenLifetime: accessTokenLifetime, rateLimitPerSecond: rateLimit, faultScript: faults,
-            clock: clock ?? SystemEmulatorClock(), accessLog: { _ in }))
-        do {
-            try emulator.start()
-        } catch {
-            lastError = error
-            continue
-        }
-        let emulated = Emulated(emulator: emulator, baseURL: URL(string: base)!, clock: clock)
-        do {
-            try await body(emulated)
-        } catch {
-            await emulator.shutdown()
-            throw error
-        }
+    let accounts: [UnicoEmulator.ServiceAccount] = [
+        .init(tenantID: Emulated.tenant, name: Emulated.uatAccount, environment: .uat, publicKey: TestKeys.account.publicKey),
+        .init(tenantID: Emulated.tenant, name: Emulated.prodAccount, environment: .prod, publicKey: TestKeys.account.publicKey),
+    ]
+    let emulator = try UnicoEmulator(configuration: .init(
+        port: 0, serviceAccounts: accounts, acceptsBaseURLAsAudience: true,
+        accessTokenLifetime: accessTokenLifetime, rateLimitPerSecond: rateLimit, faultScript: faults,
+        clock: clock ?? SystemEmulatorClock(), accessLog: { _ in }))
+    try emulator.start()
+    do {
+        let emulated = Emulated(emulator: emulator, baseURL: try #require(emulator.baseURL), clock: clock)
+        try await body(emulated)
+    } catch {
         await emulator.shutdown()
-        return
+        throw error
     }
-    throw lastError ?? HumanTokenAPIError(.transport, "no free loopback port for the emulator")
+    await emulator.shutdown()
 }
 
 /// Runs `body`, which must throw a ``HumanTokenAPIError``, and returns that error.

@@ -4,10 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A loopback TCP port nobody listens on right now.
-///
-/// The emulator must know its own URL before it starts (it checks `aud` against it), so the
-/// port is picked first; a lost race is retried by the caller.
+/// A loopback TCP port nobody listens on right now, for a host that cannot be reached.
 enum FreePort {
     static func pick() -> Int? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

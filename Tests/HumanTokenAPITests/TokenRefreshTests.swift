@@ -5,6 +5,19 @@ import Testing
 /// A 401 on an API call refreshes the access token once and retries once.
 @Suite("Token refresh against the emulator")
 struct TokenRefreshTests {
+    @Test func aRevokedAccessTokenIsReplacedOnce() async throws {
+        try await withEmulator { unico in
+            let client = try unico.client()
+            let created = try await client.createProcess(Samples.minimalRequest())
+            unico.emulator.revokeAccessTokens()
+            #expect(try await client.getProcess(created.id).state == .created)
+            #expect(client.tokens.fetchCount == 2)
+            unico.emulator.revokeAccessTokens()
+            #expect(try await client.createProcess(Samples.minimalRequest(), priority: .background).id != created.id)
+            #expect(client.tokens.fetchCount == 3)
+        }
+    }
+
     @Test func anAccessTokenTheEmulatorNoLongerAcceptsIsReplacedOnce() async throws {
         try await withEmulator(accessTokenLifetime: 60) { unico in
             // The client believes its token is good for an hour; the emulator's clock says otherwise.
