@@ -34,7 +34,7 @@ let package = Package(
         // Composition root and executable
         .target(name: "JourneyApp", dependencies: [
             "Postgres", "EmbeddedPostgres", "Migrations", "EventStore", "Cryptography", "HTTPServer",
-            "JourneyDomain", "CLI",
+            "JourneyDomain", "CLI", "UnicoEmulator", "HumanTokenAPI",
         ]),
         .executableTarget(name: "journeys", dependencies: ["JourneyApp"]),
 
@@ -49,6 +49,6 @@ let package = Package(
         .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography"]),
         .testTarget(name: "HumanTokenAPITests", dependencies: ["HumanTokenAPI", "UnicoEmulator", "Cryptography"]),
         .testTarget(name: "SDKLiteSimulatorTests", dependencies: ["SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography"]),
-        .testTarget(name: "JourneyAppTests", dependencies: ["JourneyApp", "JourneyTesting", "CLI"]),
+        .testTarget(name: "JourneyAppTests", dependencies: ["JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI"]),
     ]
 )
