@@ -1,14 +1,19 @@
 import Foundation
 
-/// Runs a program to completion and captures its output.
-struct ShellCommand {
-    struct Output {
-        let status: Int32
-        let text: String
+/// Runs a program to completion and captures its output (stdout and stderr together).
+public struct ShellCommand: Sendable {
+    public struct Output: Sendable {
+        public let status: Int32
+        public let text: String
     }
 
-    let executable: String
-    let arguments: [String]
+    public let executable: String
+    public let arguments: [String]
+
+    public init(executable: String, arguments: [String]) {
+        self.executable = executable
+        self.arguments = arguments
+    }
 
     /// Runs the command as-is, or through `runuser -u USER --` when `user` is given.
     static func make(_ executable: String, _ arguments: [String], as user: String?) -> ShellCommand {
@@ -19,7 +24,7 @@ struct ShellCommand {
     /// Spawns the program with `posix_spawn`, output to a temporary file, and waits with
     /// `waitpid` (Foundation's `Process` can hang waiting for daemonizing children like pg_ctl's).
     @discardableResult
-    func run() throws -> Output {
+    public func run() throws -> Output {
         let outputPath = NSTemporaryDirectory() + "journeys-cmd-\(UUID().uuidString)"
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()
