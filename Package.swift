@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "HumanTokenAPI", dependencies: ["Cryptography"]),
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography"]),
         .target(name: "SDKLiteSimulator"),
+        .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain"]),
+        .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography"]),
 
         // Domain
         .target(name: "JourneyDomain"),
@@ -34,7 +36,7 @@ let package = Package(
         // Composition root and executable
         .target(name: "JourneyApp", dependencies: [
             "Postgres", "EmbeddedPostgres", "Migrations", "EventStore", "Cryptography", "HTTPServer",
-            "JourneyDomain", "CLI", "UnicoEmulator", "HumanTokenAPI",
+            "JourneyDomain", "CLI", "UnicoEmulator", "HumanTokenAPI", "Privacy", "AccessControl",
         ]),
         .executableTarget(name: "journeys", dependencies: ["JourneyApp"]),
 
@@ -49,6 +51,8 @@ let package = Package(
         .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography"]),
         .testTarget(name: "HumanTokenAPITests", dependencies: ["HumanTokenAPI", "UnicoEmulator", "Cryptography"]),
         .testTarget(name: "SDKLiteSimulatorTests", dependencies: ["SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography"]),
+        .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain"]),
+        .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography"]),
         .testTarget(name: "JourneyAppTests", dependencies: ["JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI"]),
     ]
 )
