@@ -26,6 +26,10 @@ let package = Package(
         .target(name: "HumanTokenAPI", dependencies: ["Cryptography"]),
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography"]),
         .target(name: "SDKLiteSimulator"),
+        .target(name: "Observability"),
+        .target(name: "JourneyService", dependencies: [
+            "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
+        ]),
         .target(name: "JourneyStore", dependencies: ["EventStore", "JourneyDomain", "Postgres"]),
         .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain"]),
         .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography"]),
@@ -37,7 +41,7 @@ let package = Package(
         // Composition root and executable
         .target(name: "JourneyApp", dependencies: [
             "Postgres", "EmbeddedPostgres", "Migrations", "EventStore", "Cryptography", "HTTPServer",
-            "JourneyDomain", "CLI", "UnicoEmulator", "HumanTokenAPI", "Privacy", "AccessControl", "JourneyStore",
+            "JourneyDomain", "CLI", "UnicoEmulator", "HumanTokenAPI", "Privacy", "AccessControl", "JourneyStore", "JourneyService", "Observability",
         ]),
         .executableTarget(name: "journeys", dependencies: ["JourneyApp"]),
 
@@ -52,6 +56,8 @@ let package = Package(
         .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography"]),
         .testTarget(name: "HumanTokenAPITests", dependencies: ["HumanTokenAPI", "UnicoEmulator", "Cryptography"]),
         .testTarget(name: "SDKLiteSimulatorTests", dependencies: ["SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography"]),
+        .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
+        .testTarget(name: "JourneyServiceTests", dependencies: ["JourneyService", "JourneyTesting", "HTTPServer"]),
         .testTarget(name: "JourneyStoreTests", dependencies: ["JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain"]),
         .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain"]),
         .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography"]),

@@ -1,0 +1,53 @@
+import EventStore
+import HTTPServer
+import Migrations
+import Observability
+import Postgres
+
+/// The HTTP API for apps and backends (`journeys serve`): health, readiness, metrics and the
+/// OpenAPI document; journey routes register on the same router.
+public final class JourneyService: Sendable {
+    public struct Configuration: Sendable {
+        /// The HTTP listener. Default 127.0.0.1:8080.
+        public var http = HTTPServer.Configuration(port: 8080)
+        public init() {}
+    }
+
+    public let configuration: Configuration
+    public let database: PostgresClient
+    public let metrics: MetricsRegistry
+    /// The method and path template of every registered route (the OpenAPI check uses it).
+    public let routes: [Route]
+    let server: HTTPServer
+
+    public init(configuration: Configuration, database: PostgresClient, metrics: MetricsRegistry = MetricsRegistry()) {
+        self.configuration = configuration
+        self.database = database
+        self.metrics = metrics
+        let router = Self.router(database: database, metrics: metrics)
+        self.routes = router.routes
+        self.server = HTTPServer(configuration: configuration.http, router: router)
+    }
+
+    /// Serves until the surrounding task is cancelled, then shuts down gracefully.
+    public func run() async throws {
+        try await server.run()
+    }
+
+    /// Starts listening and returns (tests and `serve` use `run()` instead).
+    public func start() throws { try server.start() }
+    public func shutdown() async { await server.shutdown() }
+    /// The bound port once started.
+    public var port: Int? { server.port }
+
+    /// Every route of the service, with its metrics middleware.
+    static func router(database: PostgresClient, metrics: MetricsRegistry) -> Router {
+        var router = Router()
+        router.use(RequestMetrics(registry: metrics).middleware)
+        HealthRoutes(database: database, metrics: metrics).register(on: &router)
+        router.get("/openapi.json") { _ in
+            HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: OpenAPIDocument.json)
+        }
+        return router
+    }
+}
