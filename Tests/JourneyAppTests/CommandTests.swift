@@ -153,3 +153,30 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
         #expect(missing.code == 3)
     }
 }
+
+@Suite struct TailFollowTests {
+    @Test func tailFollowPrintsEventsAppendedAfterItStarted() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let capture = OutputCapture()
+        let environment = AppEnvironment(
+            variables: ["DATABASE_URL": db.appURL, "DATABASE_ADMIN_URL": db.ownerURL], writeLine: { capture.append($0) })
+        let following = Task {
+            await AppEnvironment.$current.withValue(environment) {
+                await CommandLineTool.execute(root: JourneysCommand.self, arguments: ["events", "tail", "--follow"])
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let store = EventStore(client: db.app)
+        try await store.append([NewEvent(type: "Late", data: JSONB(text: #"{"late": true}"#))], to: StreamName("journey-late"),
+                               expectedVersion: .noStream)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !capture.text.contains("journey-late"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(capture.text.contains(#""type":"Late""#))
+        following.cancel()
+        let result = await following.value
+        #expect(result.exitCode == 0 || result.exitCode == 130)
+    }
+}
