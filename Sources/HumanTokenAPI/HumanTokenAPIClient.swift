@@ -1,0 +1,125 @@
+import Cryptography
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The client for Unico's Human Token API in one environment (UAT or PROD).
+///
+/// Authenticates with the OAuth2 JWT-bearer grant, caches the access token, refreshes it once
+/// on a 401, and paces calls with the tenant's ``HumanTokenRateLimiter``. Nothing is retried
+/// otherwise: Create Process has no idempotency key, so retries are the caller's decision.
+///
+/// ```swift
+/// let configuration = try HumanTokenAPIConfiguration.fromEnvironment(environment: .prod)
+/// let unico = try HumanTokenAPIClient(configuration: configuration)
+/// let process = try await unico.createProcess(request)            // .live by default
+/// let snapshot = try await unico.getProcess(process.id)           // .background by default
+/// ```
+public final class HumanTokenAPIClient: Sendable {
+    /// The settings this client was made with.
+    public let configuration: HumanTokenAPIConfiguration
+    /// The limiter every call waits on; share it among clients of the same tenant.
+    public let rateLimiter: HumanTokenRateLimiter
+    let tokens: AccessTokenProvider
+    private let exchange: HTTPExchange
+    private let ownsSession: Bool
+    private let clock: @Sendable () -> Date
+
+    /// Makes a client; throws `configuration` naming the first unusable setting.
+    ///
+    /// - Parameters:
+    ///   - session: the session requests go through. Default: an ephemeral session without cache or cookies.
+    ///   - rateLimiter: the tenant's limiter. Default: a new one at ``HumanTokenAPIConfiguration/rateLimit``.
+    ///   - clock: the time for assertions (`iat`, `exp`) and token caching. Default: the system clock.
+    public init(
+        configuration: HumanTokenAPIConfiguration,
+        session: URLSession? = nil,
+        rateLimiter: HumanTokenRateLimiter? = nil,
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) throws {
+        try configuration.validate()
+        let key = try configuration.privateKey.load(setting: "privateKey")
+        let exchange = HTTPExchange(session: session ?? HTTPExchange.makeSession(), timeout: configuration.requestTimeout)
+        self.configuration = configuration
+        self.rateLimiter = rateLimiter ?? HumanTokenRateLimiter(requestsPerSecond: configuration.rateLimit)
+        self.exchange = exchange
+        self.ownsSession = session == nil
+        self.clock = clock
+        self.tokens = AccessTokenProvider(
+            signer: AssertionSigner(issuer: configuration.issuer, audience: configuration.audience, key: key),
+            endpoint: configuration.tokenEndpoint, exchange: exchange,
+            margin: configuration.tokenRefreshMargin, clock: clock)
+    }
+
+    deinit {
+        if ownsSession { exchange.session.finishTasksAndInvalidate() }
+    }
+
+    /// Creates a process (`POST {apiHost}/processes`).
+    ///
+    /// Not idempotent: after a `timeout`, `transport` or `server_error` the process may exist;
+    /// look it up by `clientReference` before creating another.
+    public func createProcess(
+        _ request: CreateProcessRequest, priority: RequestPriority = .live
+    ) async throws -> CreatedProcess {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body: Data
+        do {
+            body = try encoder.encode(request)
+        } catch {
+            throw HumanTokenAPIError(.invalidArgument, "Create Process request could not be encoded")
+        }
+        let json = try await call(
+            "POST", configuration.apiURL("/processes"), body: body, expecting: [200, 201],
+            priority: priority, what: "Create Process")
+        return try CreatedProcess(json: json)
+    }
+
+    /// Reads a process (`GET {apiHost}/processes/{id}`).
+    public func getProcess(_ id: String, priority: RequestPriority = .background) async throws -> ProcessSnapshot {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/;?#%")
+        guard !id.isEmpty, id != ".", id != "..", let escaped = id.addingPercentEncoding(withAllowedCharacters: allowed) else {
+            throw HumanTokenAPIError(.invalidArgument, "Get Process needs a process id", field: "id")
+        }
+        let json = try await call(
+            "GET", configuration.apiURL("/processes/" + escaped), body: nil, expecting: [200],
+            priority: priority, what: "Get Process")
+        return try ProcessSnapshot(json: json)
+    }
+
+    /// Sends one API call with a bearer token, refreshing the token and retrying once on a 401.
+    private func call(
+        _ method: String, _ url: URL, body: Data?, expecting: Set<Int>, priority: RequestPriority, what: String
+    ) async throws -> JSONValue {
+        var token = try await tokens.token()
+        var refreshed = false
+        while true {
+            try await rateLimiter.acquire(priority)
+            var request = URLRequest(url: url)
+            request.httpMethod = method
+            request.httpBody = body
+            request.setValue("Bearer \(token.value)", forHTTPHeaderField: "Authorization")
+            request.setValue("application/json", forHTTPHeaderField: "Accept")
+            if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+            let response = try await exchange.send(request)
+            if response.status == 401, !refreshed {
+                tokens.invalidate(token)
+                token = try await tokens.token()
+                refreshed = true
+                continue
+            }
+            guard expecting.contains(response.status) else {
+                let error = HumanTokenAPIError.fromAPI(response, now: clock(), what: what)
+                if let retryAfter = error.retryAfter { rateLimiter.pause(for: TimeInterval(retryAfter)) }
+                throw error
+            }
+            guard let json = try? JSONDecoder().decode(JSONValue.self, from: response.body) else {
+                throw HumanTokenAPIError(.invalidResponse, "\(what) answered with a body that is not JSON")
+            }
+            return json
+        }
+    }
+}

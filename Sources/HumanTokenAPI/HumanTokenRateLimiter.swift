@@ -1,0 +1,45 @@
+import Foundation
+import Synchronization
+
+/// A client-side limit on API calls for one tenant: a token bucket with two priorities.
+///
+/// Live calls (journey starts) are always served before background calls; a background call
+/// waits while any live call waits. Clients of the same tenant should share one limiter.
+public final class HumanTokenRateLimiter: Sendable {
+    private let state: Mutex<RateLimiterState>
+    private let clock: @Sendable () -> Date
+
+    /// A limiter allowing `requestsPerSecond` calls, with bursts of up to that many.
+    ///
+    /// `clock` defaults to the system clock; waits are real sleeps of the clock's differences.
+    public init(requestsPerSecond: Double = HumanTokenAPIConfiguration.defaultRateLimit,
+                clock: @escaping @Sendable () -> Date = Date.init) {
+        self.clock = clock
+        self.state = Mutex(RateLimiterState(rate: requestsPerSecond, now: clock()))
+    }
+
+    /// Returns when a call of `priority` may go; throws `CancellationError` if the task is cancelled.
+    public func acquire(_ priority: RequestPriority) async throws {
+        let ticket = state.withLock { $0.enqueue(priority) }
+        do {
+            while true {
+                let decision = state.withLock { $0.poll(ticket, now: clock()) }
+                guard case .wait(let until) = decision else { return }
+                let delay = max(until.timeIntervalSince(clock()), 0.001)
+                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+            }
+        } catch {
+            state.withLock { $0.cancel(ticket) }
+            throw error
+        }
+    }
+
+    /// Stops serving anyone for `seconds` (a 429's `Retry-After`).
+    public func pause(for seconds: TimeInterval) {
+        let now = clock()
+        state.withLock { $0.pause(until: now.addingTimeInterval(seconds), now: now) }
+    }
+
+    /// How many calls are waiting.
+    public var waiting: Int { state.withLock { $0.waiting } }
+}

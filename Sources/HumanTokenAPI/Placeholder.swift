@@ -1,1 +1,0 @@
-// HumanTokenAPI module.

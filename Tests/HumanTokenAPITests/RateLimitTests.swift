@@ -1,0 +1,83 @@
+import Foundation
+import HumanTokenAPI
+import Testing
+
+/// The tenant's rate limit end to end: the emulator's 429s and the client's own pacing.
+@Suite("Rate limiting against the emulator")
+struct RateLimitTests {
+    @Test func theEmulatorsLimitAnswers429WithRetryAfter() async throws {
+        try await withEmulator(rateLimit: 2, clock: nil) { unico in
+            // The client allows far more than the emulator, so the emulator has to refuse.
+            let client = try unico.client(unico.configuration(rateLimit: 100))
+            let outcomes = await withTaskGroup(of: HumanTokenAPIError?.self) { group in
+                for _ in 0..<6 {
+                    group.addTask { await apiErrorOrNil { try await client.createProcess(Samples.minimalRequest()) } }
+                }
+                return await group.reduce(into: [HumanTokenAPIError?]()) { $0.append($1) }
+            }
+            let limited = outcomes.compactMap { $0 }
+            #expect(outcomes.count - limited.count == 2)
+            #expect(limited.count == 4)
+            for error in limited {
+                #expect(error.code == .rateLimited)
+                #expect((error.retryAfter ?? 0) >= 1)
+            }
+        }
+    }
+
+    @Test func theClientsLimiterKeepsUnderTheEmulatorsLimit() async throws {
+        try await withEmulator(rateLimit: 4, clock: nil) { unico in
+            // A little below the emulator's rate, so network jitter cannot empty its bucket first.
+            let client = try unico.client(unico.configuration(rateLimit: 3))
+            let created = try await client.createProcess(Samples.minimalRequest())
+            let start = ContinuousClock.now
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 { group.addTask { _ = try await client.getProcess(created.id) } }
+                try await group.waitForAll()
+            }
+            // A burst of at most 3, then the other 5 or more at 3 per second.
+            #expect(ContinuousClock.now - start >= .milliseconds(1_600))
+        }
+    }
+
+    @Test func liveCallsOvertakeQueuedBackgroundCalls() async throws {
+        try await withEmulator(rateLimit: 0) { unico in
+            let client = try unico.client(unico.configuration(rateLimit: 2))
+            let created = try await client.createProcess(Samples.minimalRequest())
+            try await Task.sleep(for: .seconds(1))
+            let order = Recorder()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<6 {
+                    group.addTask {
+                        _ = try await client.getProcess(created.id, priority: .background)
+                        order.record("background-\(index)")
+                    }
+                }
+                // Let the background calls take the burst and queue up, then start two journeys.
+                try await Task.sleep(for: .milliseconds(150))
+                for index in 0..<2 {
+                    group.addTask {
+                        _ = try await client.createProcess(Samples.minimalRequest(), priority: .live)
+                        order.record("live-\(index)")
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let finished = order.all
+            #expect(finished.count == 8)
+            // Two background calls had the burst; both journeys went before the other four.
+            let lastLive = try #require(finished.lastIndex { $0.hasPrefix("live") })
+            #expect(lastLive <= 3, "\(finished)")
+        }
+    }
+}
+
+/// The ``HumanTokenAPIError`` `body` throws, or nil when it succeeds.
+func apiErrorOrNil(_ body: () async throws -> some Any) async -> HumanTokenAPIError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error as? HumanTokenAPIError
+    }
+}
