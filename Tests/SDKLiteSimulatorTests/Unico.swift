@@ -1,7 +1,6 @@
 import Foundation
 import HumanTokenAPI
 import SDKLiteSimulator
-import Synchronization
 import Testing
 import UnicoEmulator
 
@@ -60,20 +59,6 @@ struct Unico: Sendable {
             environment: environment, serviceAccount: environment == .uat ? "journeys" : "journeys-prod",
             tenant: tenant, privateKey: .pem(TestKeys.accountPKCS8), tokenHost: baseURL, apiHost: baseURL,
             requestTimeout: 5)
-    }
-}
-
-/// The routes the emulator matched, in order.
-final class RequestLog: Sendable {
-    private let routes = Mutex<[String]>([])
-
-    func record(_ route: String?) {
-        routes.withLock { $0.append(route ?? "<unmatched>") }
-    }
-
-    /// How many requests reached `POST /sdk/captures` or its finish.
-    var captureRequests: Int {
-        routes.withLock { $0.filter { $0.hasPrefix("/sdk/") }.count }
     }
 }
 
