@@ -1,1 +1,0 @@
-// SDKLiteSimulator module.
