@@ -86,7 +86,7 @@ struct TokenEndpointTests {
     }
 
     @Test func anAssertionIsExpiredForAnEmulatorWhoseClockRunsAhead() async throws {
-        try await withEmulator(faults: FaultScript(clockOffsetSeconds: 3601)) { unico in
+        try await withEmulator(faults: FaultScript(clockOffsetSeconds: 7200)) { unico in
             let error = await apiError { try await unico.client().createProcess(Samples.minimalRequest()) }
             #expect(error?.unicoCode == "1.2.4")
         }
