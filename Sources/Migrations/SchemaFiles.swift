@@ -227,8 +227,10 @@ $$;
 CREATE TRIGGER subject_keys_guard BEFORE UPDATE ON subject_keys
     FOR EACH ROW EXECUTE FUNCTION guard_subject_key_change();
 
--- Least privilege: read, create on first use, and erase (wipe the key, stamp the time) only.
-GRANT SELECT, INSERT ON subject_keys TO journeys_app;
+-- Least privilege: read, create a live key on first use (created_at is the server's), and
+-- erase (wipe the key, stamp the time) only.
+GRANT SELECT ON subject_keys TO journeys_app;
+GRANT INSERT (subject_ref, wrapped_key, kek_id) ON subject_keys TO journeys_app;
 GRANT UPDATE (wrapped_key, erased_at) ON subject_keys TO journeys_app;
 """###),
     ]

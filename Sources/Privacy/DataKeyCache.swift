@@ -63,7 +63,4 @@ final class DataKeyCache: Sendable {
         let until = now() + lifetime
         entries.withLock { $0[subject] = .suppressed(until: until) }
     }
-
-    /// Entries held, expired or not (for tests).
-    var count: Int { entries.withLock { $0.count } }
 }

@@ -7,7 +7,7 @@ extension SubjectVault {
         try await client.withConnection { try self.seal(subject, on: $0) }
     }
 
-    /// ``seal(_:)-(ValidatedSubject)`` on `connection`.
+    /// Seals every personal field of `subject` on `connection`.
     public func seal(_ subject: ValidatedSubject, on connection: PostgresConnection) throws -> SealedSubject {
         let reference = try referencer.reference(for: subject)
         let key = try dataKey(for: reference, creating: true, on: connection)
@@ -31,7 +31,7 @@ extension SubjectVault {
         try await client.withConnection { try self.open(subject, on: $0) }
     }
 
-    /// ``open(_:)-(SealedSubject)`` on `connection`.
+    /// Opens every personal field of `subject` on `connection`.
     public func open(_ subject: SealedSubject, on connection: PostgresConnection) throws -> ValidatedSubject {
         let reference = subject.reference
         let fields: [(SealedField?, String)] = [

@@ -19,6 +19,8 @@ import Testing
             "UPDATE subject_keys SET kek_id = 'other'",
             "UPDATE subject_keys SET created_at = now()",
             "DROP TABLE subject_keys",
+            "INSERT INTO subject_keys (subject_ref, kek_id, erased_at) VALUES ('x', 'k1', now())",
+            "INSERT INTO subject_keys (subject_ref, wrapped_key, kek_id, created_at) VALUES ('x', '\\x00', 'k1', now())",
         ]
         for statement in statements {
             let error = await captureError { try await db.app.query(statement) } as? PostgresError
