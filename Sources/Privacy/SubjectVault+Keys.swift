@@ -1,0 +1,69 @@
+import Cryptography
+import Foundation
+import JourneyDomain
+import Postgres
+
+extension SubjectVault {
+    /// The subject's unwrapped data key; created (race-safe across processes) when `creating`.
+    ///
+    /// The cache is filled only outside a transaction: a key read or created inside one might
+    /// belong to a row that is rolled back.
+    func dataKey(for subject: SubjectReference, creating: Bool, on connection: PostgresConnection) throws -> SecretKey {
+        if let key = cache.key(for: subject.rawValue) { return key }
+        let cacheable = !connection.isInTransaction
+        if let stored = try storedKey(of: subject, on: connection) {
+            let key = try unwrap(stored, subject: subject)
+            if cacheable { cache.store(key, for: subject.rawValue) }
+            return key
+        }
+        guard creating else {
+            throw PrivacyError(.unknownSubject, "no data key exists for this subject")
+        }
+        let key = SecretKey.random(byteCount: AESGCM.keyByteCount)
+        let keyID = configuration.activeKeyID
+        let wrapped = try KeyWrap.wrap(key, subject: subject, keyID: keyID, kek: configuration.activeKey)
+        // A racing first use (any process) wins or loses here; the loser reads the winner's key.
+        let inserted = try connection.query("""
+            INSERT INTO subject_keys (subject_ref, wrapped_key, kek_id)
+            VALUES (\(subject.rawValue), \(wrapped), \(keyID))
+            ON CONFLICT (subject_ref) DO NOTHING
+            """)
+        if inserted.affectedRows == 1 {
+            if cacheable { cache.store(key, for: subject.rawValue) }
+            return key
+        }
+        guard let stored = try storedKey(of: subject, on: connection) else {
+            throw PrivacyError(.unknownSubject, "the subject's data key was neither created nor found")
+        }
+        let winner = try unwrap(stored, subject: subject)
+        if cacheable { cache.store(winner, for: subject.rawValue) }
+        return winner
+    }
+
+    /// A row of `subject_keys`.
+    struct StoredKey {
+        var wrapped: Data?
+        var keyID: String
+        var erased: Bool
+    }
+
+    func storedKey(of subject: SubjectReference, on connection: PostgresConnection) throws -> StoredKey? {
+        let rows = try connection.query("""
+            SELECT wrapped_key, kek_id, erased_at IS NOT NULL AS erased
+            FROM subject_keys WHERE subject_ref = \(subject.rawValue)
+            """)
+        guard let row = rows.first else { return nil }
+        return StoredKey(wrapped: try row.decode(0), keyID: try row.decode(1), erased: try row.decode(2))
+    }
+
+    func unwrap(_ stored: StoredKey, subject: SubjectReference) throws -> SecretKey {
+        guard !stored.erased, let wrapped = stored.wrapped else {
+            throw PrivacyError(.subjectErased, "the subject was erased; its data key no longer exists")
+        }
+        guard let kek = configuration.keyEncryptionKeys[stored.keyID] else {
+            throw PrivacyError(.unknownKeyID,
+                               "the subject's data key is wrapped under key-encryption key \(stored.keyID), which is not configured")
+        }
+        return try KeyWrap.unwrap(wrapped, subject: subject, keyID: stored.keyID, kek: kek)
+    }
+}
