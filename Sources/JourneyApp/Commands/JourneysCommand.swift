@@ -10,6 +10,6 @@ public struct JourneysCommand: CommandGroup {
             .journeys/pg (JOURNEYS_PG_DIR), started and migrated on demand.
             """,
         subcommands: [DbCommand.self, MigrateCommand.self, EventsCommand.self, AuditCommand.self, EmulatorCommand.self,
-                      BenchCommand.self])
+                      BenchCommand.self, KeysCommand.self])
     public init() {}
 }
