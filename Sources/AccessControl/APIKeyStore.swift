@@ -74,22 +74,16 @@ public struct APIKeyStore: Sendable {
     @discardableResult
     public func revoke(_ reference: String) async throws -> APIKey {
         let reference = reference.trimmingCharacters(in: .whitespaces)
-        let now = now()
-        let rows: PostgresRows
-        if let id = UUID(uuidString: reference) {
-            rows = try await client.query("""
-                UPDATE api_keys SET revoked_at = coalesce(revoked_at, \(now)) WHERE id = \(id)
-                RETURNING \(unsafeSQL: Self.columns)
-                """)
-        } else if APIKeyCredential.isPrefix(reference) {
-            rows = try await client.query("""
-                UPDATE api_keys SET revoked_at = coalesce(revoked_at, \(now)) WHERE prefix = \(reference)
-                RETURNING \(unsafeSQL: Self.columns)
-                """)
-        } else {
+        let id = UUID(uuidString: reference)
+        let prefix = APIKeyCredential.isPrefix(reference.lowercased()) ? reference.lowercased() : nil
+        guard id != nil || prefix != nil else {
             throw AccessError(.invalidArgument,
                 "expected a key id (UUID) or prefix (\(APIKeyCredential.prefixLength) characters of a-z, 2-7)")
         }
+        let rows = try await client.query("""
+            UPDATE api_keys SET revoked_at = coalesce(revoked_at, \(now())) WHERE id = \(id) OR prefix = \(prefix)
+            RETURNING \(unsafeSQL: Self.columns)
+            """)
         guard rows.first != nil else {
             throw AccessError(.keyNotFound, "no API key has the id or prefix '\(reference)'")
         }

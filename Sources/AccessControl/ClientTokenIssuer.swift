@@ -65,15 +65,10 @@ public struct ClientTokenIssuer: Sendable {
     /// DEVELOPMENT ONLY: an issuer with a fixed, publicly known key, for tests and `journeys demo`.
     /// Tokens it signs prove nothing; ``isDevelopmentKey`` is true so a production service
     /// can refuse to start with it.
-    public static func development(configuration: Configuration = Configuration()) -> ClientTokenIssuer {
+    public static func development(configuration: Configuration = Configuration()) throws -> ClientTokenIssuer {
         let seed = SHA256.hash("journeys development client-token key: public, never use in production")
-        do {
-            return ClientTokenIssuer(signingKey: try Ed25519PrivateKey(rawRepresentation: seed),
-                                     configuration: configuration, isDevelopmentKey: true)
-        } catch {
-            // Any 32 bytes are a valid Ed25519 seed; only allocation failure lands here.
-            preconditionFailure("could not build the development client-token key: \(error)")
-        }
+        return ClientTokenIssuer(signingKey: try Ed25519PrivateKey(rawRepresentation: seed),
+                                 configuration: configuration, isDevelopmentKey: true)
     }
 
     /// The key that verifies this issuer's tokens, for services that only verify.

@@ -32,7 +32,7 @@ import Testing
         #expect(error == AccessError.invalidCredentials)
 
         clock.advance(by: 10)
-        let again = try await store.revoke(key.prefix)
+        let again = try await store.revoke(" \(key.prefix.uppercased()) ")
         #expect(again.revokedAt == revoked.revokedAt, "revoking twice keeps the first time")
         #expect(try await store.list().map(\.id) == [key.id])
     }

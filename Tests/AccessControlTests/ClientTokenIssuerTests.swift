@@ -151,7 +151,7 @@ import Testing
     }
 
     @Test func theDevelopmentKeyIsFixedAndMarked() throws {
-        let development = ClientTokenIssuer.development()
+        let development = try ClientTokenIssuer.development()
         #expect(development.isDevelopmentKey && !issuer.isDevelopmentKey)
         let token = try development.issue(journeyID: journeyA, now: now)
         _ = try ClientTokenIssuer.development().verify(token, journeyID: journeyA, now: now)
