@@ -9,7 +9,7 @@ public struct JourneysCommand: CommandGroup {
             Without DATABASE_URL every command uses a private PostgreSQL cluster in \
             .journeys/pg (JOURNEYS_PG_DIR), started and migrated on demand.
             """,
-        subcommands: [DbCommand.self, MigrateCommand.self, ServeCommand.self, EventsCommand.self, AuditCommand.self, EmulatorCommand.self,
-                      BenchCommand.self])
+        subcommands: [DbCommand.self, MigrateCommand.self, ServeCommand.self, EventsCommand.self, AuditCommand.self,
+                      KeysCommand.self, EmulatorCommand.self, BenchCommand.self])
     public init() {}
 }

@@ -1,0 +1,173 @@
+import Cryptography
+import Foundation
+import Postgres
+
+/// API keys in the `api_keys` table: create, list, revoke, and authenticate a request.
+///
+/// ```swift
+/// let store = APIKeyStore(client: database.app)
+/// let principal = try await store.authenticate(authorizationHeader: request.header("Authorization"))
+/// try principal.require(.journeysWrite)
+/// ```
+public struct APIKeyStore: Sendable {
+    public struct Configuration: Sendable {
+        /// How stale `last_used_at` may be before an authentication updates it. Default 60 s.
+        public var touchInterval: TimeInterval
+        /// Longest key name. Default 100 characters (the table's limit).
+        public var maximumNameLength: Int
+
+        public init(touchInterval: TimeInterval = 60, maximumNameLength: Int = 100) {
+            self.touchInterval = touchInterval
+            self.maximumNameLength = maximumNameLength
+        }
+    }
+
+    public let client: PostgresClient
+    public let configuration: Configuration
+    private let now: @Sendable () -> Date
+
+    /// `now` stamps creation, revocation and last use; tests pass a controllable clock.
+    public init(client: PostgresClient, configuration: Configuration = Configuration(),
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.client = client
+        self.configuration = configuration
+        self.now = now
+    }
+
+    /// Creates a key; returns its record and its text, which exists nowhere else afterwards.
+    ///
+    /// Throws `invalid_argument` for an empty or overlong name, a name with control
+    /// characters, or no scopes.
+    public func create(name: String, scopes: [Scope]) async throws -> (key: APIKey, plaintext: String) {
+        let name = try validName(name)
+        guard !scopes.isEmpty else {
+            throw AccessError(.invalidArgument, "a key needs at least one scope; allowed: \(Scope.allowedValues)")
+        }
+        let scopes = Set(scopes).sorted().map(\.rawValue)
+        var attempt = 0
+        while true {
+            attempt += 1
+            let credential = APIKeyCredential.generate()
+            do {
+                let rows = try await client.query("""
+                    INSERT INTO api_keys (id, name, prefix, secret_hash, scopes, created_at)
+                    VALUES (\(SecureRandom.uuid()), \(name), \(credential.prefix), \(credential.hash), \(scopes), \(now()))
+                    RETURNING \(unsafeSQL: Self.columns)
+                    """)
+                return (try Self.decodeOne(rows), credential.text)
+            } catch let error as PostgresError
+                where error.code == .uniqueViolation && error.constraint == "api_keys_prefix_key" && attempt < 3 {
+                continue  // 40-bit prefixes collide rarely; draw another key.
+            }
+        }
+    }
+
+    /// Every key, revoked ones included, oldest first.
+    public func list() async throws -> [APIKey] {
+        try await client.query("SELECT \(unsafeSQL: Self.columns) FROM api_keys ORDER BY created_at, id")
+            .map(Self.decode)
+    }
+
+    /// Revokes the key with this id (UUID) or prefix; revoking twice keeps the first time.
+    ///
+    /// Throws `invalid_argument` for a reference of neither shape, `key_not_found` for no match.
+    @discardableResult
+    public func revoke(_ reference: String) async throws -> APIKey {
+        let reference = reference.trimmingCharacters(in: .whitespaces)
+        let id = UUID(uuidString: reference)
+        let prefix = APIKeyCredential.isPrefix(reference.lowercased()) ? reference.lowercased() : nil
+        guard id != nil || prefix != nil else {
+            throw AccessError(.invalidArgument,
+                "expected a key id (UUID) or prefix (\(APIKeyCredential.prefixLength) characters of a-z, 2-7)")
+        }
+        let rows = try await client.query("""
+            UPDATE api_keys SET revoked_at = coalesce(revoked_at, \(now())) WHERE id = \(id) OR prefix = \(prefix)
+            RETURNING \(unsafeSQL: Self.columns)
+            """)
+        guard rows.first != nil else {
+            throw AccessError(.keyNotFound, "no API key has the id or prefix '\(reference)'")
+        }
+        return try Self.decodeOne(rows)
+    }
+
+    /// The principal of the key a request presents, from `Authorization: Bearer <key>` or,
+    /// failing that, an `X-API-Key` header.
+    ///
+    /// Throws `unauthorized` (401): ``AccessError/missingCredentials`` when neither header is
+    /// set, otherwise ``AccessError/invalidCredentials`` whether the key is malformed,
+    /// unknown or revoked, or both headers are set. The secret's hash is compared in
+    /// constant time, also when no key has the prefix.
+    public func authenticate(authorizationHeader: String?, apiKeyHeader: String? = nil) async throws -> Principal {
+        let presented = try Self.presentedKey(authorization: authorizationHeader, apiKey: apiKeyHeader)
+        guard let credential = APIKeyCredential(parsing: presented) else { throw AccessError.invalidCredentials }
+        let rows = try await client.query("""
+            SELECT \(unsafeSQL: Self.columns), secret_hash FROM api_keys WHERE prefix = \(credential.prefix)
+            """)
+        let stored = try rows.first.map { (key: try Self.decode($0), hash: try $0.decode("secret_hash", as: Data.self)) }
+        let matches = ConstantTime.equals(credential.hash, stored?.hash ?? Self.unmatchableHash)
+        guard matches, let key = stored?.key, !key.isRevoked else { throw AccessError.invalidCredentials }
+        await touch(key)
+        return key.principal
+    }
+
+    // MARK: - Helpers
+
+    static let columns = "id, name, prefix, array_to_string(scopes, ',') AS scopes, created_at, last_used_at, revoked_at"
+    /// Compared against when no key has the prefix; no SHA-256 output is known to equal it.
+    static let unmatchableHash = Data(repeating: 0, count: SHA256.byteCount)
+
+    /// Records use at most once per touch interval; last use is advisory, so a failed
+    /// update never refuses a valid key.
+    private func touch(_ key: APIKey) async {
+        let now = now()
+        let stale = now.addingTimeInterval(-configuration.touchInterval)
+        if let lastUsed = key.lastUsedAt, lastUsed > stale { return }
+        _ = try? await client.query("""
+            UPDATE api_keys SET last_used_at = \(now)
+            WHERE id = \(key.id) AND (last_used_at IS NULL OR last_used_at <= \(stale))
+            """)
+    }
+
+    static func presentedKey(authorization: String?, apiKey: String?) throws -> String {
+        func present(_ value: String?) -> String? {
+            value.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        }
+        switch (present(authorization), present(apiKey)) {
+        case (nil, nil):
+            throw AccessError.missingCredentials
+        case (let header?, nil):
+            guard let token = BearerCredentials.token(fromAuthorization: header) else { throw AccessError.invalidCredentials }
+            return token
+        case (nil, let key?):
+            return key.trimmingCharacters(in: .whitespaces)
+        case (_?, _?):
+            throw AccessError.invalidCredentials
+        }
+    }
+
+    private func validName(_ name: String) throws -> String {
+        let name = name.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw AccessError(.invalidArgument, "a key needs a name") }
+        guard name.unicodeScalars.count <= configuration.maximumNameLength else {
+            throw AccessError(.invalidArgument, "a key name has at most \(configuration.maximumNameLength) characters")
+        }
+        guard !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            throw AccessError(.invalidArgument, "a key name cannot contain control characters")
+        }
+        return name
+    }
+
+    static func decodeOne(_ rows: PostgresRows) throws -> APIKey {
+        guard let row = rows.first else { throw PostgresError(.decodingFailed, "api_keys returned no row") }
+        return try decode(row)
+    }
+
+    static func decode(_ row: PostgresRow) throws -> APIKey {
+        let scopes = try row.decode("scopes", as: String.self).split(separator: ",")
+            .compactMap { Scope(rawValue: String($0)) }.sorted()
+        return APIKey(
+            id: try row.decode("id"), name: try row.decode("name"), prefix: try row.decode("prefix"),
+            scopes: scopes, createdAt: try row.decode("created_at"),
+            lastUsedAt: try row.decode("last_used_at"), revokedAt: try row.decode("revoked_at"))
+    }
+}

@@ -1,0 +1,130 @@
+import Cryptography
+import Foundation
+
+/// Issues and verifies journey client tokens: short-lived EdDSA JWTs that let the mobile app
+/// act on exactly one journey.
+///
+/// ```swift
+/// let issuer = try ClientTokenIssuer(environment: ProcessInfo.processInfo.environment)
+/// let token = try issuer.issue(journeyID: journey.id, now: clock.now)
+/// let claims = try issuer.verify(token, journeyID: pathID, now: clock.now)   // 401/403 otherwise
+/// ```
+public struct ClientTokenIssuer: Sendable {
+    public struct Configuration: Sendable {
+        /// Clock difference tolerated on `exp` and `iat` between service instances. Default 5 s.
+        public var leeway: TimeInterval
+        /// Longest lifetime `issue` accepts. Default 1 h.
+        public var maximumLifetime: TimeInterval
+
+        public init(leeway: TimeInterval = 5, maximumLifetime: TimeInterval = 3600) {
+            self.leeway = leeway
+            self.maximumLifetime = maximumLifetime
+        }
+    }
+
+    /// The `aud` of every client token.
+    public static let audience = "journey-client"
+    /// Lifetime of a token unless `issue` is told otherwise: 15 minutes.
+    public static let defaultLifetime: TimeInterval = 15 * 60
+    /// The environment variable holding the signing key: 32 raw Ed25519 bytes in base64url.
+    public static let environmentVariable = "JOURNEYS_CLIENT_TOKEN_KEY"
+
+    private let signingKey: Ed25519PrivateKey
+    public let configuration: Configuration
+    /// True for the fixed key of ``development(configuration:)``, which anyone can read.
+    public let isDevelopmentKey: Bool
+
+    public init(signingKey: Ed25519PrivateKey, configuration: Configuration = Configuration()) {
+        self.init(signingKey: signingKey, configuration: configuration, isDevelopmentKey: false)
+    }
+
+    private init(signingKey: Ed25519PrivateKey, configuration: Configuration, isDevelopmentKey: Bool) {
+        self.signingKey = signingKey
+        self.configuration = configuration
+        self.isDevelopmentKey = isDevelopmentKey
+    }
+
+    /// Reads the signing key from ``environmentVariable``.
+    ///
+    /// Throws `invalid_configuration` when it is unset or not 32 bytes of base64url; the
+    /// message never repeats the value.
+    public init(environment: [String: String], configuration: Configuration = Configuration()) throws {
+        guard let text = environment[Self.environmentVariable]?.trimmingCharacters(in: .whitespacesAndNewlines),
+              !text.isEmpty else {
+            throw AccessError(.invalidConfiguration,
+                "\(Self.environmentVariable) is not set: set it to 32 random bytes in base64url (openssl rand 32 | basenc --base64url)")
+        }
+        guard let raw = Base64URL.decode(text), raw.count == Ed25519PrivateKey.byteCount,
+              let key = try? Ed25519PrivateKey(rawRepresentation: raw) else {
+            throw AccessError(.invalidConfiguration,
+                "\(Self.environmentVariable) must be \(Ed25519PrivateKey.byteCount) bytes in base64url")
+        }
+        self.init(signingKey: key, configuration: configuration)
+    }
+
+    /// DEVELOPMENT ONLY: an issuer with a fixed, publicly known key, for tests and `journeys demo`.
+    /// Tokens it signs prove nothing; ``isDevelopmentKey`` is true so a production service
+    /// can refuse to start with it.
+    public static func development(configuration: Configuration = Configuration()) throws -> ClientTokenIssuer {
+        let seed = SHA256.hash("journeys development client-token key: public, never use in production")
+        return ClientTokenIssuer(signingKey: try Ed25519PrivateKey(rawRepresentation: seed),
+                                 configuration: configuration, isDevelopmentKey: true)
+    }
+
+    /// The key that verifies this issuer's tokens, for services that only verify.
+    public var publicKey: Ed25519PublicKey { signingKey.publicKey }
+
+    /// A compact JWT for `journeyID`, valid from `now` for `lifetime`.
+    ///
+    /// Throws `invalid_argument` for a lifetime that is not positive or exceeds
+    /// ``Configuration/maximumLifetime``.
+    public func issue(journeyID: UUID, now: Date, lifetime: TimeInterval = defaultLifetime) throws -> String {
+        guard lifetime > 0, lifetime <= configuration.maximumLifetime else {
+            throw AccessError(.invalidArgument,
+                "a client token lives more than 0 and at most \(Int(configuration.maximumLifetime)) s")
+        }
+        let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let claims = ClientTokenClaims(
+            journeyID: journeyID, audience: Self.audience, issuedAt: issuedAt,
+            expiresAt: issuedAt.addingTimeInterval(lifetime.rounded(.up)), tokenID: SecureRandom.uuid())
+        return try JWT.sign(claims: claims, with: .edDSA(signingKey))
+    }
+
+    /// The claims of `token` if it is this issuer's, unexpired, and for `journeyID`.
+    ///
+    /// Throws `invalid_token` (401) when it is malformed, signed by another key or algorithm,
+    /// for another audience, or issued in the future; `token_expired` (401); and
+    /// `wrong_journey` (403) for a valid token of another journey.
+    public func verify(_ token: String, journeyID: UUID, now: Date) throws -> ClientTokenClaims {
+        let verified: VerifiedJWT
+        do {
+            verified = try JWT.verify(token, with: .edDSA(signingKey.publicKey))
+        } catch let error as CryptoError {
+            throw AccessError(.invalidToken, Self.reason(error))
+        }
+        guard verified.audience == [Self.audience] else {
+            throw AccessError(.invalidToken, "the client token is not meant for this service")
+        }
+        guard let claims = try? verified.decodeClaims(as: ClientTokenClaims.self) else {
+            throw AccessError(.invalidToken, "the client token's claims are malformed")
+        }
+        guard now.addingTimeInterval(-configuration.leeway) < claims.expiresAt else {
+            throw AccessError(.tokenExpired, "the client token has expired; ask for a new one")
+        }
+        guard claims.issuedAt <= now.addingTimeInterval(configuration.leeway), claims.issuedAt < claims.expiresAt else {
+            throw AccessError(.invalidToken, "the client token is not valid yet")
+        }
+        guard claims.journeyID == journeyID else {
+            throw AccessError(.wrongJourney, "the client token belongs to another journey")
+        }
+        return claims
+    }
+
+    private static func reason(_ error: CryptoError) -> String {
+        switch error.code {
+        case .invalidSignature: "the client token's signature does not verify"
+        case .algorithmMismatch: "the client token is not signed with EdDSA"
+        default: "the client token is malformed"
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// AccessControl module.
