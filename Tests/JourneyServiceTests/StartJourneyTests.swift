@@ -58,6 +58,10 @@ import UnicoEmulator
                                          json: ["attempt": 1])
             #expect(again.status == 409)
             #expect(again.headers["content-type"] == "application/problem+json")
+            let fresh = try await h.send("POST", "/v1/journeys/\(id)/token", bearer: clientToken)
+            #expect(fresh.status == 200)
+            #expect(fresh["attempt"] as? Int == 2)
+            #expect(fresh["webAppToken"] as? String != started["webAppToken"] as? String)
         }
     }
 
