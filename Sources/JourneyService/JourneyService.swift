@@ -4,8 +4,8 @@ import Migrations
 import Observability
 import Postgres
 
-/// The HTTP API for apps and backends (`journeys serve`): health, readiness, metrics and the
-/// OpenAPI document; journey routes register on the same router.
+/// The HTTP API for apps and backends (`journeys serve`): health, readiness, metrics, the
+/// OpenAPI document and the `/v1/journeys` routes.
 public final class JourneyService: Sendable {
     public struct Configuration: Sendable {
         /// The HTTP listener. Default 127.0.0.1:8080.
@@ -20,11 +20,12 @@ public final class JourneyService: Sendable {
     public let routes: [Route]
     let server: HTTPServer
 
-    public init(configuration: Configuration, database: PostgresClient, metrics: MetricsRegistry = MetricsRegistry()) {
+    public init(configuration: Configuration, database: PostgresClient, dependencies: JourneyDependencies,
+                metrics: MetricsRegistry = MetricsRegistry()) {
         self.configuration = configuration
         self.database = database
         self.metrics = metrics
-        let router = Self.router(database: database, metrics: metrics)
+        let router = Self.router(database: database, dependencies: dependencies, metrics: metrics)
         self.routes = router.routes
         self.server = HTTPServer(configuration: configuration.http, router: router)
     }
@@ -41,10 +42,11 @@ public final class JourneyService: Sendable {
     public var port: Int? { server.port }
 
     /// Every route of the service, with its metrics middleware.
-    static func router(database: PostgresClient, metrics: MetricsRegistry) -> Router {
+    static func router(database: PostgresClient, dependencies: JourneyDependencies, metrics: MetricsRegistry) -> Router {
         var router = Router()
         router.use(RequestMetrics(registry: metrics).middleware)
         HealthRoutes(database: database, metrics: metrics).register(on: &router)
+        JourneyRoutes(database: database, dependencies: dependencies).register(on: &router)
         router.get("/openapi.json") { _ in
             HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: OpenAPIDocument.json)
         }

@@ -8,7 +8,21 @@ enum OpenAPIDocument {
         "content": ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]],
     ] }
 
-    static var document: [String: Any] { [
+    static var document: [String: Any] {
+        var base = baseDocument
+        var paths = base["paths"] as? [String: Any] ?? [:]
+        paths.merge(journeyPaths) { $1 }
+        base["paths"] = paths
+        var components = base["components"] as? [String: Any] ?? [:]
+        var schemas = components["schemas"] as? [String: Any] ?? [:]
+        schemas.merge(journeySchemas) { $1 }
+        components["schemas"] = schemas
+        components["securitySchemes"] = securitySchemes
+        base["components"] = components
+        return base
+    }
+
+    static var baseDocument: [String: Any] { [
         "openapi": "3.1.0",
         "info": ["title": "Human Token Journeys", "version": "1.0.0",
                  "description": "Event-sourced orchestration of Unico Human Token journeys."],

@@ -3,16 +3,20 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTPServer
+import HumanTokenAPI
+import JourneyDomain
 @testable import JourneyService
 import JourneyTesting
 import Postgres
 import Testing
 
-/// Starts the service on a free port against `database`.
-func withService(_ database: PostgresClient, _ body: (Int, JourneyService) async throws -> Void) async throws {
+/// Starts the service on a free port against `database`, with development keys and `unico` clients.
+func withService(_ database: PostgresClient, unico: [Environment: HumanTokenAPIClient] = [:],
+                 _ body: (Int, JourneyService) async throws -> Void) async throws {
     var configuration = JourneyService.Configuration()
     configuration.http.port = 0
-    let service = JourneyService(configuration: configuration, database: database)
+    let service = JourneyService(configuration: configuration, database: database,
+                                 dependencies: try .development(database: database, unico: unico))
     try service.start()
     do {
         try await body(try #require(service.port), service)

@@ -1,0 +1,55 @@
+import EventStore
+import Foundation
+import HTTPServer
+import JourneyDomain
+import JourneyStore
+
+/// `capture-opened` and `callback`: what the app reports with the journey's client token.
+struct ClientReportHandler: Sendable {
+    /// The body of `callback`: the SDK's outcome and, optionally, the attempt it belongs to.
+    struct Callback: Decodable, Sendable {
+        var attempt: Int?
+        var outcome: CallbackOutcome
+
+        private enum CodingKeys: String, CodingKey { case attempt }
+
+        init(from decoder: any Decoder) throws {
+            attempt = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Int.self, forKey: .attempt)
+            outcome = try CallbackOutcome(from: decoder)
+        }
+    }
+
+    /// The optional body of `capture-opened`.
+    struct CaptureOpened: Decodable, Sendable {
+        var attempt: Int?
+    }
+
+    let authenticator: RequestAuthenticator
+    let writer: JourneyWriter
+
+    func captureOpened(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let body: CaptureOpened = request.body.isEmpty ? CaptureOpened() : try request.decode()
+        return try await record(request) { .recordCaptureOpened(attempt: body.attempt ?? $0) }
+    }
+
+    func callback(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let body: Callback = try request.decode()
+        return try await record(request) { .recordCallback(attempt: body.attempt ?? $0, outcome: body.outcome) }
+    }
+
+    /// Authenticates the client token and runs the command made from the current attempt number.
+    private func record(_ request: HTTPRequest,
+                        _ command: @escaping @Sendable (Int) -> JourneyCommand) async throws -> HTTPResponse {
+        let uuid = try RequestAuthenticator.journeyID(request)
+        _ = try authenticator.clientToken(request, journey: uuid)
+        let id = JourneyID(uuid.uuidString.lowercased())
+        let metadata = EventMetadata(correlationID: UUID(), actor: "client-token")
+        let state = try await writer.transaction { connection, now in
+            let (state, version) = try JourneyRepository.load(id, on: connection)
+            guard version > 0 else { throw Problem.journeyNotFound() }
+            return try JourneyWriter.execute(command(state.currentAttemptNumber), journey: id, metadata: metadata,
+                                             now: now, on: connection).state
+        }
+        return try HTTPResponse.json(JourneyView(state, id: id), encoder: TokenResponse.encoder)
+    }
+}

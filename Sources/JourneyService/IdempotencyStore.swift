@@ -1,0 +1,89 @@
+import Foundation
+import HTTPServer
+import Postgres
+
+/// The `idempotency_keys` table: claims a key with the journey's first events, stores the answer,
+/// and lets a replay wait for it.
+struct IdempotencyStore: Sendable {
+    /// A key as a request presents it, scoped to the API key that sent it.
+    struct Claim: Sendable {
+        var apiKeyID: UUID
+        var key: String
+        /// SHA-256 of the request body.
+        var requestHash: Data
+    }
+
+    /// A stored row.
+    struct Record: Sendable {
+        var requestHash: Data
+        var completed: Bool
+        var status: Int?
+        var body: String?
+    }
+
+    /// Longest key accepted.
+    static let maximumKeyLength = 255
+
+    let database: PostgresClient
+
+    /// Inserts the in-progress row on `connection`; false when another request holds the key.
+    static func claim(_ claim: Claim, journeyID: String, on connection: PostgresConnection) throws -> Bool {
+        let rows = try connection.query("""
+            INSERT INTO idempotency_keys (api_key_id, key, request_hash, journey_id)
+            VALUES (\(claim.apiKeyID), \(claim.key), \(claim.requestHash), \(journeyID))
+            ON CONFLICT (api_key_id, key) DO NOTHING RETURNING 1
+            """)
+        return rows.first != nil
+    }
+
+    /// Stores the answer of the request that holds the key, on `connection`.
+    static func complete(_ claim: Claim, response: HTTPResponse, on connection: PostgresConnection) throws {
+        _ = try connection.query("""
+            UPDATE idempotency_keys SET state = 'completed', response_status = \(response.status.code),
+                response_body = \(String(decoding: response.body, as: UTF8.self)), completed_at = now()
+            WHERE api_key_id = \(claim.apiKeyID) AND key = \(claim.key)
+            """)
+    }
+
+    /// The row of `claim`'s key, if any.
+    func lookup(_ claim: Claim) async throws -> Record? {
+        let rows = try await database.query("""
+            SELECT request_hash, state, response_status, response_body FROM idempotency_keys
+            WHERE api_key_id = \(claim.apiKeyID) AND key = \(claim.key)
+            """)
+        return try rows.first.map {
+            Record(requestHash: try $0.decode(0), completed: try $0.decode(1, as: String.self) == "completed",
+                   status: try $0.decode(2), body: try $0.decode(3))
+        }
+    }
+
+    /// The first answer for `claim`'s key, polling while it is in progress for at most `wait`.
+    ///
+    /// Throws 422 `idempotency_key_reused` for another body and 409 `idempotency_key_in_progress`
+    /// when the first request has not answered in time.
+    func replay(_ claim: Claim, wait: Duration) async throws -> HTTPResponse {
+        let deadline = ContinuousClock.now + wait
+        var delay = Duration.milliseconds(20)
+        while true {
+            if let record = try await lookup(claim) {
+                guard record.requestHash == claim.requestHash else {
+                    throw Problem(status: .unprocessableContent, code: "idempotency_key_reused",
+                                  detail: "This Idempotency-Key was used with another request body.",
+                                  extra: ["field": "Idempotency-Key"])
+                }
+                if record.completed, let status = record.status, let body = record.body {
+                    let type = status >= 400 ? Problem.mediaType : "application/json"
+                    return HTTPResponse(status: HTTPStatus(code: status),
+                                        headers: ["Content-Type": type, "Idempotent-Replayed": "true"], body: Data(body.utf8))
+                }
+            }
+            guard ContinuousClock.now < deadline else {
+                throw Problem(status: .conflict, code: "idempotency_key_in_progress",
+                              detail: "The first request with this Idempotency-Key has not finished; retry later.",
+                              headers: ["Retry-After": "1"])
+            }
+            try await Task.sleep(for: delay)
+            delay = min(delay * 2, .milliseconds(200))
+        }
+    }
+}

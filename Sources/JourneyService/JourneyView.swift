@@ -1,0 +1,77 @@
+import Foundation
+import JourneyDomain
+
+/// A journey as `GET /v1/journeys/{id}` shows it: state and step times, no personal data.
+struct JourneyView: Encodable, Sendable {
+    struct ErrorCode: Encodable, Sendable {
+        var code: Int
+        var meaning: String
+        var category: String
+        var action: String
+        var retryable: Bool
+    }
+
+    struct Attempt: Encodable, Sendable {
+        var number: Int
+        var trigger: String
+        var requestedAt: Date
+        var processCreatedAt: Date?
+        var creationFailedAt: Date?
+        var tokenExpiresAt: Date?
+        var firstTokenIssuedAt: Date?
+        var captureOpenedAt: Date?
+        var callbackAt: Date?
+        var resultFetchedAt: Date?
+        var tokenExpiredAt: Date?
+        var failedAt: Date?
+        var failureReason: AttemptFailureReason?
+        var retryAt: Date?
+    }
+
+    var journeyId: String
+    var status: String
+    var attempt: Int
+    var environment: String?
+    var flow: String?
+    var purpose: String?
+    var clientReference: String?
+    var startedAt: Date?
+    var updatedAt: Date?
+    var completedAt: Date?
+    var abandonedAt: Date?
+    var abandonReason: AbandonReason?
+    var outcome: String?
+    var lastErrorCode: ErrorCode?
+    var attempts: [Attempt]
+    var version: Int
+
+    init(_ state: JourneyState, id: JourneyID) {
+        journeyId = id.rawValue
+        status = state.status.rawValue
+        attempt = state.currentAttemptNumber
+        environment = state.environment?.rawValue
+        flow = state.flow?.rawValue
+        purpose = state.purpose?.rawValue
+        clientReference = state.clientReference
+        startedAt = state.startedAt
+        updatedAt = state.updatedAt
+        completedAt = state.completedAt
+        abandonedAt = state.abandonedAt
+        abandonReason = state.abandonReason
+        outcome = state.outcome?.rawValue
+        version = state.version
+        lastErrorCode = state.lastErrorCode.map { code in
+            let entry = SDKErrorCatalog.standard.entry(for: code)
+            return ErrorCode(code: code.rawValue, meaning: entry.meaning, category: entry.category.rawValue,
+                             action: entry.recommendedAction, retryable: entry.retryable)
+        }
+        attempts = state.attempts.map {
+            Attempt(number: $0.number, trigger: $0.trigger.rawValue, requestedAt: $0.requestedAt,
+                    processCreatedAt: $0.processCreatedAt, creationFailedAt: $0.creationFailedAt,
+                    tokenExpiresAt: $0.tokenExpiresAt, firstTokenIssuedAt: $0.firstTokenIssuedAt,
+                    captureOpenedAt: $0.captureOpenedAt, callbackAt: $0.callbackAt, resultFetchedAt: $0.resultFetchedAt,
+                    tokenExpiredAt: $0.tokenExpiredAt, failedAt: $0.failedAt, failureReason: $0.failureReason,
+                    retryAt: $0.retryAt)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+/// The `/v1/journeys` part of the OpenAPI document.
+extension OpenAPIDocument {
+    static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
+
+    static func body(_ schema: String, required: Bool = true) -> [String: Any] {
+        ["required": required, "content": ["application/json": ["schema": ref(schema)]]]
+    }
+
+    static func answer(_ description: String, _ schema: String) -> [String: Any] {
+        ["description": description, "content": ["application/json": ["schema": ref(schema)]]]
+    }
+
+    static func journeyOperation(_ id: String, _ summary: String, security: [String], request: [String: Any]? = nil,
+                                 responses: [String: Any], problems: [String]) -> [String: Any] {
+        var all = responses
+        for status in problems { all[status] = problem }
+        var operation: [String: Any] = ["operationId": id, "summary": summary, "responses": all,
+                                        "security": security.map { [$0: [String]()] }]
+        if let request { operation["requestBody"] = request }
+        if id != "startJourney" {
+            operation["parameters"] = [["name": "id", "in": "path", "required": true, "schema": ["type": "string", "format": "uuid"]]]
+        } else {
+            operation["parameters"] = [["name": "Idempotency-Key", "in": "header", "required": false,
+                                        "schema": ["type": "string", "maxLength": 255]]]
+        }
+        return operation
+    }
+
+    static var journeyPaths: [String: Any] { [
+        "/v1/journeys": ["post": journeyOperation(
+            "startJourney", "Start a journey: creates the Unico process and answers with its webAppToken.",
+            security: ["apiKey"], request: body("StartJourney"),
+            responses: ["201": answer("Started.", "Token")], problems: ["400", "401", "403", "409", "422", "429", "502", "503"])],
+        "/v1/journeys/{id}": ["get": journeyOperation(
+            "getJourney", "The journey's state, without personal data.", security: ["apiKey"],
+            responses: ["200": answer("The journey.", "Journey")], problems: ["401", "403", "404"])],
+        "/v1/journeys/{id}/events": ["get": journeyOperation(
+            "getJourneyEvents", "The audit trail: every event with its hash chain.", security: ["apiKey"],
+            responses: ["200": answer("The events.", "AuditTrail")], problems: ["401", "403", "404"])],
+        "/v1/journeys/{id}/capture-opened": ["post": journeyOperation(
+            "reportCaptureOpened", "The app opened the capture.", security: ["clientToken"],
+            request: body("CaptureOpened", required: false),
+            responses: ["200": answer("Recorded.", "Journey")], problems: ["400", "401", "403", "404", "409", "422"])],
+        "/v1/journeys/{id}/callback": ["post": journeyOperation(
+            "reportCallback", "The SDK's onSuccess or onErrorSelfie.", security: ["clientToken"], request: body("Callback"),
+            responses: ["200": answer("Recorded.", "Journey")], problems: ["400", "401", "403", "404", "409", "422"])],
+        "/v1/journeys/{id}/token": ["post": journeyOperation(
+            "issueToken", "The current webAppToken with at least 60 s left, or a fresh process.",
+            security: ["clientToken", "apiKey"],
+            responses: ["200": answer("A token.", "Token")], problems: ["401", "403", "404", "409", "429", "502", "503"])],
+    ] }
+
+    static func object(_ properties: [String: Any], required: [String] = []) -> [String: Any] {
+        ["type": "object", "required": required, "properties": properties]
+    }
+
+    static var string: [String: Any] { ["type": "string"] }
+    static var time: [String: Any] { ["type": "string", "format": "date-time"] }
+    static var integer: [String: Any] { ["type": "integer"] }
+
+    static var journeySchemas: [String: Any] { [
+        "StartJourney": object([
+            "subject": object([
+                "documentType": string, "documentNumber": string, "name": string, "phone": string, "email": string,
+                "friendlyName": string, "notificationChannels": ["type": "array", "items": string],
+            ], required: ["documentType", "documentNumber"]),
+            "environment": ["type": "string", "enum": ["UAT", "PROD"]], "flow": string,
+            "purpose": ["type": "string", "enum": ["creditprocess", "biometryonboarding", "carpurchase", "ageverification"]],
+            "clientReference": string,
+        ], required: ["subject", "environment", "flow", "purpose"]),
+        "Token": object([
+            "journeyId": string, "attempt": integer, "webAppToken": string, "webAppTokenExpiresAt": time,
+            "environment": string, "clientToken": string, "clientTokenExpiresAt": time,
+        ], required: ["journeyId", "attempt", "webAppToken", "webAppTokenExpiresAt", "environment"]),
+        "Journey": object([
+            "journeyId": string, "status": string, "attempt": integer, "environment": string, "flow": string,
+            "purpose": string, "clientReference": string, "startedAt": time, "updatedAt": time, "completedAt": time,
+            "abandonedAt": time, "abandonReason": ["type": "object"], "outcome": string, "version": integer,
+            "lastErrorCode": object(["code": integer, "meaning": string, "category": string, "action": string,
+                                     "retryable": ["type": "boolean"]]),
+            "attempts": ["type": "array", "items": ["type": "object"]],
+        ], required: ["journeyId", "status", "attempt", "attempts"]),
+        "AuditTrail": object([
+            "journeyId": string,
+            "events": ["type": "array", "items": object([
+                "position": integer, "version": integer, "id": string, "type": string, "recordedAt": time,
+                "data": ["type": "object"], "previousHash": string, "hash": string,
+            ])],
+        ]),
+        "CaptureOpened": object(["attempt": integer]),
+        "Callback": object([
+            "outcome": ["type": "string", "enum": ["success", "error"]], "processId": string, "code": integer,
+            "attempt": integer,
+        ], required: ["outcome"]),
+    ] }
+
+    static var securitySchemes: [String: Any] { [
+        "apiKey": ["type": "http", "scheme": "bearer", "description": "An API key `jk_...` with the route's scope."],
+        "clientToken": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT",
+                        "description": "The journey-scoped client token returned by startJourney."],
+    ] }
+}

@@ -1,0 +1,62 @@
+import AccessControl
+import HTTPServer
+import HumanTokenAPI
+import JourneyDomain
+
+/// Problem responses of the journey routes; details never carry personal data or secrets.
+extension Problem {
+    /// 401/403 with the access error's code and `WWW-Authenticate` when it has one.
+    static func access(_ error: AccessError) -> Problem {
+        var headers = HTTPHeaders()
+        if let challenge = error.wwwAuthenticate { headers["WWW-Authenticate"] = challenge }
+        var extra: [String: String] = [:]
+        if let scope = error.missingScope { extra["scope"] = scope.rawValue }
+        return Problem(status: HTTPStatus(code: error.httpStatus), code: error.code.rawValue, detail: error.message,
+                       extra: extra, headers: headers)
+    }
+
+    /// The domain's refusal with its code and suggested status (409 for transitions not allowed).
+    static func domain(_ error: DomainError) -> Problem {
+        var extra = ["status": error.status.rawValue]
+        if let attempt = error.attempt { extra["attempt"] = String(attempt) }
+        return Problem(status: HTTPStatus(code: error.code.suggestedHTTPStatus), code: error.code.rawValue,
+                       detail: error.message, extra: extra)
+    }
+
+    /// 422 `validation_failed` naming the first invalid field (and all of them in `fields`).
+    static func validation(_ error: ValidationError) -> Problem {
+        Problem(status: .unprocessableContent, code: ValidationError.code, detail: error.message,
+                extra: ["field": error.fields.first ?? "", "fields": error.fields.joined(separator: ",")])
+    }
+
+    /// 404 `journey_not_found`.
+    static func journeyNotFound() -> Problem {
+        Problem(status: .notFound, code: "journey_not_found", detail: "No journey has this id.")
+    }
+
+    /// 503 `unico_not_configured` for an environment without a Unico client.
+    static func unicoNotConfigured(_ environment: Environment) -> Problem {
+        Problem(status: .serviceUnavailable, code: "unico_not_configured",
+                detail: "No Unico client is configured for \(environment.rawValue).")
+    }
+
+    /// Create Process failed: 429 with `Retry-After`, 502 when Unico failed, 503 when our credentials did.
+    static func unico(_ error: HumanTokenAPIError) -> Problem {
+        switch error.code {
+        case .rateLimited:
+            let wait = max(1, error.retryAfter ?? 1)
+            return Problem(status: .tooManyRequests, code: "unico_rate_limited",
+                           detail: "Unico's rate limit was reached; retry after \(wait) s.",
+                           headers: ["Retry-After": String(wait)])
+        case .unauthorized, .configuration:
+            return Problem(status: .serviceUnavailable, code: "unico_unavailable",
+                           detail: "The service could not authenticate with Unico.", extra: ["unicoError": error.code.rawValue])
+        case .invalidArgument:
+            return Problem(status: 502, code: "unico_refused",
+                           detail: "Unico refused the request.", extra: error.field.map { ["field": $0] } ?? [:])
+        default:
+            return Problem(status: 502, code: "unico_unavailable",
+                           detail: "Unico did not create the process.", extra: ["unicoError": error.code.rawValue])
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import EventStore
+import Foundation
+import HTTPServer
+import JourneyDomain
+import Postgres
+
+/// `POST /v1/journeys/{id}/token`: the current `webAppToken` while it has at least 60 s left,
+/// else a fresh process (a new attempt) if the retry policy allows; 409 with the reason if not.
+struct TokenHandler: Sendable {
+    private enum Step: Sendable {
+        case current(AttemptRunner.Issued, Environment)
+        case newAttempt(AttemptRunner.Target)
+    }
+
+    let authenticator: RequestAuthenticator
+    let writer: JourneyWriter
+    let runner: AttemptRunner
+    let dependencies: JourneyDependencies
+
+    func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let uuid = try RequestAuthenticator.journeyID(request)
+        let actor = try await authenticator.clientTokenOrAPIKey(request, journey: uuid, scope: .journeysWrite)
+        let id = JourneyID(uuid.uuidString.lowercased())
+        _ = try await writer.load(id)
+        let metadata = EventMetadata(correlationID: UUID(), actor: actor)
+        let vault = dependencies.vault
+        let step: Step = try await writer.transaction { connection, now in
+            let outcome = try JourneyWriter.execute(.issueToken, journey: id, metadata: metadata, now: now, on: connection)
+            let state = outcome.state
+            guard let attempt = state.currentAttempt, let subject = state.subject, let environment = state.environment,
+                  let flow = state.flow, let purpose = state.purpose
+            else { throw Problem.internalError() }
+            if case .tokenIssued(let issued)? = outcome.events.last, let sealed = attempt.webAppToken {
+                let token = try vault.open(sealed, field: AttemptRunner.SealedName.webAppToken,
+                                           subject: subject.reference, on: connection)
+                return .current(.init(attempt: attempt.number, webAppToken: token, expiresAt: issued.expiresAt), environment)
+            }
+            return .newAttempt(AttemptRunner.Target(
+                journeyID: id, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
+                environment: environment, flow: flow, purpose: purpose,
+                subject: try vault.open(subject, on: connection), reference: subject.reference))
+        }
+        switch step {
+        case .current(let issued, let environment):
+            return try Self.response(id, issued, environment)
+        case .newAttempt(let target):
+            return try await runner.run(target, metadata: metadata, respond: { result, _ in
+                switch result {
+                case .failure(let problem): problem.response
+                case .success(let issued): try Self.response(id, issued, target.environment)
+                }
+            })
+        }
+    }
+
+    private static func response(_ id: JourneyID, _ issued: AttemptRunner.Issued, _ environment: Environment) throws -> HTTPResponse {
+        let body = TokenResponse(journeyId: id.rawValue, attempt: issued.attempt, webAppToken: issued.webAppToken,
+                                 webAppTokenExpiresAt: issued.expiresAt, environment: environment.rawValue)
+        return try HTTPResponse.json(body, encoder: TokenResponse.encoder)
+    }
+}
