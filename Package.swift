@@ -62,6 +62,10 @@ let package = Package(
             "JourneyService", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
             "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Cryptography",
         ]),
+        .testTarget(name: "JourneyClientTests", dependencies: [
+            "JourneyClient", "JourneyService", "JourneyTesting", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
+            "AccessControl", "Privacy", "HTTPServer",
+        ]),
         .testTarget(name: "JourneyStoreTests", dependencies: ["JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain"]),
         .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain"]),
         .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography"]),
