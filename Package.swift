@@ -42,7 +42,7 @@ let package = Package(
         // Composition root and executable
         .target(name: "JourneyApp", dependencies: [
             "Postgres", "EmbeddedPostgres", "Migrations", "EventStore", "Cryptography", "HTTPServer",
-            "JourneyDomain", "CLI", "UnicoEmulator", "HumanTokenAPI", "Privacy", "AccessControl", "JourneyStore", "JourneyService", "Observability",
+            "JourneyDomain", "CLI", "UnicoEmulator", "HumanTokenAPI", "SDKLiteSimulator", "Privacy", "AccessControl", "JourneyStore", "JourneyService", "Observability",
         ]),
         .executableTarget(name: "journeys", dependencies: ["JourneyApp"]),
 

@@ -77,7 +77,9 @@ struct DevelopmentAccounts {
                 try generated.writePrivateKey(to: file)
                 key = generated.privateKey
             }
-            let account = UnicoEmulator.ServiceAccount(tenantID: "dev-tenant", name: "journeys", environment: environment,
+            // A tenant per environment: UAT and PROD are separate systems with separate accounts.
+            let account = UnicoEmulator.ServiceAccount(tenantID: "dev-tenant-\(environment.rawValue.lowercased())",
+                                                       name: "journeys", environment: environment,
                                                        publicKey: key.publicKey)
             return DevelopmentAccounts(account: account, keyFile: file)
         }

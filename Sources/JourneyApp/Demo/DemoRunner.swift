@@ -1,0 +1,155 @@
+import AccessControl
+import Foundation
+import HTTPServer
+import HumanTokenAPI
+import JourneyDomain
+import JourneyService
+import Privacy
+import SDKLiteSimulator
+import UnicoEmulator
+
+/// `journeys demo`: the emulator and the service in this process, simulated phones driving
+/// journeys through every ending, then a summary of the journeys by state.
+struct DemoRunner: Sendable {
+    struct Summary: Sendable {
+        var byScenario: [(label: String, status: String, lastError: String)] = []
+    }
+
+    let database: Database
+    let approvals: Int
+    let log: @Sendable (String) -> Void
+
+    func run() async throws -> Summary {
+        let clock = ManualEmulatorClock(start: Date())
+        var emulatorConfiguration = UnicoEmulator.Configuration(
+            port: 0, serviceAccounts: [], faultScript: FaultScript(tokenEntryDisabled: [.prod]), seed: 7, clock: clock,
+            accessLog: { _ in })
+        // UAT and PROD are separate systems with separate accounts, as at Unico.
+        let accounts = try [UnicoEmulator.Environment.uat, .prod].map {
+            try DevelopmentServiceAccount.generate(tenantID: "dev-tenant-\($0.rawValue.lowercased())", environment: $0)
+        }
+        emulatorConfiguration.serviceAccounts = accounts.map(\.account)
+        emulatorConfiguration.acceptsBaseURLAsAudience = true
+        emulatorConfiguration.rateLimitPerSecond = 0
+        let emulator = try UnicoEmulator(configuration: emulatorConfiguration)
+        try emulator.start()
+        defer { Task { await emulator.shutdown() } }
+        guard let unicoURL = emulator.baseURL else { throw AppError(.invalidInput, "the emulator did not start") }
+        log("Unico emulator on \(unicoURL.absoluteString) (token entry disabled for PROD, to show 73303)")
+
+        var clients: [Environment: HumanTokenAPIClient] = [:]
+        for (account, environment, api) in [(accounts[0], Environment.uat, HumanTokenAPIEnvironment.uat), (accounts[1], .prod, .prod)] {
+            clients[environment] = try HumanTokenAPIClient(configuration: HumanTokenAPIConfiguration(
+                environment: api, serviceAccount: account.account.name, tenant: account.account.tenantID,
+                privateKey: .pem(try account.privateKeyPEM()), tokenHost: unicoURL, apiHost: unicoURL, rateLimit: 1000))
+        }
+        let dependencies = JourneyDependencies(
+            vault: SubjectVault(client: database.app, configuration: .development()),
+            clientTokens: try .development(), unico: clients)
+        var configuration = JourneyService.Configuration()
+        configuration.http.port = 0
+        let service = JourneyService(configuration: configuration, database: database.app, dependencies: dependencies)
+        try service.start()
+        defer { Task { await service.shutdown() } }
+        guard let port = service.port else { throw AppError(.invalidInput, "the service did not start") }
+        let api = DemoHTTP(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+        let key = try await APIKeyStore(client: database.app).create(name: "demo-\(UUID().uuidString.prefix(8))",
+                                                                     scopes: [.journeysWrite, .journeysRead]).plaintext
+        log("journey service on http://127.0.0.1:\(port)")
+
+        let scenarios = DemoScenario.all(approvals: approvals)
+        var results: [(DemoScenario, String?)] = []
+        let now = scenarios.filter { !$0.afterExpiry }
+        let later = scenarios.filter(\.afterExpiry)
+        results += try await runAll(now, api: api, key: key, unicoURL: unicoURL)
+        // Started now, captured after the emulator's clock passed the 5-minute token life.
+        var pending: [(DemoScenario, Started)] = []
+        for scenario in later { if let started = try await start(scenario, api: api, key: key) { pending.append((scenario, started)) } }
+        clock.advance(by: 301)
+        for (scenario, started) in pending {
+            try await drive(scenario, started, api: api, unicoURL: unicoURL)
+            results.append((scenario, started.journeyID))
+        }
+
+        var summary = Summary()
+        for (scenario, journeyID) in results {
+            guard let journeyID else {
+                summary.byScenario.append((scenario.label, "start refused", "-"))
+                continue
+            }
+            let state = try await api.call("GET", "v1/journeys/\(journeyID)", bearer: key).json
+            let code = (state["lastErrorCode"] as? [String: Any])?["code"] ?? state["lastErrorCode"]
+            summary.byScenario.append((scenario.label, state["status"] as? String ?? "?", code.map { "\($0)" } ?? "-"))
+        }
+        return summary
+    }
+
+    struct Started: Sendable {
+        let journeyID: String
+        let webAppToken: String
+        let clientToken: String
+    }
+
+    /// Runs scenarios four at a time.
+    private func runAll(_ scenarios: [DemoScenario], api: DemoHTTP, key: String, unicoURL: URL) async throws -> [(DemoScenario, String?)] {
+        var results: [(DemoScenario, String?)] = []
+        for chunk in stride(from: 0, to: scenarios.count, by: 4).map({ Array(scenarios[$0..<min($0 + 4, scenarios.count)]) }) {
+            try await withThrowingTaskGroup(of: (DemoScenario, String?).self) { group in
+                for scenario in chunk {
+                    group.addTask {
+                        guard let started = try await start(scenario, api: api, key: key) else { return (scenario, nil) }
+                        try await drive(scenario, started, api: api, unicoURL: unicoURL)
+                        return (scenario, started.journeyID)
+                    }
+                }
+                for try await result in group { results.append(result) }
+            }
+        }
+        return results
+    }
+
+    /// What the company's backend does: start a journey with its API key.
+    private func start(_ scenario: DemoScenario, api: DemoHTTP, key: String) async throws -> Started? {
+        let document = String((0..<11).map { _ in Character(String(Int.random(in: 0...9))) })
+        let (status, json) = try await api.call("POST", "v1/journeys", bearer: key, body: [
+            "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": document, "name": "Demo Person"],
+            "environment": scenario.environment, "flow": "humantoken", "purpose": "creditprocess",
+        ], headers: ["Idempotency-Key": UUID().uuidString])
+        guard status == 201, let id = json["journeyId"] as? String, let token = json["webAppToken"] as? String,
+              let client = json["clientToken"] as? String else {
+            log("\(scenario.label): start answered \(status) \(json["code"] ?? "")")
+            return nil
+        }
+        return Started(journeyID: id, webAppToken: token, clientToken: client)
+    }
+
+    /// What the app does: report the capture opening, run the SDK, report its callback.
+    private func drive(_ scenario: DemoScenario, _ started: Started, api: DemoHTTP, unicoURL: URL) async throws {
+        let path = "v1/journeys/\(started.journeyID)"
+        switch scenario.device {
+        case .appReports(let code):
+            _ = try await api.call("POST", "\(path)/callback", bearer: started.clientToken, body: ["outcome": "error", "code": code])
+        case .capture(let user, let isSimulator, let offline, let tokenChoice):
+            _ = try await api.call("POST", "\(path)/capture-opened", bearer: started.clientToken, body: [:])
+            let device = SimulatedDevice(configuration: .init(emulatorURL: unicoURL, isSimulator: isSimulator,
+                                                              network: offline ? .offline : .online), user: user)
+            let token: String
+            switch tokenChoice {
+            case .webAppToken: token = started.webAppToken
+            case .empty: token = " "
+            case .garbage: token = "not-a-web-app-token"
+            }
+            let outcome = await device.run(webAppToken: token, environment: scenario.environment == "PROD" ? .PROD : .UAT, user: user)
+            switch outcome {
+            case .success(let processID):
+                _ = try await api.call("POST", "\(path)/callback", bearer: started.clientToken,
+                                       body: ["outcome": "success", "processId": processID])
+            case .error(let error):
+                _ = try await api.call("POST", "\(path)/callback", bearer: started.clientToken,
+                                       body: ["outcome": "error", "code": error.code])
+            case .closedByUser, .sessionTimedOut:
+                break
+            }
+        }
+    }
+}
