@@ -10,6 +10,8 @@ public final class JourneyService: Sendable {
     public struct Configuration: Sendable {
         /// The HTTP listener. Default 127.0.0.1:8080.
         public var http = HTTPServer.Configuration(port: 8080)
+        /// Where access log entries go. Default: one JSON line each on standard error.
+        public var accessLog: @Sendable (AccessLogEntry) -> Void = AccessLogEntry.standardError
         public init() {}
     }
 
@@ -27,7 +29,7 @@ public final class JourneyService: Sendable {
         self.metrics = metrics
         let router = Self.router(database: database, dependencies: dependencies, metrics: metrics)
         self.routes = router.routes
-        self.server = HTTPServer(configuration: configuration.http, router: router)
+        self.server = HTTPServer(configuration: configuration.http, router: router, accessLog: configuration.accessLog)
     }
 
     /// Serves until the surrounding task is cancelled, then shuts down gracefully.

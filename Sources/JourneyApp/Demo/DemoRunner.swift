@@ -20,42 +20,14 @@ struct DemoRunner: Sendable {
     let log: @Sendable (String) -> Void
 
     func run() async throws -> Summary {
-        let clock = ManualEmulatorClock(start: Date())
-        var emulatorConfiguration = UnicoEmulator.Configuration(
-            port: 0, serviceAccounts: [], faultScript: FaultScript(tokenEntryDisabled: [.prod]), seed: 7, clock: clock,
-            accessLog: { _ in })
-        // UAT and PROD are separate systems with separate accounts, as at Unico.
-        let accounts = try [UnicoEmulator.Environment.uat, .prod].map {
-            try DevelopmentServiceAccount.generate(tenantID: "dev-tenant-\($0.rawValue.lowercased())", environment: $0)
-        }
-        emulatorConfiguration.serviceAccounts = accounts.map(\.account)
-        emulatorConfiguration.acceptsBaseURLAsAudience = true
-        emulatorConfiguration.rateLimitPerSecond = 0
-        let emulator = try UnicoEmulator(configuration: emulatorConfiguration)
-        try emulator.start()
-        defer { Task { await emulator.shutdown() } }
-        guard let unicoURL = emulator.baseURL else { throw AppError(.invalidInput, "the emulator did not start") }
-        log("Unico emulator on \(unicoURL.absoluteString) (token entry disabled for PROD, to show 73303)")
-
-        var clients: [Environment: HumanTokenAPIClient] = [:]
-        for (account, environment, api) in [(accounts[0], Environment.uat, HumanTokenAPIEnvironment.uat), (accounts[1], .prod, .prod)] {
-            clients[environment] = try HumanTokenAPIClient(configuration: HumanTokenAPIConfiguration(
-                environment: api, serviceAccount: account.account.name, tenant: account.account.tenantID,
-                privateKey: .pem(try account.privateKeyPEM()), tokenHost: unicoURL, apiHost: unicoURL, rateLimit: 1000))
-        }
-        let dependencies = JourneyDependencies(
-            vault: SubjectVault(client: database.app, configuration: .development()),
-            clientTokens: try .development(), unico: clients)
-        var configuration = JourneyService.Configuration()
-        configuration.http.port = 0
-        let service = JourneyService(configuration: configuration, database: database.app, dependencies: dependencies)
-        try service.start()
-        defer { Task { await service.shutdown() } }
-        guard let port = service.port else { throw AppError(.invalidInput, "the service did not start") }
-        let api = DemoHTTP(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
-        let key = try await APIKeyStore(client: database.app).create(name: "demo-\(UUID().uuidString.prefix(8))",
-                                                                     scopes: [.journeysWrite, .journeysRead]).plaintext
-        log("journey service on http://127.0.0.1:\(port)")
+        let stack = try await LocalStack.start(database: database, faults: FaultScript(tokenEntryDisabled: [.prod]))
+        defer { Task { await stack.stop() } }
+        log("Unico emulator on \(stack.unicoURL.absoluteString) (token entry disabled for PROD, to show 73303)")
+        log("journey service on \(stack.api.baseURL.absoluteString)")
+        let api = stack.api
+        let key = stack.apiKey
+        let unicoURL = stack.unicoURL
+        let clock = stack.clock
 
         let scenarios = DemoScenario.all(approvals: approvals)
         var results: [(DemoScenario, String?)] = []
