@@ -211,3 +211,58 @@ import UnicoEmulator
         #expect(session.isExpired(at: Date(timeIntervalSince1970: 1_900_000_000)))
     }
 }
+
+/// The delegate wiring of the docs, driven through the SDK Lite simulator's `AcessoBioManager`.
+@Suite(.serialized) struct CaptureScreenTests {
+    @Test func theDelegateReportsSuccessThroughTheClient() async throws {
+        try await withClientHarness { h in
+            let start = try await h.backendStartsJourney()
+            let screen = await CaptureScreen(journey: h.app(start))
+            let (grant, event) = try await screen.capture(on: SimulatedDevice(emulatorURL: h.emulatorURL, user: .approve))
+            #expect(grant.webAppToken == start.webAppToken)
+            guard case .reportedSuccess(_, let status) = event else {
+                Issue.record("expected a reported success, got \(event)")
+                return
+            }
+            #expect(status.status == "awaitingResult")
+        }
+    }
+
+    @Test func closingTheCameraReportsNothingAndTryingAgainReusesTheToken() async throws {
+        try await withClientHarness { h in
+            let start = try await h.backendStartsJourney()
+            let screen = await CaptureScreen(journey: h.app(start))
+            let device = SimulatedDevice(emulatorURL: h.emulatorURL)
+            let (first, closed) = try await screen.capture(on: device.handed(to: .closeCamera))
+            #expect(closed == .closedByUser)
+            let (second, event) = try await screen.capture(on: device.handed(to: .approve))
+            #expect(second == first)
+            guard case .reportedSuccess(_, let status) = event else {
+                Issue.record("expected a reported success, got \(event)")
+                return
+            }
+            #expect(status.status == "awaitingResult")
+        }
+    }
+
+    @Test func anExpiredTokenIsReportedByOnErrorSelfie() async throws {
+        try await withClientHarness { h in
+            let start = try await h.backendStartsJourney()
+            let screen = await CaptureScreen(journey: h.app(start))
+            h.unicoClock.advance(by: 301)
+            let (_, event) = try await screen.capture(on: SimulatedDevice(emulatorURL: h.emulatorURL))
+            guard case .reportedError(let code, let status) = event else {
+                Issue.record("expected a reported error, got \(event)")
+                return
+            }
+            #expect(code == 73305)
+            #expect(status.lastErrorCode?.code == 73305)
+            let (fresh, retried) = try await screen.capture(on: SimulatedDevice(emulatorURL: h.emulatorURL))
+            #expect(fresh.attempt == 2)
+            guard case .reportedSuccess = retried else {
+                Issue.record("expected a reported success, got \(retried)")
+                return
+            }
+        }
+    }
+}
