@@ -34,7 +34,7 @@ import FoundationNetworking
 ///                     .build()
 ///                 try await journey.reportCaptureOpened()
 ///                 camera?.prepareAndOpenSelfieCamera(self, webAppToken: grant.webAppToken)
-///             } catch let error as JourneyClientError where error.code == "attempts_exhausted" {
+///             } catch let error as JourneyClientError where error.code == JourneyClientError.Code.attemptsExhausted {
 ///                 showJourneyCannotContinue(error)       // 409: the retry policy allows no new process
 ///             } catch let error as JourneyClientError where error.needsNewClientToken {
 ///                 askBackendForANewJourney()             // client token expired or invalid

@@ -17,6 +17,36 @@ public struct JourneyClientError: Error, Sendable, Hashable, CustomStringConvert
         case invalidResponse
     }
 
+    /// Stable problem codes the journey routes answer with (not exhaustive: compare ``code`` to these).
+    public enum Code {
+        /// 403: the client token belongs to another journey.
+        public static let wrongJourney = "wrong_journey"
+        /// 401: no client token, or one that is not valid.
+        public static let invalidToken = "invalid_token"
+        /// 401: the client token expired; the backend must give the app a new one.
+        public static let tokenExpired = "token_expired"
+        /// 404: no journey has this id.
+        public static let journeyNotFound = "journey_not_found"
+        /// 409: the report is not allowed in the journey's current status.
+        public static let invalidTransition = "invalid_transition"
+        /// 409: a fresh process is needed but the retry policy allows no more attempts.
+        public static let attemptsExhausted = "attempts_exhausted"
+        /// 409: the fresh process is still being created; retry shortly.
+        public static let processCreationPending = "process_creation_pending"
+        /// 422: a field of the request is invalid (see `extra["field"]`).
+        public static let validationFailed = "validation_failed"
+        /// 429 with `Retry-After`: Unico's rate limit.
+        public static let unicoRateLimited = "unico_rate_limited"
+        /// 502/503: Unico did not create the process.
+        public static let unicoUnavailable = "unico_unavailable"
+        /// No answer from the service (``Kind-swift.enum/transport``).
+        public static let transportFailed = "transport_failed"
+        /// The calling task was cancelled.
+        public static let cancelled = "cancelled"
+        /// A 2xx answer that could not be decoded.
+        public static let invalidResponse = "invalid_response"
+    }
+
     public var kind: Kind
     /// The HTTP status; 0 for a transport failure.
     public var status: Int
@@ -75,8 +105,6 @@ public struct JourneyClientError: Error, Sendable, Hashable, CustomStringConvert
         for (name, value) in object where !["code", "title", "detail", "status", "type"].contains(name) {
             extra[name] = text(value)
         }
-        // Problem+Journeys puts the journey's state in `status` next to the HTTP one; keep it when it is text.
-        if let state = object["status"] as? String { extra["journeyStatus"] = state }
         if let type = object["type"] as? String { extra["type"] = type }
         return JourneyClientError(kind: .problem, status: status, code: code, title: object["title"] as? String,
                                   detail: object["detail"] as? String, retryAfter: retryAfter, extra: extra)
