@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import JourneyClient
 import SDKLiteSimulator
 import Testing
@@ -91,7 +94,11 @@ import UnicoEmulator
     @Test func refreshReturnsTheSameTokenWhileAtLeastSixtySecondsAreLeft() async throws {
         try await withClientHarness { h in
             let start = try await h.backendStartsJourney()
-            let app = h.app(start)
+            // The app's own URLSession, injected; the client knows the first grant from the start.
+            let urlSession = URLSession(configuration: .ephemeral)
+            let app = JourneyClient(start: start, baseURL: h.baseURL, urlSession: urlSession)
+            #expect(await app.lastGrant == start.grant)
+            #expect(app.session.journeyID == start.journeyId)
             let first = try await app.refreshToken()
             let second = try await app.refreshToken()
             #expect(first == start.grant)
