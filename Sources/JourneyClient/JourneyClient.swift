@@ -1,0 +1,245 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The thin client the iOS app uses to drive one Human Token journey of the journey service.
+///
+/// ## Who does what
+///
+/// - The company's **backend** starts the journey with its API key (`POST /v1/journeys`, scope
+///   `journeys:write`, with an `Idempotency-Key`) and hands the 201 body, decoded as ``JourneyStart``,
+///   to the app. The app never sees an API key or a Unico credential.
+/// - The **app** holds only the journey-scoped client token of that answer, in a ``JourneySession``,
+///   and uses this client for the rest: `POST /v1/journeys/{id}/token`, `/capture-opened` and
+///   `/callback`, each with `Authorization: Bearer <clientToken>`. The token is valid for this
+///   journey only: used on another journey the service answers 403 `wrong_journey`.
+///
+/// Every failure is a ``JourneyClientError`` carrying the problem's stable `code`, the HTTP
+/// status and `Retry-After`.
+///
+/// ## Wiring the SDK Lite (`import AcessoBio`) to the client
+///
+/// ```swift
+/// final class CaptureViewController: UIViewController, AcessoBioManagerDelegate, AcessoBioSelfieDelegate {
+///     var journey: JourneyClient!          // JourneyClient(session: JourneySession(start: start, baseURL: url))
+///
+///     // Before prepareAndOpenSelfieCamera: a current (>= 60 s left) or fresh webAppToken, then report it.
+///     func startCapture() {
+///         Task { @MainActor in
+///             do {
+///                 let grant = try await journey.refreshToken()
+///                 let camera = AcessoBioManager(viewController: self, delegate: self)
+///                     .setEnvironment(grant.environment == .prod ? .PROD : .UAT)
+///                     .build()
+///                 try await journey.reportCaptureOpened()
+///                 camera?.prepareAndOpenSelfieCamera(self, webAppToken: grant.webAppToken)
+///             } catch let error as JourneyClientError where error.code == JourneyClientError.Code.attemptsExhausted {
+///                 showJourneyCannotContinue(error)       // 409: the retry policy allows no new process
+///             } catch let error as JourneyClientError where error.needsNewClientToken {
+///                 askBackendForANewJourney()             // client token expired or invalid
+///             } catch {
+///                 showRetryLater(error)                  // isRetryable, retryAfter
+///             }
+///         }
+///     }
+///
+///     // The journey of the process ended (not an approval: the backend reads the result).
+///     func onSuccess(_ successResult: SuccessResult) {
+///         Task { try await journey.reportSuccess(processID: successResult.processId) }
+///         showWaitingForResult()   // the backend learns approved/rejected from Get Process or a webhook
+///     }
+///
+///     func onSuccessSelfie(_ result: SelfieResult) { }   // required by the protocol; unused by the SDK Lite
+///
+///     // 73305 (expired), 73302 (network), 73304, 73303, 73203, 73006, 73701, 74001 ...
+///     func onErrorSelfie(_ errorBio: ErrorBio) {
+///         Task {
+///             try await journey.reportError(code: errorBio.code)
+///             // For 73305/73302 call startCapture() again: refreshToken() then creates a fresh
+///             // process when the policy allows; other codes are integration errors to show or log.
+///         }
+///     }
+///     func onErrorAcessoBioManager(_ error: ErrorBio) {
+///         Task { try await journey.reportError(code: error.code) }
+///     }
+///
+///     // The user closed the camera: nothing to report, the process stays open. Offer "try again",
+///     // which calls startCapture(): refreshToken() returns the same webAppToken while >= 60 s are left.
+///     func onUserClosedCameraManually() { offerTryAgain() }
+///
+///     // The capture session timed out: nothing to report, the process stays open. Offer to try again
+///     // the same way; an expired token is replaced by a fresh process on refreshToken().
+///     func onSystemClosedCameraTimeoutSession() { offerTryAgain() }
+///
+///     // The camera switched to manual capture: informational, nothing to report.
+///     func onSystemChangedTypeCameraTimeoutFaceInference() { }
+/// }
+/// ```
+///
+/// `JourneyClient` is an actor: it remembers the attempt of the last ``TokenGrant`` so that reports
+/// name the attempt the capture belongs to (a report for a superseded attempt is recorded by the
+/// service without moving the current one). The `URLSession` is injected (default `.shared`).
+public actor JourneyClient {
+    /// The journey and its client token.
+    public nonisolated let session: JourneySession
+    private let urlSession: URLSession
+    private let timeout: TimeInterval
+    /// The last token handed out by ``refreshToken()``; reports name its attempt.
+    public private(set) var lastGrant: TokenGrant?
+
+    /// A client for `session` sending requests through `urlSession`, each bounded by `timeout` seconds.
+    public init(session: JourneySession, urlSession: URLSession = .shared, timeout: TimeInterval = 30) {
+        self.init(session: session, lastGrant: nil, urlSession: urlSession, timeout: timeout)
+    }
+
+    /// A client for the journey the backend started, with its first grant already known.
+    public init(start: JourneyStart, baseURL: URL, urlSession: URLSession = .shared, timeout: TimeInterval = 30) {
+        self.init(session: JourneySession(start: start, baseURL: baseURL), lastGrant: start.grant,
+                  urlSession: urlSession, timeout: timeout)
+    }
+
+    private init(session: JourneySession, lastGrant: TokenGrant?, urlSession: URLSession, timeout: TimeInterval) {
+        self.session = session
+        self.lastGrant = lastGrant
+        self.urlSession = urlSession
+        self.timeout = timeout
+    }
+
+    /// `POST /v1/journeys/{id}/token`: the current `webAppToken` while it has at least 60 s left,
+    /// otherwise a fresh process (a new attempt) if the retry policy allows.
+    ///
+    /// Call it right before `prepareAndOpenSelfieCamera(_:webAppToken:)`, then ``reportCaptureOpened(attempt:)``.
+    /// Fails with status 409 when no new attempt is allowed, 429/502/503 when Unico is unavailable.
+    public func refreshToken() async throws(JourneyClientError) -> TokenGrant {
+        let data = try await send(path: "token", body: nil)
+        let grant = try decode(TokenGrant.self, data)
+        lastGrant = grant
+        return grant
+    }
+
+    /// `POST /v1/journeys/{id}/capture-opened`: the app is opening the capture with the last token.
+    ///
+    /// - Parameter attempt: the attempt of the token passed to the SDK; default the last grant's.
+    @discardableResult
+    public func reportCaptureOpened(attempt: Int? = nil) async throws(JourneyClientError) -> JourneyStatus {
+        var body: [String: Any] = [:]
+        if let attempt = attempt ?? lastGrant?.attempt { body["attempt"] = attempt }
+        return try decode(JourneyStatus.self, try await send(path: "capture-opened", body: body))
+    }
+
+    /// `POST /v1/journeys/{id}/callback` with `{"outcome":"success","processId":...}`: the SDK's
+    /// `onSuccess(_:)` with `successResult.processId`. The journey's result is read by the service.
+    @discardableResult
+    public func reportSuccess(processID: String, attempt: Int? = nil) async throws(JourneyClientError) -> JourneyStatus {
+        var body: [String: Any] = ["outcome": "success", "processId": processID]
+        if let attempt = attempt ?? lastGrant?.attempt { body["attempt"] = attempt }
+        return try decode(JourneyStatus.self, try await send(path: "callback", body: body))
+    }
+
+    /// `POST /v1/journeys/{id}/callback` with `{"outcome":"error","code":...}`: the SDK's
+    /// `onErrorSelfie(_:)` or `onErrorAcessoBioManager(_:)` with `errorBio.code`.
+    @discardableResult
+    public func reportError(code: Int, attempt: Int? = nil) async throws(JourneyClientError) -> JourneyStatus {
+        var body: [String: Any] = ["outcome": "error", "code": code]
+        if let attempt = attempt ?? lastGrant?.attempt { body["attempt"] = attempt }
+        return try decode(JourneyStatus.self, try await send(path: "callback", body: body))
+    }
+
+    // MARK: - Transport
+
+    private func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws(JourneyClientError) -> T {
+        do {
+            return try JourneyJSON.decoder().decode(type, from: data)
+        } catch {
+            throw JourneyClientError(kind: .invalidResponse, status: 200, code: "invalid_response",
+                                     detail: "could not decode \(T.self): \(error)")
+        }
+    }
+
+    private func request(path: String, body: [String: Any]?) throws(JourneyClientError) -> URLRequest {
+        let url = session.baseURL.appendingPathComponent("v1/journeys")
+            .appendingPathComponent(session.journeyID).appendingPathComponent(path)
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(session.clientToken)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let body, !body.isEmpty {
+            do {
+                request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+            } catch {
+                throw JourneyClientError(kind: .transport, status: 0, code: "invalid_request", detail: "\(error)")
+            }
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        return request
+    }
+
+    /// Sends the request and returns the body of a 2xx answer; any other answer becomes its problem.
+    private func send(path: String, body: [String: Any]?) async throws(JourneyClientError) -> Data {
+        let request = try request(path: path, body: body)
+        let (data, response): (Data, URLResponse)
+        do {
+            (data, response) = try await Self.load(request, on: urlSession)
+        } catch let error as URLError where error.code == .cancelled {
+            throw JourneyClientError(kind: .transport, status: 0, code: "cancelled", detail: "\(error)")
+        } catch is CancellationError {
+            throw JourneyClientError(kind: .transport, status: 0, code: "cancelled", detail: "the task was cancelled")
+        } catch {
+            throw JourneyClientError(kind: .transport, status: 0, code: "transport_failed", detail: "\(error)")
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw JourneyClientError(kind: .invalidResponse, status: 0, code: "invalid_response", detail: "not HTTP")
+        }
+        guard (200..<300).contains(http.statusCode) else {
+            throw JourneyClientError.fromResponse(status: http.statusCode, body: data,
+                                                  retryAfterHeader: http.value(forHTTPHeaderField: "Retry-After"))
+        }
+        return data
+    }
+
+    /// `dataTask` wrapped for async/await (works from iOS 13), cancelled with the calling task.
+    private static func load(_ request: URLRequest, on urlSession: URLSession) async throws -> (Data, URLResponse) {
+        let box = TaskBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+                let task = urlSession.dataTask(with: request) { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else if let response {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                    }
+                }
+                box.set(task)
+                task.resume()
+            }
+        } onCancel: {
+            box.cancel()
+        }
+    }
+}
+
+/// Holds the data task so that cancelling the calling task cancels it, even before it was created.
+private final class TaskBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var cancelled = false
+
+    func set(_ task: URLSessionDataTask) {
+        lock.lock()
+        self.task = task
+        let cancelled = self.cancelled
+        lock.unlock()
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        let task = self.task
+        lock.unlock()
+        task?.cancel()
+    }
+}
