@@ -19,15 +19,13 @@ import UnicoEmulator
         }
     }
 
-    @Test func twentyConcurrentRequestsWithOneKeyMakeOneJourney() async throws {
+    @Test func aHundredConcurrentRequestsWithOneKeyMakeOneJourney() async throws {
         try await withJourneys { h in
-            let clock = ContinuousClock()
-            let started = clock.now
             let answers = try await withThrowingTaskGroup(of: JourneyHarness.Answer.self) { group in
-                for _ in 0..<20 { group.addTask { try await h.start(key: "burst") } }
+                for _ in 0..<100 { group.addTask { try await h.start(key: "burst") } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(clock.now - started < .seconds(15))
+            #expect(answers.count == 100)
             #expect(answers.allSatisfy { $0.status == 201 })
             #expect(Set(answers.compactMap { $0["journeyId"] as? String }).count == 1)
             #expect(Set(answers.map(\.body)).count == 1)
