@@ -1,0 +1,207 @@
+import Foundation
+import HTTPServer
+import HumanTokenAPI
+@testable import JourneyService
+import SDKLiteSimulator
+import Testing
+import UnicoEmulator
+
+/// A started journey whose device finished the capture: ids, tokens and Unico's process id.
+struct Captured: Sendable {
+    let id: String
+    let clientToken: String
+    let processID: String
+}
+
+extension JourneyHarness {
+    /// Starts a journey and runs the simulated device as `user` (no callback is sent).
+    func capture(_ user: SimulatedUser) async throws -> Captured {
+        let started = try await start()
+        #expect(started.status == 201)
+        let id = try #require(started["journeyId"] as? String)
+        let clientToken = try #require(started["clientToken"] as? String)
+        let webAppToken = try #require(started["webAppToken"] as? String)
+        _ = try await send("POST", "/v1/journeys/\(id)/capture-opened", bearer: clientToken)
+        let outcome = await SimulatedDevice(emulatorURL: emulatorURL).run(webAppToken: webAppToken, environment: .UAT, user: user)
+        return Captured(id: id, clientToken: clientToken, processID: try #require(outcome.processId))
+    }
+
+    func callbackSuccess(_ c: Captured) async throws -> Answer {
+        try await send("POST", "/v1/journeys/\(c.id)/callback", bearer: c.clientToken,
+                       json: ["outcome": "success", "processId": c.processID])
+    }
+
+    /// Polls `GET /v1/journeys/{id}` until `status`, for at most `seconds`.
+    func waitForStatus(_ id: String, _ status: String, seconds: Double = 15) async throws -> Answer {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let journey = try await send("GET", "/v1/journeys/\(id)", bearer: reader)
+            if journey["status"] as? String == status || Date() > deadline { return journey }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    func count(_ type: String, _ id: String) async throws -> Int {
+        try await eventTypes(id).filter { $0 == type }.count
+    }
+
+    func allEventData() async throws -> String {
+        let rows = try await database.owner.query("SELECT data::text FROM events")
+        return try rows.map { try $0.decode(0, as: String.self) }.joined(separator: "\n")
+    }
+
+    func webhook(_ payload: [String: any Sendable], headers: [String: String]) async throws -> Answer {
+        try await send("POST", "/v1/webhooks/unico", headers: headers, json: payload)
+    }
+}
+
+private let bearerAuth = WebhookAuthenticator(.bearer(token: "wh-secret-token"))
+private let bearerHeader = ["Authorization": "Bearer wh-secret-token"]
+
+@Suite(.serialized) struct ResultAndWebhookTests {
+    @Test func approvedCallbackCompletesWithSealedHumanToken() async throws {
+        try await withJourneys { h in
+            let c = try await h.capture(.approve)
+            let callback = try await h.callbackSuccess(c)
+            #expect(callback.status == 200)
+            #expect(callback["status"] as? String == "completed")
+            let journey = try await h.send("GET", "/v1/journeys/\(c.id)", bearer: h.reader)
+            #expect(journey["status"] as? String == "completed")
+            #expect(journey["outcome"] as? String == "approved")
+            #expect(!String(decoding: journey.body, as: UTF8.self).contains("humanToken"))
+            let process = try await h.unico.getProcess(c.processID)
+            let plaintext = try #require(process.humanToken)
+            let opened = try await h.send("GET", "/v1/journeys/\(c.id)/human-token", bearer: h.reader)
+            #expect(opened.status == 200)
+            #expect(opened["humanToken"] as? String == plaintext)
+            #expect(opened.headers["cache-control"] == "no-store")
+            let anonymous = try await h.send("GET", "/v1/journeys/\(c.id)/human-token")
+            #expect(anonymous.status == 401)
+            #expect(try await h.count("ResultFetched", c.id) == 1)
+            let data = try await h.allEventData()
+            #expect(data.contains("humanToken"))
+            #expect(!data.contains(plaintext))
+        }
+    }
+
+    @Test func rejectedCallbackCompletesRejectedWithoutHumanToken() async throws {
+        try await withJourneys { h in
+            let c = try await h.capture(.beRejected)
+            let callback = try await h.callbackSuccess(c)
+            #expect(callback.status == 200)
+            let journey = try await h.send("GET", "/v1/journeys/\(c.id)", bearer: h.reader)
+            #expect(journey["status"] as? String == "completed")
+            #expect(journey["outcome"] as? String == "rejected")
+            let token = try await h.send("GET", "/v1/journeys/\(c.id)/human-token", bearer: h.reader)
+            #expect(token.status == 404)
+            #expect(token.code == "human_token_not_available")
+            #expect(try await h.eventTypes(c.id).suffix(2) == ["ResultFetched", "JourneyCompleted"])
+        }
+    }
+
+    @Test(arguments: [
+        (WebhookAuthenticator(.basic(user: "unico", password: "p4ss:word")),
+         UnicoEmulator.WebhookAuthentication.basic(user: "unico", password: "p4ss:word")),
+        (WebhookAuthenticator(.header(name: "X-Unico-Key", value: "k-123")),
+         UnicoEmulator.WebhookAuthentication.apiKey(header: "X-Unico-Key", value: "k-123")),
+        (bearerAuth, UnicoEmulator.WebhookAuthentication.bearer(token: "wh-secret-token")),
+    ])
+    func emulatorWebhookBeforeCallbackCompletesTheJourney(
+        service: WebhookAuthenticator, emulator: UnicoEmulator.WebhookAuthentication
+    ) async throws {
+        try await withJourneys(webhook: service, emulatorAuth: emulator) { h in
+            let c = try await h.capture(.approve)
+            // No callback: the webhook alone leads to Get Process and the completion.
+            let journey = try await h.waitForStatus(c.id, "completed")
+            #expect(journey["status"] as? String == "completed", "\(service.modeName)")
+            #expect(journey["outcome"] as? String == "approved")
+            #expect(try await h.count("WebhookReceived", c.id) >= 1)
+            #expect(try await h.count("ResultFetched", c.id) == 1)
+            let process = try await h.unico.getProcess(c.processID)
+            let opened = try await h.send("GET", "/v1/journeys/\(c.id)/human-token", bearer: h.reader)
+            #expect(opened["humanToken"] as? String == process.humanToken)
+            // The app's callback arriving late changes nothing.
+            let late = try await h.callbackSuccess(c)
+            #expect(late.status < 500)
+            #expect(try await h.count("ResultFetched", c.id) == 1)
+        }
+    }
+
+    @Test func wrongOrMissingCredentialsAre401AndAudited() async throws {
+        try await withJourneys(webhook: bearerAuth) { h in
+            let payload: [String: any Sendable] = ["processId": "p-1", "state": "PROCESS_STATE_FINISHED", "flow": "humantoken",
+                                          "result": "ok"]
+            let missing = try await h.webhook(payload, headers: [:])
+            #expect(missing.status == 401)
+            #expect(missing.code == "webhook_unauthorized")
+            #expect(missing.headers["content-type"] == "application/problem+json")
+            let wrong = try await h.webhook(payload, headers: ["Authorization": "Bearer wh-secret-tokem"])
+            #expect(wrong.status == 401)
+            let basic = try await h.webhook(payload, headers: ["Authorization": "Basic d2g6c2VjcmV0"])
+            #expect(basic.status == 401)
+            let metrics = h.metricsText()
+            #expect(metrics.contains(#"webhook_requests_total{outcome="unauthorized"} 3"#))
+            #expect(!metrics.contains("wh-secret"))
+        }
+        // Not configured: every webhook is refused.
+        try await withJourneys { h in
+            let answer = try await h.webhook(["processId": "p", "state": "s"], headers: bearerHeader)
+            #expect(answer.status == 401)
+        }
+    }
+
+    @Test func unknownProcessIs202AndMalformedIs400() async throws {
+        try await withJourneys(webhook: bearerAuth) { h in
+            let unknown = try await h.webhook(["processId": "no-such-process", "state": "PROCESS_STATE_FINISHED",
+                                               "flow": "humantoken", "result": "ok"], headers: bearerHeader)
+            #expect(unknown.status == 202)
+            #expect(unknown.code == "unknown_process")
+            #expect(try await h.journeyCount() == 0)
+            let malformed = try await h.send("POST", "/v1/webhooks/unico", headers: bearerHeader.merging(
+                ["Content-Type": "application/json"]) { $1 }, json: ["state": "x"])
+            #expect(malformed.status == 400)
+            #expect(malformed.headers["content-type"] == "application/problem+json")
+            let wrongType = try await h.webhook(["processId": 42, "state": "x"], headers: bearerHeader)
+            #expect(wrongType.status == 400)
+        }
+    }
+
+    @Test func duplicateAndOutOfOrderWebhooksRecordOneResult() async throws {
+        try await withJourneys(webhook: bearerAuth) { h in
+            let c = try await h.capture(.approve)
+            let payload: [String: any Sendable] = ["processId": c.processID, "state": "PROCESS_STATE_FINISHED",
+                                          "flow": "humantoken", "result": "ok"]
+            async let first = h.webhook(payload, headers: bearerHeader)
+            async let second = h.webhook(payload, headers: bearerHeader)
+            let answers = try await [first, second]
+            #expect(answers.allSatisfy { $0.status == 200 })
+            // A stale notice delivered after the result changes nothing either.
+            let stale = try await h.webhook(["processId": c.processID, "state": "PROCESS_STATE_CREATED",
+                                             "flow": "humantoken"], headers: bearerHeader)
+            #expect(stale.status == 200)
+            #expect(stale["status"] as? String == "completed")
+            #expect(try await h.count("WebhookReceived", c.id) == 3)
+            #expect(try await h.count("ResultFetched", c.id) == 1)
+            #expect(try await h.count("JourneyCompleted", c.id) == 1)
+            let journey = try await h.send("GET", "/v1/journeys/\(c.id)", bearer: h.reader)
+            #expect(journey["outcome"] as? String == "approved")
+            let late = try await h.callbackSuccess(c)
+            #expect(late.status < 500)
+            let plaintext = try #require(try await h.unico.getProcess(c.processID).humanToken)
+            #expect(!(try await h.allEventData()).contains(plaintext))
+        }
+    }
+
+    @Test func webhookAuthenticationParsesTheDocumentedFormats() throws {
+        #expect(try WebhookAuthenticator(parsing: "basic:u:p:w").mode == .basic(user: "u", password: "p:w"))
+        #expect(try WebhookAuthenticator(parsing: "header:X-Key:v:1").mode == .header(name: "X-Key", value: "v:1"))
+        #expect(try WebhookAuthenticator(parsing: "bearer:t").mode == .bearer(token: "t"))
+        #expect(throws: (any Error).self) { try WebhookAuthenticator(parsing: "digest:x") }
+        #expect(throws: (any Error).self) { try WebhookAuthenticator(parsing: "basic:nouser") }
+        #expect(try WebhookAuthenticator.fromEnvironment([:]) == nil)
+        let header = WebhookAuthenticator(.header(name: "X-Key", value: "v"))
+        #expect(header.accepts(["X-Key": "v"]))
+        #expect(!header.accepts(["X-Key": "w"]))
+        #expect(!header.accepts([:]))
+    }
+}
