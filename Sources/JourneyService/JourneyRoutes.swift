@@ -55,7 +55,7 @@ struct JourneyRoutes: Sendable {
             do {
                 try await fetcher.fetch(journeyID: recorded.id)
             } catch {
-                WebhookHandler.log("callback for journey \(recorded.id.rawValue): Get Process failed: \(type(of: error))")
+                WebhookHandler.log("callback for journey \(recorded.id.rawValue): Get Process failed: \(String(describing: error))")
                 return try recorded.response()
             }
             return try HTTPResponse.json(JourneyView(try await writer.load(recorded.id), id: recorded.id),

@@ -74,21 +74,18 @@ struct WebhookHandler: Sendable {
             try await fetcher.fetch(journeyID: id)
         } catch {
             // The journey stays awaiting its result; the worker's fetchResult retries later.
-            Self.log("webhook for journey \(id.rawValue): Get Process failed: \(type(of: error))")
+            Self.log("webhook for journey \(id.rawValue): Get Process failed: \(String(describing: error))")
         }
         let state = try await writer.load(id)
         return try HTTPResponse.json(Answer(code: "recorded", journeyId: id.rawValue, status: state.status.rawValue))
     }
 
-    /// The journey whose attempt created `processID`, from its `ProcessCreated` event.
+    /// The journey whose attempt created `processID` (table `process_journeys`, schema/0005).
     private func journey(of processID: ProcessID) async throws -> JourneyID? {
         let rows = try await database.query("""
-            SELECT stream_name FROM events
-            WHERE event_type = 'ProcessCreated' AND data->>'processID' = \(processID.rawValue)
-            ORDER BY position LIMIT 1
+            SELECT journey_id FROM process_journeys WHERE process_id = \(processID.rawValue)
             """)
-        guard let stream = try rows.first?.decode(0, as: String.self), stream.hasPrefix("journey-") else { return nil }
-        return JourneyID(String(stream.dropFirst("journey-".count)))
+        return try rows.first.map { JourneyID(try $0.decode(0, as: String.self)) }
     }
 
     private func count(_ outcome: String) {

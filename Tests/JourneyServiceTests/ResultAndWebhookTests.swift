@@ -192,6 +192,27 @@ private let bearerHeader = ["Authorization": "Bearer wh-secret-token"]
         }
     }
 
+    @Test func processLookupIsWrittenWithTheProcessAndIsInsertOnlyForTheService() async throws {
+        try await withJourneys(webhook: bearerAuth) { h in
+            let c = try await h.capture(.approve)
+            let rows = try await h.database.owner.query("""
+                SELECT p.journey_id, p.attempt, e.data->>'processID' FROM process_journeys p
+                JOIN events e ON e.event_type = 'ProcessCreated' AND e.stream_name = 'journey-' || p.journey_id
+                """)
+            #expect(rows.count == 1)
+            let row = try #require(rows.first)
+            #expect(try row.decode(0, as: String.self) == c.id)
+            #expect(try row.decode(1, as: Int.self) == 1)
+            #expect(try row.decode(2, as: String.self) == c.processID)
+            await #expect(throws: (any Error).self) {
+                try await h.database.app.query("DELETE FROM process_journeys")
+            }
+            await #expect(throws: (any Error).self) {
+                try await h.database.app.query("UPDATE process_journeys SET attempt = 2")
+            }
+        }
+    }
+
     @Test func webhookAuthenticationParsesTheDocumentedFormats() throws {
         #expect(try WebhookAuthenticator(parsing: "basic:u:p:w").mode == .basic(user: "u", password: "p:w"))
         #expect(try WebhookAuthenticator(parsing: "header:X-Key:v:1").mode == .header(name: "X-Key", value: "v:1"))
