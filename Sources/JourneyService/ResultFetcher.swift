@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import HTTPServer
 import HumanTokenAPI
 import JourneyDomain
 import JourneyStore
@@ -55,21 +56,37 @@ public struct ResultFetcher: Sendable {
             throw HumanTokenAPIError(.configuration, "no Unico client for the environment")
         }
         let snapshot = try await unico.getProcess(processID.rawValue, priority: .background)
+        do {
+            return try await record(snapshot, attempt: attempt.number, subject: subject.reference, journey: id)
+        } catch let problem as Problem where problem.status == .conflict {
+            // Each statement of a READ COMMITTED transaction sees the latest commit: another fetch
+            // may have recorded the result between the check and the decision. Then it is done.
+            let (current, _) = try await writer.database.withConnection { try JourneyRepository.load(id, on: $0) }
+            guard current.status == .awaitingResult, current.currentAttemptNumber == attempt.number else {
+                return .alreadyRecorded
+            }
+            throw problem
+        }
+    }
+
+    /// Records `snapshot` in one short transaction if the attempt still awaits its result.
+    private func record(_ snapshot: HumanTokenAPI.ProcessSnapshot, attempt number: Int, subject: SubjectReference,
+                        journey id: JourneyID) async throws -> Outcome {
         let vault = dependencies.vault
         let metadata = EventMetadata(correlationID: UUID(), actor: "result-fetcher")
         return try await writer.transaction { connection, now in
             let (current, _) = try JourneyRepository.load(id, on: connection)
-            guard current.status == .awaitingResult, current.currentAttemptNumber == attempt.number else {
+            guard current.status == .awaitingResult, current.currentAttemptNumber == number else {
                 return .alreadyRecorded
             }
             let sealed = try snapshot.humanToken.map {
-                try vault.seal($0, field: PersonalDataField.humanToken, subject: subject.reference, on: connection)
+                try vault.seal($0, field: PersonalDataField.humanToken, subject: subject, on: connection)
             }
             let recorded = JourneyDomain.ProcessSnapshot(
                 state: JourneyDomain.ProcessState(rawValue: snapshot.state.rawValue),
                 result: JourneyDomain.ProcessResult(rawValue: snapshot.result.rawValue),
                 humanToken: sealed, finishedAt: snapshot.finishedAt)
-            let outcome = try JourneyWriter.execute(.recordResult(attempt: attempt.number, snapshot: recorded),
+            let outcome = try JourneyWriter.execute(.recordResult(attempt: number, snapshot: recorded),
                                                     journey: id, metadata: metadata, now: now, on: connection)
             return outcome.state.status == .awaitingResult ? .pending : .recorded(outcome.state.status)
         }

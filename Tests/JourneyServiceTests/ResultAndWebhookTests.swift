@@ -1,6 +1,8 @@
 import Foundation
 import HTTPServer
+import EventStore
 import HumanTokenAPI
+import JourneyDomain
 @testable import JourneyService
 import SDKLiteSimulator
 import Testing
@@ -210,6 +212,29 @@ private let bearerHeader = ["Authorization": "Bearer wh-secret-token"]
             await #expect(throws: (any Error).self) {
                 try await h.database.app.query("UPDATE process_journeys SET attempt = 2")
             }
+        }
+    }
+
+    @Test func concurrentFetchesRecordOneResultAndNeverFail() async throws {
+        try await withJourneys { h in
+            let c = try await h.capture(.approve)
+            let id = JourneyID(c.id)
+            // Await the result without the route's own fetch: record the callback directly.
+            let writer = JourneyWriter(database: h.database.app, clock: Date.init)
+            _ = try await writer.transaction { connection, now in
+                try JourneyWriter.execute(.recordCallback(attempt: 1, outcome: .success(processID: ProcessID(c.processID))),
+                                          journey: id, metadata: EventMetadata(actor: "test"), now: now, on: connection)
+            }
+            let fetcher = ResultFetcher(database: h.database.app,
+                                        dependencies: try .development(database: h.database.app, unico: [.uat: h.unico]))
+            let outcomes = try await withThrowingTaskGroup(of: ResultFetcher.Outcome.self) { group in
+                for _ in 0..<6 { group.addTask { try await fetcher.fetch(journeyID: id) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == .recorded(.completed) }.count == 1)
+            #expect(outcomes.allSatisfy { $0 == .recorded(.completed) || $0 == .alreadyRecorded || $0 == .nothingToFetch })
+            #expect(try await h.count("ResultFetched", c.id) == 1)
+            #expect(try await fetcher.fetch(journeyID: id) == .nothingToFetch)
         }
     }
 
