@@ -41,9 +41,20 @@ struct ClientReportHandler: Sendable {
         }
     }
 
+    /// A success callback that arrives after the journey completed for that very process (Unico's
+    /// webhook was faster) answers 200 with the final state; nothing is appended. Anything else the
+    /// domain refuses stays a 409.
     func callback(_ request: HTTPRequest) async throws -> Recorded {
         let body: Callback = try request.decode()
-        return try await recordState(request) { .recordCallback(attempt: body.attempt ?? $0, outcome: body.outcome) }
+        do {
+            return try await recordState(request) { .recordCallback(attempt: body.attempt ?? $0, outcome: body.outcome) }
+        } catch let problem as Problem where problem.status == .conflict {
+            guard case .success(let processID) = body.outcome else { throw problem }
+            let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
+            let state = try await writer.load(id)
+            guard state.status == .completed, state.currentAttempt?.processID == processID else { throw problem }
+            return Recorded(id: id, state: state)
+        }
     }
 
     /// Authenticates the client token and runs the command made from the current attempt number.
