@@ -245,6 +245,50 @@ private let bearerHeader = ["Authorization": "Bearer wh-secret-token"]
         }
     }
 
+    @Test func getProcessFailureLeavesTheJourneyAwaitingItsResult() async throws {
+        let faults = FaultScript(routes: [FaultScript.Route.getProcess.rawValue: .init(serverErrorRate: 1)])
+        try await withJourneys(faults: faults, webhook: bearerAuth) { h in
+            let c = try await h.capture(.approve)
+            let callback = try await h.callbackSuccess(c)
+            #expect(callback.status == 200)
+            #expect(callback["status"] as? String == "awaitingResult")
+            let webhook = try await h.webhook(["processId": c.processID, "state": "PROCESS_STATE_FINISHED",
+                                               "flow": "humantoken", "result": "ok"], headers: bearerHeader)
+            #expect(webhook.status == 200)
+            #expect(webhook["status"] as? String == "awaitingResult")
+            #expect(try await h.count("ResultFetched", c.id) == 0)
+            let token = try await h.send("GET", "/v1/journeys/\(c.id)/human-token", bearer: h.reader)
+            #expect(token.status == 404)
+        }
+    }
+
+    @Test func unfinishedProcessRecordsResultPendingThenTheWebhookCompletes() async throws {
+        try await withJourneys(webhook: bearerAuth) { h in
+            let started = try await h.start()
+            let id = try #require(started["journeyId"] as? String)
+            let clientToken = try #require(started["clientToken"] as? String)
+            let webAppToken = try #require(started["webAppToken"] as? String)
+            let rows = try await h.database.owner.query(
+                "SELECT process_id FROM process_journeys WHERE journey_id = \(id)")
+            let processID = try #require(try rows.first?.decode(0, as: String.self))
+            // A (premature) success callback: Unico has not finished, so the result is pending.
+            let early = try await h.send("POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
+                                         json: ["outcome": "success", "processId": processID])
+            #expect(early.status == 200)
+            #expect(early["status"] as? String == "awaitingResult")
+            #expect(try await h.count("ResultPending", id) == 1)
+            let outcome = await SimulatedDevice(emulatorURL: h.emulatorURL).run(webAppToken: webAppToken, environment: .UAT,
+                                                                               user: .approve)
+            #expect(outcome.processId == processID)
+            let webhook = try await h.webhook(["processId": processID, "state": "PROCESS_STATE_FINISHED",
+                                               "flow": "humantoken", "result": "ok"], headers: bearerHeader)
+            #expect(webhook.status == 200)
+            #expect(webhook["status"] as? String == "completed")
+            #expect(webhook["journeyId"] as? String == id)
+            #expect(try await h.count("ResultFetched", id) == 1)
+        }
+    }
+
     @Test func webhookAuthenticationParsesTheDocumentedFormats() throws {
         #expect(try WebhookAuthenticator(parsing: "basic:u:p:w").mode == .basic(user: "u", password: "p:w"))
         #expect(try WebhookAuthenticator(parsing: "header:X-Key:v:1").mode == .header(name: "X-Key", value: "v:1"))
