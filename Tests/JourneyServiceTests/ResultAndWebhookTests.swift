@@ -289,6 +289,31 @@ private let bearerHeader = ["Authorization": "Bearer wh-secret-token"]
         }
     }
 
+    @Test func webhookForASupersededAttemptDoesNotMoveTheCurrentOne() async throws {
+        try await withJourneys(webhook: bearerAuth) { h in
+            let started = try await h.start()
+            let id = try #require(started["journeyId"] as? String)
+            let clientToken = try #require(started["clientToken"] as? String)
+            let firstProcess = try #require(try await h.database.owner.query(
+                "SELECT process_id FROM process_journeys WHERE journey_id = \(id) AND attempt = 1").first?
+                .decode(0, as: String.self))
+            let failed = try await h.send("POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
+                                          json: ["outcome": "error", "code": 73302])
+            #expect(failed.status == 200)
+            let fresh = try await h.send("POST", "/v1/journeys/\(id)/token", bearer: clientToken)
+            #expect(fresh["attempt"] as? Int == 2)
+            let late = try await h.webhook(["processId": firstProcess, "state": "PROCESS_STATE_FINISHED",
+                                            "flow": "humantoken", "result": "expired"], headers: bearerHeader)
+            #expect(late.status == 200)
+            #expect(late["status"] as? String == "tokenIssued")
+            let journey = try await h.send("GET", "/v1/journeys/\(id)", bearer: h.reader)
+            #expect(journey["status"] as? String == "tokenIssued")
+            #expect(journey["attempt"] as? Int == 2)
+            #expect(try await h.count("WebhookReceived", id) == 1)
+            #expect(try await h.count("ResultFetched", id) == 0)
+        }
+    }
+
     @Test func webhookAuthenticationParsesTheDocumentedFormats() throws {
         #expect(try WebhookAuthenticator(parsing: "basic:u:p:w").mode == .basic(user: "u", password: "p:w"))
         #expect(try WebhookAuthenticator(parsing: "header:X-Key:v:1").mode == .header(name: "X-Key", value: "v:1"))
