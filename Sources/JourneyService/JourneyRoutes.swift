@@ -52,12 +52,7 @@ struct JourneyRoutes: Sendable {
         router.post("/v1/journeys/{id}/callback") { request in
             let recorded = try await reports.callback(request)
             guard recorded.state.status == .awaitingResult else { return try recorded.response() }
-            do {
-                try await fetcher.fetch(journeyID: recorded.id)
-            } catch {
-                WebhookHandler.log("callback for journey \(recorded.id.rawValue): Get Process failed: \(String(describing: error))")
-                return try recorded.response()
-            }
+            await fetcher.fetchCounting(journeyID: recorded.id, trigger: "callback", metrics: metrics)
             return try HTTPResponse.json(JourneyView(try await writer.load(recorded.id), id: recorded.id),
                                          encoder: TokenResponse.encoder)
         }

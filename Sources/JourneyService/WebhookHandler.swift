@@ -70,12 +70,7 @@ struct WebhookHandler: Sendable {
             try JourneyWriter.execute(.recordWebhook(notice), journey: id, metadata: metadata, now: now, on: connection)
         }
         count("recorded")
-        do {
-            try await fetcher.fetch(journeyID: id)
-        } catch {
-            // The journey stays awaiting its result; the worker's fetchResult retries later.
-            Self.log("webhook for journey \(id.rawValue): Get Process failed: \(String(describing: error))")
-        }
+        await fetcher.fetchCounting(journeyID: id, trigger: "webhook", metrics: metrics)
         let state = try await writer.load(id)
         return try HTTPResponse.json(Answer(code: "recorded", journeyId: id.rawValue, status: state.status.rawValue))
     }

@@ -257,6 +257,8 @@ private let bearerHeader = ["Authorization": "Bearer wh-secret-token"]
             #expect(webhook.status == 200)
             #expect(webhook["status"] as? String == "awaitingResult")
             #expect(try await h.count("ResultFetched", c.id) == 0)
+            #expect(h.metricsText().contains(#"result_fetches_total{outcome="failed",trigger="webhook"} 1"#))
+            #expect(h.metricsText().contains(#"result_fetches_total{outcome="failed",trigger="callback"} 1"#))
             let token = try await h.send("GET", "/v1/journeys/\(c.id)/human-token", bearer: h.reader)
             #expect(token.status == 404)
         }
