@@ -21,14 +21,14 @@ public struct JourneyDependencies: Sendable {
     public var clock: @Sendable () -> Date
     /// How Unico authenticates its webhooks; nil refuses every webhook (401). Default: read from
     /// `UNICO_WEBHOOK_AUTH` (`basic:user:password`, `header:Name:value` or `bearer:token`);
-    /// an unreadable value leaves it nil.
+    /// an unreadable value leaves it nil and says so on standard error (without the value).
     public var webhookAuthentication: WebhookAuthenticator?
 
     public init(
         vault: SubjectVault, clientTokens: ClientTokenIssuer, unico: [Environment: HumanTokenAPIClient],
         retryPolicy: RetryPolicy = .standard, idempotencyWait: Duration = .seconds(15),
         clock: @escaping @Sendable () -> Date = Date.init,
-        webhookAuthentication: WebhookAuthenticator? = (try? WebhookAuthenticator.fromEnvironment()) ?? nil
+        webhookAuthentication: WebhookAuthenticator? = WebhookAuthenticator.configured()
     ) {
         self.webhookAuthentication = webhookAuthentication
         self.vault = vault

@@ -65,6 +65,19 @@ public struct WebhookAuthenticator: Sendable, Equatable {
         return try WebhookAuthenticator(parsing: text)
     }
 
+    /// ``fromEnvironment(_:)`` for the service's default: a malformed value is reported on
+    /// standard error (never the value) and leaves webhooks refused.
+    public static func configured(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> WebhookAuthenticator? {
+        do {
+            return try fromEnvironment(environment)
+        } catch {
+            WebhookHandler.log("\(environmentVariable) is malformed (expected basic:user:password, header:Name:value "
+                               + "or bearer:token); every webhook will be refused")
+            return nil
+        }
+    }
+
     /// The scheme name for audits (never the credentials).
     public var modeName: String {
         switch mode {

@@ -323,6 +323,8 @@ private let bearerHeader = ["Authorization": "Bearer wh-secret-token"]
         #expect(throws: (any Error).self) { try WebhookAuthenticator(parsing: "digest:x") }
         #expect(throws: (any Error).self) { try WebhookAuthenticator(parsing: "basic:nouser") }
         #expect(try WebhookAuthenticator.fromEnvironment([:]) == nil)
+        #expect(WebhookAuthenticator.configured(["UNICO_WEBHOOK_AUTH": "bearer:abc"])?.mode == .bearer(token: "abc"))
+        #expect(WebhookAuthenticator.configured(["UNICO_WEBHOOK_AUTH": "nonsense"]) == nil)
         let header = WebhookAuthenticator(.header(name: "X-Key", value: "v"))
         #expect(header.accepts(["X-Key": "v"]))
         #expect(!header.accepts(["X-Key": "w"]))
