@@ -106,6 +106,12 @@ struct AttemptRunner: Sendable {
             link: try seal(process.link, SealedName.link))
         _ = try JourneyWriter.execute(.recordProcessCreated(creation), journey: target.journeyID, metadata: metadata,
                                       now: now, on: connection)
+        // The webhook's lookup (schema/0005), in the transaction of the ProcessCreated event.
+        _ = try connection.query("""
+            INSERT INTO process_journeys (process_id, journey_id, attempt)
+            VALUES (\(process.id), \(target.journeyID.rawValue), \(target.attempt))
+            ON CONFLICT (process_id) DO NOTHING
+            """)
         let issued = try JourneyWriter.execute(.issueToken, journey: target.journeyID, metadata: metadata,
                                                now: now, on: connection)
         let expiresAt = issued.state.currentAttempt?.tokenExpiresAt ?? now.addingTimeInterval(300)

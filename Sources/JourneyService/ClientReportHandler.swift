@@ -32,14 +32,39 @@ struct ClientReportHandler: Sendable {
         return try await record(request) { .recordCaptureOpened(attempt: body.attempt ?? $0) }
     }
 
-    func callback(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// A recorded report: the journey's state after it.
+    struct Recorded: Sendable {
+        var id: JourneyID
+        var state: JourneyState
+        func response() throws -> HTTPResponse {
+            try HTTPResponse.json(JourneyView(state, id: id), encoder: TokenResponse.encoder)
+        }
+    }
+
+    /// A success callback that arrives after the journey completed for that very process (Unico's
+    /// webhook was faster) answers 200 with the final state; nothing is appended. Anything else the
+    /// domain refuses stays a 409.
+    func callback(_ request: HTTPRequest) async throws -> Recorded {
         let body: Callback = try request.decode()
-        return try await record(request) { .recordCallback(attempt: body.attempt ?? $0, outcome: body.outcome) }
+        do {
+            return try await recordState(request) { .recordCallback(attempt: body.attempt ?? $0, outcome: body.outcome) }
+        } catch let problem as Problem where problem.status == .conflict {
+            guard case .success(let processID) = body.outcome else { throw problem }
+            let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
+            let state = try await writer.load(id)
+            guard state.status == .completed, state.currentAttempt?.processID == processID else { throw problem }
+            return Recorded(id: id, state: state)
+        }
     }
 
     /// Authenticates the client token and runs the command made from the current attempt number.
     private func record(_ request: HTTPRequest,
                         _ command: @escaping @Sendable (Int) -> JourneyCommand) async throws -> HTTPResponse {
+        try await recordState(request, command).response()
+    }
+
+    private func recordState(_ request: HTTPRequest,
+                             _ command: @escaping @Sendable (Int) -> JourneyCommand) async throws -> Recorded {
         let uuid = try RequestAuthenticator.journeyID(request)
         _ = try authenticator.clientToken(request, journey: uuid)
         let id = JourneyID(uuid.uuidString.lowercased())
@@ -50,6 +75,6 @@ struct ClientReportHandler: Sendable {
             return try JourneyWriter.execute(command(state.currentAttemptNumber), journey: id, metadata: metadata,
                                              now: now, on: connection).state
         }
-        return try HTTPResponse.json(JourneyView(state, id: id), encoder: TokenResponse.encoder)
+        return Recorded(id: id, state: state)
     }
 }

@@ -19,12 +19,18 @@ public struct JourneyDependencies: Sendable {
     public var idempotencyWait: Duration
     /// The time of decisions and tokens. Default: the system clock.
     public var clock: @Sendable () -> Date
+    /// How Unico authenticates its webhooks; nil refuses every webhook (401). Default: read from
+    /// `UNICO_WEBHOOK_AUTH` (`basic:user:password`, `header:Name:value` or `bearer:token`);
+    /// an unreadable value leaves it nil and says so on standard error (without the value).
+    public var webhookAuthentication: WebhookAuthenticator?
 
     public init(
         vault: SubjectVault, clientTokens: ClientTokenIssuer, unico: [Environment: HumanTokenAPIClient],
         retryPolicy: RetryPolicy = .standard, idempotencyWait: Duration = .seconds(15),
-        clock: @escaping @Sendable () -> Date = Date.init
+        clock: @escaping @Sendable () -> Date = Date.init,
+        webhookAuthentication: WebhookAuthenticator? = WebhookAuthenticator.configured()
     ) {
+        self.webhookAuthentication = webhookAuthentication
         self.vault = vault
         self.clientTokens = clientTokens
         self.unico = unico

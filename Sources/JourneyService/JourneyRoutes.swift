@@ -4,12 +4,21 @@ import Foundation
 import HTTPServer
 import JourneyDomain
 import JourneyStore
+import Observability
 import Postgres
+import Privacy
 
-/// The `/v1/journeys` routes: start, read, audit trail, and what the app reports.
+/// The `/v1/journeys` routes: start, read, audit trail, what the app reports, and Unico's webhook.
+///
+/// Result fetching: after a success callback (or an accepted webhook) has been committed, the
+/// route runs ``ResultFetcher`` before answering, outside any transaction. Awaiting it keeps every
+/// Unico call owned by a request task (no detached work to leak or to lose at shutdown) and costs
+/// one Get Process (bounded by the client's request timeout); a failed fetch does not fail the
+/// request: the journey stays `awaitingResult` and its `nextDue` asks a worker to fetch again.
 struct JourneyRoutes: Sendable {
     let database: PostgresClient
     let dependencies: JourneyDependencies
+    let metrics: MetricsRegistry
 
     func register(on router: inout Router) {
         let writer = JourneyWriter(database: database, clock: dependencies.clock)
@@ -21,6 +30,10 @@ struct JourneyRoutes: Sendable {
         let reports = ClientReportHandler(authenticator: authenticator, writer: writer)
         let token = TokenHandler(authenticator: authenticator, writer: writer, runner: runner, dependencies: dependencies)
         let store = EventStore(client: database)
+        let fetcher = ResultFetcher(writer: writer, dependencies: dependencies)
+        let webhooks = WebhookHandler(database: database, writer: writer, fetcher: fetcher,
+                                      authentication: dependencies.webhookAuthentication, metrics: metrics)
+        let vault = dependencies.vault
 
         router.post("/v1/journeys") { try await start.handle($0) }
         router.get("/v1/journeys/{id}") { request in
@@ -36,7 +49,37 @@ struct JourneyRoutes: Sendable {
             return try AuditTrail.response(journeyID: id.rawValue, events: events)
         }
         router.post("/v1/journeys/{id}/capture-opened") { try await reports.captureOpened($0) }
-        router.post("/v1/journeys/{id}/callback") { try await reports.callback($0) }
+        router.post("/v1/journeys/{id}/callback") { request in
+            let recorded = try await reports.callback(request)
+            guard recorded.state.status == .awaitingResult else { return try recorded.response() }
+            await fetcher.fetchCounting(journeyID: recorded.id, trigger: "callback", metrics: metrics)
+            return try HTTPResponse.json(JourneyView(try await writer.load(recorded.id), id: recorded.id),
+                                         encoder: TokenResponse.encoder)
+        }
+        router.get("/v1/journeys/{id}/human-token") { request in
+            _ = try await authenticator.apiKey(request, scope: .journeysRead)
+            let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
+            let state = try await writer.load(id)
+            guard let sealed = state.humanToken, let subject = state.subject else {
+                throw Problem(status: .notFound, code: "human_token_not_available",
+                              detail: "The journey has no Human Token: it is not completed with an approval.",
+                              extra: ["status": state.status.rawValue])
+            }
+            let value = try await vault.open(sealed, field: PersonalDataField.humanToken, subject: subject.reference)
+            var response = try HTTPResponse.json(HumanTokenView(journeyId: id.rawValue, humanToken: value,
+                                                                completedAt: state.completedAt),
+                                                 encoder: TokenResponse.encoder)
+            response.headers["Cache-Control"] = "no-store"
+            return response
+        }
+        router.post("/v1/webhooks/unico") { try await webhooks.handle($0) }
         router.post("/v1/journeys/{id}/token") { try await token.handle($0) }
     }
+}
+
+/// `GET /v1/journeys/{id}/human-token`: the opened Human Token, for the company to keep with its user.
+struct HumanTokenView: Encodable, Sendable {
+    var journeyId: String
+    var humanToken: String
+    var completedAt: Date?
 }

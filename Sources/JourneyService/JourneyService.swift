@@ -48,7 +48,7 @@ public final class JourneyService: Sendable {
         var router = Router()
         router.use(RequestMetrics(registry: metrics).middleware)
         HealthRoutes(database: database, metrics: metrics).register(on: &router)
-        JourneyRoutes(database: database, dependencies: dependencies).register(on: &router)
+        JourneyRoutes(database: database, dependencies: dependencies, metrics: metrics).register(on: &router)
         router.get("/openapi.json") { _ in
             HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: OpenAPIDocument.json)
         }

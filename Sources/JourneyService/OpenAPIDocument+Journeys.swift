@@ -17,7 +17,8 @@ extension OpenAPIDocument {
         var operation: [String: Any] = ["operationId": id, "summary": summary, "responses": all,
                                         "security": security.map { [$0: [String]()] }]
         if let request { operation["requestBody"] = request }
-        if id != "startJourney" {
+        if id == "receiveUnicoWebhook" {
+        } else if id != "startJourney" {
             operation["parameters"] = [["name": "id", "in": "path", "required": true, "schema": ["type": "string", "format": "uuid"]]]
         } else {
             operation["parameters"] = [["name": "Idempotency-Key", "in": "header", "required": false,
@@ -42,8 +43,24 @@ extension OpenAPIDocument {
             request: body("CaptureOpened", required: false),
             responses: ["200": answer("Recorded.", "Journey")], problems: ["400", "401", "403", "404", "409", "422"])],
         "/v1/journeys/{id}/callback": ["post": journeyOperation(
-            "reportCallback", "The SDK's onSuccess or onErrorSelfie.", security: ["clientToken"], request: body("Callback"),
+            "reportCallback",
+            "The SDK's onSuccess or onErrorSelfie. After a success the service calls Get Process before answering "
+                + "and records the result (completed approved/rejected, or still awaitingResult while Unico works).",
+            security: ["clientToken"], request: body("Callback"),
             responses: ["200": answer("Recorded.", "Journey")], problems: ["400", "401", "403", "404", "409", "422"])],
+        "/v1/journeys/{id}/human-token": ["get": journeyOperation(
+            "getHumanToken", "The opened Human Token of a journey completed approved (sealed in the log; never cache).",
+            security: ["apiKey"],
+            responses: ["200": answer("The Human Token.", "HumanToken")], problems: ["401", "403", "404"])],
+        "/v1/webhooks/unico": ["post": journeyOperation(
+            "receiveUnicoWebhook",
+            "Unico's notice that a process finished: a hint, recorded as WebhookReceived, then Get Process decides. "
+                + "Authenticated as configured by UNICO_WEBHOOK_AUTH: basic:user:password, header:Name:value or "
+                + "bearer:token. Idempotent: repeats never record a second result.",
+            security: ["unicoWebhookBasic", "unicoWebhookHeader", "unicoWebhookBearer"], request: body("UnicoWebhook"),
+            responses: ["200": answer("Recorded (and the result fetched when Unico has it).", "WebhookAnswer"),
+                        "202": answer("No journey created this process (code unknown_process).", "WebhookAnswer")],
+            problems: ["400", "401", "413"])],
         "/v1/journeys/{id}/token": ["post": journeyOperation(
             "issueToken", "The current webAppToken with at least 60 s left, or a fresh process.",
             security: ["clientToken", "apiKey"],
@@ -88,6 +105,12 @@ extension OpenAPIDocument {
             ])],
         ]),
         "CaptureOpened": object(["attempt": integer]),
+        "HumanToken": object(["journeyId": string, "humanToken": string, "completedAt": time],
+                             required: ["journeyId", "humanToken"]),
+        "UnicoWebhook": object(["processId": string, "state": string, "flow": string, "result": string,
+                                "lastEvent": string, "lastEventDescription": string], required: ["processId", "state"]),
+        "WebhookAnswer": object(["code": ["type": "string", "enum": ["recorded", "unknown_process"]],
+                                 "journeyId": string, "status": string], required: ["code"]),
         "Callback": object([
             "outcome": ["type": "string", "enum": ["success", "error"]], "processId": string, "code": integer,
             "attempt": integer,
@@ -98,5 +121,11 @@ extension OpenAPIDocument {
         "apiKey": ["type": "http", "scheme": "bearer", "description": "An API key `jk_...` with the route's scope."],
         "clientToken": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT",
                         "description": "The journey-scoped client token returned by startJourney."],
+        "unicoWebhookBasic": ["type": "http", "scheme": "basic",
+                              "description": "UNICO_WEBHOOK_AUTH=basic:<user>:<password>."],
+        "unicoWebhookHeader": ["type": "apiKey", "in": "header", "name": "X-Webhook-Key",
+                               "description": "UNICO_WEBHOOK_AUTH=header:<Header-Name>:<value> (any header name)."],
+        "unicoWebhookBearer": ["type": "http", "scheme": "bearer",
+                               "description": "UNICO_WEBHOOK_AUTH=bearer:<token>."],
     ] }
 }

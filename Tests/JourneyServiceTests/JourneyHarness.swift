@@ -1,10 +1,14 @@
 import AccessControl
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import HumanTokenAPI
 import JourneyDomain
+@testable import JourneyService
 import JourneyTesting
 import Postgres
 import Testing
@@ -19,6 +23,10 @@ struct JourneyHarness: Sendable {
     let writer: String
     /// Holds `journeys:read` only.
     let reader: String
+    /// A client of the emulator, to compare with what Unico holds.
+    let unico: HumanTokenAPIClient
+    let emulator: UnicoEmulator
+    let metricsText: @Sendable () -> String
 
     /// An answer: status, headers and the JSON body as a dictionary.
     struct Answer: Sendable {
@@ -80,14 +88,23 @@ struct JourneyHarness: Sendable {
     }
 }
 
-/// Runs `body` against a fresh database, an emulator with `faults` and the service.
-func withJourneys(faults: FaultScript = .none, _ body: (JourneyHarness) async throws -> Void) async throws {
+/// Runs `body` against a fresh database, an emulator with `faults` and the service. With `webhook`,
+/// the emulator sends its webhooks to the service authenticated by `emulatorAuth`, and the service
+/// expects `webhook`.
+func withJourneys(faults: FaultScript = .none, webhook: WebhookAuthenticator? = nil,
+                  emulatorAuth: UnicoEmulator.WebhookAuthentication? = nil,
+                  _ body: (JourneyHarness) async throws -> Void) async throws {
     let db = try await TestDatabase.create()
     defer { Task { await db.drop() } }
     let account = try DevelopmentServiceAccount.generate(tenantID: "acme", name: "journeys", environment: .uat)
+    let servicePort = webhook == nil ? 0 : try freePort()
+    let webhookConfiguration = emulatorAuth.map {
+        UnicoEmulator.WebhookConfiguration(url: URL(string: "http://127.0.0.1:\(servicePort)/v1/webhooks/unico")!,
+                                           authentication: $0, maxAttempts: 3, requestTimeout: .seconds(10))
+    }
     let emulator = try UnicoEmulator(configuration: .init(
         port: 0, serviceAccounts: [account.account], acceptsBaseURLAsAudience: true, rateLimitPerSecond: 1000,
-        faultScript: faults, accessLog: { _ in }))
+        webhook: webhookConfiguration, faultScript: faults, accessLog: { _ in }))
     try emulator.start()
     do {
         let baseURL = try #require(emulator.baseURL)
@@ -98,12 +115,32 @@ func withJourneys(faults: FaultScript = .none, _ body: (JourneyHarness) async th
         let keys = APIKeyStore(client: db.app)
         let writer = try await keys.create(name: "backend", scopes: [.journeysWrite, .journeysRead]).plaintext
         let reader = try await keys.create(name: "auditor", scopes: [.journeysRead]).plaintext
-        try await withService(db.app, unico: [.uat: unico]) { port, _ in
-            try await body(JourneyHarness(port: port, database: db, emulatorURL: baseURL, writer: writer, reader: reader))
+        try await withService(db.app, unico: [.uat: unico], port: servicePort, webhookAuthentication: webhook) { port, service in
+            try await body(JourneyHarness(port: port, database: db, emulatorURL: baseURL, writer: writer, reader: reader,
+                                          unico: unico, emulator: emulator, metricsText: { service.metrics.render() }))
         }
     } catch {
         await emulator.shutdown()
         throw error
     }
     await emulator.shutdown()
+}
+
+/// A loopback port free at the time of the call (the emulator must know the service's port first).
+func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw CocoaError(.fileNoSuchFile) }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
+            bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+        }
+    }
+    guard bound else { throw CocoaError(.fileNoSuchFile) }
+    return Int(UInt16(bigEndian: address.sin_port))
 }

@@ -12,11 +12,13 @@ import Testing
 
 /// Starts the service on a free port against `database`, with development keys and `unico` clients.
 func withService(_ database: PostgresClient, unico: [Environment: HumanTokenAPIClient] = [:],
+                 port: Int = 0, webhookAuthentication: WebhookAuthenticator? = nil,
                  _ body: (Int, JourneyService) async throws -> Void) async throws {
     var configuration = JourneyService.Configuration()
-    configuration.http.port = 0
-    let service = JourneyService(configuration: configuration, database: database,
-                                 dependencies: try .development(database: database, unico: unico))
+    configuration.http.port = port
+    var dependencies = try JourneyDependencies.development(database: database, unico: unico)
+    dependencies.webhookAuthentication = webhookAuthentication
+    let service = JourneyService(configuration: configuration, database: database, dependencies: dependencies)
     try service.start()
     do {
         try await body(try #require(service.port), service)

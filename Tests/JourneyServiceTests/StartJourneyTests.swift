@@ -21,17 +21,19 @@ import UnicoEmulator
             let callback = try await h.send("POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
                                             json: ["outcome": "success", "processId": processID])
             #expect(callback.status == 200)
-            #expect(callback["status"] as? String == "awaitingResult")
+            #expect(callback["status"] as? String == "completed")
 
             let journey = try await h.send("GET", "/v1/journeys/\(id)", bearer: h.reader)
             #expect(journey.status == 200)
-            #expect(journey["status"] as? String == "awaitingResult")
+            #expect(journey["status"] as? String == "completed")
+            #expect(journey["outcome"] as? String == "approved")
             #expect(journey["clientReference"] as? String == "order-42")
             #expect(try await h.eventTypes(id) == ["JourneyStarted", "ProcessCreationRequested", "ProcessCreated",
-                                                   "TokenIssued", "CaptureOpened", "CallbackReceived"])
+                                                   "TokenIssued", "CaptureOpened", "CallbackReceived",
+                                                   "ResultFetched", "JourneyCompleted"])
             let events = try await h.send("GET", "/v1/journeys/\(id)/events", bearer: h.reader)
             let list = try #require(events["events"] as? [[String: Any]])
-            #expect(list.count == 6)
+            #expect(list.count == 8)
             #expect(list.allSatisfy { ($0["hash"] as? String)?.count == 64 })
         }
     }

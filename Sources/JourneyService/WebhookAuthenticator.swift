@@ -1,0 +1,110 @@
+import Foundation
+import HTTPServer
+
+/// How Unico authenticates its webhook calls to `POST /v1/webhooks/unico`, as configured at Unico.
+///
+/// Configuration (`UNICO_WEBHOOK_AUTH`), one of:
+/// - `basic:<user>:<password>`: `Authorization: Basic base64(user:password)`;
+/// - `header:<Header-Name>:<value>`: that header with exactly that value (Unico's API-key mode);
+/// - `bearer:<token>`: `Authorization: Bearer <token>`.
+///
+/// Unset means the route refuses every call (401): webhooks are never accepted unauthenticated.
+/// Comparisons are constant-time; credentials are never logged or echoed.
+public struct WebhookAuthenticator: Sendable, Equatable {
+    public enum Mode: Sendable, Equatable {
+        case basic(user: String, password: String)
+        case header(name: String, value: String)
+        case bearer(token: String)
+    }
+
+    /// The environment variable read by ``fromEnvironment(_:)``.
+    public static let environmentVariable = "UNICO_WEBHOOK_AUTH"
+
+    public let mode: Mode
+
+    public init(_ mode: Mode) { self.mode = mode }
+
+    /// Parses `basic:user:password`, `header:Name:value` or `bearer:token`.
+    public init(parsing text: String) throws {
+        func fail(_ message: String) -> Problem {
+            Problem(status: .internalServerError, code: "webhook_auth_invalid", detail: message)
+        }
+        guard let colon = text.firstIndex(of: ":") else {
+            throw fail("\(Self.environmentVariable) must be basic:user:password, header:Name:value or bearer:token")
+        }
+        let kind = text[..<colon].lowercased()
+        let rest = String(text[text.index(after: colon)...])
+        func split(_ what: String) throws -> (String, String) {
+            guard let inner = rest.firstIndex(of: ":"), inner != rest.startIndex else {
+                throw fail("\(Self.environmentVariable) \(kind) needs \(what)")
+            }
+            return (String(rest[..<inner]), String(rest[rest.index(after: inner)...]))
+        }
+        switch kind {
+        case "basic":
+            let (user, password) = try split("user:password")
+            mode = .basic(user: user, password: password)
+        case "header", "apikey", "api-key":
+            let (name, value) = try split("Name:value")
+            guard !value.isEmpty,
+                  name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+            else { throw fail("\(Self.environmentVariable) header needs a token name and a value") }
+            mode = .header(name: name, value: value)
+        case "bearer":
+            guard !rest.isEmpty else { throw fail("\(Self.environmentVariable) bearer needs a token") }
+            mode = .bearer(token: rest)
+        default:
+            throw fail("\(Self.environmentVariable) must start with basic:, header: or bearer:")
+        }
+    }
+
+    /// The configured authenticator, nil when the variable is unset or empty.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> WebhookAuthenticator? {
+        guard let text = environment[environmentVariable], !text.isEmpty else { return nil }
+        return try WebhookAuthenticator(parsing: text)
+    }
+
+    /// ``fromEnvironment(_:)`` for the service's default: a malformed value is reported on
+    /// standard error (never the value) and leaves webhooks refused.
+    public static func configured(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> WebhookAuthenticator? {
+        do {
+            return try fromEnvironment(environment)
+        } catch {
+            WebhookHandler.log("\(environmentVariable) is malformed (expected basic:user:password, header:Name:value "
+                               + "or bearer:token); every webhook will be refused")
+            return nil
+        }
+    }
+
+    /// The scheme name for audits (never the credentials).
+    public var modeName: String {
+        switch mode {
+        case .basic: "basic"
+        case .header: "header"
+        case .bearer: "bearer"
+        }
+    }
+
+    /// Whether the request carries the configured credentials.
+    public func accepts(_ headers: HTTPHeaders) -> Bool {
+        switch mode {
+        case .basic(let user, let password):
+            let expected = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+            return Self.equal(headers["Authorization"], expected)
+        case .header(let name, let value):
+            return Self.equal(headers[name], value)
+        case .bearer(let token):
+            return Self.equal(headers["Authorization"], "Bearer " + token)
+        }
+    }
+
+    /// Constant-time in the length of `expected`.
+    static func equal(_ given: String?, _ expected: String) -> Bool {
+        let a = Array((given ?? "").utf8), b = Array(expected.utf8)
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for index in b.indices { difference |= (index < a.count ? a[index] : 0) ^ b[index] }
+        return given != nil && difference == 0
+    }
+}
