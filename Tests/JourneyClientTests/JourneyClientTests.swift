@@ -34,9 +34,9 @@ import UnicoEmulator
 
             // onSuccess(_:) -> reportSuccess(processID:)
             let reported = try await app.reportSuccess(processID: processID)
-            #expect(reported.status == "awaitingResult")
+            #expect(reported.status == "completed")
             let journey = try await h.backendReadsJourney(start.journeyId)
-            #expect(journey["status"] as? String == "awaitingResult")
+            #expect(journey["status"] as? String == "completed")
             let attempts = try #require(journey["attempts"] as? [[String: Any]])
             #expect(attempts.count == 1)
             #expect(attempts.first?["captureOpenedAt"] != nil)
@@ -71,7 +71,7 @@ import UnicoEmulator
             #expect(opened.attempt == 2)
             let outcome = await device.run(webAppToken: fresh.webAppToken, environment: .UAT, user: .approve)
             let processID = try #require(outcome.processId, "\(outcome)")
-            #expect(try await app.reportSuccess(processID: processID).status == "awaitingResult")
+            #expect(try await app.reportSuccess(processID: processID).status == "completed")
         }
     }
 
@@ -232,7 +232,7 @@ import UnicoEmulator
                 Issue.record("expected a reported success, got \(event)")
                 return
             }
-            #expect(status.status == "awaitingResult")
+            #expect(status.status == "completed")
         }
     }
 
@@ -249,7 +249,7 @@ import UnicoEmulator
                 Issue.record("expected a reported success, got \(event)")
                 return
             }
-            #expect(status.status == "awaitingResult")
+            #expect(status.status == "completed")
         }
     }
 
