@@ -18,7 +18,9 @@ import Testing
             #expect(line.hasSuffix(code), "\(line)")
         }
         #expect(!result.output.contains("start refused"))
-        #expect(row("approved")?.contains("captureOpened") == false)
+        #expect(row("approved")?.contains("completed") == true)
+        #expect(row("approved")?.contains("approved") == true)
+        #expect(row("rejected")?.contains("rejected") == true)
         #expect(result.output.contains("journeys by state:"))
         let plaintext = try await db.superuser.query("SELECT count(*) FROM events WHERE data::text LIKE '%Demo Person%'")
         #expect(try plaintext.first?.decode(0, as: Int.self) == 0)

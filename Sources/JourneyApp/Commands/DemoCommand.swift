@@ -22,8 +22,10 @@ struct DemoCommand: Command {
         defer { database.close() }
         let out = AppEnvironment.current.writeLine
         let summary = try await DemoRunner(database: database, approvals: approvals, log: { StandardStream.error.writeLine($0) }).run()
-        var table = TextTable(columns: ["scenario", "journey status", "last SDK error"])
-        for row in summary.byScenario.sorted(by: { $0.label < $1.label }) { table.append([row.label, row.status, row.lastError]) }
+        var table = TextTable(columns: ["scenario", "journey status", "outcome", "last SDK error"])
+        for row in summary.byScenario.sorted(by: { $0.label < $1.label }) {
+            table.append([row.label, row.status, row.outcome, row.lastError])
+        }
         out(table.render())
         var counts: [String: Int] = [:]
         for row in summary.byScenario { counts[row.status, default: 0] += 1 }

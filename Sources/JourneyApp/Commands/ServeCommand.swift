@@ -13,7 +13,8 @@ struct ServeCommand: Command {
         discussion: """
             Serves /healthz, /readyz, /metrics, /openapi.json and /v1/journeys. Unico clients come from \
             UNICO_UAT_* / UNICO_PROD_* (SERVICE_ACCOUNT, TENANT, PRIVATE_KEY_FILE, ...); sealing keys from \
-            JOURNEYS_KEK and JOURNEYS_SUBJECT_REF_KEY; the client-token key from JOURNEYS_CLIENT_TOKEN_KEY. \
+            JOURNEYS_KEK and JOURNEYS_SUBJECT_REF_KEY; the client-token key from JOURNEYS_CLIENT_TOKEN_KEY; Unico \
+            webhook credentials from UNICO_WEBHOOK_AUTH (basic:user:password, header:Name:value or bearer:token). \
             On the embedded database, missing keys fall back to public development keys.
             """,
         options: [

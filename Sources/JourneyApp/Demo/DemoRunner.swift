@@ -12,7 +12,7 @@ import UnicoEmulator
 /// journeys through every ending, then a summary of the journeys by state.
 struct DemoRunner: Sendable {
     struct Summary: Sendable {
-        var byScenario: [(label: String, status: String, lastError: String)] = []
+        var byScenario: [(label: String, status: String, outcome: String, lastError: String)] = []
     }
 
     let database: Database
@@ -46,12 +46,13 @@ struct DemoRunner: Sendable {
         var summary = Summary()
         for (scenario, journeyID) in results {
             guard let journeyID else {
-                summary.byScenario.append((scenario.label, "start refused", "-"))
+                summary.byScenario.append((scenario.label, "start refused", "-", "-"))
                 continue
             }
             let state = try await api.call("GET", "v1/journeys/\(journeyID)", bearer: key).json
             let code = (state["lastErrorCode"] as? [String: Any])?["code"] ?? state["lastErrorCode"]
-            summary.byScenario.append((scenario.label, state["status"] as? String ?? "?", code.map { "\($0)" } ?? "-"))
+            summary.byScenario.append((scenario.label, state["status"] as? String ?? "?", state["outcome"] as? String ?? "-",
+                                       code.map { "\($0)" } ?? "-"))
         }
         return summary
     }
