@@ -6,6 +6,18 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export JOURNEYS_TEST_PG_DIR="${JOURNEYS_TEST_PG_DIR:-/tmp/journeys-test-pg-$(id -u)}"
 log=$(mktemp)
+# Stop the test cluster afterwards so repeated runs do not leave servers behind.
+stop_cluster() {
+  local data="$JOURNEYS_TEST_PG_DIR/data" bin
+  [ -f "$data/postmaster.pid" ] || return 0
+  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+  if [ "$(id -u)" = 0 ]; then
+    runuser -u postgres -- "$bin/pg_ctl" -D "$data" -m fast stop >/dev/null 2>&1 || true
+  else
+    "$bin/pg_ctl" -D "$data" -m fast stop >/dev/null 2>&1 || true
+  fi
+}
+trap stop_cluster EXIT
 # Serial: run in parallel, the whole suite holds well over a thousand file descriptors at once
 # (HTTP servers, emulators, connections), and Foundation's select()-based socket thread stops
 # working for descriptors above 1024, which hung URLSession-based tests.
