@@ -27,6 +27,8 @@ let package = Package(
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography"]),
         .target(name: "SDKLiteSimulator"),
         .target(name: "Observability"),
+        .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "JourneyStore"]),
+        .target(name: "OutboundWebhooks", dependencies: ["Postgres", "Cryptography"]),
         .target(name: "JourneyService", dependencies: [
             "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
             "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography",
@@ -42,7 +44,7 @@ let package = Package(
         // Composition root and executable
         .target(name: "JourneyApp", dependencies: [
             "Postgres", "EmbeddedPostgres", "Migrations", "EventStore", "Cryptography", "HTTPServer",
-            "JourneyDomain", "CLI", "UnicoEmulator", "HumanTokenAPI", "SDKLiteSimulator", "Privacy", "AccessControl", "JourneyStore", "JourneyService", "Observability",
+            "JourneyDomain", "CLI", "UnicoEmulator", "HumanTokenAPI", "SDKLiteSimulator", "Privacy", "AccessControl", "JourneyStore", "JourneyService", "Observability", "Projections", "OutboundWebhooks",
         ]),
         .executableTarget(name: "journeys", dependencies: ["JourneyApp"]),
 
@@ -58,6 +60,8 @@ let package = Package(
         .testTarget(name: "HumanTokenAPITests", dependencies: ["HumanTokenAPI", "UnicoEmulator", "Cryptography"]),
         .testTarget(name: "SDKLiteSimulatorTests", dependencies: ["SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore"]),
+        .testTarget(name: "OutboundWebhooksTests", dependencies: ["OutboundWebhooks", "JourneyTesting", "Cryptography", "HTTPServer"]),
         .testTarget(name: "JourneyServiceTests", dependencies: [
             "JourneyService", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
             "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Cryptography",

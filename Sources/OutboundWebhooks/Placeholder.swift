@@ -1,0 +1,1 @@
+// OutboundWebhooks module.
