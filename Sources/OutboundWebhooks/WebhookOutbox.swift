@@ -1,0 +1,21 @@
+import Foundation
+import Postgres
+
+/// Writes webhook messages to the outbox inside the caller's transaction.
+public enum WebhookOutbox {
+    /// Queues `payload` as message `messageID` for `endpointID`, due at `now`.
+    ///
+    /// Call it on the connection of the transaction that records the journey event, so both
+    /// commit or neither does. Enqueuing the same message id again for the endpoint is a no-op;
+    /// returns whether a new delivery was queued.
+    @discardableResult
+    public static func enqueue(endpointID: UUID, messageID: String, type: String, payload: JSONB,
+                               now: Date = Date(), on connection: PostgresConnection) throws -> Bool {
+        let rows = try connection.query("""
+            INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event_type, payload, created_at, next_attempt_at)
+            VALUES (\(UUID()), \(endpointID), \(messageID), \(type), \(payload)::jsonb, \(now), \(now))
+            ON CONFLICT ON CONSTRAINT webhook_deliveries_message_key DO NOTHING
+            """)
+        return rows.affectedRows == 1
+    }
+}
