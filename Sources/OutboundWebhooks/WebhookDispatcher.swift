@@ -159,7 +159,7 @@ public final class WebhookDispatcher: Sendable {
                     SET given_up_at = \(now), next_attempt_at = NULL, last_status = 410,
                         last_error = 'endpoint disabled: 410 Gone', lease_owner = NULL, lease_until = NULL
                     WHERE endpoint_id = \(delivery.endpointID) AND next_attempt_at IS NOT NULL
-                      AND (id = \(delivery.id) OR lease_owner IS NULL OR lease_until <= \(now))
+                      AND ((id = \(delivery.id) AND lease_owner = \(owner)) OR lease_owner IS NULL OR lease_until <= \(now))
                     """)
             case .failed(let status, let error, let retryAfter):
                 if schedule.shouldGiveUp(attempts: delivery.attempt, createdAt: delivery.createdAt, now: now) {

@@ -18,4 +18,19 @@ public enum WebhookOutbox {
             """)
         return rows.affectedRows == 1
     }
+
+    /// Queues the message for every enabled endpoint of API key `apiKeyID`, in the caller's
+    /// transaction; idempotent per endpoint and message id. Returns how many were new.
+    @discardableResult
+    public static func enqueue(apiKeyID: UUID, messageID: String, type: String, payload: JSONB,
+                               now: Date = Date(), on connection: PostgresConnection) throws -> Int {
+        let rows = try connection.query("""
+            INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event_type, payload, created_at, next_attempt_at)
+            SELECT gen_random_uuid(), e.id, \(messageID), \(type), \(payload)::jsonb, \(now), \(now)
+            FROM webhook_endpoints e
+            WHERE e.api_key_id = \(apiKeyID) AND e.disabled_at IS NULL
+            ON CONFLICT ON CONSTRAINT webhook_deliveries_message_key DO NOTHING
+            """)
+        return rows.affectedRows
+    }
 }
