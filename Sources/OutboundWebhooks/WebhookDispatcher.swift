@@ -38,7 +38,7 @@ public final class WebhookDispatcher: Sendable {
         sessionConfiguration.timeoutIntervalForResource = configuration.requestTimeout
         sessionConfiguration.httpCookieStorage = nil
         sessionConfiguration.urlCache = nil
-        self.session = URLSession(configuration: sessionConfiguration)
+        self.session = URLSession(configuration: sessionConfiguration, delegate: NoRedirects(), delegateQueue: nil)
     }
 
     /// Dispatches until cancelled; database errors are retried after the poll interval.

@@ -76,3 +76,32 @@ import Testing
         #expect(RetryAfter.parse("Fri, 15 Jan 2027 08:01:00 GMT", now: now) == 60)
     }
 }
+
+@Suite(.serialized) struct DispatcherServiceTests {
+    @Test func redirectsAreNotFollowed() async throws {
+        try await Fixture.with { f in
+            try await f.enqueue("msg_1")
+            f.receiver.script([HTTPResponse(status: 307, headers: ["Location": "/hook"])])
+            #expect(try await f.dispatcher().dispatchDue(limit: 10) == 1)
+            let state = try await f.delivery("msg_1")
+            #expect(state.deliveredAt == nil && state.lastStatus == 307)
+            #expect(f.receiver.received.count == 1)
+        }
+    }
+
+    @Test func runDeliversUntilCancelled() async throws {
+        try await Fixture.with { f in
+            let dispatcher = f.dispatcher(configuration: .init(requestTimeout: 5, leaseDuration: 30, pollInterval: .milliseconds(20)))
+            let service = Task { try await dispatcher.run() }
+            try await f.enqueue("msg_1")
+            try await f.enqueue("msg_2")
+            for _ in 0..<250 where f.receiver.received.count < 2 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            service.cancel()
+            try await service.value
+            #expect(Set(f.receiver.received.map(\.messageID)) == ["msg_1", "msg_2"])
+            #expect(try await f.delivery("msg_2").deliveredAt != nil)
+        }
+    }
+}
