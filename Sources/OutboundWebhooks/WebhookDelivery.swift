@@ -1,7 +1,7 @@
 import Foundation
 
-/// One claimed delivery, ready to send.
-struct WebhookDelivery: Sendable {
+/// One claimed delivery, ready to send; its description leaves out the secret and the payload.
+struct WebhookDelivery: Sendable, CustomStringConvertible {
     var id: UUID
     var endpointID: UUID
     var messageID: String
@@ -21,6 +21,10 @@ struct WebhookDelivery: Sendable {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let timestamp = formatter.string(from: createdAt)
         return Data("{\"type\":\(type),\"timestamp\":\"\(timestamp)\",\"data\":\(payload)}".utf8)
+    }
+
+    var description: String {
+        "WebhookDelivery(id: \(id), endpoint: \(endpointID), message: \(messageID), type: \(eventType), attempt: \(attempt))"
     }
 }
 

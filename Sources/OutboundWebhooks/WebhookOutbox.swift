@@ -7,7 +7,8 @@ public enum WebhookOutbox {
     ///
     /// Call it on the connection of the transaction that records the journey event, so both
     /// commit or neither does. Enqueuing the same message id again for the endpoint is a no-op;
-    /// returns whether a new delivery was queued.
+    /// returns whether a new delivery was queued. A delivery for a disabled endpoint is kept
+    /// but never attempted.
     @discardableResult
     public static func enqueue(endpointID: UUID, messageID: String, type: String, payload: JSONB,
                                now: Date = Date(), on connection: PostgresConnection) throws -> Bool {

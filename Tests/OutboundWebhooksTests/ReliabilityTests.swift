@@ -105,3 +105,13 @@ import Testing
         }
     }
 }
+
+@Test func aDeliveryDescriptionLeavesOutTheSecretAndThePayload() {
+    let secret = WebhookSecret.generate()
+    let delivery = WebhookDelivery(id: UUID(), endpointID: UUID(), messageID: "msg_1", eventType: "journey.completed",
+                                   payload: #"{"humanToken": "ht-secret-value"}"#, attempt: 1, createdAt: Date(),
+                                   url: "http://127.0.0.1:1/hook", secret: secret.text)
+    let text = "\(delivery) \(String(reflecting: secret))"
+    #expect(!text.contains(secret.text) && !text.contains(secret.key.base64EncodedString()))
+    #expect(!text.contains("ht-secret-value"))
+}
