@@ -1,0 +1,36 @@
+import Foundation
+
+/// One claimed delivery, ready to send; its description leaves out the secret and the payload.
+struct WebhookDelivery: Sendable, CustomStringConvertible {
+    var id: UUID
+    var endpointID: UUID
+    var messageID: String
+    var eventType: String
+    var payload: String
+    var attempt: Int
+    var createdAt: Date
+    var url: String
+    var secret: String
+
+    /// The Standard Webhooks body: `{"type": ..., "timestamp": ..., "data": <payload>}`.
+    ///
+    /// Built from stored values only, so every attempt sends the same bytes.
+    var body: Data {
+        let type = String(decoding: (try? JSONEncoder().encode(eventType)) ?? Data("\"\"".utf8), as: UTF8.self)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let timestamp = formatter.string(from: createdAt)
+        return Data("{\"type\":\(type),\"timestamp\":\"\(timestamp)\",\"data\":\(payload)}".utf8)
+    }
+
+    var description: String {
+        "WebhookDelivery(id: \(id), endpoint: \(endpointID), message: \(messageID), type: \(eventType), attempt: \(attempt))"
+    }
+}
+
+/// What one attempt came to.
+enum WebhookAttemptOutcome: Sendable, Equatable {
+    case delivered(status: Int)
+    case gone
+    case failed(status: Int?, error: String, retryAfter: TimeInterval?)
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+extension WebhookDispatcher {
+    /// How the dispatcher claims, sends and retries.
+    public struct Configuration: Sendable {
+        /// Deliveries claimed per round; 32 by default.
+        public var batchSize: Int
+        /// Request timeout per attempt; 15 s by default.
+        public var requestTimeout: TimeInterval
+        /// How long a claim is held; must exceed the request timeout; 60 s by default.
+        public var leaseDuration: TimeInterval
+        /// Wait between rounds when nothing was due; 1 s by default.
+        public var pollInterval: Duration
+        /// The retry schedule; ``WebhookRetrySchedule/init(intervals:minimumDelay:minimumRetryWindow:)`` defaults.
+        public var retrySchedule: WebhookRetrySchedule
+        /// The longest `Retry-After` honoured; 24 h by default.
+        public var maxRetryAfter: TimeInterval
+
+        public init(batchSize: Int = 32, requestTimeout: TimeInterval = 15, leaseDuration: TimeInterval = 60,
+                    pollInterval: Duration = .seconds(1), retrySchedule: WebhookRetrySchedule = WebhookRetrySchedule(),
+                    maxRetryAfter: TimeInterval = 86400) {
+            self.batchSize = batchSize
+            self.requestTimeout = requestTimeout
+            self.leaseDuration = leaseDuration
+            self.pollInterval = pollInterval
+            self.retrySchedule = retrySchedule
+            self.maxRetryAfter = maxRetryAfter
+        }
+    }
+}

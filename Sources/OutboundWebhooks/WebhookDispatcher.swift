@@ -1,0 +1,186 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Postgres
+
+/// Sends due webhook deliveries, signed, with retries; any number may run side by side.
+///
+/// Each round claims due deliveries with `FOR UPDATE SKIP LOCKED` and a lease (owner, until),
+/// so concurrent dispatchers never hold the same delivery; a dispatcher that dies mid-call
+/// leaves a lease that expires and the delivery is retried. A 2xx marks it delivered; `410 Gone`
+/// disables the endpoint and stops its pending deliveries; anything else schedules a retry per
+/// ``WebhookRetrySchedule``, no earlier than a `Retry-After`. Neither the secret nor the payload
+/// is ever logged (this type logs nothing; errors carry status codes and transport errors only).
+public final class WebhookDispatcher: Sendable {
+    public let configuration: Configuration
+    private let client: PostgresClient
+    private let session: URLSession
+    private let owner: String
+    private let now: @Sendable () -> Date
+    private let random: @Sendable () -> Double
+
+    /// - Parameters:
+    ///   - now: the clock; defaults to the system clock.
+    ///   - random: uniform in [0, 1), for jitter; defaults to the system generator.
+    ///   - owner: the lease owner name; defaults to a random id per dispatcher.
+    public init(client: PostgresClient, configuration: Configuration = Configuration(),
+                owner: String = "dispatcher-" + UUID().uuidString.lowercased(),
+                now: @escaping @Sendable () -> Date = { Date() },
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.client = client
+        self.configuration = configuration
+        self.owner = owner
+        self.now = now
+        self.random = random
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout
+        sessionConfiguration.timeoutIntervalForResource = configuration.requestTimeout
+        sessionConfiguration.httpCookieStorage = nil
+        sessionConfiguration.urlCache = nil
+        self.session = URLSession(configuration: sessionConfiguration, delegate: NoRedirects(), delegateQueue: nil)
+    }
+
+    /// Dispatches until cancelled; database errors are retried after the poll interval.
+    public func run() async throws {
+        while !Task.isCancelled {
+            let sent = (try? await dispatchDue(limit: configuration.batchSize)) ?? 0
+            if sent == 0 {
+                do { try await Task.sleep(for: configuration.pollInterval) } catch { return }
+            }
+        }
+    }
+
+    /// Claims up to `limit` due deliveries, attempts each once, and records the outcomes;
+    /// returns how many were attempted.
+    @discardableResult
+    public func dispatchDue(limit: Int) async throws -> Int {
+        let deliveries = try await claim(limit: limit)
+        await withTaskGroup(of: Void.self) { group in
+            for delivery in deliveries {
+                group.addTask {
+                    let outcome = await self.attempt(delivery)
+                    try? await self.record(outcome, for: delivery)
+                }
+            }
+        }
+        return deliveries.count
+    }
+
+    func claim(limit: Int) async throws -> [WebhookDelivery] {
+        let now = now()
+        let leaseUntil = now.addingTimeInterval(configuration.leaseDuration)
+        let owner = owner
+        return try await client.transaction { connection in
+            let rows = try connection.query("""
+                WITH due AS (
+                    SELECT d.id FROM webhook_deliveries d
+                    JOIN webhook_endpoints e ON e.id = d.endpoint_id
+                    WHERE d.next_attempt_at <= \(now)
+                      AND (d.lease_until IS NULL OR d.lease_until <= \(now))
+                      AND e.disabled_at IS NULL
+                    ORDER BY d.next_attempt_at
+                    LIMIT \(limit)
+                    FOR UPDATE OF d SKIP LOCKED
+                )
+                UPDATE webhook_deliveries d
+                SET lease_owner = \(owner), lease_until = \(leaseUntil),
+                    attempt_count = d.attempt_count + 1, last_attempt_at = \(now)
+                FROM due, webhook_endpoints e
+                WHERE d.id = due.id AND e.id = d.endpoint_id
+                RETURNING d.id, d.endpoint_id, d.message_id, d.event_type, d.payload::text AS payload,
+                          d.attempt_count, d.created_at, e.url, e.secret
+                """)
+            return try rows.map { row in
+                WebhookDelivery(
+                    id: try row.decode("id"), endpointID: try row.decode("endpoint_id"),
+                    messageID: try row.decode("message_id"), eventType: try row.decode("event_type"),
+                    payload: try row.decode("payload"), attempt: try row.decode("attempt_count"),
+                    createdAt: try row.decode("created_at"), url: try row.decode("url"),
+                    secret: try row.decode("secret"))
+            }
+        }
+    }
+
+    func attempt(_ delivery: WebhookDelivery) async -> WebhookAttemptOutcome {
+        guard let url = URL(string: delivery.url), let secret = WebhookSecret(delivery.secret) else {
+            return .failed(status: nil, error: "invalid endpoint configuration", retryAfter: nil)
+        }
+        let body = delivery.body
+        let timestamp = Int64(now().timeIntervalSince1970.rounded(.down))
+        var request = URLRequest(url: url, timeoutInterval: configuration.requestTimeout)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        for (name, value) in StandardWebhookSigner(secret: secret).headers(id: delivery.messageID, timestamp: timestamp, body: body) {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        do {
+            let (_, response) = try await session.upload(for: request, from: body)
+            guard let http = response as? HTTPURLResponse else {
+                return .failed(status: nil, error: "not an HTTP response", retryAfter: nil)
+            }
+            switch http.statusCode {
+            case 200..<300: return .delivered(status: http.statusCode)
+            case 410: return .gone
+            default:
+                let retryAfter = http.value(forHTTPHeaderField: "Retry-After").flatMap { RetryAfter.parse($0, now: now()) }
+                return .failed(status: http.statusCode, error: "HTTP \(http.statusCode)",
+                               retryAfter: retryAfter.map { min($0, configuration.maxRetryAfter) })
+            }
+        } catch let error as URLError {
+            return .failed(status: nil, error: "transport error \(error.code.rawValue)", retryAfter: nil)
+        } catch {
+            return .failed(status: nil, error: "transport error", retryAfter: nil)
+        }
+    }
+
+    func record(_ outcome: WebhookAttemptOutcome, for delivery: WebhookDelivery) async throws {
+        let now = now()
+        let owner = owner
+        let schedule = configuration.retrySchedule
+        let random = random()
+        try await client.transaction { connection in
+            switch outcome {
+            case .delivered(let status):
+                try connection.query("""
+                    UPDATE webhook_deliveries
+                    SET delivered_at = \(now), next_attempt_at = NULL, last_status = \(status), last_error = NULL,
+                        lease_owner = NULL, lease_until = NULL
+                    WHERE id = \(delivery.id) AND lease_owner = \(owner)
+                    """)
+            case .gone:
+                let reason = "410 Gone"
+                try connection.query("""
+                    UPDATE webhook_endpoints SET disabled_at = \(now), disabled_reason = \(reason)
+                    WHERE id = \(delivery.endpointID) AND disabled_at IS NULL
+                    """)
+                try connection.query("""
+                    UPDATE webhook_deliveries
+                    SET given_up_at = \(now), next_attempt_at = NULL, last_status = 410,
+                        last_error = 'endpoint disabled: 410 Gone', lease_owner = NULL, lease_until = NULL
+                    WHERE endpoint_id = \(delivery.endpointID) AND next_attempt_at IS NOT NULL
+                      AND ((id = \(delivery.id) AND lease_owner = \(owner)) OR lease_owner IS NULL OR lease_until <= \(now))
+                    """)
+            case .failed(let status, let error, let retryAfter):
+                if schedule.shouldGiveUp(attempts: delivery.attempt, createdAt: delivery.createdAt, now: now) {
+                    let reason = "gave up after \(delivery.attempt) attempts: \(error)"
+                    try connection.query("""
+                        UPDATE webhook_deliveries
+                        SET given_up_at = \(now), next_attempt_at = NULL, last_status = \(NullableBind(status)), last_error = \(reason),
+                            lease_owner = NULL, lease_until = NULL
+                        WHERE id = \(delivery.id) AND lease_owner = \(owner)
+                        """)
+                } else {
+                    let next = now.addingTimeInterval(
+                        schedule.delay(afterAttempt: delivery.attempt, random: random, retryAfter: retryAfter))
+                    try connection.query("""
+                        UPDATE webhook_deliveries
+                        SET next_attempt_at = \(next), last_status = \(NullableBind(status)), last_error = \(error),
+                            lease_owner = NULL, lease_until = NULL
+                        WHERE id = \(delivery.id) AND lease_owner = \(owner)
+                        """)
+                }
+            }
+        }
+    }
+}

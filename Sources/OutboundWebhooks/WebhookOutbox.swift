@@ -1,0 +1,37 @@
+import Foundation
+import Postgres
+
+/// Writes webhook messages to the outbox inside the caller's transaction.
+public enum WebhookOutbox {
+    /// Queues `payload` as message `messageID` for `endpointID`, due at `now`.
+    ///
+    /// Call it on the connection of the transaction that records the journey event, so both
+    /// commit or neither does. Enqueuing the same message id again for the endpoint is a no-op;
+    /// returns whether a new delivery was queued. A delivery for a disabled endpoint is kept
+    /// but never attempted.
+    @discardableResult
+    public static func enqueue(endpointID: UUID, messageID: String, type: String, payload: JSONB,
+                               now: Date = Date(), on connection: PostgresConnection) throws -> Bool {
+        let rows = try connection.query("""
+            INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event_type, payload, created_at, next_attempt_at)
+            VALUES (\(UUID()), \(endpointID), \(messageID), \(type), \(payload)::jsonb, \(now), \(now))
+            ON CONFLICT ON CONSTRAINT webhook_deliveries_message_key DO NOTHING
+            """)
+        return rows.affectedRows == 1
+    }
+
+    /// Queues the message for every enabled endpoint of API key `apiKeyID`, in the caller's
+    /// transaction; idempotent per endpoint and message id. Returns how many were new.
+    @discardableResult
+    public static func enqueue(apiKeyID: UUID, messageID: String, type: String, payload: JSONB,
+                               now: Date = Date(), on connection: PostgresConnection) throws -> Int {
+        let rows = try connection.query("""
+            INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event_type, payload, created_at, next_attempt_at)
+            SELECT gen_random_uuid(), e.id, \(messageID), \(type), \(payload)::jsonb, \(now), \(now)
+            FROM webhook_endpoints e
+            WHERE e.api_key_id = \(apiKeyID) AND e.disabled_at IS NULL
+            ON CONFLICT ON CONSTRAINT webhook_deliveries_message_key DO NOTHING
+            """)
+        return rows.affectedRows
+    }
+}
