@@ -1,0 +1,72 @@
+import EventStore
+import Foundation
+import JourneyDomain
+import JourneyStore
+import JourneyTesting
+import Postgres
+import Projections
+import Synchronization
+import Testing
+
+@Suite(.serialized) struct ProjectionRebuilderTests {
+    @Test func rebuildFromZeroEqualsTheLiveProjectionRowForRow() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        try await seedJourneys(db, count: 18)
+        let total = try await readableEventCount(db)
+        let runner = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 10))
+        try await runner.catchUp()
+        let live = try await snapshotRows(db.app)
+        let checkpoint = try await ProjectionRunner.checkpoint(client: db.app)
+        #expect(live.count > 18)
+
+        let calls = Mutex<[(Int, Int)]>([])
+        let rebuilt = try await ProjectionRebuilder(client: db.owner, batchSize: 7).rebuild(name: "journey_state") { done, all in
+            calls.withLock { $0.append((done, all)) }
+        }
+        #expect(rebuilt == checkpoint)
+        #expect(try await ProjectionRunner.checkpoint(client: db.app) == checkpoint)
+        // The application role still reads the swapped-in tables, and they equal the live ones.
+        #expect(try await snapshotRows(db.app) == live)
+        let progress = calls.withLock { $0 }
+        #expect(progress.first.map { $0.0 } == 0)
+        #expect(progress.last.map { $0.0 == total && $0.1 == total } == true)
+        #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.0 <= $1.0 })
+
+        // The live runner keeps going on the swapped-in tables.
+        let more = try await seedJourneys(db, count: 2, tag: "after")
+        #expect(try await runner.catchUp() > 0)
+        let repository = JourneyRepository(store: EventStore(client: db.app))
+        for id in more {
+            #expect(try await projectedState(db, id) == (try await repository.load(id)).state)
+        }
+        // And a second rebuild still works (index and table names do not collide).
+        let again = try await snapshotRows(db.app)
+        try await ProjectionRebuilder(client: db.owner).rebuild()
+        #expect(try await snapshotRows(db.app) == again)
+    }
+
+    @Test func rebuildPicksUpEventsTheLiveRunnerHasNotAppliedYet() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let ids = try await seedJourneys(db, count: 6)
+        let runner = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 4))
+        #expect(try await runner.runBatch() == .applied(4))
+        try await ProjectionRebuilder(client: db.owner).rebuild()
+        #expect(try await runner.catchUp() == 0)
+        let repository = JourneyRepository(store: EventStore(client: db.app))
+        for id in ids {
+            #expect(try await projectedState(db, id) == (try await repository.load(id)).state)
+        }
+        let status = try #require(try await ProjectionStatus.read(client: db.app).first)
+        #expect(status.lagEvents == 0)
+    }
+
+    @Test func unknownProjectionNameIsRefused() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        await #expect(throws: ProjectionRebuilder.Failure.self) {
+            try await ProjectionRebuilder(client: db.owner).rebuild(name: "nope")
+        }
+    }
+}
