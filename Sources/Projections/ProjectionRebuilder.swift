@@ -15,7 +15,8 @@ import Postgres
 ///    `journeys_app`, drops the old tables and stores the rebuilt checkpoint. Readers see the old
 ///    tables or the new ones, never a mix.
 ///
-/// A rebuild that is killed leaves the live tables untouched; running it again starts over.
+/// A rebuild that is killed (or whose `progress` callback throws) leaves the live tables and the
+/// checkpoint untouched; running it again starts over from empty rebuild tables.
 /// Runs as the schema owner (`DATABASE_ADMIN_URL`).
 public struct ProjectionRebuilder: Sendable {
     public struct Failure: Error, CustomStringConvertible {
@@ -36,7 +37,7 @@ public struct ProjectionRebuilder: Sendable {
     /// Rebuilds `name`; returns the checkpoint the swapped-in tables reflect.
     @discardableResult
     public func rebuild(name: String = JourneyStateProjection.name,
-                        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) async throws -> GlobalCheckpoint {
+                        progress: (@Sendable (_ done: Int, _ total: Int) throws -> Void)? = nil) async throws -> GlobalCheckpoint {
         guard name == JourneyStateProjection.name else {
             throw Failure(description: "unknown projection \(name); known: \(Self.names.joined(separator: ", "))")
         }
@@ -54,7 +55,7 @@ public struct ProjectionRebuilder: Sendable {
             """).first?.decode(0, as: Int.self) ?? 0
         var checkpoint = GlobalCheckpoint.start
         var done = 0
-        progress?(0, total)
+        try progress?(0, total)
         while true {
             let (count, last) = try await client.transaction { [checkpoint, batchSize] connection -> (Int, GlobalCheckpoint?) in
                 let events = try EventStore.readAll(after: checkpoint, limit: batchSize, on: connection)
@@ -63,7 +64,7 @@ public struct ProjectionRebuilder: Sendable {
             }
             if let last { checkpoint = last }
             done += count
-            progress?(done, max(total, done))
+            try progress?(done, max(total, done))
             if count < batchSize { break }
         }
         // Swap: one transaction, holding the checkpoint row against the live runner.
@@ -92,7 +93,7 @@ public struct ProjectionRebuilder: Sendable {
             return (checkpoint, tail)
         }
         done += final.1
-        if final.1 > 0 { progress?(done, max(total, done)) }
+        if final.1 > 0 { try? progress?(done, max(total, done)) }
         return final.0
     }
 }

@@ -62,6 +62,29 @@ import Testing
         #expect(status.lagEvents == 0)
     }
 
+    @Test func aRebuildKilledMidwayChangesNothingAndARestartGivesTheSameRows() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        try await seedJourneys(db, count: 12)
+        try await ProjectionRunner(client: db.owner).catchUp()
+        let live = try await snapshotRows(db.app)
+        let checkpoint = try await ProjectionRunner.checkpoint(client: db.app)
+        await #expect(throws: Injected.self) {
+            try await ProjectionRebuilder(client: db.owner, batchSize: 5).rebuild { done, _ in
+                if done >= 10 { throw Injected() }
+            }
+        }
+        // Killed mid-rebuild: live rows and checkpoint untouched, half-built table left aside.
+        #expect(try await snapshotRows(db.app) == live)
+        #expect(try await ProjectionRunner.checkpoint(client: db.app) == checkpoint)
+        let partial = try await db.owner.query("SELECT count(*) FROM journey_state_rebuild").first!.decode(0, as: Int.self)
+        #expect(partial > 0)
+        // Restart: starts over and swaps in the same rows.
+        try await ProjectionRebuilder(client: db.owner, batchSize: 5).rebuild()
+        #expect(try await snapshotRows(db.app) == live)
+        #expect(try await ProjectionRunner.checkpoint(client: db.app) == checkpoint)
+    }
+
     @Test func unknownProjectionNameIsRefused() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
