@@ -89,6 +89,16 @@ public struct ProjectionRebuilder: Sendable {
                 DROP TABLE \(live.state)_old, \(live.attempts)_old;
                 GRANT SELECT ON \(live.state), \(live.attempts) TO journeys_app;
                 """)
+            // Index names from `LIKE` carry the rebuild table's name; give them the live one.
+            let indexes = try connection.query("""
+                SELECT indexname FROM pg_indexes
+                WHERE schemaname = current_schema() AND tablename IN (\(live.state), \(live.attempts))
+                  AND indexname LIKE '%\\_rebuild\\_%'
+                """).map { try $0.decode(0, as: String.self) }
+            for index in indexes {
+                let renamed = index.replacingOccurrences(of: "_rebuild_", with: "_")
+                try connection.execute(unsafeSQL: "ALTER INDEX \(PostgresConnection.quoteIdentifier(index)) RENAME TO \(PostgresConnection.quoteIdentifier(renamed))")
+            }
             try ProjectionRunner.storeCheckpoint(name, checkpoint, on: connection)
             return (checkpoint, tail)
         }

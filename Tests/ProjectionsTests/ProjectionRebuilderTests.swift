@@ -44,6 +44,12 @@ import Testing
         let again = try await snapshotRows(db.app)
         try await ProjectionRebuilder(client: db.owner).rebuild()
         #expect(try await snapshotRows(db.app) == again)
+        let indexes = try await db.owner.query("""
+            SELECT indexname FROM pg_indexes WHERE tablename IN ('journey_state', 'journey_attempts') ORDER BY 1
+            """).map { try $0.decode(0, as: String.self) }
+        #expect(indexes.allSatisfy { !$0.contains("rebuild") }, "\(indexes)")
+        #expect(indexes.contains("journey_state_pkey"))
+        #expect(indexes.count == 5)
     }
 
     @Test func rebuildPicksUpEventsTheLiveRunnerHasNotAppliedYet() async throws {

@@ -139,6 +139,32 @@ import Testing
         _ = await task.result
     }
 
+    @Test func twoRunningRunnersDeliverEveryEventExactlyOnceBetweenThem() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let delivered = Mutex<[Int64: Int]>([:])
+        let hook: @Sendable (RecordedEvent) throws -> Void = { event in delivered.withLock { $0[event.position, default: 0] += 1 } }
+        let runners = (0..<2).map { _ in
+            ProjectionRunner(client: db.owner, configuration: .init(batchSize: 3, pollInterval: 0.05, afterEachEvent: hook))
+        }
+        let tasks = runners.map { runner in Task { try await runner.run() } }
+        let ids = try await seedJourneys(db, count: 10, tag: "race")
+        let total = try await readableEventCount(db)
+        for _ in 0..<200 {
+            if (try await ProjectionStatus.read(client: db.app).first?.lagEvents) == 0 { break }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        tasks.forEach { $0.cancel() }
+        for task in tasks { _ = await task.result }
+        let counts = delivered.withLock { $0 }
+        #expect(counts.count == total)
+        #expect(counts.values.allSatisfy { $0 == 1 })
+        let repository = JourneyRepository(store: EventStore(client: db.app))
+        for id in ids {
+            #expect(try await projectedState(db, id) == (try await repository.load(id)).state)
+        }
+    }
+
     @Test func statusReportsLagThenZero() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
