@@ -91,6 +91,45 @@ import Testing
         #expect(try await ProjectionRunner.checkpoint(client: db.app) == checkpoint)
     }
 
+    @Test func rebuildWhileTheLiveRunnerAndReadersKeepGoing() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        try await seedJourneys(db, count: 12, tag: "before")
+        let runner = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 4, pollInterval: 0.05))
+        let live = Task { try await runner.run() }
+        let stop = Atomic<Bool>(false)
+        let reads = Task { () -> Int in
+            var reads = 0
+            while !stop.load(ordering: .relaxed) {
+                _ = try await db.app.query("SELECT count(*) FROM journey_state WHERE status <> 'notStarted'")
+                reads += 1
+            }
+            return reads
+        }
+        async let rebuilt: GlobalCheckpoint = ProjectionRebuilder(client: db.owner, batchSize: 3).rebuild()
+        let more = try await seedJourneys(db, count: 6, tag: "during")
+        _ = try await rebuilt
+        let total = try await readableEventCount(db)
+        for _ in 0..<200 {
+            if (try await ProjectionStatus.read(client: db.app).first?.lagEvents) == 0 { break }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        live.cancel()
+        _ = await live.result
+        stop.store(true, ordering: .relaxed)
+        #expect(try await reads.value > 0)
+        #expect(try await ProjectionStatus.read(client: db.app).first?.lagEvents == 0)
+        let rows = try await snapshotRows(db.app)
+        #expect(try await db.app.query("SELECT count(*) FROM journey_state").first!.decode(0, as: Int.self) == 18)
+        let repository = JourneyRepository(store: EventStore(client: db.app))
+        for id in more {
+            #expect(try await projectedState(db, id) == (try await repository.load(id)).state)
+        }
+        #expect(total > 0)
+        try await ProjectionRebuilder(client: db.owner).rebuild()
+        #expect(try await snapshotRows(db.app) == rows)
+    }
+
     @Test func unknownProjectionNameIsRefused() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
