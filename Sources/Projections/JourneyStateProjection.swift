@@ -75,14 +75,14 @@ public enum JourneyStateProjection {
                 subject_reference, current_attempt, current_process_id, token_expires_at, last_error_code,
                 started_at, captured_at, callback_at, result_at, completed_at, abandoned_at, outcome,
                 next_due_at, next_due_kind, version, updated_position, state)
-            VALUES (\(id), \(state.status.rawValue), \(state.environment?.rawValue), \(state.flow?.rawValue),
-                \(state.purpose?.rawValue), \(state.clientReference), \(state.subject?.reference.rawValue),
-                \(state.currentAttemptNumber), \(attempt?.processID?.rawValue), \(attempt?.tokenExpiresAt)::timestamptz,
-                \(state.lastErrorCode?.rawValue)::integer, \(state.startedAt)::timestamptz,
-                \(attempt?.captureOpenedAt)::timestamptz, \(attempt?.callbackAt)::timestamptz,
-                \(attempt?.resultFetchedAt)::timestamptz, \(state.completedAt)::timestamptz,
-                \(state.abandonedAt)::timestamptz, \(state.outcome?.rawValue), \(due?.at)::timestamptz,
-                \(due?.kind.rawValue), \(Int64(state.version)), \(position), \(json)::jsonb)
+            VALUES (\(nullable: id), \(nullable: state.status.rawValue), \(nullable: state.environment?.rawValue), \(nullable: state.flow?.rawValue),
+                \(nullable: state.purpose?.rawValue), \(nullable: state.clientReference), \(nullable: state.subject?.reference.rawValue),
+                \(nullable: state.currentAttemptNumber), \(nullable: attempt?.processID?.rawValue), \(nullable: attempt?.tokenExpiresAt)::timestamptz,
+                \(nullable: state.lastErrorCode?.rawValue)::integer, \(nullable: state.startedAt)::timestamptz,
+                \(nullable: attempt?.captureOpenedAt)::timestamptz, \(nullable: attempt?.callbackAt)::timestamptz,
+                \(nullable: attempt?.resultFetchedAt)::timestamptz, \(nullable: state.completedAt)::timestamptz,
+                \(nullable: state.abandonedAt)::timestamptz, \(nullable: state.outcome?.rawValue), \(nullable: due?.at)::timestamptz,
+                \(nullable: due?.kind.rawValue), \(nullable: Int64(state.version)), \(nullable: position), \(nullable: json)::jsonb)
             ON CONFLICT (journey_id) DO UPDATE SET status = EXCLUDED.status, environment = EXCLUDED.environment,
                 flow = EXCLUDED.flow, purpose = EXCLUDED.purpose, client_reference = EXCLUDED.client_reference,
                 subject_reference = EXCLUDED.subject_reference, current_attempt = EXCLUDED.current_attempt,
@@ -99,10 +99,10 @@ public enum JourneyStateProjection {
             try connection.query("""
                 INSERT INTO \(unsafeSQL: tables.attempts) (journey_id, attempt, process_id, requested_at, created_at,
                     token_expires_at, capture_opened_at, callback_at, result_fetched_at, outcome, error)
-                VALUES (\(id), \(attempt.number), \(attempt.processID?.rawValue), \(attempt.requestedAt)::timestamptz,
-                    \(attempt.processCreatedAt)::timestamptz, \(attempt.tokenExpiresAt)::timestamptz,
-                    \(attempt.captureOpenedAt)::timestamptz, \(attempt.callbackAt)::timestamptz,
-                    \(attempt.resultFetchedAt)::timestamptz, \(attempt.processResult?.rawValue), \(error))
+                VALUES (\(nullable: id), \(nullable: attempt.number), \(nullable: attempt.processID?.rawValue), \(nullable: attempt.requestedAt)::timestamptz,
+                    \(nullable: attempt.processCreatedAt)::timestamptz, \(nullable: attempt.tokenExpiresAt)::timestamptz,
+                    \(nullable: attempt.captureOpenedAt)::timestamptz, \(nullable: attempt.callbackAt)::timestamptz,
+                    \(nullable: attempt.resultFetchedAt)::timestamptz, \(nullable: attempt.processResult?.rawValue), \(nullable: error))
                 ON CONFLICT (journey_id, attempt) DO UPDATE SET process_id = EXCLUDED.process_id,
                     requested_at = EXCLUDED.requested_at, created_at = EXCLUDED.created_at,
                     token_expires_at = EXCLUDED.token_expires_at, capture_opened_at = EXCLUDED.capture_opened_at,
@@ -118,5 +118,12 @@ public enum JourneyStateProjection {
             "SELECT state::text FROM \(unsafeSQL: tables.state) WHERE journey_id = \(journeyID)").first?
             .decode(0, as: String.self) else { return nil }
         return try JSONDecoder().decode(JourneyState.self, from: Data(text.utf8))
+    }
+}
+
+extension PostgresQuery.StringInterpolation {
+    /// Binds an optional value (NULL for nil) without the compiler's optional-interpolation warning.
+    mutating func appendInterpolation<Value: PostgresEncodable>(nullable value: Value?) {
+        appendInterpolation(value)
     }
 }
