@@ -23,6 +23,13 @@ import Synchronization
 /// NOTIFY on `EventStore.notificationChannel` only wakes the runner early; every batch is read
 /// from the database after the stored checkpoint and the runner polls every `pollInterval`.
 ///
+/// ## Failure modes
+/// - Connection errors and pool timeouts are retried at the next poll; any other error (an
+///   event that does not decode, a bug in the fold) ends `run()` with that error: the projection
+///   stalls loudly at the offending checkpoint instead of skipping the event.
+/// - The row lock gives each batch transaction a transaction id, which holds the cluster-wide
+///   MVCC horizon (see `EventStore`) for the length of the batch: keep batches short.
+///
 /// ## Privileges
 /// The runner writes the read models and must connect as the schema owner
 /// (`DATABASE_ADMIN_URL`); the application role `journeys_app` has SELECT only.
