@@ -1,0 +1,109 @@
+import EventStore
+import Foundation
+import Postgres
+
+/// Rebuilds a projection from position zero into fresh tables and swaps them in atomically.
+///
+/// 1. `journey_state_rebuild` / `journey_attempts_rebuild` are (re)created empty, shaped like the
+///    live tables (`LIKE ... INCLUDING ALL`: columns, defaults, indexes).
+/// 2. Every readable event is applied to them in batches (one transaction each), reporting
+///    `progress(done, total)`. The live runner keeps applying to the live tables meanwhile and
+///    readers keep reading them.
+/// 3. One transaction takes the projection's checkpoint row lock (waiting for the live runner's
+///    current batch; the runner then finds the row locked and skips), applies the events that
+///    arrived since, renames the rebuilt tables over the live ones, grants SELECT to
+///    `journeys_app`, drops the old tables and stores the rebuilt checkpoint. Readers see the old
+///    tables or the new ones, never a mix.
+///
+/// A rebuild that is killed (or whose `progress` callback throws) leaves the live tables and the
+/// checkpoint untouched; running it again starts over from empty rebuild tables.
+/// Runs as the schema owner (`DATABASE_ADMIN_URL`).
+public struct ProjectionRebuilder: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let client: PostgresClient
+    public let batchSize: Int
+
+    public init(client: PostgresClient, batchSize: Int = 2000) {
+        self.client = client
+        self.batchSize = batchSize
+    }
+
+    /// Known projection names.
+    public static let names = [JourneyStateProjection.name]
+
+    /// Rebuilds `name`; returns the checkpoint the swapped-in tables reflect.
+    @discardableResult
+    public func rebuild(name: String = JourneyStateProjection.name,
+                        progress: (@Sendable (_ done: Int, _ total: Int) throws -> Void)? = nil) async throws -> GlobalCheckpoint {
+        guard name == JourneyStateProjection.name else {
+            throw Failure(description: "unknown projection \(name); known: \(Self.names.joined(separator: ", "))")
+        }
+        let live = JourneyStateProjection.Tables.live
+        let fresh = JourneyStateProjection.Tables.rebuild
+        try await client.withConnection { connection in
+            try connection.execute(unsafeSQL: """
+                DROP TABLE IF EXISTS \(fresh.state), \(fresh.attempts);
+                CREATE TABLE \(fresh.state) (LIKE \(live.state) INCLUDING ALL);
+                CREATE TABLE \(fresh.attempts) (LIKE \(live.attempts) INCLUDING ALL);
+                """)
+        }
+        let total = try await client.query("""
+            SELECT count(*) FROM events WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+            """).first?.decode(0, as: Int.self) ?? 0
+        var checkpoint = GlobalCheckpoint.start
+        var done = 0
+        try progress?(0, total)
+        while true {
+            let (count, last) = try await client.transaction { [checkpoint, batchSize] connection -> (Int, GlobalCheckpoint?) in
+                let events = try EventStore.readAll(after: checkpoint, limit: batchSize, on: connection)
+                try JourneyStateProjection.apply(events, tables: fresh, on: connection)
+                return (events.count, events.last?.checkpoint)
+            }
+            if let last { checkpoint = last }
+            done += count
+            try progress?(done, max(total, done))
+            if count < batchSize { break }
+        }
+        // Swap: one transaction, holding the checkpoint row against the live runner.
+        let final = try await client.transaction { [checkpoint, batchSize] connection -> (GlobalCheckpoint, Int) in
+            try connection.query("INSERT INTO projection_checkpoints (name) VALUES (\(name)) ON CONFLICT (name) DO NOTHING")
+            try connection.query("SELECT 1 FROM projection_checkpoints WHERE name = \(name) FOR UPDATE")
+            var checkpoint = checkpoint
+            var tail = 0
+            while true {
+                let events = try EventStore.readAll(after: checkpoint, limit: batchSize, on: connection)
+                guard let last = events.last else { break }
+                try JourneyStateProjection.apply(events, tables: fresh, on: connection)
+                checkpoint = last.checkpoint
+                tail += events.count
+            }
+            try connection.execute(unsafeSQL: """
+                LOCK TABLE \(live.state), \(live.attempts) IN ACCESS EXCLUSIVE MODE;
+                ALTER TABLE \(live.state) RENAME TO \(live.state)_old;
+                ALTER TABLE \(live.attempts) RENAME TO \(live.attempts)_old;
+                ALTER TABLE \(fresh.state) RENAME TO \(live.state);
+                ALTER TABLE \(fresh.attempts) RENAME TO \(live.attempts);
+                DROP TABLE \(live.state)_old, \(live.attempts)_old;
+                GRANT SELECT ON \(live.state), \(live.attempts) TO journeys_app;
+                """)
+            // Index names from `LIKE` carry the rebuild table's name; give them the live one.
+            let indexes = try connection.query("""
+                SELECT indexname FROM pg_indexes
+                WHERE schemaname = current_schema() AND tablename IN (\(live.state), \(live.attempts))
+                  AND indexname LIKE '%\\_rebuild\\_%'
+                """).map { try $0.decode(0, as: String.self) }
+            for index in indexes {
+                let renamed = index.replacingOccurrences(of: "_rebuild_", with: "_")
+                try connection.execute(unsafeSQL: "ALTER INDEX \(PostgresConnection.quoteIdentifier(index)) RENAME TO \(PostgresConnection.quoteIdentifier(renamed))")
+            }
+            try ProjectionRunner.storeCheckpoint(name, checkpoint, on: connection)
+            return (checkpoint, tail)
+        }
+        done += final.1
+        if final.1 > 0 { try? progress?(done, max(total, done)) }
+        return final.0
+    }
+}

@@ -1,0 +1,140 @@
+import EventStore
+import Foundation
+import JourneyDomain
+import JourneyStore
+import JourneyTesting
+import Postgres
+import Projections
+import Synchronization
+import Testing
+
+@Suite(.serialized) struct ProjectionRebuilderTests {
+    @Test func rebuildFromZeroEqualsTheLiveProjectionRowForRow() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        try await seedJourneys(db, count: 18)
+        let total = try await readableEventCount(db)
+        let runner = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 10))
+        try await runner.catchUp()
+        let live = try await snapshotRows(db.app)
+        let checkpoint = try await ProjectionRunner.checkpoint(client: db.app)
+        #expect(live.count > 18)
+
+        let calls = Mutex<[(Int, Int)]>([])
+        let rebuilt = try await ProjectionRebuilder(client: db.owner, batchSize: 7).rebuild(name: "journey_state") { done, all in
+            calls.withLock { $0.append((done, all)) }
+        }
+        #expect(rebuilt == checkpoint)
+        #expect(try await ProjectionRunner.checkpoint(client: db.app) == checkpoint)
+        // The application role still reads the swapped-in tables, and they equal the live ones.
+        #expect(try await snapshotRows(db.app) == live)
+        let progress = calls.withLock { $0 }
+        #expect(progress.first.map { $0.0 } == 0)
+        #expect(progress.last.map { $0.0 == total && $0.1 == total } == true)
+        #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.0 <= $1.0 })
+
+        // The live runner keeps going on the swapped-in tables.
+        let more = try await seedJourneys(db, count: 2, tag: "after")
+        #expect(try await runner.catchUp() > 0)
+        let repository = JourneyRepository(store: EventStore(client: db.app))
+        for id in more {
+            #expect(try await projectedState(db, id) == (try await repository.load(id)).state)
+        }
+        // And a second rebuild still works (index and table names do not collide).
+        let again = try await snapshotRows(db.app)
+        try await ProjectionRebuilder(client: db.owner).rebuild()
+        #expect(try await snapshotRows(db.app) == again)
+        let indexes = try await db.owner.query("""
+            SELECT indexname FROM pg_indexes WHERE tablename IN ('journey_state', 'journey_attempts') ORDER BY 1
+            """).map { try $0.decode(0, as: String.self) }
+        #expect(indexes.allSatisfy { !$0.contains("rebuild") }, "\(indexes)")
+        #expect(indexes.contains("journey_state_pkey"))
+        #expect(indexes.count == 5)
+    }
+
+    @Test func rebuildPicksUpEventsTheLiveRunnerHasNotAppliedYet() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let ids = try await seedJourneys(db, count: 6)
+        let runner = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 4))
+        #expect(try await runner.runBatch() == .applied(4))
+        try await ProjectionRebuilder(client: db.owner).rebuild()
+        #expect(try await runner.catchUp() == 0)
+        let repository = JourneyRepository(store: EventStore(client: db.app))
+        for id in ids {
+            #expect(try await projectedState(db, id) == (try await repository.load(id)).state)
+        }
+        let status = try #require(try await ProjectionStatus.read(client: db.app).first)
+        #expect(status.lagEvents == 0)
+    }
+
+    @Test func aRebuildKilledMidwayChangesNothingAndARestartGivesTheSameRows() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        try await seedJourneys(db, count: 12)
+        try await ProjectionRunner(client: db.owner).catchUp()
+        let live = try await snapshotRows(db.app)
+        let checkpoint = try await ProjectionRunner.checkpoint(client: db.app)
+        await #expect(throws: Injected.self) {
+            try await ProjectionRebuilder(client: db.owner, batchSize: 5).rebuild { done, _ in
+                if done >= 10 { throw Injected() }
+            }
+        }
+        // Killed mid-rebuild: live rows and checkpoint untouched, half-built table left aside.
+        #expect(try await snapshotRows(db.app) == live)
+        #expect(try await ProjectionRunner.checkpoint(client: db.app) == checkpoint)
+        let partial = try await db.owner.query("SELECT count(*) FROM journey_state_rebuild").first!.decode(0, as: Int.self)
+        #expect(partial > 0)
+        // Restart: starts over and swaps in the same rows.
+        try await ProjectionRebuilder(client: db.owner, batchSize: 5).rebuild()
+        #expect(try await snapshotRows(db.app) == live)
+        #expect(try await ProjectionRunner.checkpoint(client: db.app) == checkpoint)
+    }
+
+    @Test func rebuildWhileTheLiveRunnerAndReadersKeepGoing() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        try await seedJourneys(db, count: 12, tag: "before")
+        let runner = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 4, pollInterval: 0.05))
+        let live = Task { try await runner.run() }
+        let stop = Atomic<Bool>(false)
+        let reads = Task { () -> Int in
+            var reads = 0
+            while !stop.load(ordering: .relaxed) {
+                _ = try await db.app.query("SELECT count(*) FROM journey_state WHERE status <> 'notStarted'")
+                reads += 1
+            }
+            return reads
+        }
+        async let rebuilt: GlobalCheckpoint = ProjectionRebuilder(client: db.owner, batchSize: 3).rebuild()
+        let more = try await seedJourneys(db, count: 6, tag: "during")
+        _ = try await rebuilt
+        let total = try await readableEventCount(db)
+        for _ in 0..<200 {
+            if (try await ProjectionStatus.read(client: db.app).first?.lagEvents) == 0 { break }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        live.cancel()
+        _ = await live.result
+        stop.store(true, ordering: .relaxed)
+        #expect(try await reads.value > 0)
+        #expect(try await ProjectionStatus.read(client: db.app).first?.lagEvents == 0)
+        let rows = try await snapshotRows(db.app)
+        #expect(try await db.app.query("SELECT count(*) FROM journey_state").first!.decode(0, as: Int.self) == 18)
+        let repository = JourneyRepository(store: EventStore(client: db.app))
+        for id in more {
+            #expect(try await projectedState(db, id) == (try await repository.load(id)).state)
+        }
+        #expect(total > 0)
+        try await ProjectionRebuilder(client: db.owner).rebuild()
+        #expect(try await snapshotRows(db.app) == rows)
+    }
+
+    @Test func unknownProjectionNameIsRefused() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        await #expect(throws: ProjectionRebuilder.Failure.self) {
+            try await ProjectionRebuilder(client: db.owner).rebuild(name: "nope")
+        }
+    }
+}
