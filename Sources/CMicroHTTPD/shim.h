@@ -87,7 +87,3 @@ static inline int htj_mhd_client_address(struct MHD_Connection *connection, char
     return inet_ntop(address->sa_family, raw, buffer, length) == NULL ? -1 : 0;
 }
 
-/// Closes a listen socket returned by `MHD_quiesce_daemon`, once `MHD_stop_daemon` has returned.
-static inline void htj_mhd_close_socket(MHD_socket socket) {
-    if (socket != MHD_INVALID_SOCKET) close(socket);
-}

@@ -100,7 +100,7 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Stops accepting connections, waits up to `shutdownTimeout` for in-flight requests, then
+    /// Answers new requests with 503, waits up to `shutdownTimeout` for in-flight requests, then
     /// closes everything. Safe to call more than once; later calls wait for the first to finish.
     public func shutdown() async {
         let step: Step = await withCheckedContinuation { (continuation: CheckedContinuation<Step, Never>) in
@@ -123,7 +123,7 @@ public final class HTTPServer: Sendable {
             if let step { continuation.resume(returning: step) }
         }
         guard case .stop(let daemon) = step else { return }
-        daemon.quiesce()
+        daemon.drain()
         await Self.waitUntilIdle(daemon.dispatcher, timeout: configuration.shutdownTimeout)
         daemon.stop()
         let waiters = state.withLock { state in

@@ -6,8 +6,6 @@ final class MHDDaemon: @unchecked Sendable {
     /// The port the listen socket is bound to.
     let port: Int
     private let handle: OpaquePointer
-    /// Only touched by `quiesce` and `stop`, which `HTTPServer` calls once each, in order.
-    private var quiescedSocket: MHD_socket = MHD_INVALID_SOCKET
     private var stopped = false
 
     /// Binds and starts the polling threads; throws `start_failed` when MHD refuses.
@@ -36,10 +34,14 @@ final class MHDDaemon: @unchecked Sendable {
         port = Int(htj_mhd_bound_port(started))
     }
 
-    /// Stops accepting new connections; open ones keep being served.
-    func quiesce() {
+    /// Answers requests that arrive from now on with 503 and `Connection: close`; requests already
+    /// with the router keep running.
+    ///
+    /// Not `MHD_quiesce_daemon`: in 0.9.75 with epoll it races the polling thread over the listen
+    /// socket's epoll registration and aborts the process ("Failed to remove listen FD from epoll
+    /// set"), which CI hit. The listen socket stays open until `stop`.
+    func drain() {
         dispatcher.beginDraining()
-        quiescedSocket = MHD_quiesce_daemon(handle)
     }
 
     /// Resumes any still-suspended connection, closes every connection and joins MHD's threads.
@@ -48,8 +50,6 @@ final class MHDDaemon: @unchecked Sendable {
         stopped = true
         dispatcher.abandonSuspended()
         MHD_stop_daemon(handle)
-        htj_mhd_close_socket(quiescedSocket)
-        quiescedSocket = MHD_INVALID_SOCKET
     }
 
     /// A server dropped without `shutdown()` still releases its port and threads.

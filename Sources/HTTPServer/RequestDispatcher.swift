@@ -45,7 +45,8 @@ final class RequestDispatcher: Sendable {
     /// Requests between their first callback and completion.
     var inFlight: Int { inFlightCount.load(ordering: .acquiring) }
 
-    /// From now on responses carry `Connection: close` so keep-alive clients go away.
+    /// From now on requests not yet handed to the router get 503, and every response carries
+    /// `Connection: close` so keep-alive clients go away.
     func beginDraining() {
         draining.store(true, ordering: .releasing)
     }
@@ -137,6 +138,9 @@ final class RequestDispatcher: Sendable {
 
     /// Suspends the connection and runs the router in a task that resumes it when done.
     private func dispatch(_ context: RequestContext, url: UnsafePointer<CChar>, _ connection: MHDConnection) -> MHD_Result {
+        if draining.load(ordering: .acquiring) {
+            return queue(Problem.serviceUnavailable(detail: "The server is shutting down.").response, context, connection)
+        }
         let request = HTTPRequest(
             method: context.method,
             path: String(cString: url),

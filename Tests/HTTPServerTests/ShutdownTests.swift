@@ -32,6 +32,23 @@ struct ShutdownTests {
         await #expect(throws: (any Error).self) { try await rawRequest(port: port, "GET", "/work") }
     }
 
+    @Test func requestsArrivingDuringTheDrainGet503AndAClose() async throws {
+        let entered = Flag()
+        let server = HTTPServer(configuration: .init(port: 0), router: makeRouter(entered: entered, sleep: .milliseconds(600)),
+                                accessLog: AccessLogEntry.discard)
+        try server.start()
+        let port = try #require(server.port)
+        async let first = rawRequest(port: port, "GET", "/work")
+        #expect(await entered.wait())
+        async let shutdown: Void = server.shutdown()
+        try await Task.sleep(for: .milliseconds(100))
+        let late = try await rawRequest(port: port, "GET", "/work")
+        #expect(late.status == 503)
+        #expect(late.header("Connection")?.lowercased() == "close")
+        #expect(try await first.status == 200)
+        await shutdown
+    }
+
     @Test func runReturnsAfterCancellation() async throws {
         let entered = Flag()
         let server = HTTPServer(configuration: .init(port: 0), router: makeRouter(entered: entered, sleep: .milliseconds(200)),
