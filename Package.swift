@@ -29,9 +29,15 @@ let package = Package(
         .target(name: "Observability"),
         .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "JourneyStore"]),
         .target(name: "OutboundWebhooks", dependencies: ["Postgres", "Cryptography"]),
+        .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain"]),
+        .target(name: "Audit", dependencies: ["Postgres", "EventStore", "Cryptography", "JourneyDomain"]),
         .target(name: "JourneyService", dependencies: [
             "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
-            "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography",
+            "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit",
+        ]),
+        .target(name: "Workers", dependencies: [
+            "Postgres", "EventStore", "JourneyDomain", "JourneyStore", "JourneyService", "HumanTokenAPI",
+            "OutboundWebhooks", "Privacy", "Observability",
         ]),
         .target(name: "JourneyStore", dependencies: ["EventStore", "JourneyDomain", "Postgres"]),
         .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain"]),
@@ -45,6 +51,7 @@ let package = Package(
         .target(name: "JourneyApp", dependencies: [
             "Postgres", "EmbeddedPostgres", "Migrations", "EventStore", "Cryptography", "HTTPServer",
             "JourneyDomain", "CLI", "UnicoEmulator", "HumanTokenAPI", "SDKLiteSimulator", "Privacy", "AccessControl", "JourneyStore", "JourneyService", "Observability", "Projections", "OutboundWebhooks",
+            "Reports", "Audit", "Workers",
         ]),
         .executableTarget(name: "journeys", dependencies: ["JourneyApp"]),
 
@@ -73,6 +80,13 @@ let package = Package(
         .testTarget(name: "JourneyStoreTests", dependencies: ["JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain"]),
         .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain"]),
         .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore"]),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore"]),
+        .testTarget(name: "WorkersTests", dependencies: [
+            "Workers", "JourneyTesting", "JourneyService", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
+            "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
+            "JourneyStore", "Cryptography",
+        ]),
         .testTarget(name: "JourneyAppTests", dependencies: ["JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI"]),
     ]
 )
