@@ -19,12 +19,21 @@ struct IdempotencyStore: Sendable {
         var completed: Bool
         var status: Int?
         var body: String?
+        var journeyID: String
+        /// In progress for longer than `staleAfter`: the first request most likely died.
+        var stale: Bool
     }
+
+    /// Answers a stale key from its journey's current state; nil while that is not possible yet.
+    typealias Recovery = @Sendable (_ journeyID: String) async throws -> HTTPResponse?
 
     /// Longest key accepted.
     static let maximumKeyLength = 255
 
     let database: PostgresClient
+    /// How long a key may stay in progress before a replay recovers it. Default 60 s, the grace
+    /// after which the workers reconcile an unanswered Create Process.
+    var staleAfter: Duration = .seconds(60)
 
     /// Inserts the in-progress row on `connection`; false when another request holds the key.
     static func claim(_ claim: Claim, journeyID: String, on connection: PostgresConnection) throws -> Bool {
@@ -41,27 +50,46 @@ struct IdempotencyStore: Sendable {
         _ = try connection.query("""
             UPDATE idempotency_keys SET state = 'completed', response_status = \(response.status.code),
                 response_body = \(String(decoding: response.body, as: UTF8.self)), completed_at = now()
-            WHERE api_key_id = \(claim.apiKeyID) AND key = \(claim.key)
+            WHERE api_key_id = \(claim.apiKeyID) AND key = \(claim.key) AND state = 'in_progress'
             """)
+    }
+
+    /// Stores a recovered answer unless another replay stored one first; false then.
+    func completeRecovered(_ claim: Claim, response: HTTPResponse) async throws -> Bool {
+        let rows = try await database.query("""
+            UPDATE idempotency_keys SET state = 'completed', response_status = \(response.status.code),
+                response_body = \(String(decoding: response.body, as: UTF8.self)), completed_at = now()
+            WHERE api_key_id = \(claim.apiKeyID) AND key = \(claim.key) AND state = 'in_progress'
+            RETURNING 1
+            """)
+        return rows.first != nil
     }
 
     /// The row of `claim`'s key, if any.
     func lookup(_ claim: Claim) async throws -> Record? {
         let rows = try await database.query("""
-            SELECT request_hash, state, response_status, response_body FROM idempotency_keys
+            SELECT request_hash, state, response_status, response_body, journey_id,
+                   created_at < now() - make_interval(secs => \(staleSeconds)) AS stale
+            FROM idempotency_keys
             WHERE api_key_id = \(claim.apiKeyID) AND key = \(claim.key)
             """)
         return try rows.first.map {
             Record(requestHash: try $0.decode(0), completed: try $0.decode(1, as: String.self) == "completed",
-                   status: try $0.decode(2), body: try $0.decode(3))
+                   status: try $0.decode(2), body: try $0.decode(3), journeyID: try $0.decode(4), stale: try $0.decode(5))
         }
+    }
+
+    private var staleSeconds: Double {
+        Double(staleAfter.components.seconds) + Double(staleAfter.components.attoseconds) / 1e18
     }
 
     /// The first answer for `claim`'s key, polling while it is in progress for at most `wait`.
     ///
-    /// Throws 422 `idempotency_key_reused` for another body and 409 `idempotency_key_in_progress`
-    /// when the first request has not answered in time.
-    func replay(_ claim: Claim, wait: Duration) async throws -> HTTPResponse {
+    /// A key left in progress for longer than `staleAfter` (its request died between recording the
+    /// start and storing the answer) is answered by `recover` from the journey's current state, and
+    /// that answer is stored for later replays. Throws 422 `idempotency_key_reused` for another body
+    /// and 409 `idempotency_key_in_progress` when no answer can be given in time.
+    func replay(_ claim: Claim, wait: Duration, recover: Recovery? = nil) async throws -> HTTPResponse {
         let deadline = ContinuousClock.now + wait
         var delay = Duration.milliseconds(20)
         while true {
@@ -75,6 +103,13 @@ struct IdempotencyStore: Sendable {
                     let type = status >= 400 ? Problem.mediaType : "application/json"
                     return HTTPResponse(status: HTTPStatus(code: status),
                                         headers: ["Content-Type": type, "Idempotent-Replayed": "true"], body: Data(body.utf8))
+                }
+                if record.stale, let recover, var recovered = try await recover(record.journeyID) {
+                    if try await completeRecovered(claim, response: recovered) {
+                        recovered.headers["Idempotent-Replayed"] = "true"
+                        return recovered
+                    }
+                    continue
                 }
             }
             guard ContinuousClock.now < deadline else {

@@ -25,10 +25,11 @@ struct JourneyRoutes: Sendable {
         let authenticator = RequestAuthenticator(keys: APIKeyStore(client: database),
                                                  clientTokens: dependencies.clientTokens, clock: dependencies.clock)
         let runner = AttemptRunner(writer: writer, dependencies: dependencies)
-        let start = StartJourneyHandler(authenticator: authenticator, writer: writer, runner: runner,
-                                        idempotency: IdempotencyStore(database: database), dependencies: dependencies)
-        let reports = ClientReportHandler(authenticator: authenticator, writer: writer)
         let token = TokenHandler(authenticator: authenticator, writer: writer, runner: runner, dependencies: dependencies)
+        let start = StartJourneyHandler(authenticator: authenticator, writer: writer, runner: runner,
+                                        idempotency: IdempotencyStore(database: database), token: token,
+                                        dependencies: dependencies)
+        let reports = ClientReportHandler(authenticator: authenticator, writer: writer)
         let store = EventStore(client: database)
         let fetcher = ResultFetcher(writer: writer, dependencies: dependencies)
         let webhooks = WebhookHandler(database: database, writer: writer, fetcher: fetcher,

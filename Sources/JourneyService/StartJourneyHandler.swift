@@ -13,6 +13,7 @@ struct StartJourneyHandler: Sendable {
     let writer: JourneyWriter
     let runner: AttemptRunner
     let idempotency: IdempotencyStore
+    let token: TokenHandler
     let dependencies: JourneyDependencies
 
     func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -43,7 +44,8 @@ struct StartJourneyHandler: Sendable {
         }
         guard let target = started else {
             guard let claim else { throw Problem.internalError() }
-            return try await idempotency.replay(claim, wait: dependencies.idempotencyWait)
+            return try await idempotency.replay(claim, wait: dependencies.idempotencyWait,
+                                                recover: recovery(actor: principal.actor))
         }
         let tokens = dependencies.clientTokens
         var store: (@Sendable (HTTPResponse, PostgresConnection) throws -> Void)?
@@ -54,6 +56,26 @@ struct StartJourneyHandler: Sendable {
             try Self.response(result, journeyID: journeyID, environment: target.environment, tokens: tokens, now: now)
         }
         return try await runner.run(target, metadata: metadata, respond: respond, store: store)
+    }
+
+    /// Answers a stale key like a first start: the journey's current token (or a fresh attempt) with
+    /// a new client token; nil while the attempt's Create Process is still unresolved (the workers
+    /// reconcile it) or when the outcome is not a success worth storing.
+    private func recovery(actor: String) -> IdempotencyStore.Recovery {
+        let token = token
+        let tokens = dependencies.clientTokens
+        return { journeyID in
+            let id = JourneyID(journeyID)
+            let metadata = EventMetadata(correlationID: UUID(), actor: actor)
+            do {
+                let response = try await token.issue(id, metadata: metadata) { result, environment, now in
+                    try Self.response(result, journeyID: id, environment: environment, tokens: tokens, now: now)
+                }
+                return response.status == .created ? response : nil
+            } catch let problem as Problem where problem.status == .conflict {
+                return nil
+            }
+        }
     }
 
     /// 201 with the token and a client token, or the problem of a failed creation.

@@ -23,7 +23,23 @@ struct TokenHandler: Sendable {
         let id = JourneyID(uuid.uuidString.lowercased())
         _ = try await writer.load(id)
         let metadata = EventMetadata(correlationID: UUID(), actor: actor)
+        return try await issue(id, metadata: metadata) { result, environment, _ in
+            switch result {
+            case .failure(let problem): problem.response
+            case .success(let issued): try Self.response(id, issued, environment)
+            }
+        }
+    }
+
+    /// Issues the current token or runs a fresh attempt, and turns the outcome into the answer.
+    ///
+    /// A domain refusal (e.g. the attempt's process is not created yet) is thrown as its problem.
+    func issue(
+        _ id: JourneyID, metadata: EventMetadata,
+        respond: @escaping @Sendable (Result<AttemptRunner.Issued, Problem>, Environment, Date) throws -> HTTPResponse
+    ) async throws -> HTTPResponse {
         let vault = dependencies.vault
+        let clock = dependencies.clock
         let step: Step = try await writer.transaction { connection, now in
             let outcome = try JourneyWriter.execute(.issueToken, journey: id, metadata: metadata, now: now, on: connection)
             let state = outcome.state
@@ -42,13 +58,10 @@ struct TokenHandler: Sendable {
         }
         switch step {
         case .current(let issued, let environment):
-            return try Self.response(id, issued, environment)
+            return try respond(.success(issued), environment, clock())
         case .newAttempt(let target):
-            return try await runner.run(target, metadata: metadata, respond: { result, _ in
-                switch result {
-                case .failure(let problem): problem.response
-                case .success(let issued): try Self.response(id, issued, target.environment)
-                }
+            return try await runner.run(target, metadata: metadata, respond: { result, now in
+                try respond(result, target.environment, now)
             })
         }
     }

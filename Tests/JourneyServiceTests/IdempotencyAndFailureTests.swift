@@ -19,6 +19,32 @@ import UnicoEmulator
         }
     }
 
+    @Test func aKeyLeftInProgressByADeadRequestIsAnsweredFromTheJourney() async throws {
+        try await withJourneys { h in
+            let first = try await h.start(key: "crashed")
+            #expect(first.status == 201)
+            let journeyID = try #require(first["journeyId"] as? String)
+            // What a crash between recording the start and storing the answer leaves behind.
+            _ = try await h.database.owner.query("""
+                UPDATE idempotency_keys SET state = 'in_progress', response_status = NULL, response_body = NULL,
+                    completed_at = NULL, created_at = now() - interval '2 minutes'
+                WHERE key = 'crashed'
+                """)
+            let recovered = try await h.start(key: "crashed")
+            #expect(recovered.status == 201)
+            #expect(recovered.headers["idempotent-replayed"] == "true")
+            #expect(recovered["journeyId"] as? String == journeyID)
+            #expect(recovered["webAppToken"] as? String == first["webAppToken"] as? String)
+            #expect(recovered["attempt"] as? Int == 1)
+            #expect(recovered["clientToken"] is String)
+            let again = try await h.start(key: "crashed")
+            #expect(again.body == recovered.body)
+            #expect(try await h.journeyCount() == 1)
+            let rows = try await h.database.owner.query("SELECT state FROM idempotency_keys WHERE key = 'crashed'")
+            #expect(try rows.first?.decode(0, as: String.self) == "completed")
+        }
+    }
+
     @Test func aHundredConcurrentRequestsWithOneKeyMakeOneJourney() async throws {
         try await withJourneys { h in
             let answers = try await withThrowingTaskGroup(of: JourneyHarness.Answer.self) { group in
