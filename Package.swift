@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "OutboundWebhooksTests", dependencies: ["OutboundWebhooks", "JourneyTesting", "Cryptography", "HTTPServer"]),
         .testTarget(name: "JourneyServiceTests", dependencies: [
             "JourneyService", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
-            "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Cryptography",
+            "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Cryptography", "Projections",
         ]),
         .testTarget(name: "JourneyClientTests", dependencies: [
             "JourneyClient", "JourneyService", "JourneyTesting", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",

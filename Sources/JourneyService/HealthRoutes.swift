@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JourneyDomain
 import Migrations
 import Observability
 import Postgres
@@ -13,7 +14,26 @@ struct HealthRoutes: Sendable {
         router.get("/healthz") { _ in try .json(["status": "ok"]) }
         router.get("/readyz") { _ in try await readiness() }
         router.get("/metrics") { _ in
-            HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4"], body: Data(metrics.render().utf8))
+            await refreshJourneyGauges()
+            return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4"], body: Data(metrics.render().utf8))
+        }
+    }
+
+    /// Sets `journeys_by_state{state}` from the journey-state read model (every state, zeros
+    /// included); leaves the last values when the database does not answer.
+    private func refreshJourneyGauges() async {
+        guard let rows = try? await database.query("SELECT status, count(*) FROM journey_state GROUP BY status") else {
+            return
+        }
+        var counts: [String: Int64] = [:]
+        for row in rows {
+            if let status = try? row.decode(0, as: String.self), let count = try? row.decode(1, as: Int64.self) {
+                counts[status] = count
+            }
+        }
+        for status in JourneyStatus.allCases where status != .notStarted {
+            metrics.set("journeys_by_state", help: "Journeys per state, from the journey-state read model.",
+                        labels: ["state": status.rawValue], to: Double(counts[status.rawValue] ?? 0))
         }
     }
 

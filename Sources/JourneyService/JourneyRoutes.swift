@@ -36,7 +36,14 @@ struct JourneyRoutes: Sendable {
                                       authentication: dependencies.webhookAuthentication, metrics: metrics)
         let vault = dependencies.vault
 
+        let listing = JourneyListing(database: database)
+
         router.post("/v1/journeys") { try await start.handle($0) }
+        router.get("/v1/journeys") { request in
+            _ = try await authenticator.apiKey(request, scope: .journeysRead)
+            return try HTTPResponse.json(try await listing.page(try JourneyListing.query(request)),
+                                         encoder: TokenResponse.encoder)
+        }
         router.get("/v1/journeys/{id}") { request in
             _ = try await authenticator.apiKey(request, scope: .journeysRead)
             let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())

@@ -35,6 +35,8 @@ struct JourneyView: Encodable, Sendable {
     var flow: String?
     var purpose: String?
     var clientReference: String?
+    /// The pseudonymous subject reference (`GET /v1/journeys?subject=`); never the document number.
+    var subjectReference: String?
     var startedAt: Date?
     var updatedAt: Date?
     var completedAt: Date?
@@ -53,6 +55,7 @@ struct JourneyView: Encodable, Sendable {
         flow = state.flow?.rawValue
         purpose = state.purpose?.rawValue
         clientReference = state.clientReference
+        subjectReference = state.subject?.reference.rawValue
         startedAt = state.startedAt
         updatedAt = state.updatedAt
         completedAt = state.completedAt

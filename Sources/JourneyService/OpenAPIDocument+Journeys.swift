@@ -1,3 +1,5 @@
+import JourneyDomain
+
 /// The `/v1/journeys` part of the OpenAPI document.
 extension OpenAPIDocument {
     static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
@@ -28,10 +30,13 @@ extension OpenAPIDocument {
     }
 
     static var journeyPaths: [String: Any] { [
-        "/v1/journeys": ["post": journeyOperation(
-            "startJourney", "Start a journey: creates the Unico process and answers with its webAppToken.",
-            security: ["apiKey"], request: body("StartJourney"),
-            responses: ["201": answer("Started.", "Token")], problems: ["400", "401", "403", "409", "422", "429", "502", "503"])],
+        "/v1/journeys": [
+            "post": journeyOperation(
+                "startJourney", "Start a journey: creates the Unico process and answers with its webAppToken.",
+                security: ["apiKey"], request: body("StartJourney"),
+                responses: ["201": answer("Started.", "Token")], problems: ["400", "401", "403", "409", "422", "429", "502", "503"]),
+            "get": listOperation,
+        ],
         "/v1/journeys/{id}": ["get": journeyOperation(
             "getJourney", "The journey's state, without personal data.", security: ["apiKey"],
             responses: ["200": answer("The journey.", "Journey")], problems: ["401", "403", "404"])],
@@ -67,6 +72,29 @@ extension OpenAPIDocument {
             responses: ["200": answer("A token.", "Token")], problems: ["401", "403", "404", "409", "429", "502", "503"])],
     ] }
 
+    /// `GET /v1/journeys`: newest first from the journey-state read model, keyset-paginated.
+    static var listOperation: [String: Any] {
+        func parameter(_ name: String, _ schema: [String: Any], _ description: String) -> [String: Any] {
+            ["name": name, "in": "query", "required": false, "schema": schema, "description": description]
+        }
+        return [
+            "operationId": "listJourneys",
+            "summary": "Journeys newest first, by subject reference, state or environment (from the read model; "
+                + "it trails the log by the projection lag).",
+            "security": [["apiKey": [String]()]],
+            "parameters": [
+                parameter("subject", string, "A subjectReference as GET /v1/journeys/{id} shows it (never a document number)."),
+                parameter("state", ["type": "string", "enum": JourneyStatus.allCases.filter { $0 != .notStarted }.map(\.rawValue)],
+                          "Only journeys in this state."),
+                parameter("environment", ["type": "string", "enum": ["UAT", "PROD"]], "Only this environment."),
+                parameter("limit", ["type": "integer", "minimum": 1, "maximum": JourneyListing.maximumLimit,
+                                    "default": JourneyListing.defaultLimit], "Page size."),
+                parameter("cursor", string, "The nextCursor of the previous page."),
+            ],
+            "responses": ["200": answer("A page of journeys.", "JourneyPage"), "400": problem, "401": problem, "403": problem],
+        ]
+    }
+
     static func object(_ properties: [String: Any], required: [String] = []) -> [String: Any] {
         ["type": "object", "required": required, "properties": properties]
     }
@@ -91,12 +119,21 @@ extension OpenAPIDocument {
         ], required: ["journeyId", "attempt", "webAppToken", "webAppTokenExpiresAt", "environment"]),
         "Journey": object([
             "journeyId": string, "status": string, "attempt": integer, "environment": string, "flow": string,
-            "purpose": string, "clientReference": string, "startedAt": time, "updatedAt": time, "completedAt": time,
+            "purpose": string, "clientReference": string, "subjectReference": string, "startedAt": time,
+            "updatedAt": time, "completedAt": time,
             "abandonedAt": time, "abandonReason": ["type": "object"], "outcome": string, "version": integer,
             "lastErrorCode": object(["code": integer, "meaning": string, "category": string, "action": string,
                                      "retryable": ["type": "boolean"]]),
             "attempts": ["type": "array", "items": ["type": "object"]],
         ], required: ["journeyId", "status", "attempt", "attempts"]),
+        "JourneyPage": object([
+            "items": ["type": "array", "items": object([
+                "journeyId": string, "status": string, "attempt": integer, "environment": string, "flow": string,
+                "purpose": string, "clientReference": string, "subjectReference": string, "startedAt": time,
+                "completedAt": time, "abandonedAt": time, "outcome": string, "lastErrorCode": integer,
+            ], required: ["journeyId", "status", "attempt"])],
+            "nextCursor": string,
+        ], required: ["items"]),
         "AuditTrail": object([
             "journeyId": string,
             "events": ["type": "array", "items": object([

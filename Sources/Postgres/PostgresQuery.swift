@@ -47,6 +47,11 @@ public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation, CustomS
             sql += "$\(binds.count)"
         }
 
+        /// Binds an optional value (NULL for nil) without the compiler's optional-interpolation warning.
+        public mutating func appendInterpolation<Value: PostgresEncodable>(nullable value: Value?) {
+            appendInterpolation(value)
+        }
+
         /// Appends raw SQL text. Never pass user input here.
         public mutating func appendInterpolation(unsafeSQL text: String) {
             sql += text

@@ -121,9 +121,3 @@ public enum JourneyStateProjection {
     }
 }
 
-extension PostgresQuery.StringInterpolation {
-    /// Binds an optional value (NULL for nil) without the compiler's optional-interpolation warning.
-    mutating func appendInterpolation<Value: PostgresEncodable>(nullable value: Value?) {
-        appendInterpolation(value)
-    }
-}

@@ -57,7 +57,7 @@ import Testing
             }
         }
         #expect(error is Abort)
-        try await db.owner.transaction { try $0.query("INSERT INTO t VALUES (2)") }
+        _ = try await db.owner.transaction { try $0.query("INSERT INTO t VALUES (2)") }
         let rows = try await db.owner.query("SELECT n FROM t")
         #expect(try rows.map { try $0.decode(0, as: Int.self) } == [2])
     }

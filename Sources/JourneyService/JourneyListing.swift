@@ -1,0 +1,144 @@
+import Foundation
+import HTTPServer
+import JourneyDomain
+import Postgres
+
+/// `GET /v1/journeys?subject=&state=&environment=&limit=&cursor=`: journeys newest first from the
+/// `journey_state` read model, one keyset page at a time.
+///
+/// The read model trails the log by the projection's lag (`journeys projections status`); a journey
+/// started a moment ago may be missing from the first page for that long.
+struct JourneyListing: Sendable {
+    /// Validated query parameters.
+    struct Query: Sendable, Equatable {
+        var subject: String?
+        var status: JourneyStatus?
+        var environment: Environment?
+        var limit: Int = JourneyListing.defaultLimit
+        var after: Cursor?
+    }
+
+    /// Position after the last row of a page: its start time in microseconds and its id.
+    struct Cursor: Sendable, Equatable {
+        var startedMicros: Int64
+        var journeyID: String
+
+        var encoded: String {
+            Data("\(startedMicros):\(journeyID)".utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+
+        init(startedMicros: Int64, journeyID: String) {
+            self.startedMicros = startedMicros
+            self.journeyID = journeyID
+        }
+
+        init?(encoded: String) {
+            var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            guard encoded.count <= 200, let data = Data(base64Encoded: base64),
+                  let text = String(data: data, encoding: .utf8) else { return nil }
+            let parts = text.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let micros = Int64(parts[0]), UUID(uuidString: String(parts[1])) != nil else { return nil }
+            self.init(startedMicros: micros, journeyID: String(parts[1]))
+        }
+    }
+
+    struct Item: Encodable, Sendable {
+        var journeyId: String
+        var status: String
+        var attempt: Int
+        var environment: String?
+        var flow: String?
+        var purpose: String?
+        var clientReference: String?
+        var subjectReference: String?
+        var startedAt: Date?
+        var completedAt: Date?
+        var abandonedAt: Date?
+        var outcome: String?
+        var lastErrorCode: Int?
+    }
+
+    struct Page: Encodable, Sendable {
+        var items: [Item]
+        /// Pass as `cursor` for the next page; absent on the last page.
+        var nextCursor: String?
+    }
+
+    static let defaultLimit = 50
+    static let maximumLimit = 200
+
+    let database: PostgresClient
+
+    /// Reads the query parameters; a bad one is a 400 `invalid_query` naming it.
+    static func query(_ request: HTTPRequest) throws -> Query {
+        var query = Query()
+        if let subject = request.query("subject") {
+            guard (1...128).contains(subject.count), subject.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) })
+            else { throw invalid("subject", "subject must be a subject reference (1 to 128 letters, digits, - or _).") }
+            query.subject = subject
+        }
+        if let state = request.query("state") {
+            guard let status = JourneyStatus(rawValue: state), status != .notStarted else {
+                let known = JourneyStatus.allCases.filter { $0 != .notStarted }.map(\.rawValue).joined(separator: ", ")
+                throw invalid("state", "state must be one of: \(known).")
+            }
+            query.status = status
+        }
+        if let environment = request.query("environment") {
+            guard let value = Environment(rawValue: environment) else {
+                throw invalid("environment", "environment must be UAT or PROD.")
+            }
+            query.environment = value
+        }
+        if let limit = request.query("limit") {
+            guard let value = Int(limit), (1...maximumLimit).contains(value) else {
+                throw invalid("limit", "limit must be an integer from 1 to \(maximumLimit).")
+            }
+            query.limit = value
+        }
+        if let cursor = request.query("cursor") {
+            guard let value = Cursor(encoded: cursor) else {
+                throw invalid("cursor", "cursor must be a nextCursor value returned by this endpoint.")
+            }
+            query.after = value
+        }
+        return query
+    }
+
+    func page(_ query: Query) async throws -> Page {
+        let rows = try await database.query("""
+            SELECT journey_id, status, current_attempt, environment, flow, purpose, client_reference,
+                   subject_reference, started_at, completed_at, abandoned_at, outcome, last_error_code,
+                   (extract(epoch FROM started_at) * 1000000)::bigint AS started_micros
+            FROM journey_state
+            WHERE started_at IS NOT NULL
+              AND (\(nullable: query.subject)::text IS NULL OR subject_reference = \(nullable: query.subject))
+              AND (\(nullable: query.status?.rawValue)::text IS NULL OR status = \(nullable: query.status?.rawValue))
+              AND (\(nullable: query.environment?.rawValue)::text IS NULL OR environment = \(nullable: query.environment?.rawValue))
+              AND (\(nullable: query.after?.startedMicros)::bigint IS NULL
+                   OR (started_at, journey_id) < ('epoch'::timestamptz + \(nullable: query.after?.startedMicros) * interval '1 microsecond',
+                                                  \(nullable: query.after?.journeyID)))
+            ORDER BY started_at DESC, journey_id DESC
+            LIMIT \(query.limit + 1)
+            """)
+        var items: [Item] = []
+        var last: Cursor?
+        for row in rows.prefix(query.limit) {
+            items.append(Item(
+                journeyId: try row.decode(0), status: try row.decode(1), attempt: try row.decode(2),
+                environment: try row.decode(3), flow: try row.decode(4), purpose: try row.decode(5),
+                clientReference: try row.decode(6), subjectReference: try row.decode(7), startedAt: try row.decode(8),
+                completedAt: try row.decode(9), abandonedAt: try row.decode(10), outcome: try row.decode(11),
+                lastErrorCode: try row.decode(12)))
+            last = Cursor(startedMicros: try row.decode(13), journeyID: items[items.count - 1].journeyId)
+        }
+        return Page(items: items, nextCursor: rows.count > query.limit ? last?.encoded : nil)
+    }
+
+    private static func invalid(_ parameter: String, _ detail: String) -> Problem {
+        Problem(status: .badRequest, code: "invalid_query", detail: detail, extra: ["parameter": parameter])
+    }
+}
