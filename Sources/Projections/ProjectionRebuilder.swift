@@ -80,6 +80,17 @@ public struct ProjectionRebuilder: Sendable {
                 checkpoint = last.checkpoint
                 tail += events.count
             }
+            // `LIKE` names the copied indexes after their columns; pair each with the live index of
+            // the same definition so the swapped-in tables keep the migrations' index names.
+            let pairs = try connection.query("""
+                SELECT DISTINCT ON (f.indexname) o.indexname, f.indexname
+                FROM pg_indexes o JOIN pg_indexes f
+                  ON f.schemaname = o.schemaname
+                 AND f.tablename = CASE o.tablename WHEN \(live.state) THEN \(fresh.state) ELSE \(fresh.attempts) END
+                 AND regexp_replace(f.indexdef, '^.* USING ', '') = regexp_replace(o.indexdef, '^.* USING ', '')
+                WHERE o.schemaname = current_schema() AND o.tablename IN (\(live.state), \(live.attempts))
+                ORDER BY f.indexname, o.indexname
+                """).map { (try $0.decode(0, as: String.self), try $0.decode(1, as: String.self)) }
             try connection.execute(unsafeSQL: """
                 LOCK TABLE \(live.state), \(live.attempts) IN ACCESS EXCLUSIVE MODE;
                 ALTER TABLE \(live.state) RENAME TO \(live.state)_old;
@@ -89,15 +100,9 @@ public struct ProjectionRebuilder: Sendable {
                 DROP TABLE \(live.state)_old, \(live.attempts)_old;
                 GRANT SELECT ON \(live.state), \(live.attempts) TO journeys_app;
                 """)
-            // Index names from `LIKE` carry the rebuild table's name; give them the live one.
-            let indexes = try connection.query("""
-                SELECT indexname FROM pg_indexes
-                WHERE schemaname = current_schema() AND tablename IN (\(live.state), \(live.attempts))
-                  AND indexname LIKE '%\\_rebuild\\_%'
-                """).map { try $0.decode(0, as: String.self) }
-            for index in indexes {
-                let renamed = index.replacingOccurrences(of: "_rebuild_", with: "_")
-                try connection.execute(unsafeSQL: "ALTER INDEX \(PostgresConnection.quoteIdentifier(index)) RENAME TO \(PostgresConnection.quoteIdentifier(renamed))")
+            for (liveName, freshName) in pairs {
+                try connection.execute(unsafeSQL: "ALTER INDEX \(PostgresConnection.quoteIdentifier(freshName)) "
+                    + "RENAME TO \(PostgresConnection.quoteIdentifier(liveName))")
             }
             try ProjectionRunner.storeCheckpoint(name, checkpoint, on: connection)
             return (checkpoint, tail)

@@ -12,6 +12,7 @@ import Testing
     @Test func rebuildFromZeroEqualsTheLiveProjectionRowForRow() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
+        let schemaIndexes = try await indexNames(db)
         try await seedJourneys(db, count: 18)
         let total = try await readableEventCount(db)
         let runner = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 10))
@@ -44,12 +45,16 @@ import Testing
         let again = try await snapshotRows(db.app)
         try await ProjectionRebuilder(client: db.owner).rebuild()
         #expect(try await snapshotRows(db.app) == again)
-        let indexes = try await db.owner.query("""
+        // The swapped-in tables carry exactly the migrations' indexes, under their names.
+        let indexes = try await indexNames(db)
+        #expect(indexes == schemaIndexes)
+        #expect(indexes.contains("journey_state_pkey"))
+    }
+
+    private func indexNames(_ db: TestDatabase) async throws -> [String] {
+        try await db.owner.query("""
             SELECT indexname FROM pg_indexes WHERE tablename IN ('journey_state', 'journey_attempts') ORDER BY 1
             """).map { try $0.decode(0, as: String.self) }
-        #expect(indexes.allSatisfy { !$0.contains("rebuild") }, "\(indexes)")
-        #expect(indexes.contains("journey_state_pkey"))
-        #expect(indexes.count == 5)
     }
 
     @Test func rebuildPicksUpEventsTheLiveRunnerHasNotAppliedYet() async throws {
