@@ -12,7 +12,8 @@ import Postgres
 /// - Wrong or missing credentials: 401 `webhook_unauthorized`, counted in
 ///   `webhook_requests_total{outcome="unauthorized"}` and logged without the credentials.
 /// - Malformed body: 400 `invalid_json`.
-/// - A process no journey created: 202 `unknown_process`, recorded nowhere else.
+/// - A process no journey created: 202 `unknown_process`, recorded as `UnmatchedWebhookReceived`
+///   in the stream `unico-webhooks` (no journey stream to put it in; auditors still see it).
 /// - Duplicates and late deliveries: each is a `WebhookReceived`; the result is fetched and
 ///   recorded at most once (the fetcher records only while the attempt awaits its result).
 struct WebhookHandler: Sendable {
@@ -61,6 +62,7 @@ struct WebhookHandler: Sendable {
         let processID = ProcessID(payload.processId)
         guard let id = try await journey(of: processID) else {
             count("unknown_process")
+            try await recordUnmatched(payload)
             return try HTTPResponse.json(Answer(code: "unknown_process"), status: .accepted)
         }
         let notice = WebhookNotice(processID: processID, state: payload.state, result: payload.result,
@@ -81,6 +83,21 @@ struct WebhookHandler: Sendable {
             SELECT journey_id FROM process_journeys WHERE process_id = \(processID.rawValue)
             """)
         return try rows.first.map { JourneyID(try $0.decode(0, as: String.self)) }
+    }
+
+    /// Stream of webhooks that matched no journey.
+    static let unmatchedStream = StreamName("unico-webhooks")
+
+    private func recordUnmatched(_ payload: Payload) async throws {
+        let data: [String: String?] = ["processId": payload.processId, "state": payload.state, "flow": payload.flow,
+                                       "result": payload.result, "lastEvent": payload.lastEvent]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = JSONB(text: String(decoding: try encoder.encode(data.compactMapValues { $0 }), as: UTF8.self))
+        _ = try await EventStore(client: database).append(
+            [NewEvent(type: "UnmatchedWebhookReceived", data: json,
+                      metadata: EventMetadata(correlationID: UUID(), actor: "unico-webhook"))],
+            to: Self.unmatchedStream, expectedVersion: .any)
     }
 
     private func count(_ outcome: String) {

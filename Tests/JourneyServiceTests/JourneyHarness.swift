@@ -76,7 +76,7 @@ struct JourneyHarness: Sendable {
 
     /// Event types of every journey stream, and the number of journeys, read as the schema owner.
     func journeyCount() async throws -> Int {
-        let rows = try await database.owner.query("SELECT count(DISTINCT stream_name)::int FROM events")
+        let rows = try await database.owner.query("SELECT count(DISTINCT stream_name)::int FROM events WHERE stream_name LIKE 'journey-%'")
         return try rows.first?.decode(0, as: Int.self) ?? 0
     }
 

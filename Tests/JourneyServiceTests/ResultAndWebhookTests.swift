@@ -166,6 +166,13 @@ private let bearerHeader = ["Authorization": "Bearer wh-secret-token"]
             #expect(unknown.status == 202)
             #expect(unknown.code == "unknown_process")
             #expect(try await h.journeyCount() == 0)
+            let unmatched = try await h.database.owner.query("""
+                SELECT event_type, data->>'processId', actor FROM events WHERE stream_name = 'unico-webhooks'
+                """)
+            #expect(unmatched.count == 1)
+            #expect(try unmatched.first?.decode(0, as: String.self) == "UnmatchedWebhookReceived")
+            #expect(try unmatched.first?.decode(1, as: String.self) == "no-such-process")
+            #expect(try unmatched.first?.decode(2, as: String.self) == "unico-webhook")
             let malformed = try await h.send("POST", "/v1/webhooks/unico", headers: bearerHeader.merging(
                 ["Content-Type": "application/json"]) { $1 }, json: ["state": "x"])
             #expect(malformed.status == 400)
