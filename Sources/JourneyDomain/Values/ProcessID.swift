@@ -1,23 +1,8 @@
 /// Identifier of a Unico process (the `id` of Create Process, the `processId` of `onSuccess`).
-public struct ProcessID: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ProcessID: StringValue {
     public let rawValue: String
 
     public init(rawValue: String) {
         self.rawValue = rawValue
     }
-
-    public init(_ rawValue: String) {
-        self.rawValue = rawValue
-    }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
-    public var description: String { rawValue }
 }

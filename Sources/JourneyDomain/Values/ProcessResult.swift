@@ -1,5 +1,5 @@
 /// Unico's process result from Get Process; unknown values are kept as they came.
-public struct ProcessResult: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ProcessResult: StringValue {
     public let rawValue: String
 
     public static let unspecified = ProcessResult(rawValue: "PROCESS_RESULT_UNSPECIFIED")
@@ -11,15 +11,4 @@ public struct ProcessResult: RawRepresentable, Hashable, Sendable, Codable, Cust
     public init(rawValue: String) {
         self.rawValue = rawValue
     }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
-    public var description: String { rawValue }
 }

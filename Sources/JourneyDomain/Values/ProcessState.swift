@@ -1,5 +1,5 @@
 /// Unico's process state from Get Process; unknown values are kept as they came.
-public struct ProcessState: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ProcessState: StringValue {
     public let rawValue: String
 
     public static let created = ProcessState(rawValue: "PROCESS_STATE_CREATED")
@@ -9,15 +9,4 @@ public struct ProcessState: RawRepresentable, Hashable, Sendable, Codable, Custo
     public init(rawValue: String) {
         self.rawValue = rawValue
     }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
-    public var description: String { rawValue }
 }
