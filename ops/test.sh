@@ -35,4 +35,8 @@ if ! grep -qE 'Test run with [0-9]+ tests? in [0-9]+ suites? passed' "$log"; the
   status=1
 fi
 rm -f "$log"
+# The API, fuzzed from its own OpenAPI document (no 5xx, only documented statuses and types).
+if [ "$status" = 0 ] && [ "${JOURNEYS_SKIP_FUZZ:-0}" != 1 ]; then
+  ops/fuzz-api.sh || status=1
+fi
 exit "$status"

@@ -34,7 +34,7 @@ extension OpenAPIDocument {
             "post": journeyOperation(
                 "startJourney", "Start a journey: creates the Unico process and answers with its webAppToken.",
                 security: ["apiKey"], request: body("StartJourney"),
-                responses: ["201": answer("Started.", "Token")], problems: ["400", "401", "403", "409", "422", "429", "502", "503"]),
+                responses: ["201": startedAnswer], problems: ["400", "401", "403", "409", "422", "429", "502", "503"]),
             "get": listOperation,
         ],
         "/v1/journeys/{id}": ["get": journeyOperation(
@@ -72,6 +72,21 @@ extension OpenAPIDocument {
             responses: ["200": answer("A token.", "Token")], problems: ["401", "403", "404", "409", "429", "502", "503"])],
     ] }
 
+    /// The 201 of startJourney, with links to the operations on the started journey.
+    static var startedAnswer: [String: Any] {
+        var started = answer("Started.", "Token")
+        let id = ["id": "$response.body#/journeyId"]
+        started["links"] = [
+            "GetJourney": ["operationId": "getJourney", "parameters": id],
+            "GetJourneyEvents": ["operationId": "getJourneyEvents", "parameters": id],
+            "IssueToken": ["operationId": "issueToken", "parameters": id],
+            "ReportCaptureOpened": ["operationId": "reportCaptureOpened", "parameters": id],
+            "ReportCallback": ["operationId": "reportCallback", "parameters": id],
+            "GetHumanToken": ["operationId": "getHumanToken", "parameters": id],
+        ]
+        return started
+    }
+
     /// `GET /v1/journeys`: newest first from the journey-state read model, keyset-paginated.
     static var listOperation: [String: Any] {
         func parameter(_ name: String, _ schema: [String: Any], _ description: String) -> [String: Any] {
@@ -95,6 +110,30 @@ extension OpenAPIDocument {
         ]
     }
 
+    /// The start body, with the rules validation applies and an example that passes them.
+    static var startJourneySchema: [String: Any] {
+        var schema = object([
+            "subject": object([
+                "documentType": ["type": "string", "pattern": "^DUI_TYPE_[A-Z]{2}_[A-Z0-9_]+$"],
+                "documentNumber": ["type": "string", "pattern": "^[0-9]{1,\(FieldRules.documentNumberMaximumLength)}$",
+                                   "description": "Digits only; a CPF has 11 with valid check digits."],
+                "name": ["type": "string", "maxLength": FieldRules.nameMaximumLength],
+                "phone": string, "email": ["type": "string", "maxLength": FieldRules.emailMaximumLength],
+                "friendlyName": ["type": "string", "maxLength": FieldRules.friendlyNameMaximumLength],
+                "notificationChannels": ["type": "array", "items": string],
+            ], required: ["documentType", "documentNumber"]),
+            "environment": ["type": "string", "enum": ["UAT", "PROD"]],
+            "flow": ["type": "string", "pattern": "^[A-Za-z0-9._-]{1,\(FieldRules.flowMaximumLength)}$"],
+            "purpose": ["type": "string", "enum": Purpose.allCases.map(\.rawValue)],
+            "clientReference": ["type": "string", "maxLength": FieldRules.clientReferenceMaximumLength],
+        ], required: ["subject", "environment", "flow", "purpose"])
+        schema["example"] = [
+            "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva"],
+            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "clientReference": "order-42",
+        ]
+        return schema
+    }
+
     static func object(_ properties: [String: Any], required: [String] = []) -> [String: Any] {
         ["type": "object", "required": required, "properties": properties]
     }
@@ -104,15 +143,7 @@ extension OpenAPIDocument {
     static var integer: [String: Any] { ["type": "integer"] }
 
     static var journeySchemas: [String: Any] { [
-        "StartJourney": object([
-            "subject": object([
-                "documentType": string, "documentNumber": string, "name": string, "phone": string, "email": string,
-                "friendlyName": string, "notificationChannels": ["type": "array", "items": string],
-            ], required: ["documentType", "documentNumber"]),
-            "environment": ["type": "string", "enum": ["UAT", "PROD"]], "flow": string,
-            "purpose": ["type": "string", "enum": ["creditprocess", "biometryonboarding", "carpurchase", "ageverification"]],
-            "clientReference": string,
-        ], required: ["subject", "environment", "flow", "purpose"]),
+        "StartJourney": startJourneySchema,
         "Token": object([
             "journeyId": string, "attempt": integer, "webAppToken": string, "webAppTokenExpiresAt": time,
             "environment": string, "clientToken": string, "clientTokenExpiresAt": time,

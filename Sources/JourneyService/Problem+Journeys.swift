@@ -41,6 +41,14 @@ extension Problem {
     }
 
     /// Create Process failed: 429 with `Retry-After`, 502 when Unico failed, 503 when our credentials did.
+    /// Our request's name for a field of Unico's Create Process body.
+    static func requestField(_ unicoField: String) -> String {
+        let names = ["person.duiType": "subject.documentType", "person.duiValue": "subject.documentNumber",
+                     "person.friendlyName": "subject.friendlyName", "person.phone": "subject.phone",
+                     "person.email": "subject.email", "person.notifications": "subject.notificationChannels"]
+        return names[unicoField] ?? unicoField
+    }
+
     static func unico(_ error: HumanTokenAPIError) -> Problem {
         switch error.code {
         case .rateLimited:
@@ -52,8 +60,12 @@ extension Problem {
             return Problem(status: .serviceUnavailable, code: "unico_unavailable",
                            detail: "The service could not authenticate with Unico.", extra: ["unicoError": error.code.rawValue])
         case .invalidArgument:
-            return Problem(status: 502, code: "unico_refused",
-                           detail: "Unico refused the request.", extra: error.field.map { ["field": $0] } ?? [:])
+            // The caller's input passed our validation but not Unico's: a 422 naming our field.
+            var extra = ["field": error.field.map(requestField) ?? ""]
+            if let field = error.field { extra["unicoField"] = field }
+            return Problem(status: .unprocessableContent, code: "unico_refused_field",
+                           detail: "Unico refused \(error.field.map(requestField) ?? "a field") of the request.",
+                           extra: extra)
         default:
             return Problem(status: 502, code: "unico_unavailable",
                            detail: "Unico did not create the process.", extra: ["unicoError": error.code.rawValue])

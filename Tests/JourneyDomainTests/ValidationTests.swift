@@ -75,6 +75,9 @@ struct ValidationTests {
             (input(clientReference: String(repeating: "r", count: 129)), "clientReference", .tooLong),
             (subject { $0.documentType = nil }, "subject.documentType", .required),
             (subject { $0.documentType = "CPF" }, "subject.documentType", .invalidFormat),
+            // Unico wants DUI_TYPE_<country>_<name>; the API fuzzer found these passing us and failing Unico.
+            (subject { $0.documentType = "DUI_TYPE_0" }, "subject.documentType", .invalidFormat),
+            (subject { $0.documentType = "DUI_TYPE_BRCPF" }, "subject.documentType", .invalidFormat),
             (subject { $0.documentNumber = "" }, "subject.documentNumber", .required),
             (subject { $0.documentNumber = "123.456.789-09" }, "subject.documentNumber", .invalidFormat),
             (subject { $0.documentNumber = "1234567890" }, "subject.documentNumber", .invalidFormat),

@@ -53,10 +53,12 @@ public enum FieldRules {
 
     public static func documentType(_ value: String?, field: String = "subject.documentType") -> Result<DocumentType, FieldIssue> {
         guard let value, !value.isEmpty else { return .failure(required(field)) }
+        // DUI_TYPE_<country>_<name>, as Unico validates it (e.g. DUI_TYPE_BR_CPF).
         let prefix = "DUI_TYPE_"
-        let rest = value.dropFirst(prefix.count).unicodeScalars
-        guard value.hasPrefix(prefix), !rest.isEmpty,
-            rest.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" })
+        let rest = Array(value.dropFirst(prefix.count).unicodeScalars)
+        let upper: (Unicode.Scalar) -> Bool = { ("A"..."Z").contains($0) }
+        guard value.hasPrefix(prefix), rest.count >= 4, upper(rest[0]), upper(rest[1]), rest[2] == "_",
+            rest[3...].allSatisfy({ upper($0) || ("0"..."9").contains($0) || $0 == "_" })
         else {
             return .failure(
                 FieldIssue(field: field, code: .invalidFormat, message: "\(field) must be a DUI type such as DUI_TYPE_BR_CPF")
