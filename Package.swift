@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore"]),
         .testTarget(name: "OutboundWebhooksTests", dependencies: [
             "OutboundWebhooks", "JourneyTesting", "Cryptography", "HTTPServer", "EventStore", "JourneyDomain", "JourneyStore",
-            "AccessControl", "Privacy", "JourneyApp", "CLI",
+            "AccessControl", "Privacy", "JourneyApp", "CLI", "Migrations",
         ]),
         .testTarget(name: "JourneyServiceTests", dependencies: [
             "JourneyService", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
