@@ -74,7 +74,9 @@ struct WebhooksSet: Command {
 
     func run() async throws {
         let result = try await WebhooksCommand.withStore { [key, url, rotateSecret] store in
-            try await store.set(key: key, url: url, rotateSecret: rotateSecret)
+            let result = try await store.set(key: key, url: url, rotateSecret: rotateSecret)
+            return (endpoint: result.endpoint, newSecret: result.newSecret, created: result.created,
+                    sealedWithDevelopmentKey: store.sealer.activeKeyID == PrivacyConfiguration.developmentKeyID)
         }
         let out = AppEnvironment.current.writeLine
         out("key:      \(result.endpoint.apiKeyID.uuidString.lowercased())")
@@ -84,6 +86,9 @@ struct WebhooksSet: Command {
         if let secret = result.newSecret {
             out("secret:   \(secret.text)")
             out("Store the secret now: it is shown only this once and cannot be recovered.")
+            if result.sealedWithDevelopmentKey {
+                out("note: sealed under the public development key (embedded database); set JOURNEYS_KEK for real use.")
+            }
         } else {
             out("secret:   unchanged (--rotate-secret issues a new one)")
         }
