@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "SDKLiteSimulator"),
         .target(name: "Observability"),
         .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "JourneyStore"]),
-        .target(name: "OutboundWebhooks", dependencies: ["Postgres", "Cryptography"]),
+        .target(name: "OutboundWebhooks", dependencies: ["Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy"]),
         .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain"]),
         .target(name: "Audit", dependencies: ["Postgres", "EventStore", "Cryptography", "JourneyDomain"]),
         .target(name: "JourneyService", dependencies: [
@@ -68,7 +68,10 @@ let package = Package(
         .testTarget(name: "SDKLiteSimulatorTests", dependencies: ["SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore"]),
-        .testTarget(name: "OutboundWebhooksTests", dependencies: ["OutboundWebhooks", "JourneyTesting", "Cryptography", "HTTPServer"]),
+        .testTarget(name: "OutboundWebhooksTests", dependencies: [
+            "OutboundWebhooks", "JourneyTesting", "Cryptography", "HTTPServer", "EventStore", "JourneyDomain", "JourneyStore",
+            "AccessControl", "Privacy", "JourneyApp", "CLI", "Migrations",
+        ]),
         .testTarget(name: "JourneyServiceTests", dependencies: [
             "JourneyService", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
             "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Cryptography", "Projections",

@@ -10,7 +10,9 @@ struct WebhookDelivery: Sendable, CustomStringConvertible {
     var attempt: Int
     var createdAt: Date
     var url: String
-    var secret: String
+    /// The endpoint's secret, sealed; opened only to sign.
+    var sealedSecret: Data
+    var secretKeyID: String
 
     /// The Standard Webhooks body: `{"type": ..., "timestamp": ..., "data": <payload>}`.
     ///

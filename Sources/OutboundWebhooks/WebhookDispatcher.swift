@@ -15,20 +15,23 @@ import Postgres
 public final class WebhookDispatcher: Sendable {
     public let configuration: Configuration
     private let client: PostgresClient
+    private let sealer: WebhookSecretSealer
     private let session: URLSession
     private let owner: String
     private let now: @Sendable () -> Date
     private let random: @Sendable () -> Double
 
     /// - Parameters:
+    ///   - sealer: opens the endpoints' sealed secrets.
     ///   - now: the clock; defaults to the system clock.
     ///   - random: uniform in [0, 1), for jitter; defaults to the system generator.
     ///   - owner: the lease owner name; defaults to a random id per dispatcher.
-    public init(client: PostgresClient, configuration: Configuration = Configuration(),
+    public init(client: PostgresClient, sealer: WebhookSecretSealer, configuration: Configuration = Configuration(),
                 owner: String = "dispatcher-" + UUID().uuidString.lowercased(),
                 now: @escaping @Sendable () -> Date = { Date() },
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.client = client
+        self.sealer = sealer
         self.configuration = configuration
         self.owner = owner
         self.now = now
@@ -78,7 +81,7 @@ public final class WebhookDispatcher: Sendable {
                     JOIN webhook_endpoints e ON e.id = d.endpoint_id
                     WHERE d.next_attempt_at <= \(now)
                       AND (d.lease_until IS NULL OR d.lease_until <= \(now))
-                      AND e.disabled_at IS NULL
+                      AND e.disabled_at IS NULL AND e.secret_sealed IS NOT NULL
                     ORDER BY d.next_attempt_at
                     LIMIT \(limit)
                     FOR UPDATE OF d SKIP LOCKED
@@ -89,7 +92,7 @@ public final class WebhookDispatcher: Sendable {
                 FROM due, webhook_endpoints e
                 WHERE d.id = due.id AND e.id = d.endpoint_id
                 RETURNING d.id, d.endpoint_id, d.message_id, d.event_type, d.payload::text AS payload,
-                          d.attempt_count, d.created_at, e.url, e.secret
+                          d.attempt_count, d.created_at, e.url, e.secret_sealed, e.secret_key_id
                 """)
             return try rows.map { row in
                 WebhookDelivery(
@@ -97,14 +100,20 @@ public final class WebhookDispatcher: Sendable {
                     messageID: try row.decode("message_id"), eventType: try row.decode("event_type"),
                     payload: try row.decode("payload"), attempt: try row.decode("attempt_count"),
                     createdAt: try row.decode("created_at"), url: try row.decode("url"),
-                    secret: try row.decode("secret"))
+                    sealedSecret: try row.decode("secret_sealed"), secretKeyID: try row.decode("secret_key_id"))
             }
         }
     }
 
     func attempt(_ delivery: WebhookDelivery) async -> WebhookAttemptOutcome {
-        guard let url = URL(string: delivery.url), let secret = WebhookSecret(delivery.secret) else {
-            return .failed(status: nil, error: "invalid endpoint configuration", retryAfter: nil)
+        guard let url = URL(string: delivery.url) else {
+            return .failed(status: nil, error: "invalid endpoint URL", retryAfter: nil)
+        }
+        let secret: WebhookSecret
+        do {
+            secret = try sealer.open(delivery.sealedSecret, keyID: delivery.secretKeyID, endpointID: delivery.endpointID)
+        } catch {
+            return .failed(status: nil, error: "endpoint secret unreadable under key id \(delivery.secretKeyID)", retryAfter: nil)
         }
         let body = delivery.body
         let timestamp = Int64(now().timeIntervalSince1970.rounded(.down))

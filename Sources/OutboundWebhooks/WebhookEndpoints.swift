@@ -1,17 +1,48 @@
 import Foundation
 import Postgres
 
-/// Registers and reads webhook endpoints (one or more per API key).
+/// Registers and reads webhook endpoints (one or more per API key) on a caller's connection.
 public enum WebhookEndpoints {
-    /// Creates an endpoint for `apiKeyID`; returns its id.
+    /// Creates an enabled endpoint for `apiKeyID` with `secret` sealed by `sealer`; returns its id.
+    ///
+    /// Throws `invalid_argument` for a URL that ``WebhookURL/validate(_:)`` refuses.
     @discardableResult
     public static func create(id: UUID = UUID(), apiKeyID: UUID, url: String, secret: WebhookSecret,
+                              sealer: WebhookSecretSealer, now: Date = Date(),
                               on connection: PostgresConnection) throws -> UUID {
+        let url = try WebhookURL.validate(url)
+        let (sealed, keyID) = try sealer.seal(secret, endpointID: id)
         try connection.query("""
-            INSERT INTO webhook_endpoints (id, api_key_id, url, secret)
-            VALUES (\(id), \(apiKeyID), \(url), \(secret.text))
+            INSERT INTO webhook_endpoints (id, api_key_id, url, secret_sealed, secret_key_id, created_at)
+            VALUES (\(id), \(apiKeyID), \(url), \(sealed), \(keyID), \(now))
             """)
         return id
+    }
+
+    /// Points endpoint `id` at `url` and enables it; with `secret`, replaces its secret too.
+    static func update(_ id: UUID, url: String, secret: WebhookSecret?, sealer: WebhookSecretSealer,
+                       on connection: PostgresConnection) throws {
+        let url = try WebhookURL.validate(url)
+        if let secret {
+            let (sealed, keyID) = try sealer.seal(secret, endpointID: id)
+            try connection.query("""
+                UPDATE webhook_endpoints SET url = \(url), secret_sealed = \(sealed), secret_key_id = \(keyID),
+                    disabled_at = NULL, disabled_reason = NULL
+                WHERE id = \(id)
+                """)
+        } else {
+            try connection.query("""
+                UPDATE webhook_endpoints SET url = \(url), disabled_at = NULL, disabled_reason = NULL WHERE id = \(id)
+                """)
+        }
+    }
+
+    /// The endpoints of `apiKeyID`, newest first.
+    public static func list(apiKeyID: UUID, on connection: PostgresConnection) throws -> [WebhookEndpoint] {
+        try connection.query("""
+            SELECT \(unsafeSQL: WebhookEndpoint.columns) FROM webhook_endpoints
+            WHERE api_key_id = \(apiKeyID) ORDER BY created_at DESC, id
+            """).map(WebhookEndpoint.init(row:))
     }
 
     /// When and why the endpoint was disabled, or nil while it is enabled.

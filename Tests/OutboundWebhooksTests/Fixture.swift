@@ -11,6 +11,7 @@ struct Fixture: Sendable {
     let clock: TestClock
     let receiver: Receiver
     let secret: WebhookSecret
+    let sealer: WebhookSecretSealer
     let apiKeyID: UUID
     let endpointID: UUID
 
@@ -18,6 +19,7 @@ struct Fixture: Sendable {
         let db = try await TestDatabase.create()
         let clock = TestClock()
         let secret = WebhookSecret.generate()
+        let sealer = try WebhookSecretSealer(activeKeyID: "test-kek-1", keys: ["test-kek-1": SecureRandom.bytes(32)])
         let receiver = Receiver(secret: secret, clock: clock)
         do {
             let url = try receiver.start()
@@ -28,9 +30,9 @@ struct Fixture: Sendable {
                     INSERT INTO api_keys (id, name, prefix, secret_hash, scopes)
                     VALUES (\(apiKeyID), 'company', 'abcdefgh', \(hash), ARRAY['journeys:write'])
                     """)
-                return try WebhookEndpoints.create(apiKeyID: apiKeyID, url: url, secret: secret, on: connection)
+                return try WebhookEndpoints.create(apiKeyID: apiKeyID, url: url, secret: secret, sealer: sealer, on: connection)
             }
-            try await body(Fixture(db: db, clock: clock, receiver: receiver, secret: secret,
+            try await body(Fixture(db: db, clock: clock, receiver: receiver, secret: secret, sealer: sealer,
                                    apiKeyID: apiKeyID, endpointID: endpointID))
         } catch {
             await receiver.stop()
@@ -44,7 +46,7 @@ struct Fixture: Sendable {
     func dispatcher(owner: String = "d1", random: @escaping @Sendable () -> Double = { 0.5 },
                     configuration: WebhookDispatcher.Configuration = .init(requestTimeout: 5, leaseDuration: 30)) -> WebhookDispatcher {
         let clock = clock
-        return WebhookDispatcher(client: db.app, configuration: configuration, owner: owner,
+        return WebhookDispatcher(client: db.app, sealer: sealer, configuration: configuration, owner: owner,
                                  now: { clock.now }, random: random)
     }
 

@@ -26,11 +26,11 @@ final class Receiver: Sendable {
         self.clock = clock
     }
 
-    /// Starts listening on a free port; returns the endpoint URL.
-    func start() throws -> String {
+    /// Starts listening on `port` (0: a free one); returns the endpoint URL.
+    func start(port: Int = 0) throws -> String {
         var router = Router()
         router.post("/hook") { [self] request in handle(request) }
-        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), router: router, accessLog: { _ in })
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: port), router: router, accessLog: { _ in })
         try server.start()
         self.server.withLock { $0 = server }
         return "http://127.0.0.1:\(server.port!)/hook"

@@ -20,7 +20,8 @@ import Testing
             // A late outcome from the crashed dispatcher changes nothing.
             let stale = WebhookDelivery(id: try await f.db.app.query("SELECT id FROM webhook_deliveries").first!.decode(0),
                                         endpointID: f.endpointID, messageID: "msg_1", eventType: "journey.completed",
-                                        payload: "{}", attempt: 1, createdAt: f.clock.now, url: "", secret: "")
+                                        payload: "{}", attempt: 1, createdAt: f.clock.now, url: "",
+                                        sealedSecret: Data(), secretKeyID: "test-kek-1")
             try await crashed.record(.failed(status: 500, error: "HTTP 500", retryAfter: nil), for: stale)
             let after = try await f.delivery("msg_1")
             #expect(after.deliveredAt == state.deliveredAt && after.lastStatus == 204 && after.nextAttemptAt == nil)
@@ -53,7 +54,7 @@ import Testing
         try await Fixture.with { f in
             _ = try await f.db.app.transaction { [apiKeyID = f.apiKeyID] connection in
                 try WebhookEndpoints.create(apiKeyID: apiKeyID, url: "http://127.0.0.1:1/other",
-                                            secret: WebhookSecret.generate(), on: connection)
+                                            secret: WebhookSecret.generate(), sealer: f.sealer, on: connection)
             }
             let enqueue: @Sendable () async throws -> Int = { [f] in
                 try await f.db.app.transaction { connection in
@@ -106,12 +107,15 @@ import Testing
     }
 }
 
-@Test func aDeliveryDescriptionLeavesOutTheSecretAndThePayload() {
+@Test func aDeliveryDescriptionLeavesOutTheSecretAndThePayload() throws {
     let secret = WebhookSecret.generate()
-    let delivery = WebhookDelivery(id: UUID(), endpointID: UUID(), messageID: "msg_1", eventType: "journey.completed",
+    let sealer = try WebhookSecretSealer(activeKeyID: "k1", keys: ["k1": Data(repeating: 7, count: 32)])
+    let endpointID = UUID()
+    let delivery = WebhookDelivery(id: UUID(), endpointID: endpointID, messageID: "msg_1", eventType: "journey.completed",
                                    payload: #"{"humanToken": "ht-secret-value"}"#, attempt: 1, createdAt: Date(),
-                                   url: "http://127.0.0.1:1/hook", secret: secret.text)
-    let text = "\(delivery) \(String(reflecting: secret))"
+                                   url: "http://127.0.0.1:1/hook",
+                                   sealedSecret: try sealer.seal(secret, endpointID: endpointID).sealed, secretKeyID: "k1")
+    let text = "\(delivery) \(String(reflecting: secret)) \(sealer)"
     #expect(!text.contains(secret.text) && !text.contains(secret.key.base64EncodedString()))
     #expect(!text.contains("ht-secret-value"))
 }

@@ -1,0 +1,28 @@
+import Foundation
+import Postgres
+
+/// An endpoint as listed: everything but its secret, which is only ever shown when issued.
+public struct WebhookEndpoint: Sendable, Hashable {
+    public let id: UUID
+    public let apiKeyID: UUID
+    public let url: String
+    public let createdAt: Date
+    public let disabledAt: Date?
+    public let disabledReason: String?
+    /// Id of the KEK that sealed the secret; nil for an endpoint whose plain secret was dropped.
+    public let secretKeyID: String?
+
+    public var isEnabled: Bool { disabledAt == nil }
+
+    static let columns = "id, api_key_id, url, created_at, disabled_at, disabled_reason, secret_key_id"
+
+    init(row: PostgresRow) throws {
+        id = try row.decode("id")
+        apiKeyID = try row.decode("api_key_id")
+        url = try row.decode("url")
+        createdAt = try row.decode("created_at")
+        disabledAt = try row.decode("disabled_at")
+        disabledReason = try row.decode("disabled_reason")
+        secretKeyID = try row.decode("secret_key_id")
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Postgres
+
+/// The webhook endpoint of each API key, as `journeys webhooks` manages it: set, show, disable.
+///
+/// A key has one managed endpoint (the newest; more can exist through
+/// ``WebhookEndpoints/create(id:apiKeyID:url:secret:sealer:now:on:)``, and each gets every
+/// message). Changes to one key's endpoints are serialized by a row lock on the key.
+public struct WebhookEndpointStore: Sendable {
+    public let client: PostgresClient
+    public let sealer: WebhookSecretSealer
+    private let now: @Sendable () -> Date
+
+    /// `client` may be the application role; `now` stamps creation and disabling.
+    public init(client: PostgresClient, sealer: WebhookSecretSealer, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.client = client
+        self.sealer = sealer
+        self.now = now
+    }
+
+    /// What ``set(key:url:rotateSecret:)`` did.
+    public struct SetResult: Sendable {
+        public let endpoint: WebhookEndpoint
+        /// The new secret, to show once; nil when the existing secret was kept.
+        public let newSecret: WebhookSecret?
+        /// Whether the endpoint was created rather than updated.
+        public let created: Bool
+    }
+
+    /// Points key `reference`'s endpoint at `url` and enables it, creating it (with a new
+    /// secret) when the key has none. The secret is kept unless `rotateSecret`, or the
+    /// endpoint has no sealed secret.
+    ///
+    /// Throws `invalid_argument` (bad URL or reference, revoked key) or `key_not_found`.
+    public func set(key reference: String, url: String, rotateSecret: Bool = false) async throws -> SetResult {
+        let url = try WebhookURL.validate(url)
+        let (sealer, now) = (sealer, now())
+        return try await client.transaction { connection in
+            let keyID = try Self.lockKey(reference, on: connection)
+            if let current = try WebhookEndpoints.list(apiKeyID: keyID, on: connection).first {
+                let secret = rotateSecret || current.secretKeyID == nil ? WebhookSecret.generate() : nil
+                try WebhookEndpoints.update(current.id, url: url, secret: secret, sealer: sealer, on: connection)
+                let updated = try WebhookEndpoints.list(apiKeyID: keyID, on: connection).first { $0.id == current.id }
+                return SetResult(endpoint: updated ?? current, newSecret: secret, created: false)
+            }
+            let secret = WebhookSecret.generate()
+            let id = try WebhookEndpoints.create(apiKeyID: keyID, url: url, secret: secret, sealer: sealer, now: now, on: connection)
+            let created = try WebhookEndpoints.list(apiKeyID: keyID, on: connection).first { $0.id == id }
+            guard let created else { throw WebhookError(.invalidArgument, "endpoint \(id) vanished") }
+            return SetResult(endpoint: created, newSecret: secret, created: true)
+        }
+    }
+
+    /// The endpoints of key `reference`, newest first (empty when none is configured).
+    public func endpoints(key reference: String) async throws -> (keyID: UUID, endpoints: [WebhookEndpoint]) {
+        try await client.withConnection { connection in
+            let keyID = try Self.resolveKey(reference, on: connection).id
+            return (keyID, try WebhookEndpoints.list(apiKeyID: keyID, on: connection))
+        }
+    }
+
+    /// Disables every enabled endpoint of key `reference`; returns how many. Pending deliveries
+    /// wait, and go out if the endpoint is set again.
+    @discardableResult
+    public func disable(key reference: String, reason: String = "disabled by an operator") async throws -> Int {
+        let now = now()
+        return try await client.transaction { connection in
+            let keyID = try Self.resolveKey(reference, on: connection).id
+            return try connection.query("""
+                UPDATE webhook_endpoints SET disabled_at = \(now), disabled_reason = \(reason)
+                WHERE api_key_id = \(keyID) AND disabled_at IS NULL
+                """).affectedRows
+        }
+    }
+
+    // MARK: - Keys
+
+    /// The key with this id (UUID) or prefix (8 characters of a-z, 2-7), and whether it is revoked.
+    static func resolveKey(_ reference: String, on connection: PostgresConnection,
+                           lock: Bool = false) throws -> (id: UUID, revoked: Bool) {
+        let reference = reference.trimmingCharacters(in: .whitespaces)
+        let id = UUID(uuidString: reference)
+        let lowered = reference.lowercased()
+        let isPrefix = lowered.count == 8 && lowered.allSatisfy { ("a"..."z").contains($0) || ("2"..."7").contains($0) }
+        guard id != nil || isPrefix else {
+            throw WebhookError(.invalidArgument, "expected an API key id (UUID) or prefix (8 characters of a-z, 2-7)")
+        }
+        let prefix: String? = isPrefix ? lowered : nil
+        let rows = try connection.query("""
+            SELECT id, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = \(NullableBind(id)) OR prefix = \(NullableBind(prefix))
+            \(unsafeSQL: lock ? "FOR UPDATE" : "")
+            """)
+        guard let row = rows.first else {
+            throw WebhookError(.keyNotFound, "no API key has the id or prefix '\(reference)'")
+        }
+        return (try row.decode("id"), try row.decode("revoked"))
+    }
+
+    /// Resolves and row-locks an unrevoked key.
+    static func lockKey(_ reference: String, on connection: PostgresConnection) throws -> UUID {
+        let key = try resolveKey(reference, on: connection, lock: true)
+        guard !key.revoked else {
+            throw WebhookError(.invalidArgument, "API key '\(reference.trimmingCharacters(in: .whitespaces))' is revoked")
+        }
+        return key.id
+    }
+}

@@ -1,0 +1,29 @@
+/// A failure configuring or running outbound webhooks: a stable ``code`` and a message that
+/// names fields and ids only, never a secret, a URL's credentials or a payload.
+public struct WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Stable machine-readable error codes.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// A URL, key reference or other argument is malformed.
+        public static let invalidArgument = Code(rawValue: "invalid_argument")
+        /// No API key has the given id or prefix.
+        public static let keyNotFound = Code(rawValue: "key_not_found")
+        /// A sealed secret did not open (wrong KEK, unknown KEK id or tampered bytes).
+        public static let secretUnreadable = Code(rawValue: "secret_unreadable")
+        /// A key or setting in the configuration is missing or malformed.
+        public static let invalidConfiguration = Code(rawValue: "invalid_configuration")
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

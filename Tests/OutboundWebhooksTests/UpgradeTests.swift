@@ -1,0 +1,46 @@
+import EventStore
+import Foundation
+import JourneyTesting
+import Migrations
+import OutboundWebhooks
+import Postgres
+import Testing
+
+/// Migration 0010 on a database that already has endpoints with plain secrets and ended journeys.
+@Suite(.serialized) struct UpgradeTests {
+    @Test func plainSecretsAreDroppedAndHistoryIsNotReplayed() async throws {
+        let db = try await TestDatabase.create(migrated: false)
+        defer { Task { await db.drop() } }
+        let before = SchemaFiles.all.filter { ($0.version ?? 0) < 10 }
+        try await Migrator(files: before).migrate(db.owner)
+        let plain = WebhookSecret.generate()
+        let endpointID = UUID()
+        try await db.owner.query("""
+            INSERT INTO api_keys (id, name, prefix, secret_hash, scopes)
+            VALUES (\(UUID()), 'company', 'abcdefgh', \(Data(repeating: 1, count: 32)), ARRAY['journeys:write'])
+            """)
+        try await db.owner.query("""
+            INSERT INTO webhook_endpoints (id, api_key_id, url, secret)
+            SELECT \(endpointID), id, 'https://hooks.example.com/x', \(plain.text) FROM api_keys
+            """)
+        let journeys = Journeys(db, clock: TestClock())
+        try await journeys.complete()
+        try await journeys.waitUntilReadable()
+        let last = try #require(try await EventStore(client: db.owner).readAll(after: .start, limit: 1000).last)
+
+        try await Migrator().migrate(db.owner)
+
+        #expect(try await JourneyWebhookFollower.checkpoint(client: db.app) == last.checkpoint,
+                "the follower starts at the end of the log as it was")
+        let disabled = try await db.app.withConnection { try WebhookEndpoints.disabled(endpointID, on: $0) }
+        #expect(disabled?.reason == "secret must be re-issued: journeys webhooks set")
+        let dump = try await db.superuser.query("SELECT to_jsonb(e)::text FROM webhook_endpoints e").first!.decode(0, as: String.self)
+        #expect(!dump.contains(plain.text))
+        #expect(try await JourneyWebhookFollower(client: db.owner).catchUp() == 0)
+
+        // `webhooks set` gives the endpoint a sealed secret and enables it again.
+        let sealer = try WebhookSecretSealer(activeKeyID: "k1", keys: ["k1": Data(repeating: 3, count: 32)])
+        let result = try await WebhookEndpointStore(client: db.app, sealer: sealer).set(key: "abcdefgh", url: "https://hooks.example.com/y")
+        #expect(result.endpoint.id == endpointID && result.endpoint.isEnabled && result.newSecret != nil)
+    }
+}
