@@ -35,13 +35,13 @@ import Testing
 
             var pending: Fixture.DeliveryState?
             try await eventually("the first attempt failed") {
-                let rows = try await f.db.app.query("SELECT message_id FROM webhook_deliveries WHERE attempt_count >= 1")
+                let rows = try await f.db.app.query("SELECT message_id FROM webhook_deliveries WHERE attempt_count >= 1 AND last_error IS NOT NULL")
                 guard let id = try rows.first?.decode(0, as: String.self) else { return false }
                 pending = try await f.delivery(id)
                 return true
             }
             let failed = try #require(pending)
-            #expect(failed.deliveredAt == nil && failed.lastError?.hasPrefix("transport error") == true)
+            #expect(failed.deliveredAt == nil && failed.lastError?.hasPrefix("transport error") == true, "\(failed.lastError ?? "nil")")
 
             _ = try f.receiver.start(port: port)
             f.clock.set(try #require(failed.nextAttemptAt))
