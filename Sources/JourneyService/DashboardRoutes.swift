@@ -28,14 +28,15 @@ struct DashboardRoutes: Sendable {
     func dashboard(_ request: HTTPRequest) async throws -> HTTPResponse {
         let cookie = Self.cookie(Self.cookieName, in: request.headers["Cookie"])
         let hasHeader = request.headers["Authorization"] != nil || request.headers["X-API-Key"] != nil
-        guard hasHeader || cookie != nil else { return Self.signInPage(status: .unauthorized, message: nil) }
+        let query = Self.percentEncodedQuery(request.queryItems)
+        guard hasHeader || cookie != nil else { return Self.signInPage(status: .unauthorized, message: nil, query: query) }
         do {
             let principal = hasHeader
                 ? try await keys.authenticate(authorizationHeader: request.headers["Authorization"], apiKeyHeader: request.headers["X-API-Key"])
                 : try await keys.authenticate(authorizationHeader: nil, apiKeyHeader: cookie)
             try principal.require(.reportsRead)
         } catch let error as AccessError {
-            return Self.signInPage(status: HTTPStatus(code: error.httpStatus), message: error.message)
+            return Self.signInPage(status: HTTPStatus(code: error.httpStatus), message: error.message, query: query)
         }
         let today = Self.day(clock())
         let filters = DashboardPage.Filters(
@@ -58,25 +59,39 @@ struct DashboardRoutes: Sendable {
         return DashboardHTML.page(title: DashboardPage.title, body: page.html)
     }
 
-    /// Checks the key of the sign-in form; sets the session cookie and redirects to the dashboard.
+    /// Checks the key of the sign-in form; sets the session cookie and redirects to the dashboard
+    /// with the filters the user had asked for (form field `query`, kept only when URL-safe).
     func signIn(_ request: HTTPRequest) async throws -> HTTPResponse {
         let form = Self.formFields(request.body)
+        let query = form["query"].flatMap { $0.allSatisfy(Self.urlSafe.contains) && !$0.isEmpty ? $0 : nil }
         guard let key = form["apiKey"], !key.isEmpty else {
-            return Self.signInPage(status: .badRequest, message: "Enter an API key with the reports:read scope.")
+            return Self.signInPage(status: .badRequest, message: "Enter an API key with the reports:read scope.", query: query)
         }
         do {
             try await keys.authenticate(authorizationHeader: nil, apiKeyHeader: key).require(.reportsRead)
         } catch let error as AccessError {
-            return Self.signInPage(status: HTTPStatus(code: error.httpStatus), message: error.message)
+            return Self.signInPage(status: HTTPStatus(code: error.httpStatus), message: error.message, query: query)
         }
         return HTTPResponse(status: 303, headers: [
-            "Location": "/dashboard",
+            "Location": "/dashboard" + (query.map { "?" + $0 } ?? ""),
             "Set-Cookie": "\(Self.cookieName)=\(key); Path=/dashboard; Max-Age=\(Self.sessionLifetime); HttpOnly; SameSite=Strict",
             "Cache-Control": "no-store",
         ])
     }
 
-    static func signInPage(status: HTTPStatus, message: String?) -> HTTPResponse {
+    /// Characters a redirect's query may hold (RFC 3986 unreserved, sub-delimiters, `%`, `:@/?`).
+    static let urlSafe = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?%")
+
+    /// The request's query, percent-encoded again; nil when empty.
+    static func percentEncodedQuery(_ items: [URLQueryItem]) -> String? {
+        guard !items.isEmpty else { return nil }
+        var components = URLComponents()
+        components.queryItems = items
+        return components.percentEncodedQuery
+    }
+
+    /// The sign-in form; `query` (the filters asked for) rides along in a hidden field.
+    static func signInPage(status: HTTPStatus, message: String?, query: String?) -> HTTPResponse {
         let body = """
             <h1>\(DashboardHTML.escape(DashboardPage.title))</h1>
             \(message.map { "<p class=\"error\" role=\"alert\">\(DashboardHTML.escape($0))</p>" } ?? "")
@@ -84,6 +99,7 @@ struct DashboardRoutes: Sendable {
             HttpOnly cookie for 15 minutes.</p>
             <form method="post" action="/dashboard/session"><label>API key
             <input type="password" name="apiKey" autocomplete="off" required></label>
+            \(query.map { "<input type=\"hidden\" name=\"query\" value=\"\(DashboardHTML.escape($0))\">" } ?? "")
             <button type="submit">Sign in</button></form></section>
             """
         return DashboardHTML.page(title: DashboardPage.title, body: body, status: status)
