@@ -29,7 +29,7 @@ struct ServiceHarness: Sendable {
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
     /// Sends a request without following redirects.
-    func send(_ method: String = "GET", _ path: String, bearer: String? = nil, headers: [String: String] = [:],
+    func send(_ path: String, method: String = "GET", bearer: String? = nil, headers: [String: String] = [:],
               form: String? = nil) async throws -> Answer {
         var request = URLRequest(url: url(path))
         request.httpMethod = method
@@ -47,9 +47,16 @@ struct ServiceHarness: Sendable {
     }
 }
 
-/// A URL session that reports redirects instead of following them.
+/// A URL session that reports redirects instead of following them and keeps no cookies (tests
+/// send the `Cookie` header themselves).
 final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    static let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpCookieStorage = nil
+        return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+    }()
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         completionHandler(nil)
