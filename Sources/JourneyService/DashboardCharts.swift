@@ -9,11 +9,11 @@ enum DashboardCharts {
 
     /// Horizontal bars scaled to the largest value.
     static func horizontalBars(_ bars: [Bar], title: String, color: String = "#3a6fd8") -> String {
-        let rowHeight = 28, labelWidth = 170, barWidth = 560
+        let rowHeight = 28, labelWidth = 150, barWidth = 500
         let height = max(bars.count, 1) * rowHeight + 8
         let maximum = bars.map(\.value).max() ?? 0
-        var svg = "<svg role=\"img\" aria-label=\"\(DashboardHTML.escape(title))\" width=\"\(labelWidth + barWidth + 140)\" "
-            + "height=\"\(height)\" viewBox=\"0 0 \(labelWidth + barWidth + 140) \(height)\"><title>\(DashboardHTML.escape(title))</title>"
+        var svg = "<svg role=\"img\" aria-label=\"\(DashboardHTML.escape(title))\" width=\"\(labelWidth + barWidth + 260)\" "
+            + "height=\"\(height)\" viewBox=\"0 0 \(labelWidth + barWidth + 260) \(height)\"><title>\(DashboardHTML.escape(title))</title>"
         if bars.isEmpty {
             svg += "<text x=\"0\" y=\"20\" fill=\"#667\">No data in this window</text>"
         }

@@ -12,6 +12,7 @@ struct DashboardPage {
     }
 
     var filters: Filters
+    var parameters: ReportParameters
     var funnel: FunnelReport
     var errors: SDKErrorReport
     var expiry: ExpiryRetryReport
@@ -38,7 +39,13 @@ struct DashboardPage {
     }
 
     var html: String {
-        Self.form(filters) + funnelSection + errorSection + expirySection + timingSection
+        Self.form(filters) + caption + funnelSection + errorSection + expirySection + timingSection
+    }
+
+    /// What the figures cover, as parsed (UTC).
+    var caption: String {
+        "<p class=\"muted\" id=\"window\">Journeys started from \(ReportDate.format(parameters.from)) until "
+            + "\(ReportDate.format(parameters.to)) (UTC), \(parameters.environment.map { "environment \($0.rawValue)" } ?? "all environments").</p>"
     }
 
     var funnelSection: String {

@@ -8,9 +8,10 @@ import Reports
 ///
 /// Authentication: the API key in `Authorization: Bearer` / `X-API-Key` (scripts, proxies), or the
 /// `journeys_dashboard` cookie that `POST /dashboard/session` sets after checking a key typed into
-/// the sign-in form. The cookie is `HttpOnly; SameSite=Strict; Path=/dashboard`, lives 15 minutes,
-/// and is checked against the key store on every request (a revoked key stops working at once). A
-/// key is never accepted in the URL. Pages allow no scripts (`Content-Security-Policy`).
+/// the sign-in form. The cookie is `HttpOnly; SameSite=Strict; Path=/dashboard` (plus `Secure` when
+/// a proxy says `X-Forwarded-Proto: https`), lives 15 minutes, and is checked against the key store
+/// on every request (a revoked key stops working at once). A key is never accepted in the URL.
+/// Pages allow no scripts (`Content-Security-Policy`); every echoed value is HTML-escaped.
 struct DashboardRoutes: Sendable {
     let database: PostgresClient
     let keys: APIKeyStore
@@ -52,7 +53,7 @@ struct DashboardRoutes: Sendable {
                                       status: .badRequest)
         }
         let page = DashboardPage(
-            filters: filters, funnel: try await FunnelReport.run(parameters, on: database),
+            filters: filters, parameters: parameters, funnel: try await FunnelReport.run(parameters, on: database),
             errors: try await SDKErrorReport.run(parameters, on: database),
             expiry: try await ExpiryRetryReport.run(parameters, on: database),
             timing: try await TimeToResultReport.run(parameters, on: database))
@@ -72,9 +73,10 @@ struct DashboardRoutes: Sendable {
         } catch let error as AccessError {
             return Self.signInPage(status: HTTPStatus(code: error.httpStatus), message: error.message, query: query)
         }
+        let secure = request.headers["X-Forwarded-Proto"]?.lowercased() == "https" ? "; Secure" : ""
         return HTTPResponse(status: 303, headers: [
             "Location": "/dashboard" + (query.map { "?" + $0 } ?? ""),
-            "Set-Cookie": "\(Self.cookieName)=\(key); Path=/dashboard; Max-Age=\(Self.sessionLifetime); HttpOnly; SameSite=Strict",
+            "Set-Cookie": "\(Self.cookieName)=\(key); Path=/dashboard; Max-Age=\(Self.sessionLifetime); HttpOnly; SameSite=Strict\(secure)",
             "Cache-Control": "no-store",
         ])
     }

@@ -64,7 +64,7 @@ extension ReportParameters {
         let punctuationOnly = text.allSatisfy { $0.isNumber || $0 == "." || $0 == "-" || $0 == "/" || $0 == " " }
         if punctuationOnly, digits.count == 11 || digits.count == 14 {
             throw ReportError(.documentNumberNotAllowed, parameter: Key.subject,
-                              "subject must be a subject reference, not a document number; look the reference up with the subject's journey")
+                              "subject must be a subject reference (the pseudonymous 64-hex-character reference), not a document number")
         }
         guard text.count <= 200, text.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
             throw ReportError(.invalidValue, parameter: Key.subject, "subject must be a subject reference (printable ASCII, at most 200 characters)")

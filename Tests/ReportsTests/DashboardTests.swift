@@ -32,7 +32,11 @@ import Testing
             let cookie = try #require(signedIn.headers["set-cookie"])
             #expect(cookie.hasPrefix("journeys_dashboard=\(service.reporter);"))
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/dashboard")
-                    && cookie.contains("Max-Age=900"))
+                    && cookie.contains("Max-Age=900") && !cookie.contains("Secure"))
+            let behindTLS = try await service.send("/dashboard/session", method: "POST", headers: ["X-Forwarded-Proto": "https"],
+                                                   form: "apiKey=\(service.reporter)")
+            #expect(behindTLS.headers["set-cookie"]?.hasSuffix("; Secure") == true)
+            #expect(behindTLS.headers["location"] == "/dashboard")
 
             let page = try await service.send("/dashboard?\(Self.window)", headers: ["Cookie": "journeys_dashboard=\(service.reporter)"])
             #expect(page.status == 200)
@@ -68,6 +72,7 @@ import Testing
             let dom = try await Chromium.dumpDOM(signingInTo: service, query: "from=2026-03-01&to=2026-03-07")
             #expect(dom.contains("<title>Human Token Journeys — compliance dashboard</title>"))
             #expect(dom.contains("<h2>Funnel</h2>"))
+            #expect(dom.contains("Journeys started from 2026-03-01T00:00:00.000Z until 2026-03-08T00:00:00.000Z (UTC), all environments."))
             for (step, text) in [("started", "10"), ("token issued", "10 (100.0% of previous)"),
                                  ("capture opened", "8 (80.0% of previous)"), ("callback", "6 (75.0% of previous)"),
                                  ("result fetched", "5 (83.3% of previous)"), ("approved", "4 (80.0% of previous)")] {
