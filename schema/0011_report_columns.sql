@@ -22,6 +22,3 @@ WHERE a.journey_id = e.journey_id AND a.attempt = e.number;
 
 UPDATE journey_state SET updated_at =
     timestamptz '2001-01-01 00:00:00+00' + make_interval(secs => (state->>'updatedAt')::float8);
-
-CREATE INDEX journey_state_started ON journey_state (started_at);
-CREATE INDEX journey_state_subject ON journey_state (subject_reference) WHERE subject_reference IS NOT NULL;
