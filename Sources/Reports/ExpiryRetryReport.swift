@@ -59,13 +59,12 @@ public struct ExpiryRetryReport: Report, Equatable {
         var report = ExpiryRetryReport(journeys: 0, attempts: 0, expiredAttempts: 0, retries: 0, retriedJourneys: 0,
                                        maxRetries: 0, retriedApproved: 0, days: [])
         for row in rows {
-            let day = Day(day: try row.decode(0, as: String.self), journeys: try row.decode(1, as: Int.self),
-                          attempts: try row.decode(2, as: Int.self), expiredAttempts: try row.decode(3, as: Int.self),
-                          retriedJourneys: try row.decode(4, as: Int.self), expiredShare: nil, retriedShare: nil)
-            report.days.append(Day(day: day.day, journeys: day.journeys, attempts: day.attempts,
-                                   expiredAttempts: day.expiredAttempts, retriedJourneys: day.retriedJourneys,
-                                   expiredShare: Cell.ratio(day.expiredAttempts, day.attempts),
-                                   retriedShare: Cell.ratio(day.retriedJourneys, day.journeys)))
+            let (journeys, attempts) = (try row.decode(1, as: Int.self), try row.decode(2, as: Int.self))
+            let (expired, retried) = (try row.decode(3, as: Int.self), try row.decode(4, as: Int.self))
+            let day = Day(day: try row.decode(0, as: String.self), journeys: journeys, attempts: attempts, expiredAttempts: expired,
+                          retriedJourneys: retried, expiredShare: Cell.ratio(expired, attempts),
+                          retriedShare: Cell.ratio(retried, journeys))
+            report.days.append(day)
             report.journeys += day.journeys
             report.attempts += day.attempts
             report.expiredAttempts += day.expiredAttempts

@@ -14,8 +14,8 @@ import Testing
             #expect(wrongScope.status == 403)
             #expect(wrongScope.code == "forbidden")
             // Authentication comes before validation: nothing is revealed to a caller without the scope.
-            let unknownAnonymous = try await service.send("/v1/reports/nope?from=x", bearer: service.reader)
-            #expect(unknownAnonymous.status == 403)
+            let unknownWithoutScope = try await service.send("/v1/reports/nope?from=x", bearer: service.reader)
+            #expect(unknownWithoutScope.status == 403)
         }
     }
 
