@@ -11,10 +11,9 @@ struct ReportCommand: Command {
 
     static let configuration = CommandConfiguration(
         name: "report", summary: "Print a compliance report over the journey read models.",
-        discussion: """
-            Reports: \(ReportName.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: " ")) \
+        discussion: ReportName.allCases.map { "\($0.rawValue + String(repeating: " ", count: 17 - $0.rawValue.count))\($0.summary)" }.joined(separator: "\n") + "\n\n" + """
             The window holds journeys started from --from (inclusive) to --to (exclusive; a bare date \
-            means the end of that day). Dates are ISO 8601: 2026-05-01 or 2026-05-01T12:30:00Z. \
+            means the end of that day, UTC). Dates are ISO 8601: 2026-05-01 or 2026-05-01T12:30:00Z. \
             CSV prints each section as its own block (a `section` column, then the header), blocks \
             separated by an empty line.
             """,
