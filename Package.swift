@@ -83,7 +83,10 @@ let package = Package(
         .testTarget(name: "JourneyStoreTests", dependencies: ["JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain"]),
         .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain"]),
         .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore"]),
+        .testTarget(name: "ReportsTests", dependencies: [
+            "Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore", "Migrations", "Postgres",
+            "JourneyApp", "JourneyService", "HTTPServer", "AccessControl", "CLI",
+        ]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore"]),
         .testTarget(name: "WorkersTests", dependencies: [
             "Workers", "JourneyTesting", "JourneyService", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",

@@ -49,6 +49,7 @@ public final class JourneyService: Sendable {
         router.use(RequestMetrics(registry: metrics).middleware)
         HealthRoutes(database: database, metrics: metrics).register(on: &router)
         JourneyRoutes(database: database, dependencies: dependencies, metrics: metrics).register(on: &router)
+        ReportRoutes(database: database, dependencies: dependencies).register(on: &router)
         router.get("/openapi.json") { _ in
             HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: OpenAPIDocument.json)
         }

@@ -12,6 +12,7 @@ enum OpenAPIDocument {
         var base = baseDocument
         var paths = base["paths"] as? [String: Any] ?? [:]
         paths.merge(journeyPaths) { $1 }
+        paths.merge(reportPaths) { $1 }
         base["paths"] = paths
         var components = base["components"] as? [String: Any] ?? [:]
         var schemas = components["schemas"] as? [String: Any] ?? [:]

@@ -74,7 +74,7 @@ public enum JourneyStateProjection {
             INSERT INTO \(unsafeSQL: tables.state) (journey_id, status, environment, flow, purpose, client_reference,
                 subject_reference, current_attempt, current_process_id, token_expires_at, last_error_code,
                 started_at, captured_at, callback_at, result_at, completed_at, abandoned_at, outcome,
-                next_due_at, next_due_kind, version, updated_position, state)
+                next_due_at, next_due_kind, version, updated_position, state, updated_at)
             VALUES (\(nullable: id), \(nullable: state.status.rawValue), \(nullable: state.environment?.rawValue), \(nullable: state.flow?.rawValue),
                 \(nullable: state.purpose?.rawValue), \(nullable: state.clientReference), \(nullable: state.subject?.reference.rawValue),
                 \(nullable: state.currentAttemptNumber), \(nullable: attempt?.processID?.rawValue), \(nullable: attempt?.tokenExpiresAt)::timestamptz,
@@ -82,7 +82,8 @@ public enum JourneyStateProjection {
                 \(nullable: attempt?.captureOpenedAt)::timestamptz, \(nullable: attempt?.callbackAt)::timestamptz,
                 \(nullable: attempt?.resultFetchedAt)::timestamptz, \(nullable: state.completedAt)::timestamptz,
                 \(nullable: state.abandonedAt)::timestamptz, \(nullable: state.outcome?.rawValue), \(nullable: due?.at)::timestamptz,
-                \(nullable: due?.kind.rawValue), \(nullable: Int64(state.version)), \(nullable: position), \(nullable: json)::jsonb)
+                \(nullable: due?.kind.rawValue), \(nullable: Int64(state.version)), \(nullable: position), \(nullable: json)::jsonb,
+                \(nullable: state.updatedAt)::timestamptz)
             ON CONFLICT (journey_id) DO UPDATE SET status = EXCLUDED.status, environment = EXCLUDED.environment,
                 flow = EXCLUDED.flow, purpose = EXCLUDED.purpose, client_reference = EXCLUDED.client_reference,
                 subject_reference = EXCLUDED.subject_reference, current_attempt = EXCLUDED.current_attempt,
@@ -91,25 +92,41 @@ public enum JourneyStateProjection {
                 captured_at = EXCLUDED.captured_at, callback_at = EXCLUDED.callback_at, result_at = EXCLUDED.result_at,
                 completed_at = EXCLUDED.completed_at, abandoned_at = EXCLUDED.abandoned_at, outcome = EXCLUDED.outcome,
                 next_due_at = EXCLUDED.next_due_at, next_due_kind = EXCLUDED.next_due_kind, version = EXCLUDED.version,
-                updated_position = EXCLUDED.updated_position, state = EXCLUDED.state
+                updated_position = EXCLUDED.updated_position, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at
             """)
         for attempt in state.attempts {
             let error: String? = attempt.failureReason.map { $0.kind.rawValue }
                 ?? attempt.creationFailure.map { "processCreationFailed:\($0.httpStatus.map(String.init) ?? "no-answer")" }
             try connection.query("""
                 INSERT INTO \(unsafeSQL: tables.attempts) (journey_id, attempt, process_id, requested_at, created_at,
-                    token_expires_at, capture_opened_at, callback_at, result_fetched_at, outcome, error)
+                    token_expires_at, capture_opened_at, callback_at, result_fetched_at, outcome, error,
+                    token_issued_at, callback_outcome, sdk_error_code)
                 VALUES (\(nullable: id), \(nullable: attempt.number), \(nullable: attempt.processID?.rawValue), \(nullable: attempt.requestedAt)::timestamptz,
                     \(nullable: attempt.processCreatedAt)::timestamptz, \(nullable: attempt.tokenExpiresAt)::timestamptz,
                     \(nullable: attempt.captureOpenedAt)::timestamptz, \(nullable: attempt.callbackAt)::timestamptz,
-                    \(nullable: attempt.resultFetchedAt)::timestamptz, \(nullable: attempt.processResult?.rawValue), \(nullable: error))
+                    \(nullable: attempt.resultFetchedAt)::timestamptz, \(nullable: attempt.processResult?.rawValue), \(nullable: error),
+                    \(nullable: attempt.firstTokenIssuedAt)::timestamptz, \(nullable: attempt.callbackOutcome.map(Self.outcomeName)),
+                    \(nullable: (attempt.callbackOutcome.flatMap(Self.errorCode) ?? attempt.failureReason?.sdkCode)?.rawValue)::integer)
                 ON CONFLICT (journey_id, attempt) DO UPDATE SET process_id = EXCLUDED.process_id,
                     requested_at = EXCLUDED.requested_at, created_at = EXCLUDED.created_at,
                     token_expires_at = EXCLUDED.token_expires_at, capture_opened_at = EXCLUDED.capture_opened_at,
                     callback_at = EXCLUDED.callback_at, result_fetched_at = EXCLUDED.result_fetched_at,
-                    outcome = EXCLUDED.outcome, error = EXCLUDED.error
+                    outcome = EXCLUDED.outcome, error = EXCLUDED.error, token_issued_at = EXCLUDED.token_issued_at,
+                    callback_outcome = EXCLUDED.callback_outcome, sdk_error_code = EXCLUDED.sdk_error_code
                 """)
         }
+    }
+
+    /// `success` or `error`: the first callback of an attempt, as the reports count it.
+    static func outcomeName(_ outcome: CallbackOutcome) -> String {
+        if case .error = outcome { return "error" }
+        return "success"
+    }
+
+    /// The SDK code of an error callback.
+    static func errorCode(_ outcome: CallbackOutcome) -> SDKErrorCode? {
+        if case .error(let code) = outcome { return code }
+        return nil
     }
 
     /// The stored state of a journey, if projected.

@@ -11,6 +11,7 @@ public enum SchemaFiles {
         migration0006,
         migration0007,
         migration0010,
+        migration0011,
         migration0012,
     ]
 }

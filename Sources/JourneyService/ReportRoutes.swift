@@ -1,0 +1,50 @@
+import AccessControl
+import Foundation
+import HTTPServer
+import Postgres
+import Reports
+
+/// `GET /v1/reports/{name}` (scope `reports:read`, JSON), and the dashboard's routes.
+struct ReportRoutes: Sendable {
+    let database: PostgresClient
+    let dependencies: JourneyDependencies
+
+    /// API query names and the report parameter each one sets.
+    static let queryNames: [(query: String, key: String)] = [
+        ("from", ReportParameters.Key.from), ("to", ReportParameters.Key.to),
+        ("environment", ReportParameters.Key.environment), ("subject", ReportParameters.Key.subject),
+        ("thresholdMinutes", ReportParameters.Key.thresholdMinutes), ("stuckMinutes", ReportParameters.Key.stuckMinutes),
+    ]
+
+    func register(on router: inout Router) {
+        let keys = APIKeyStore(client: database)
+        let authenticator = RequestAuthenticator(keys: keys, clientTokens: dependencies.clientTokens, clock: dependencies.clock)
+        let clock = dependencies.clock
+        router.get("/v1/reports/{name}") { [database] request in
+            _ = try await authenticator.apiKey(request, scope: .reportsRead)
+            let name: ReportName
+            do {
+                name = try ReportName.parse(try request.pathParameter("name"))
+            } catch let error as ReportError {
+                throw Problem(status: .notFound, code: error.code.rawValue, detail: error.message,
+                              extra: ["field": "name", "known": ReportName.known])
+            }
+            let parameters = try Self.parameters(request, for: name, now: clock())
+            let document = try await name.run(parameters, on: database)
+            return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: try document.json())
+        }
+        DashboardRoutes(database: database, keys: keys, clock: clock).register(on: &router)
+    }
+
+    /// The report parameters of the query string; 400 naming the query parameter otherwise.
+    static func parameters(_ request: HTTPRequest, for name: ReportName, now: Date) throws(Problem) -> ReportParameters {
+        var values: [String: String] = [:]
+        for (query, key) in queryNames { values[key] = request.query(query) }
+        do {
+            return try ReportParameters.parse(values, for: name, now: now)
+        } catch {
+            let field = queryNames.first { $0.key == error.parameter }?.query ?? error.parameter
+            throw Problem(status: .badRequest, code: error.code.rawValue, detail: error.message, extra: ["field": field])
+        }
+    }
+}

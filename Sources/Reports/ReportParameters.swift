@@ -1,0 +1,31 @@
+import Foundation
+import JourneyDomain
+
+/// What a report covers: journeys started in `[from, to)`, optionally in one environment.
+public struct ReportParameters: Sendable, Equatable {
+    /// Inclusive start of the window (journeys' start time).
+    public var from: Date
+    /// Exclusive end of the window; a bare date given as `to` means the end of that day.
+    public var to: Date
+    /// Only journeys in this environment; nil for all.
+    public var environment: Environment?
+    /// The subject reference of `subject-history`.
+    public var subject: SubjectReference?
+    /// `sla`: minutes a success callback may wait for its result. Default 10.
+    public var thresholdMinutes: Int
+    /// `sla`: minutes without an event after which a non-terminal journey counts as stuck. Default 60.
+    public var stuckMinutes: Int
+    /// The time SLA ages are measured at (an injected clock's now).
+    public var now: Date
+
+    public init(from: Date, to: Date, environment: Environment? = nil, subject: SubjectReference? = nil,
+                thresholdMinutes: Int = 10, stuckMinutes: Int = 60, now: Date) {
+        self.from = from
+        self.to = to
+        self.environment = environment
+        self.subject = subject
+        self.thresholdMinutes = thresholdMinutes
+        self.stuckMinutes = stuckMinutes
+        self.now = now
+    }
+}

@@ -1,2 +1,0 @@
-/// Compliance reports over the journey read models (issue 5). Placeholder until the module lands.
-enum ReportsModule {}
