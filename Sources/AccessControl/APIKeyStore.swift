@@ -110,6 +110,15 @@ public struct APIKeyStore: Sendable {
         return key.principal
     }
 
+    /// The principal of the active key `id` (a dashboard session names its key by id).
+    ///
+    /// Throws ``AccessError/invalidCredentials`` when the key is unknown or revoked.
+    public func principal(id: UUID) async throws -> Principal {
+        let rows = try await client.query("SELECT \(unsafeSQL: Self.columns) FROM api_keys WHERE id = \(id)")
+        guard let key = try rows.first.map(Self.decode), !key.isRevoked else { throw AccessError.invalidCredentials }
+        return key.principal
+    }
+
     // MARK: - Helpers
 
     static let columns = "id, name, prefix, array_to_string(scopes, ',') AS scopes, created_at, last_used_at, revoked_at"

@@ -96,13 +96,42 @@ public struct ClientTokenIssuer: Sendable {
     /// for another audience, or issued in the future; `token_expired` (401); and
     /// `wrong_journey` (403) for a valid token of another journey.
     public func verify(_ token: String, journeyID: UUID, now: Date) throws -> ClientTokenClaims {
+        let claims = try claims(of: token, audience: Self.audience, now: now)
+        guard claims.journeyID == journeyID else {
+            throw AccessError(.wrongJourney, "the client token belongs to another journey")
+        }
+        return claims
+    }
+
+    /// Audience of dashboard session tokens; a journey client token is never one.
+    public static let sessionAudience = "journeys-dashboard"
+
+    /// A dashboard session for the API key `keyID`: the key itself never leaves the sign-in request.
+    public func issueSession(keyID: UUID, now: Date, lifetime: TimeInterval) throws -> String {
+        guard lifetime > 0, lifetime <= configuration.maximumLifetime else {
+            throw AccessError(.invalidArgument,
+                "a session lives more than 0 and at most \(Int(configuration.maximumLifetime)) s")
+        }
+        let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let claims = ClientTokenClaims(
+            journeyID: keyID, audience: Self.sessionAudience, issuedAt: issuedAt,
+            expiresAt: issuedAt.addingTimeInterval(lifetime.rounded(.up)), tokenID: SecureRandom.uuid())
+        return try JWT.sign(claims: claims, with: .edDSA(signingKey))
+    }
+
+    /// The API key id of a valid, unexpired dashboard session token; errors as for ``verify(_:journeyID:now:)``.
+    public func verifySession(_ token: String, now: Date) throws -> UUID {
+        try claims(of: token, audience: Self.sessionAudience, now: now).journeyID
+    }
+
+    private func claims(of token: String, audience: String, now: Date) throws -> ClientTokenClaims {
         let verified: VerifiedJWT
         do {
             verified = try JWT.verify(token, with: .edDSA(signingKey.publicKey))
         } catch let error as CryptoError {
             throw AccessError(.invalidToken, Self.reason(error))
         }
-        guard verified.audience == [Self.audience] else {
+        guard verified.audience == [audience] else {
             throw AccessError(.invalidToken, "the client token is not meant for this service")
         }
         guard let claims = try? verified.decodeClaims(as: ClientTokenClaims.self) else {
@@ -113,9 +142,6 @@ public struct ClientTokenIssuer: Sendable {
         }
         guard claims.issuedAt <= now.addingTimeInterval(configuration.leeway), claims.issuedAt < claims.expiresAt else {
             throw AccessError(.invalidToken, "the client token is not valid yet")
-        }
-        guard claims.journeyID == journeyID else {
-            throw AccessError(.wrongJourney, "the client token belongs to another journey")
         }
         return claims
     }

@@ -8,13 +8,16 @@ import Reports
 ///
 /// Authentication: the API key in `Authorization: Bearer` / `X-API-Key` (scripts, proxies), or the
 /// `journeys_dashboard` cookie that `POST /dashboard/session` sets after checking a key typed into
-/// the sign-in form. The cookie is `HttpOnly; SameSite=Strict; Path=/dashboard` (plus `Secure` when
-/// a proxy says `X-Forwarded-Proto: https`), lives 15 minutes, and is checked against the key store
-/// on every request (a revoked key stops working at once). A key is never accepted in the URL.
+/// the sign-in form. The cookie holds a session token (EdDSA, signed with the client-token key,
+/// naming the key by id, expiring after 15 minutes), never the key itself; it is
+/// `HttpOnly; SameSite=Strict; Path=/dashboard` (plus `Secure` when a proxy says
+/// `X-Forwarded-Proto: https`), and its key is looked up on every request (a revoked key stops
+/// working at once). A key is never accepted in the URL.
 /// Pages allow no scripts (`Content-Security-Policy`); every echoed value is HTML-escaped.
 struct DashboardRoutes: Sendable {
     let database: PostgresClient
     let keys: APIKeyStore
+    let sessions: ClientTokenIssuer
     let clock: @Sendable () -> Date
 
     static let cookieName = "journeys_dashboard"
@@ -32,9 +35,12 @@ struct DashboardRoutes: Sendable {
         let query = Self.percentEncodedQuery(request.queryItems)
         guard hasHeader || cookie != nil else { return Self.signInPage(status: .unauthorized, message: nil, query: query) }
         do {
-            let principal = hasHeader
-                ? try await keys.authenticate(authorizationHeader: request.headers["Authorization"], apiKeyHeader: request.headers["X-API-Key"])
-                : try await keys.authenticate(authorizationHeader: nil, apiKeyHeader: cookie)
+            let principal = if hasHeader {
+                try await keys.authenticate(authorizationHeader: request.headers["Authorization"],
+                                            apiKeyHeader: request.headers["X-API-Key"])
+            } else {
+                try await keys.principal(id: try sessions.verifySession(cookie ?? "", now: clock()))
+            }
             try principal.require(.reportsRead)
         } catch let error as AccessError {
             return Self.signInPage(status: HTTPStatus(code: error.httpStatus), message: error.message, query: query)
@@ -68,15 +74,18 @@ struct DashboardRoutes: Sendable {
         guard let key = form["apiKey"], !key.isEmpty else {
             return Self.signInPage(status: .badRequest, message: "Enter an API key with the reports:read scope.", query: query)
         }
+        let session: String
         do {
-            try await keys.authenticate(authorizationHeader: nil, apiKeyHeader: key).require(.reportsRead)
+            let principal = try await keys.authenticate(authorizationHeader: nil, apiKeyHeader: key)
+            try principal.require(.reportsRead)
+            session = try sessions.issueSession(keyID: principal.keyID, now: clock(), lifetime: TimeInterval(Self.sessionLifetime))
         } catch let error as AccessError {
             return Self.signInPage(status: HTTPStatus(code: error.httpStatus), message: error.message, query: query)
         }
         let secure = request.headers["X-Forwarded-Proto"]?.lowercased() == "https" ? "; Secure" : ""
         return HTTPResponse(status: 303, headers: [
             "Location": "/dashboard" + (query.map { "?" + $0 } ?? ""),
-            "Set-Cookie": "\(Self.cookieName)=\(key); Path=/dashboard; Max-Age=\(Self.sessionLifetime); HttpOnly; SameSite=Strict\(secure)",
+            "Set-Cookie": "\(Self.cookieName)=\(session); Path=/dashboard; Max-Age=\(Self.sessionLifetime); HttpOnly; SameSite=Strict\(secure)",
             "Cache-Control": "no-store",
         ])
     }
@@ -97,8 +106,8 @@ struct DashboardRoutes: Sendable {
         let body = """
             <h1>\(DashboardHTML.escape(DashboardPage.title))</h1>
             \(message.map { "<p class=\"error\" role=\"alert\">\(DashboardHTML.escape($0))</p>" } ?? "")
-            <section><h2>Sign in</h2><p>Enter an API key with the <code>reports:read</code> scope. It is kept in an
-            HttpOnly cookie for 15 minutes.</p>
+            <section><h2>Sign in</h2><p>Enter an API key with the <code>reports:read</code> scope. It is checked once;
+            a signed session in an HttpOnly cookie keeps you signed in for 15 minutes.</p>
             <form method="post" action="/dashboard/session"><label>API key
             <input type="password" name="apiKey" autocomplete="off" required></label>
             \(query.map { "<input type=\"hidden\" name=\"query\" value=\"\(DashboardHTML.escape($0))\">" } ?? "")

@@ -1,3 +1,4 @@
+import AccessControl
 import Foundation
 import HTTPServer
 import Testing
@@ -7,7 +8,7 @@ import Testing
     static let window = "from=2026-03-01&to=2026-03-07"
 
     @Test func signInSetsAStrictHttpOnlyCookieAndNeverTakesTheKeyFromTheURL() async throws {
-        try await withService { service, _ in
+        try await withService { service, fixture in
             let anonymous = try await service.send("/dashboard?\(Self.window)")
             #expect(anonymous.status == 401)
             #expect(anonymous.headers["content-type"] == "text/html; charset=utf-8")
@@ -30,25 +31,43 @@ import Testing
             #expect(signedIn.status == 303)
             #expect(signedIn.headers["location"] == "/dashboard?from=2026-03-01&to=2026-03-07")
             let cookie = try #require(signedIn.headers["set-cookie"])
-            #expect(cookie.hasPrefix("journeys_dashboard=\(service.reporter);"))
+            #expect(cookie.hasPrefix("journeys_dashboard="))
+            #expect(!cookie.contains(service.reporter), "the cookie holds a session, never the API key")
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/dashboard")
                     && cookie.contains("Max-Age=900") && !cookie.contains("Secure"))
+            let session = String(cookie.dropFirst("journeys_dashboard=".count).prefix { $0 != ";" })
             let behindTLS = try await service.send("/dashboard/session", method: "POST", headers: ["X-Forwarded-Proto": "https"],
                                                    form: "apiKey=\(service.reporter)")
             #expect(behindTLS.headers["set-cookie"]?.hasSuffix("; Secure") == true)
             #expect(behindTLS.headers["location"] == "/dashboard")
 
-            let page = try await service.send("/dashboard?\(Self.window)", headers: ["Cookie": "journeys_dashboard=\(service.reporter)"])
+            let page = try await service.send("/dashboard?\(Self.window)", headers: ["Cookie": "journeys_dashboard=\(session)"])
             #expect(page.status == 200)
             #expect(page.text.contains("<section id=\"funnel\">"))
             let byHeader = try await service.send("/dashboard?\(Self.window)", bearer: service.reporter)
             #expect(byHeader.status == 200)
-            let readerCookie = try await service.send("/dashboard", headers: ["Cookie": "journeys_dashboard=\(service.reader)"])
+            let rawKeyCookie = try await service.send("/dashboard", headers: ["Cookie": "journeys_dashboard=\(service.reporter)"])
+            #expect(rawKeyCookie.status == 401)
+            let tampered = String(session.dropLast()) + (session.hasSuffix("A") ? "B" : "A")
+            #expect(try await service.send("/dashboard", headers: ["Cookie": "journeys_dashboard=\(tampered)"]).status == 401)
+
+            let keys = APIKeyStore(client: fixture.history.db.app)
+            let readerID = try #require(try await keys.list().first { $0.name == "reader" }?.id)
+            let readerSession = try ClientTokenIssuer.development().issueSession(keyID: readerID, now: Fixture.now, lifetime: 900)
+            let readerCookie = try await service.send("/dashboard", headers: ["Cookie": "journeys_dashboard=\(readerSession)"])
             #expect(readerCookie.status == 403)
+            let expired = try ClientTokenIssuer.development().issueSession(
+                keyID: readerID, now: Fixture.now.addingTimeInterval(-1000), lifetime: 900)
+            #expect(try await service.send("/dashboard", headers: ["Cookie": "journeys_dashboard=\(expired)"]).status == 401)
 
             let unsafeRedirect = try await service.send("/dashboard/session", method: "POST",
                                                         form: "apiKey=\(service.reporter)&query=%0D%0ASet-Cookie:x=1")
             #expect(unsafeRedirect.headers["location"] == "/dashboard")
+
+            // Revoking the key ends its sessions at once.
+            let reporterPrefix = String(service.reporter.split(separator: "_")[1])
+            try await keys.revoke(reporterPrefix)
+            #expect(try await service.send("/dashboard", headers: ["Cookie": "journeys_dashboard=\(session)"]).status == 401)
         }
     }
 
