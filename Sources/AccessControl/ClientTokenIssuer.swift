@@ -79,13 +79,17 @@ public struct ClientTokenIssuer: Sendable {
     /// Throws `invalid_argument` for a lifetime that is not positive or exceeds
     /// ``Configuration/maximumLifetime``.
     public func issue(journeyID: UUID, now: Date, lifetime: TimeInterval = defaultLifetime) throws -> String {
+        try sign(subject: journeyID, audience: Self.audience, now: now, lifetime: lifetime)
+    }
+
+    private func sign(subject: UUID, audience: String, now: Date, lifetime: TimeInterval) throws -> String {
         guard lifetime > 0, lifetime <= configuration.maximumLifetime else {
             throw AccessError(.invalidArgument,
-                "a client token lives more than 0 and at most \(Int(configuration.maximumLifetime)) s")
+                "a token lives more than 0 and at most \(Int(configuration.maximumLifetime)) s")
         }
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let claims = ClientTokenClaims(
-            journeyID: journeyID, audience: Self.audience, issuedAt: issuedAt,
+            journeyID: subject, audience: audience, issuedAt: issuedAt,
             expiresAt: issuedAt.addingTimeInterval(lifetime.rounded(.up)), tokenID: SecureRandom.uuid())
         return try JWT.sign(claims: claims, with: .edDSA(signingKey))
     }
@@ -108,15 +112,7 @@ public struct ClientTokenIssuer: Sendable {
 
     /// A dashboard session for the API key `keyID`: the key itself never leaves the sign-in request.
     public func issueSession(keyID: UUID, now: Date, lifetime: TimeInterval) throws -> String {
-        guard lifetime > 0, lifetime <= configuration.maximumLifetime else {
-            throw AccessError(.invalidArgument,
-                "a session lives more than 0 and at most \(Int(configuration.maximumLifetime)) s")
-        }
-        let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-        let claims = ClientTokenClaims(
-            journeyID: keyID, audience: Self.sessionAudience, issuedAt: issuedAt,
-            expiresAt: issuedAt.addingTimeInterval(lifetime.rounded(.up)), tokenID: SecureRandom.uuid())
-        return try JWT.sign(claims: claims, with: .edDSA(signingKey))
+        try sign(subject: keyID, audience: Self.sessionAudience, now: now, lifetime: lifetime)
     }
 
     /// The API key id of a valid, unexpired dashboard session token; errors as for ``verify(_:journeyID:now:)``.
