@@ -59,6 +59,9 @@ public struct HTTPRequest: Sendable {
         _ type: Value.Type = Value.self,
         using decoder: JSONDecoder = JSONDecoder()
     ) throws(Problem) -> Value {
+        if Self.containsEscapedNUL(body) {
+            throw Problem.invalidJSON(field: nil, detail: "Strings may not contain U+0000.")
+        }
         do {
             return try decoder.decode(type, from: body)
         } catch let DecodingError.keyNotFound(key, context) {
@@ -70,6 +73,28 @@ public struct HTTPRequest: Sendable {
         } catch {
             throw Problem.invalidJSON(field: nil, detail: "The body is not valid JSON.")
         }
+    }
+
+    /// True when a JSON text holds the escape `\u0000` (a raw NUL is not valid JSON anyway):
+    /// valid JSON that no PostgreSQL `jsonb` or `text` column can store.
+    static func containsEscapedNUL(_ body: Data) -> Bool {
+        let pattern = Array("u0000".utf8)
+        var backslashes = 0
+        var index = body.startIndex
+        while index < body.endIndex {
+            let byte = body[index]
+            if byte == UInt8(ascii: "\\") {
+                backslashes += 1
+            } else {
+                if backslashes % 2 == 1, byte == UInt8(ascii: "u"), body.endIndex - index >= pattern.count,
+                   body[index..<index + pattern.count].elementsEqual(pattern) {
+                    return true
+                }
+                backslashes = 0
+            }
+            index += 1
+        }
+        return false
     }
 
     private static func fieldPath(_ path: [any CodingKey]) -> String {

@@ -179,6 +179,11 @@ private let bearerHeader = ["Authorization": "Bearer wh-secret-token"]
             #expect(malformed.headers["content-type"] == "application/problem+json")
             let wrongType = try await h.webhook(["processId": 42, "state": "x"], headers: bearerHeader)
             #expect(wrongType.status == 400)
+            // Found by the API fuzzer: a NUL in a string became a 500 when the event hit jsonb.
+            let nul = try await h.webhook(["processId": "p-1", "state": "PROCESS_STATE_FINISHED", "result": "o\u{0}k"],
+                                          headers: bearerHeader)
+            #expect(nul.status == 400)
+            #expect(nul.code == "invalid_json")
         }
     }
 
