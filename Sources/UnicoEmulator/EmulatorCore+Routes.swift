@@ -9,6 +9,7 @@ extension EmulatorCore {
         router.post("/oauth2/token") { [self] in token($0) }
         router.post("/processes") { [self] in createProcess($0) }
         router.get("/processes/{id}") { [self] in getProcess($0) }
+        router.get("/processes") { [self] in findProcesses($0) }
         router.post("/sdk/captures") { [self] in prepareCapture($0) }
         router.post("/sdk/captures/{id}/finish") { [self] in finishCapture($0) }
         router.get("/link/{id}") { [self] in linkPage($0) }
