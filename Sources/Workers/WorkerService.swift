@@ -1,0 +1,131 @@
+import Foundation
+import JourneyService
+import Observability
+import Postgres
+import Synchronization
+
+/// Claims due work and performs it until cancelled: token expiry, retries with fresh processes,
+/// reconciliation of unanswered Create Process intents and result fetching.
+///
+/// Any number of workers may run against one database, in one process or many; none leads.
+/// Each poll copies due items from `journey_state` into `work_leases`, claims a batch with
+/// `FOR UPDATE SKIP LOCKED` and a lease, performs it (at most `concurrency` at once) and marks
+/// each item done or postpones it. A heartbeat renews the leases of items in flight; a worker
+/// that dies leaves leases that run out, and another worker takes the items over.
+public final class WorkerService: Sendable {
+    /// Counts since the service was made.
+    public struct Statistics: Sendable, Equatable {
+        public var claimed = 0
+        public var done = 0
+        public var postponed = 0
+        public var failed = 0
+        /// Done items by outcome (`expired`, `process_created`, `stale`, ...).
+        public var outcomes: [String: Int] = [:]
+    }
+
+    public let configuration: Configuration
+    public let queue: WorkQueue
+    public let performer: DuePerformer
+    let clock: @Sendable () -> Date
+    let metrics: MetricsRegistry?
+    private let counts = Mutex(Statistics())
+
+    /// `database` connects as `journeys_app`; decision and lease times come from `dependencies.clock`.
+    public init(configuration: Configuration = Configuration(), database: PostgresClient,
+                dependencies: JourneyDependencies, metrics: MetricsRegistry? = nil) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        self.queue = WorkQueue(database: database)
+        self.performer = DuePerformer(database: database, dependencies: dependencies, configuration: configuration.performer)
+        self.clock = dependencies.clock
+        self.metrics = metrics
+    }
+
+    /// What this service did so far.
+    public var statistics: Statistics { counts.withLock { $0 } }
+
+    /// Polls until cancelled. Database failures (a restart) are retried at the next poll.
+    public func run() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: configuration.heartbeatInterval)
+                    _ = try? await queue.renew(worker: configuration.workerID,
+                                               leaseUntil: clock().addingTimeInterval(configuration.leaseDuration))
+                }
+            }
+            group.addTask { [self] in
+                var polls = 0
+                while !Task.isCancelled {
+                    polls += 1
+                    let performed = (try? await runOnce()) ?? 0
+                    if polls % 100 == 1 {
+                        _ = try? await queue.purge(finishedBefore: clock().addingTimeInterval(-configuration.doneRetention))
+                    }
+                    if performed < configuration.batchSize {
+                        try? await Task.sleep(for: configuration.pollInterval)
+                    }
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// One poll: copies due items, claims a batch and performs it; returns the number claimed.
+    @discardableResult
+    public func runOnce() async throws -> Int {
+        let now = clock()
+        try await queue.seed(now: now, limit: configuration.batchSize)
+        let items = try await queue.claim(worker: configuration.workerID, now: now,
+                                          leaseUntil: now.addingTimeInterval(configuration.leaseDuration),
+                                          limit: configuration.batchSize)
+        counts.withLock { $0.claimed += items.count }
+        await withTaskGroup(of: Void.self) { group in
+            var next = items.makeIterator()
+            for _ in 0..<configuration.concurrency {
+                guard let item = next.next() else { break }
+                group.addTask { await self.handle(item) }
+            }
+            while await group.next() != nil {
+                if let item = next.next() { group.addTask { await self.handle(item) } }
+            }
+        }
+        return items.count
+    }
+
+    /// Performs `item` and records how it ended; failures leave the item to be retried.
+    func handle(_ item: WorkItem) async {
+        let result: WorkResult
+        do {
+            result = try await performer.perform(item)
+        } catch {
+            // A database failure: postpone if still possible; otherwise the lease runs out.
+            let at = clock().addingTimeInterval(configuration.performer.backoff(afterTries: item.tries))
+            _ = try? await queue.release(item, worker: configuration.workerID, until: at, outcome: "error")
+            count(failed: true, outcome: "error")
+            return
+        }
+        do {
+            switch result {
+            case .done(let outcome):
+                try await queue.complete(item, outcome: outcome, now: clock())
+                count(done: true, outcome: outcome)
+            case .later(let at, let outcome):
+                try await queue.release(item, worker: configuration.workerID, until: at, outcome: outcome)
+                count(done: false, outcome: outcome)
+            }
+        } catch {
+            count(failed: true, outcome: "error")
+        }
+    }
+
+    private func count(done: Bool = false, failed: Bool = false, outcome: String) {
+        counts.withLock {
+            if failed { $0.failed += 1 } else if done { $0.done += 1 } else { $0.postponed += 1 }
+            if done { $0.outcomes[outcome, default: 0] += 1 }
+        }
+        metrics?.increment("worker_items_total", help: "Due items performed by workers, by kind of ending.",
+                           labels: ["result": failed ? "failed" : done ? "done" : "postponed"])
+    }
+}
