@@ -111,7 +111,12 @@ public struct DuePerformer: Sendable {
             }
             return later(item, error, "lookup_failed")
         }
-        guard let existing = found.first else { return try await create(target, tokenExpiresAt: nil) }
+        guard let existing = found.first else {
+            let result = try await create(target, tokenExpiresAt: nil)
+            // Still no answer: this same item (same intent) must run again, after a backoff.
+            guard result == .done("left_open") else { return result }
+            return .later(clock().addingTimeInterval(configuration.backoff(afterTries: item.tries)), "left_open")
+        }
         guard let process = existing.created else {
             // The lookup did not return the tokens: the attempt cannot be used; the policy retries.
             let failure = ProcessCreationFailure(
@@ -141,7 +146,8 @@ public struct DuePerformer: Sendable {
     // MARK: - Steps
 
     /// Create Process (background priority) and its outcome: recorded, left open for reconciliation
-    /// (no answer), or a failure the retry policy decides about (429 with its `Retry-After`, 5xx).
+    /// (no answer: the intent's `reconcileProcessCreation` item follows), or a failure the retry
+    /// policy decides about (429 with its `Retry-After`, 5xx).
     private func create(_ target: AttemptRunner.Target, tokenExpiresAt: Date?) async throws -> WorkResult {
         guard let unico = dependencies.unico[target.environment] else { return noClient() }
         switch await AttemptRunner.create(target, with: unico, priority: .background) {

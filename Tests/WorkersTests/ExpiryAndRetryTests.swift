@@ -59,7 +59,7 @@ import Workers
         }
     }
 
-    @Test func aCallbackBeforeExpiryWinsAndTheResultIsFetchedWithBackoff() async throws {
+    @Test func aCallbackBeforeExpiryWinsOverTheExpiryTimer() async throws {
         try await withWorkers { h in
             let id = try await h.startCreated()
             #expect(try await h.capture(id))

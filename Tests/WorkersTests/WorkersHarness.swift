@@ -69,10 +69,10 @@ struct WorkersHarness: Sendable {
         subscript(_ key: String) -> Any? { json[key] }
     }
 
-    func send(_ method: String, _ path: String, json: Any? = nil) async throws -> Answer {
+    func send(_ method: String, _ path: String, json: Any? = nil, bearer: String? = nil) async throws -> Answer {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
-        request.setValue("Bearer \(writer)", forHTTPHeaderField: "Authorization")
+        request.setValue("Bearer \(bearer ?? writer)", forHTTPHeaderField: "Authorization")
         if let json {
             request.httpBody = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -146,9 +146,10 @@ struct WorkersHarness: Sendable {
         let token = try await send("POST", "/v1/journeys/\(id.rawValue)/token")
         guard token.status == 200 || token.status == 201, let webAppToken = token["webAppToken"] as? String else { return false }
         let outcome = await SimulatedDevice(emulatorURL: emulatorURL).run(webAppToken: webAppToken, environment: .UAT, user: user)
-        guard let processID = outcome.processId else { return false }
+        guard let processID = outcome.processId, let uuid = UUID(uuidString: id.rawValue) else { return false }
+        let clientToken = try dependencies.clientTokens.issue(journeyID: uuid, now: clock.now())
         let callback = try await send("POST", "/v1/journeys/\(id.rawValue)/callback",
-                                      json: ["outcome": "success", "processId": processID])
+                                      json: ["outcome": "success", "processId": processID], bearer: clientToken)
         return callback.status < 300
     }
 }
