@@ -10,6 +10,6 @@ public struct JourneysCommand: CommandGroup {
             .journeys/pg (JOURNEYS_PG_DIR), started and migrated on demand.
             """,
         subcommands: [DbCommand.self, MigrateCommand.self, ServeCommand.self, EventsCommand.self, AuditCommand.self,
-                      KeysCommand.self, ProjectionsCommand.self, EmulatorCommand.self, DemoCommand.self, BenchCommand.self])
+                      KeysCommand.self, ProjectionsCommand.self, EmulatorCommand.self, DemoCommand.self, BenchCommand.self, WorkCommand.self])
     public init() {}
 }
