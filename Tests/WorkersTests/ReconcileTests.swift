@@ -86,8 +86,10 @@ import Workers
                 h.clock.advance(by: 10)
             }
             // Each intent ended exactly once: created by a worker, or adopted after a cut-short call.
-            let ended = [first.statistics.outcomes, second.statistics.outcomes].flatMap { $0 }
-                .filter { $0.key == "process_created" || $0.key == "adopted" }.map(\.value).reduce(0, +)
+            var ended = 0
+            for outcomes in [first.statistics.outcomes, second.statistics.outcomes] {
+                ended += outcomes["process_created", default: 0] + outcomes["adopted", default: 0]
+            }
             #expect(ended == ids.count)
             for id in ids { #expect(try await h.state(id).status == .processCreated) }
             #expect(h.emulator.processes().count == ids.count)

@@ -24,23 +24,19 @@ struct WorkersHarness: Sendable {
     let emulator: UnicoEmulator
     let emulatorURL: URL
     let unicoConfiguration: HumanTokenAPIConfiguration
+    /// The emulator's service-account key, for child processes.
+    let privateKeyPEM: String
+    /// True when everything runs on the system clock (for child processes) instead of `clock`.
+    let realTime: Bool
     let dependencies: JourneyDependencies
     let projections: ProjectionRunner
     let port: Int
     let writer: String
 
-    /// A worker on its own connection pool (closed with the database) unless `database` is given.
-    func worker(_ configuration: WorkerService.Configuration = WorkersHarness.quick(), database: PostgresClient? = nil,
-                rateLimit: Double? = nil) throws -> WorkerService {
-        var dependencies = self.dependencies
-        if let rateLimit {
-            var unico = unicoConfiguration
-            unico.rateLimit = rateLimit
-            let clock = self.clock
-            dependencies.unico = [.uat: try HumanTokenAPIClient(configuration: unico, clock: { clock.now() })]
-        }
-        return try WorkerService(configuration: configuration, database: database ?? self.database.app,
-                                 dependencies: dependencies)
+    /// A worker on the harness's app pool unless `database` is given.
+    func worker(_ configuration: WorkerService.Configuration = WorkersHarness.quick(),
+                database: PostgresClient? = nil) throws -> WorkerService {
+        try WorkerService(configuration: configuration, database: database ?? self.database.app, dependencies: dependencies)
     }
 
     static func quick(_ id: String = "w-\(UUID().uuidString.prefix(6))") -> WorkerService.Configuration {
@@ -58,7 +54,7 @@ struct WorkersHarness: Sendable {
         return try await worker.runOnce()
     }
 
-    func now() -> Date { clock.now() }
+    func now() -> Date { realTime ? Date() : clock.now() }
 
     // MARK: - HTTP
 
@@ -98,7 +94,7 @@ struct WorkersHarness: Sendable {
     }
 
     /// Records a start without calling Unico, as if the process crashed right after the intent.
-    func startWithoutCalling() async throws -> JourneyID {
+    func startWithoutCalling(at time: Date? = nil) async throws -> JourneyID {
         let id = JourneyID(UUID().uuidString.lowercased())
         let input = StartJourneyInput(
             environment: "UAT", flow: "humantoken", purpose: "creditprocess",
@@ -106,7 +102,7 @@ struct WorkersHarness: Sendable {
                                   friendlyName: "Maria"),
             clientReference: "crash")
         let valid = try input.validated()
-        let (vault, policy, now) = (dependencies.vault, dependencies.retryPolicy, clock.now())
+        let (vault, policy, now) = (dependencies.vault, dependencies.retryPolicy, time ?? self.now())
         _ = try await database.app.transaction { connection in
             let sealed = try vault.seal(valid.subject, on: connection)
             _ = try JourneyRepository.execute(.start(valid.command(journeyID: id, subject: sealed, retryPolicy: policy)), journey: id,
@@ -147,7 +143,7 @@ struct WorkersHarness: Sendable {
         guard token.status == 200 || token.status == 201, let webAppToken = token["webAppToken"] as? String else { return false }
         let outcome = await SimulatedDevice(emulatorURL: emulatorURL).run(webAppToken: webAppToken, environment: .UAT, user: user)
         guard let processID = outcome.processId, let uuid = UUID(uuidString: id.rawValue) else { return false }
-        let clientToken = try dependencies.clientTokens.issue(journeyID: uuid, now: clock.now())
+        let clientToken = try dependencies.clientTokens.issue(journeyID: uuid, now: now())
         let callback = try await send("POST", "/v1/journeys/\(id.rawValue)/callback",
                                       json: ["outcome": "success", "processId": processID], bearer: clientToken)
         return callback.status < 300
@@ -156,23 +152,26 @@ struct WorkersHarness: Sendable {
 
 /// Runs `body` against a fresh database, an emulator with `faults`, and the service with `policy`.
 func withWorkers(faults: FaultScript = .none, policy: RetryPolicy = .standard, requestTimeout: TimeInterval = 5,
-                 _ body: (WorkersHarness) async throws -> Void) async throws {
+                 realTime: Bool = false, _ body: (WorkersHarness) async throws -> Void) async throws {
     let db = try await TestDatabase.create(poolSize: 12)
     let clock = ManualEmulatorClock(start: Date(timeIntervalSince1970: 1_780_000_000))
     let account = try DevelopmentServiceAccount.generate(tenantID: "acme", name: "journeys", environment: .uat)
     let emulator = try UnicoEmulator(configuration: .init(
         port: 0, serviceAccounts: [account.account], acceptsBaseURLAsAudience: true, rateLimitPerSecond: 10_000,
-        faultScript: faults, clock: clock, accessLog: { _ in }))
+        faultScript: faults, clock: realTime ? SystemEmulatorClock() as any EmulatorClock : clock, accessLog: { _ in }))
     try emulator.start()
     do {
         let baseURL = try #require(emulator.baseURL)
         let unicoConfiguration = HumanTokenAPIConfiguration(
             environment: .uat, serviceAccount: "journeys", tenant: "acme", privateKey: .pem(try account.privateKeyPEM()),
             tokenHost: baseURL, apiHost: baseURL, requestTimeout: requestTimeout, rateLimit: 1000)
-        let unico = try HumanTokenAPIClient(configuration: unicoConfiguration, clock: { clock.now() })
+        let system: @Sendable () -> Date = { Date() }
+        let manual: @Sendable () -> Date = { clock.now() }
+        let now = realTime ? system : manual
+        let unico = try HumanTokenAPIClient(configuration: unicoConfiguration, clock: now)
         var dependencies = try JourneyDependencies.development(database: db.app, unico: [.uat: unico])
         dependencies.retryPolicy = policy
-        dependencies.clock = { clock.now() }
+        dependencies.clock = now
         let writer = try await APIKeyStore(client: db.app).create(name: "backend", scopes: [.journeysWrite, .journeysRead]).plaintext
         var serviceConfiguration = JourneyService.Configuration()
         serviceConfiguration.http.port = 0
@@ -181,8 +180,8 @@ func withWorkers(faults: FaultScript = .none, policy: RetryPolicy = .standard, r
         try service.start()
         let harness = WorkersHarness(
             database: db, clock: clock, emulator: emulator, emulatorURL: baseURL, unicoConfiguration: unicoConfiguration,
-            dependencies: dependencies, projections: ProjectionRunner(client: db.owner), port: try #require(service.port),
-            writer: writer)
+            privateKeyPEM: try account.privateKeyPEM(), realTime: realTime, dependencies: dependencies,
+            projections: ProjectionRunner(client: db.owner), port: try #require(service.port), writer: writer)
         do {
             try await body(harness)
         } catch {
