@@ -1,4 +1,5 @@
 import Foundation
+import JourneyDomain
 import JourneyService
 import Observability
 import Postgres
@@ -34,6 +35,15 @@ public final class WorkerService: Sendable {
     public init(configuration: Configuration = Configuration(), database: PostgresClient,
                 dependencies: JourneyDependencies, metrics: MetricsRegistry? = nil) throws {
         try configuration.validate()
+        // A Unico call must end before another worker may act on the same intent or item.
+        for client in dependencies.unico.values {
+            let timeout = client.configuration.requestTimeout
+            guard timeout < configuration.leaseDuration, timeout < JourneyTiming.processCreationGrace else {
+                throw WorkerError(.invalidConfiguration, "the Unico request timeout (\(timeout) s) must be shorter than "
+                    + "leaseDuration (\(configuration.leaseDuration) s) and the \(JourneyTiming.processCreationGrace) s "
+                    + "grace of a Create Process intent")
+            }
+        }
         self.configuration = configuration
         self.queue = WorkQueue(database: database)
         self.performer = DuePerformer(database: database, dependencies: dependencies, configuration: configuration.performer)

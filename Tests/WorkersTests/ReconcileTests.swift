@@ -96,4 +96,15 @@ import Workers
             #expect(h.processesPerClientReference().values.allSatisfy { $0 == 1 })
         }
     }
+
+    @Test func aUnicoTimeoutLongerThanTheLeaseIsRefused() async throws {
+        try await withWorkers(requestTimeout: 45) { h in
+            let error = try #require(throws: WorkerError.self) {
+                try h.worker(WorkerService.Configuration(leaseDuration: 30, workerID: "slow"))
+            }
+            #expect(error.code == .invalidConfiguration)
+            #expect(error.message.contains("leaseDuration"))
+            #expect(throws: Never.self) { try h.worker(WorkerService.Configuration(leaseDuration: 50, workerID: "ok")) }
+        }
+    }
 }
