@@ -83,6 +83,24 @@ public struct WorkQueue: Sendable {
         return rows.count > 0
     }
 
+    /// Marks many items done in one statement (`outcomes` parallel to `items`); returns how many
+    /// were still unfinished.
+    @discardableResult
+    public func complete(_ items: [WorkItem], outcomes: [String], now: Date) async throws -> Int {
+        precondition(items.count == outcomes.count, "one outcome per item")
+        guard !items.isEmpty else { return 0 }
+        let rows = try await database.query("""
+            UPDATE work_leases w SET done_at = \(now), outcome = d.outcome, lease_until = \(now)
+            FROM unnest(\(items.map(\.journeyID.rawValue))::text[], \(items.map(\.kind.rawValue))::text[],
+                        \(items.map(\.attempt))::integer[], \(items.map(\.dueAt))::timestamptz[], \(outcomes)::text[])
+                 AS d(journey_id, kind, attempt, due_at, outcome)
+            WHERE w.journey_id = d.journey_id AND w.kind = d.kind AND w.attempt = d.attempt AND w.due_at = d.due_at
+              AND w.done_at IS NULL
+            RETURNING 1
+            """)
+        return rows.count
+    }
+
     /// Makes `item` claimable again at `at`, if `worker` still holds it; false otherwise.
     @discardableResult
     public func release(_ item: WorkItem, worker: String, until at: Date, outcome: String) async throws -> Bool {

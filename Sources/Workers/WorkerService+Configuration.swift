@@ -8,6 +8,8 @@ extension WorkerService {
         public var pollInterval: Duration
         /// Items claimed per poll. Default 50.
         public var batchSize: Int
+        /// Due items copied from `journey_state` at a time, when fewer than a batch are waiting. Default 500.
+        public var seedSize: Int
         /// How long a claim holds before another worker may take the item. Default 60 s (longer
         /// than a Unico call's timeout, 10 s by default). Renewed by heartbeat while in flight.
         public var leaseDuration: TimeInterval
@@ -23,12 +25,13 @@ extension WorkerService {
         public var performer: DuePerformer.Configuration
 
         public init(
-            pollInterval: Duration = .seconds(2), batchSize: Int = 50, leaseDuration: TimeInterval = 60,
+            pollInterval: Duration = .seconds(2), batchSize: Int = 50, seedSize: Int = 500, leaseDuration: TimeInterval = 60,
             heartbeatInterval: Duration = .seconds(15), concurrency: Int = 8, doneRetention: TimeInterval = 3600,
             workerID: String = Configuration.defaultWorkerID(), performer: DuePerformer.Configuration = .init()
         ) {
             self.pollInterval = pollInterval
             self.batchSize = batchSize
+            self.seedSize = seedSize
             self.leaseDuration = leaseDuration
             self.heartbeatInterval = heartbeatInterval
             self.concurrency = concurrency
@@ -50,6 +53,7 @@ extension WorkerService {
             }
             try check(pollInterval > .zero, "pollInterval must be positive")
             try check(batchSize >= 1, "batchSize must be at least 1")
+            try check(seedSize >= 1, "seedSize must be at least 1")
             try check(leaseDuration > 0 && leaseDuration.isFinite, "leaseDuration must be a positive number of seconds")
             try check(heartbeatInterval > .zero, "heartbeatInterval must be positive")
             try check(concurrency >= 1, "concurrency must be at least 1")

@@ -82,30 +82,51 @@ public final class WorkerService: Sendable {
         }
     }
 
-    /// One poll: copies due items, claims a batch and performs it; returns the number claimed.
+    /// One poll: claims a batch (copying due items from `journey_state` first when fewer are
+    /// waiting), performs it and marks the finished items done in one statement; returns the
+    /// number claimed.
     @discardableResult
     public func runOnce() async throws -> Int {
-        let now = clock()
-        try await queue.seed(now: now, limit: configuration.batchSize)
-        let items = try await queue.claim(worker: configuration.workerID, now: now,
-                                          leaseUntil: now.addingTimeInterval(configuration.leaseDuration),
-                                          limit: configuration.batchSize)
+        var now = clock()
+        var items = try await claim(now: now)
+        if items.count < configuration.batchSize {
+            try await queue.seed(now: now, limit: configuration.seedSize)
+            now = clock()
+            items += try await claim(now: now, limit: configuration.batchSize - items.count)
+        }
         counts.withLock { $0.claimed += items.count }
-        await withTaskGroup(of: Void.self) { group in
+        let done = await withTaskGroup(of: (WorkItem, String?).self) { group in
+            var finished: [(WorkItem, String)] = []
             var next = items.makeIterator()
             for _ in 0..<configuration.concurrency {
                 guard let item = next.next() else { break }
-                group.addTask { await self.handle(item) }
+                group.addTask { (item, await self.handle(item)) }
             }
-            while await group.next() != nil {
-                if let item = next.next() { group.addTask { await self.handle(item) } }
+            while let (item, outcome) = await group.next() {
+                if let outcome { finished.append((item, outcome)) }
+                if let item = next.next() { group.addTask { (item, await self.handle(item)) } }
             }
+            return finished
+        }
+        do {
+            try await queue.complete(done.map(\.0), outcomes: done.map(\.1), now: clock())
+            for (_, outcome) in done { count(done: true, outcome: outcome) }
+        } catch {
+            // Not marked done: the leases run out and the items run again; the domain refuses repeats.
+            for _ in done { count(failed: true, outcome: "error") }
         }
         return items.count
     }
 
-    /// Performs `item` and records how it ended; failures leave the item to be retried.
-    func handle(_ item: WorkItem) async {
+    private func claim(now: Date, limit: Int? = nil) async throws -> [WorkItem] {
+        try await queue.claim(worker: configuration.workerID, now: now,
+                              leaseUntil: now.addingTimeInterval(configuration.leaseDuration),
+                              limit: limit ?? configuration.batchSize)
+    }
+
+    /// Performs `item`; returns its outcome when it is done for good (the caller marks it done),
+    /// nil when it was postponed or failed (the item stays claimable).
+    func handle(_ item: WorkItem) async -> String? {
         let result: WorkResult
         do {
             result = try await performer.perform(item)
@@ -114,19 +135,19 @@ public final class WorkerService: Sendable {
             let at = clock().addingTimeInterval(configuration.performer.backoff(afterTries: item.tries))
             _ = try? await queue.release(item, worker: configuration.workerID, until: at, outcome: "error")
             count(failed: true, outcome: "error")
-            return
+            return nil
         }
-        do {
-            switch result {
-            case .done(let outcome):
-                try await queue.complete(item, outcome: outcome, now: clock())
-                count(done: true, outcome: outcome)
-            case .later(let at, let outcome):
+        switch result {
+        case .done(let outcome):
+            return outcome
+        case .later(let at, let outcome):
+            do {
                 try await queue.release(item, worker: configuration.workerID, until: at, outcome: outcome)
                 count(done: false, outcome: outcome)
+            } catch {
+                count(failed: true, outcome: "error")
             }
-        } catch {
-            count(failed: true, outcome: "error")
+            return nil
         }
     }
 

@@ -41,6 +41,8 @@ struct ClaimsBenchmark: Sendable {
         let batch_size: Int
         let insert_s: Double
         let worker_claims: Group
+        /// The queue alone: seed, claim and mark done, without loading journeys.
+        let queue_only_claims: Group
         let skip_locked_delete_baseline: Group
     }
 
@@ -58,6 +60,9 @@ struct ClaimsBenchmark: Sendable {
 
         progress("claiming with \(configuration.claimers) WorkerService claimers")
         let workers = try await measureWorkers(due: due)
+        progress("claiming with the queue alone (no perform)")
+        try await resetLeases()
+        let queueOnly = try await measureQueue(due: due)
         progress("claiming with the bare SKIP LOCKED baseline")
         let baseline = try await measureBaseline()
         try await cleanUp()
@@ -74,6 +79,8 @@ struct ClaimsBenchmark: Sendable {
             journeys: configuration.journeys, due: due, claimers: configuration.claimers, batch_size: configuration.batchSize,
             insert_s: insertSeconds,
             worker_claims: group(workers.stats, duplicates: workers.duplicates, baseline: baseline.stats, claims: workers.claims),
+            queue_only_claims: group(queueOnly.stats, duplicates: queueOnly.duplicates, baseline: baseline.stats,
+                                     claims: queueOnly.claims),
             skip_locked_delete_baseline: group(baseline.stats, duplicates: baseline.claims - due, baseline: nil,
                                                claims: baseline.claims))
     }
@@ -161,6 +168,50 @@ struct ClaimsBenchmark: Sendable {
         let rows = try await setup.query("SELECT count(*)::int FROM work_leases WHERE journey_id LIKE 'bench-%' AND tries > 1")
         let duplicates = try rows.first?.decode(0, as: Int.self) ?? 0
         return (LatencyStats(durations: samples.durations.withLock { $0 }, seconds: seconds), claims, duplicates)
+    }
+
+    private func resetLeases() async throws {
+        try await setup.withConnection { connection in
+            try connection.execute(unsafeSQL: "DELETE FROM work_leases WHERE journey_id LIKE 'bench-%'")
+            try connection.execute(unsafeSQL: "VACUUM ANALYZE work_leases")
+        }
+    }
+
+    private func measureQueue(due: Int) async throws -> (stats: LatencyStats, claims: Int, duplicates: Int) {
+        let pools = try (0..<configuration.claimers).map { _ in
+            try PostgresClient(url: claimerURL, configuration: .init(maxConnections: 1))
+        }
+        defer { pools.forEach { $0.close() } }
+        let samples = Samples()
+        let limit = configuration.batchSize
+        let started = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, pool) in pools.enumerated() {
+                group.addTask {
+                    let queue = WorkQueue(database: pool)
+                    while true {
+                        let batch = ContinuousClock.now
+                        let now = Date()
+                        try await queue.seed(now: now, limit: limit)
+                        let items = try await queue.claim(worker: "bench-queue-\(index)", now: now,
+                                                          leaseUntil: now.addingTimeInterval(60), limit: limit)
+                        for item in items { try await queue.complete(item, outcome: "bench", now: now) }
+                        if items.isEmpty {
+                            if try await Self.doneCount(pool) >= due { return }
+                            continue
+                        }
+                        samples.claims.add(items.count, ordering: .relaxed)
+                        let elapsed = Self.seconds(since: batch)
+                        samples.durations.withLock { $0.append(elapsed) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let seconds = Self.seconds(since: started)
+        let rows = try await setup.query("SELECT count(*)::int FROM work_leases WHERE journey_id LIKE 'bench-%' AND tries > 1")
+        return (LatencyStats(durations: samples.durations.withLock { $0 }, seconds: seconds),
+                samples.claims.load(ordering: .relaxed), try rows.first?.decode(0, as: Int.self) ?? 0)
     }
 
     private func measureBaseline() async throws -> (stats: LatencyStats, claims: Int) {

@@ -56,6 +56,7 @@ struct BenchClaims: Command {
                                         .init("batch p99 ms", alignment: .right), .init("claims", alignment: .right),
                                         .init("duplicates", alignment: .right), .init("ratio", alignment: .right)])
         for (name, group) in [("WorkerService claimers (lease, perform, done)", result.worker_claims),
+                              ("WorkQueue alone (seed, claim, done; no perform)", result.queue_only_claims),
                               ("bare DELETE ... SKIP LOCKED (baseline)", result.skip_locked_delete_baseline)] {
             table.append([name, String(format: "%.0f", group.claims_per_s), String(format: "%.2f", group.p50_ms),
                           String(format: "%.2f", group.p99_ms), String(group.claims), String(group.duplicates),
