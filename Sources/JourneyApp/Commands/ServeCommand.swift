@@ -81,6 +81,7 @@ struct ServeCommand: Command {
 
     /// Unico clients, sealing and client-token keys from `variables`; development keys only on the embedded database.
     static func dependencies(_ variables: [String: String], database: Database) throws -> JourneyDependencies {
+        let retryPolicy = try RetryPolicy.fromEnvironment(variables)
         let embedded = database.embedded != nil
         var unico: [Environment: HumanTokenAPIClient] = [:]
         for (environment, api) in [(Environment.uat, HumanTokenAPIEnvironment.uat), (.prod, .prod)]
@@ -111,6 +112,6 @@ struct ServeCommand: Command {
         }
         return JourneyDependencies(vault: SubjectVault(client: database.app, configuration: privacy),
                                    clientTokens: clientTokens, unico: unico,
-                                   retryPolicy: try RetryPolicy.fromEnvironment(variables))
+                                   retryPolicy: retryPolicy)
     }
 }
