@@ -49,3 +49,41 @@ import Testing
         await db.drop()
     }
 }
+
+extension WorkCommandTests {
+    @Test func serveWithWorkersFollowsTheReadModelAndReconcilesOpenIntents() async throws {
+        try await withWorkers(realTime: true) { h in
+            let open = try await h.startWithoutCalling(at: Date().addingTimeInterval(-120))
+            let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).pem")
+            try h.privateKeyPEM.write(to: keyFile, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: keyFile) }
+            let capture = OutputCapture()
+            var variables = CrashTests.childEnvironment(h, keyFile: keyFile)
+            variables["UNICO_UAT_REQUEST_TIMEOUT"] = "5"
+            let environment = AppEnvironment(variables: variables, writeLine: { capture.append($0) })
+            let serve = Task {
+                await AppEnvironment.$current.withValue(environment) {
+                    await CommandLineTool.execute(root: JourneysCommand.self,
+                                                  arguments: ["serve", "--port", "0", "--with-workers", "--poll-interval", "0.1"])
+                }
+            }
+            var reconciled = false
+            var projected = false
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline, !(reconciled && projected) {
+                reconciled = try await h.state(open).status == .processCreated
+                let rows = try await h.database.app.query(
+                    "SELECT status FROM journey_state WHERE journey_id = \(open.rawValue)")
+                projected = try rows.first?.decode(0, as: String.self) == "processCreated"
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            serve.cancel()
+            let result = await serve.value
+            #expect(reconciled)
+            #expect(projected)
+            #expect(result.exitCode == 0)
+            #expect(capture.text.contains("with worker"))
+            #expect(h.emulator.processes().count == 1)
+        }
+    }
+}
