@@ -68,7 +68,12 @@ public final class WorkerService: Sendable {
                 var polls = 0
                 while !Task.isCancelled {
                     polls += 1
-                    let performed = (try? await runOnce()) ?? 0
+                    var performed = 0
+                    do {
+                        performed = try await runOnce()
+                    } catch {
+                        configuration.log("worker poll failed", ["error": String(describing: type(of: error))])
+                    }
                     if polls % 100 == 1 {
                         _ = try? await queue.purge(finishedBefore: clock().addingTimeInterval(-configuration.doneRetention))
                     }
@@ -131,6 +136,10 @@ public final class WorkerService: Sendable {
         do {
             result = try await performer.perform(item)
         } catch {
+            configuration.log("work item failed", [
+                "journey_id": item.journeyID.rawValue, "kind": item.kind.rawValue, "attempt": String(item.attempt),
+                "error": String(describing: type(of: error)),
+            ])
             // A database failure: postpone if still possible; otherwise the lease runs out.
             let at = clock().addingTimeInterval(configuration.performer.backoff(afterTries: item.tries))
             _ = try? await queue.release(item, worker: configuration.workerID, until: at, outcome: "error")

@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,6 +10,13 @@ import Testing
 import UnicoEmulator
 import Workers
 
+/// Log lines collected from a worker.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
 @Suite(.serialized) struct CrashTests {
     @Test func workersRecoverFromAPostgreSQLRestartMidRun() async throws {
         let faults = FaultScript(routes: [FaultScript.Route.createProcess.rawValue: .init(latencyMs: .init(min: 20, max: 80))])
@@ -17,8 +25,11 @@ import Workers
             for _ in 0..<20 { ids.append(try await h.startWithoutCalling()) }
             h.clock.advance(by: 61)
             try await h.catchUp()
-            let worker = try h.worker(WorkerService.Configuration(pollInterval: .milliseconds(50), batchSize: 5,
-                                                                  leaseDuration: 30, concurrency: 2, workerID: "restart"))
+            var configuration = WorkerService.Configuration(pollInterval: .milliseconds(50), batchSize: 5,
+                                                            leaseDuration: 30, concurrency: 2, workerID: "restart")
+            let logs = LogLines()
+            configuration.log = { message, metadata in logs.append(message + " " + metadata.description) }
+            let worker = try h.worker(configuration)
             let run = Task { try await worker.run() }
             let deadline = Date().addingTimeInterval(10)
             while worker.statistics.done < 3, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
@@ -33,6 +44,9 @@ import Workers
             }
             run.cancel()
             _ = try? await run.value
+            // The outage was logged, without personal data.
+            #expect(logs.all.contains { $0.hasPrefix("work item failed") || $0.hasPrefix("worker poll failed") })
+            #expect(logs.all.allSatisfy { !$0.contains("12345678909") && !$0.contains("Maria") })
             // Every intent ended once, whether recorded before the restart or adopted after it.
             let outcomes = worker.statistics.outcomes
             #expect(outcomes["process_created", default: 0] + outcomes["adopted", default: 0] == ids.count)
