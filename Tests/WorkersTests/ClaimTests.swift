@@ -115,4 +115,26 @@ import Workers
             #expect(try rows.first?.decode(1, as: Int.self) == 1)
         }
     }
+
+    @Test func theBacklogDrainsWhileAnotherTransactionHoldsItsSnapshot() async throws {
+        try await withWorkers { h in
+            let count = 2000
+            try await Self.insertDue(h, count: count, dueAt: h.now().addingTimeInterval(-1))
+            // A long transaction pins the MVCC horizon: nothing the workers update can be vacuumed.
+            let holder = try PostgresConnection.connect(try PostgresConfiguration(h.database.ownerURL))
+            try holder.execute(unsafeSQL: "BEGIN ISOLATION LEVEL REPEATABLE READ")
+            try holder.query("SELECT count(*) FROM journey_state")
+            let worker = try h.worker(WorkerService.Configuration(batchSize: 100, concurrency: 4, workerID: "soak"))
+            var polls = 0
+            while try await worker.runOnce() > 0, polls < 1000 { polls += 1 }
+            try holder.execute(unsafeSQL: "COMMIT")
+            let rows = try await h.database.owner.query("""
+                SELECT count(*) FILTER (WHERE done_at IS NOT NULL)::int, count(*) FILTER (WHERE tries = 1)::int
+                FROM work_leases
+                """)
+            #expect(try rows.first?.decode(0, as: Int.self) == count)
+            #expect(try rows.first?.decode(1, as: Int.self) == count)
+            #expect(worker.statistics.claimed == count)
+        }
+    }
 }
