@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "WorkersTests", dependencies: [
             "Workers", "JourneyTesting", "JourneyService", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
             "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
-            "JourneyStore", "Cryptography",
+            "JourneyStore", "Cryptography", "JourneyApp", "CLI",
         ]),
         .testTarget(name: "JourneyAppTests", dependencies: ["JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI"]),
     ]

@@ -90,6 +90,29 @@ public final class HumanTokenAPIClient: Sendable {
         return try ProcessSnapshot(json: json)
     }
 
+    /// Finds the tenant's processes created with `clientReference`
+    /// (`GET {apiHost}/processes?clientReference=X`), oldest first.
+    ///
+    /// ASSUMED endpoint: Unico documents `clientReference` as indexed on its side but publishes no
+    /// search; the emulator serves this shape (`{"processes": [...]}`). Used to reconcile a Create
+    /// Process whose answer was lost before creating another process for the same attempt.
+    public func findProcesses(clientReference: String, priority: RequestPriority = .background) async throws -> [FoundProcess] {
+        guard !clientReference.isEmpty,
+              var components = URLComponents(url: configuration.apiURL("/processes"), resolvingAgainstBaseURL: false)
+        else { throw HumanTokenAPIError(.invalidArgument, "the lookup needs a client reference", field: "clientReference") }
+        components.queryItems = [URLQueryItem(name: "clientReference", value: clientReference)]
+        // '+' is a space in many query decoders: encode it.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        guard let url = components.url else {
+            throw HumanTokenAPIError(.invalidArgument, "the client reference cannot be put in a URL", field: "clientReference")
+        }
+        let json = try await call("GET", url, body: nil, expecting: [200], priority: priority, what: "Find Processes")
+        guard let list = json["processes"]?.arrayValue else {
+            throw HumanTokenAPIError(.invalidResponse, "Find Processes answer has no processes", field: "processes")
+        }
+        return try list.map(FoundProcess.init(json:))
+    }
+
     /// Sends one API call with a bearer token, refreshing the token and retrying once on a 401.
     private func call(
         _ method: String, _ url: URL, body: Data?, expecting: Set<Int>, priority: RequestPriority, what: String

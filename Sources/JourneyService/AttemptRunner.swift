@@ -8,7 +8,11 @@ import Privacy
 
 /// Creates the Unico process of a recorded attempt, outside any transaction, then records the
 /// outcome (process created and token issued, or the failed creation) in one transaction.
-struct AttemptRunner: Sendable {
+///
+/// A Create Process without an answer (`timeout`, `transport`) records nothing: the intent stays
+/// open and a worker reconciles it by client reference (``JourneyState/nextDue``
+/// `reconcileProcessCreation`), so one attempt never gets two processes.
+public struct AttemptRunner: Sendable {
     /// A `webAppToken` handed to the app.
     struct Issued: Sendable {
         var attempt: Int
@@ -17,22 +21,61 @@ struct AttemptRunner: Sendable {
     }
 
     /// What the runner needs to know about the journey and its attempt.
-    struct Target: Sendable {
-        var journeyID: JourneyID
-        var attempt: Int
-        var unicoClientReference: String
-        var environment: Environment
-        var flow: Flow
-        var purpose: Purpose
-        var subject: ValidatedSubject
-        var reference: SubjectReference
+    public struct Target: Sendable {
+        public var journeyID: JourneyID
+        public var attempt: Int
+        public var unicoClientReference: String
+        public var environment: Environment
+        public var flow: Flow
+        public var purpose: Purpose
+        public var subject: ValidatedSubject
+        public var reference: SubjectReference
+
+        public init(journeyID: JourneyID, attempt: Int, unicoClientReference: String, environment: Environment,
+                    flow: Flow, purpose: Purpose, subject: ValidatedSubject, reference: SubjectReference) {
+            self.journeyID = journeyID
+            self.attempt = attempt
+            self.unicoClientReference = unicoClientReference
+            self.environment = environment
+            self.flow = flow
+            self.purpose = purpose
+            self.subject = subject
+            self.reference = reference
+        }
+
+        /// The target of the journey's current attempt, its subject opened with `vault` on `connection`;
+        /// nil before the journey started.
+        public static func current(_ state: JourneyState, vault: SubjectVault,
+                                   on connection: PostgresConnection) throws -> Target? {
+            guard let id = state.journeyID, let attempt = state.currentAttempt, let subject = state.subject,
+                  let environment = state.environment, let flow = state.flow, let purpose = state.purpose
+            else { return nil }
+            return Target(journeyID: id, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
+                          environment: environment, flow: flow, purpose: purpose,
+                          subject: try vault.open(subject, on: connection), reference: subject.reference)
+        }
     }
 
     /// Field names Unico's secrets are sealed under.
-    enum SealedName {
-        static let webAppToken = "webAppToken"
-        static let processToken = "processToken"
-        static let link = "link"
+    public enum SealedName {
+        public static let webAppToken = "webAppToken"
+        public static let processToken = "processToken"
+        public static let link = "link"
+    }
+
+    /// True when Create Process got no answer (`timeout`, `transport`): the process may exist, so
+    /// the intent is left open for reconciliation instead of recording a failure.
+    public static func leavesIntentOpen(_ error: HumanTokenAPIError) -> Bool {
+        error.code == .timeout || error.code == .transport
+    }
+
+    /// The failure recorded for a Create Process that answered with an error.
+    public static func failure(_ error: HumanTokenAPIError) -> ProcessCreationFailure {
+        ProcessCreationFailure(
+            httpStatus: error.status, errorCode: error.unicoCode.flatMap { Int($0) },
+            message: "Create Process failed: \(error.code.rawValue)",
+            retryable: error.code == .unauthorized || error.code == .configuration ? false : nil,
+            retryAfter: error.retryAfter.map(TimeInterval.init))
     }
 
     let writer: JourneyWriter
@@ -59,13 +102,10 @@ struct AttemptRunner: Sendable {
             case .success(let process):
                 result = .success(try Self.record(process, target: target, metadata: metadata, now: now,
                                                   vault: vault, on: connection))
+            case .failure(let error) where Self.leavesIntentOpen(error) && !missingClient:
+                result = .failure(Problem.unico(error))
             case .failure(let error):
-                let failure = ProcessCreationFailure(
-                    httpStatus: error.status, errorCode: error.unicoCode.flatMap { Int($0) },
-                    message: "Create Process failed: \(error.code.rawValue)",
-                    retryable: error.code == .unauthorized || error.code == .configuration ? false : nil,
-                    retryAfter: error.retryAfter.map(TimeInterval.init))
-                _ = try JourneyWriter.execute(.recordProcessCreationFailed(attempt: target.attempt, failure: failure),
+                _ = try JourneyWriter.execute(.recordProcessCreationFailed(attempt: target.attempt, failure: Self.failure(error)),
                                               journey: target.journeyID, metadata: metadata, now: now, on: connection)
                 result = .failure(missingClient ? Problem.unicoNotConfigured(target.environment) : Problem.unico(error))
             }
@@ -75,7 +115,9 @@ struct AttemptRunner: Sendable {
         }
     }
 
-    static func create(_ target: Target, with unico: HumanTokenAPIClient) async -> Result<CreatedProcess, HumanTokenAPIError> {
+    /// Calls Create Process for `target` with its deterministic client reference; never throws.
+    public static func create(_ target: Target, with unico: HumanTokenAPIClient,
+                              priority: RequestPriority = .live) async -> Result<CreatedProcess, HumanTokenAPIError> {
         let subject = target.subject
         let person = ProcessPerson(
             duiType: .init(rawValue: subject.documentType.rawValue), duiValue: subject.documentNumber,
@@ -85,7 +127,7 @@ struct AttemptRunner: Sendable {
             flow: target.flow.rawValue, purpose: .init(rawValue: target.purpose.rawValue), person: person,
             clientReference: target.unicoClientReference)
         do {
-            return .success(try await unico.createProcess(request, priority: .live))
+            return .success(try await unico.createProcess(request, priority: priority))
         } catch let error as HumanTokenAPIError {
             return .failure(error)
         } catch {
@@ -96,6 +138,20 @@ struct AttemptRunner: Sendable {
     /// Records the created process (its secrets sealed) and the token's issuance.
     static func record(_ process: CreatedProcess, target: Target, metadata: EventMetadata, now: Date,
                        vault: SubjectVault, on connection: PostgresConnection) throws -> Issued {
+        try recordCreated(process, target: target, metadata: metadata, now: now, vault: vault, on: connection)
+        let issued = try JourneyWriter.execute(.issueToken, journey: target.journeyID, metadata: metadata,
+                                               now: now, on: connection)
+        let expiresAt = issued.state.currentAttempt?.tokenExpiresAt ?? now.addingTimeInterval(300)
+        return Issued(attempt: target.attempt, webAppToken: process.webAppToken, expiresAt: expiresAt)
+    }
+
+    /// Records the created process (its secrets sealed) and its webhook lookup row, without
+    /// issuing the token (workers: the app asks for it later). `tokenExpiresAt` nil means five
+    /// minutes from `now`.
+    @discardableResult
+    public static func recordCreated(_ process: CreatedProcess, target: Target, metadata: EventMetadata, now: Date,
+                                     tokenExpiresAt: Date? = nil, vault: SubjectVault,
+                                     on connection: PostgresConnection) throws -> JourneyState {
         func seal(_ value: String, _ field: String) throws -> SealedField {
             try vault.seal(value, field: field, subject: target.reference, on: connection)
         }
@@ -103,18 +159,15 @@ struct AttemptRunner: Sendable {
             attempt: target.attempt, processID: ProcessID(process.id),
             webAppToken: try seal(process.webAppToken, SealedName.webAppToken),
             processToken: try seal(process.token, SealedName.processToken),
-            link: try seal(process.link, SealedName.link))
-        _ = try JourneyWriter.execute(.recordProcessCreated(creation), journey: target.journeyID, metadata: metadata,
-                                      now: now, on: connection)
+            link: try seal(process.link, SealedName.link), tokenExpiresAt: tokenExpiresAt)
+        let created = try JourneyWriter.execute(.recordProcessCreated(creation), journey: target.journeyID,
+                                                metadata: metadata, now: now, on: connection)
         // The webhook's lookup (schema/0005), in the transaction of the ProcessCreated event.
         _ = try connection.query("""
             INSERT INTO process_journeys (process_id, journey_id, attempt)
             VALUES (\(process.id), \(target.journeyID.rawValue), \(target.attempt))
             ON CONFLICT (process_id) DO NOTHING
             """)
-        let issued = try JourneyWriter.execute(.issueToken, journey: target.journeyID, metadata: metadata,
-                                               now: now, on: connection)
-        let expiresAt = issued.state.currentAttempt?.tokenExpiresAt ?? now.addingTimeInterval(300)
-        return Issued(attempt: target.attempt, webAppToken: process.webAppToken, expiresAt: expiresAt)
+        return created.state
     }
 }

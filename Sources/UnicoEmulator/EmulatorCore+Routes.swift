@@ -9,6 +9,7 @@ extension EmulatorCore {
         router.post("/oauth2/token") { [self] in token($0) }
         router.post("/processes") { [self] in createProcess($0) }
         router.get("/processes/{id}") { [self] in getProcess($0) }
+        router.get("/processes") { [self] in findProcesses($0) }
         router.post("/sdk/captures") { [self] in prepareCapture($0) }
         router.post("/sdk/captures/{id}/finish") { [self] in finishCapture($0) }
         router.get("/link/{id}") { [self] in linkPage($0) }
@@ -26,7 +27,11 @@ extension EmulatorCore {
 
     /// Applies the fault plan's decision for the request's route: latency, then 500, 429 or a lost response.
     private func injectFaults(_ request: HTTPRequest, _ next: Responder) async throws -> HTTPResponse {
-        guard let route = request.route.flatMap({ Self.faultRoutes[$0] }) else { return try await next(request) }
+        // The (assumed) lookup `GET /processes` is a read: it gets Get Process's faults.
+        let lookup = request.method == .get && request.route == "/processes"
+        guard let route = lookup ? .getProcess : request.route.flatMap({ Self.faultRoutes[$0] }) else {
+            return try await next(request)
+        }
         let fault = faults.requestFault(for: route)
         if fault.latencyMilliseconds > 0 {
             try await Task.sleep(for: .milliseconds(fault.latencyMilliseconds))

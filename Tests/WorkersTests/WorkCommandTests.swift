@@ -1,0 +1,89 @@
+import CLI
+import Foundation
+import JourneyApp
+import JourneyTesting
+import Testing
+
+/// `journeys work`, `serve --with-workers` options and `journeys bench claims`, run in-process.
+@Suite(.serialized) struct WorkCommandTests {
+    func journeys(_ arguments: [String], database: TestDatabase, extra: [String: String] = [:]) async
+        -> (code: Int32, output: String, error: String) {
+        let capture = OutputCapture()
+        var variables = extra
+        variables["DATABASE_URL"] = database.appURL
+        variables["DATABASE_ADMIN_URL"] = database.ownerURL
+        let environment = AppEnvironment(variables: variables, writeLine: { capture.append($0) })
+        let result = await AppEnvironment.$current.withValue(environment) {
+            await CommandLineTool.execute(root: JourneysCommand.self, arguments: arguments)
+        }
+        return (result.exitCode, capture.text + result.standardOutput, result.standardError)
+    }
+
+    @Test func benchClaimsReportsNamedFiguresAndNoDuplicates() async throws {
+        let db = try await TestDatabase.create()
+        let result = await journeys(["bench", "claims", "--journeys", "2000", "--due-percent", "10", "--json"], database: db)
+        await db.drop()
+        #expect(result.code == 0, "\(result.error)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(json["due"] as? Int == 200)
+        for workload in ["worker_claims", "queue_only_claims", "skip_locked_delete_baseline"] {
+            let group = try #require(json[workload] as? [String: Any], "\(workload)")
+            #expect(group["claims"] as? Int == 200)
+            #expect(group["duplicates"] as? Int == 0)
+            #expect((group["claims_per_s"] as? Double ?? 0) > 0)
+            #expect(group["p50_ms"] is Double && group["p99_ms"] is Double)
+        }
+    }
+
+    @Test func badWorkerSettingsExitNonZeroNamingTheSetting() async throws {
+        let db = try await TestDatabase.create()
+        let concurrency = await journeys(["work", "--concurrency", "0"], database: db)
+        #expect(concurrency.code != 0)
+        #expect(concurrency.error.contains("concurrency"))
+        let policy = await journeys(["work"], database: db, extra: ["JOURNEYS_RETRY_JITTER_FRACTION": "3"])
+        #expect(policy.code != 0)
+        #expect(policy.error.contains("JOURNEYS_RETRY_JITTER_FRACTION"))
+        let serve = await journeys(["serve", "--with-workers", "--lease", "-1"], database: db)
+        #expect(serve.code != 0)
+        #expect(serve.error.contains("lease"))
+        await db.drop()
+    }
+}
+
+extension WorkCommandTests {
+    @Test func serveWithWorkersFollowsTheReadModelAndReconcilesOpenIntents() async throws {
+        try await withWorkers(realTime: true) { h in
+            let open = try await h.startWithoutCalling(at: Date().addingTimeInterval(-120))
+            let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).pem")
+            try h.privateKeyPEM.write(to: keyFile, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: keyFile) }
+            let capture = OutputCapture()
+            var variables = CrashTests.childEnvironment(h, keyFile: keyFile)
+            variables["UNICO_UAT_REQUEST_TIMEOUT"] = "5"
+            let environment = AppEnvironment(variables: variables, writeLine: { capture.append($0) })
+            let serve = Task {
+                await AppEnvironment.$current.withValue(environment) {
+                    await CommandLineTool.execute(root: JourneysCommand.self,
+                                                  arguments: ["serve", "--port", "0", "--with-workers", "--poll-interval", "0.1"])
+                }
+            }
+            var reconciled = false
+            var projected = false
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline, !(reconciled && projected) {
+                reconciled = try await h.state(open).status == .processCreated
+                let rows = try await h.database.app.query(
+                    "SELECT status FROM journey_state WHERE journey_id = \(open.rawValue)")
+                projected = try rows.first?.decode(0, as: String.self) == "processCreated"
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            serve.cancel()
+            let result = await serve.value
+            #expect(reconciled)
+            #expect(projected)
+            #expect(result.exitCode == 0)
+            #expect(capture.text.contains("with worker"))
+            #expect(h.emulator.processes().count == 1)
+        }
+    }
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import Workers
-
-@Suite struct WorkersPlaceholderTests {
-    @Test func moduleLinks() { #expect(String(describing: WorkersModule.self) == "WorkersModule") }
-}
