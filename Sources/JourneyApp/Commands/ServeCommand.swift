@@ -13,14 +13,16 @@ struct ServeCommand: Command {
     static let configuration = CommandConfiguration(
         name: "serve", summary: "Run the HTTP API until interrupted (graceful shutdown on SIGINT/SIGTERM).",
         discussion: """
-            Serves /healthz, /readyz, /metrics, /openapi.json and /v1/journeys. Unico clients come from \
+            Serves /healthz, /readyz, /metrics, /openapi.json, /v1/journeys, /v1/webhooks/unico, \
+            /v1/reports/NAME and /dashboard. Unico clients come from \
             UNICO_UAT_* / UNICO_PROD_* (SERVICE_ACCOUNT, TENANT, PRIVATE_KEY_FILE, ...); sealing keys from \
             JOURNEYS_KEK and JOURNEYS_SUBJECT_REF_KEY; the client-token key from JOURNEYS_CLIENT_TOKEN_KEY; Unico \
             webhook credentials from UNICO_WEBHOOK_AUTH (basic:user:password, header:Name:value or bearer:token). \
             On the embedded database, missing keys fall back to public development keys. The retry policy \
             frozen into new journeys comes from JOURNEYS_RETRY_* (INITIAL_INTERVAL, BACKOFF_COEFFICIENT, \
             MAXIMUM_INTERVAL, MAXIMUM_ATTEMPTS, JITTER_FRACTION, NON_RETRYABLE_CODES). Also follows the log \
-            into journey_state as the schema owner; with --with-workers, runs the workers of `journeys work` too.
+            into journey_state as the schema owner; with --with-workers, runs the workers of `journeys work` too \
+            (and the outbound webhooks to the company).
             """,
         options: [
             .optional("host", valueName: "ADDR", help: "Listen address.", default: "127.0.0.1"),
@@ -30,7 +32,8 @@ struct ServeCommand: Command {
             .optional("poll-interval", valueName: "S", help: "With --with-workers: seconds between idle polls.", default: "2"),
             .optional("lease", valueName: "S", help: "With --with-workers: seconds a claim holds.", default: "60"),
         ],
-        flags: [FlagSpec("with-workers", help: "Also run the workers (expiry, retries, reconciliation, results).")])
+        flags: [FlagSpec("with-workers",
+                         help: "Also run the workers (expiry, retries, reconciliation, results, outbound webhooks).")])
     let host: String
     let port: Int
     let workers: WorkerService.Configuration?
@@ -52,12 +55,14 @@ struct ServeCommand: Command {
         let worker = try workers.map {
             try WorkerService(configuration: $0, database: database.app, dependencies: dependencies, metrics: service.metrics)
         }
+        let webhooks = try worker.map { _ in try WorkCommand.outboundWebhooks(database) }
         try service.start()
         AppEnvironment.current.writeLine("listening on http://\(host):\(service.port ?? port)"
             + (worker.map { " with worker \($0.configuration.workerID)" } ?? ""))
         await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await Self.followProjections(database) }
             if let worker { group.addTask { try await worker.run() } }
+            if let webhooks { group.addTask { await WorkCommand.follow(webhooks) } }
             group.addTask {
                 while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             }

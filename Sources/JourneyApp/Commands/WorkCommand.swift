@@ -1,6 +1,7 @@
 import CLI
 import Foundation
 import JourneyDomain
+import OutboundWebhooks
 import Workers
 
 /// `journeys work`: the background workers, until interrupted.
@@ -11,8 +12,10 @@ struct WorkCommand: Command {
             Any number of workers may run, in any number of processes; they share due work through \
             work_leases (FOR UPDATE SKIP LOCKED with leases renewed by heartbeat). Also follows the \
             log into journey_state (the workers' source of due work) as the schema owner, unless \
-            --no-projections. Unico, sealing and retry settings come from the same variables as \
-            `serve` (JOURNEYS_RETRY_* for the retry policy of journeys the service starts).
+            --no-projections, and sends the outbound webhooks of completed and abandoned journeys \
+            to the endpoints set with `journeys webhooks set`. Unico, sealing and retry settings come \
+            from the same variables as `serve` (JOURNEYS_RETRY_* for the retry policy of journeys the \
+            service starts).
             """,
         options: [
             .optional("concurrency", valueName: "N", help: "Items performed at once.", default: "8"),
@@ -40,14 +43,34 @@ struct WorkCommand: Command {
         return configuration
     }
 
+    /// The outbound webhook follower and dispatcher of `work` and `serve --with-workers`.
+    static func outboundWebhooks(_ database: Database) throws -> OutboundWebhookService {
+        OutboundWebhookService(owner: database.admin, app: database.app,
+                               sealer: try WebhooksCommand.sealer(AppEnvironment.current.variables, database: database))
+    }
+
+    /// Runs the webhook service until cancelled; if it stops (no owner rights for its checkpoint,
+    /// an event it cannot read), says so once and keeps the rest of the process running.
+    static func follow(_ webhooks: OutboundWebhookService) async {
+        do {
+            try await webhooks.run()
+        } catch {
+            StandardStream.error.writeLine("outbound webhooks stopped (set DATABASE_ADMIN_URL to the schema owner): "
+                + String(describing: type(of: error)))
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        }
+    }
+
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: configuration.concurrency + 4)
         defer { database.close() }
         let dependencies = try ServeCommand.dependencies(AppEnvironment.current.variables, database: database)
         let worker = try WorkerService(configuration: configuration, database: database.app, dependencies: dependencies)
+        let webhooks = try Self.outboundWebhooks(database)
         AppEnvironment.current.writeLine("worker \(configuration.workerID) running")
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await worker.run() }
+            group.addTask { await Self.follow(webhooks) }
             if projections { group.addTask { await ServeCommand.followProjections(database) } }
             try await group.next()
             group.cancelAll()
