@@ -21,6 +21,17 @@ import Testing
         #expect(row("approved")?.contains("completed") == true)
         #expect(row("approved")?.contains("approved") == true)
         #expect(row("rejected")?.contains("rejected") == true)
+        // The workers: a user who came back after expiry is approved on a fresh process (attempt 2);
+        // one who never did is abandoned once the demo's three attempts are spent.
+        let retried = try #require(row("expired, retried, approved"))
+        #expect(retried.contains("completed") && retried.contains("approved"), "\(retried)")
+        #expect(retried.split(separator: " ").contains("2"), "\(retried)")
+        let spent = try #require(row("expired, retries spent"))
+        #expect(spent.contains("abandoned") && spent.split(separator: " ").contains("3"), "\(spent)")
+        let reasons = try await db.owner.query("""
+            SELECT count(*) FROM events WHERE event_type = 'JourneyAbandoned'
+            """)
+        #expect(try reasons.first?.decode(0, as: Int.self) ?? 0 >= 1)
         #expect(result.output.contains("journeys by state:"))
         let plaintext = try await db.superuser.query("SELECT count(*) FROM events WHERE data::text LIKE '%Demo Person%'")
         #expect(try plaintext.first?.decode(0, as: Int.self) == 0)

@@ -8,7 +8,10 @@ struct DemoCommand: Command {
         discussion: """
             Starts the embedded PostgreSQL (or uses DATABASE_URL), the Unico emulator and the journey \
             service in this process, drives simulated SDK Lite devices through approval, rejection, \
-            expiry and every SDK error code of the seed, then prints each journey's state.
+            expiry and every SDK error code of the seed, then moves the clock and steps the workers: \
+            expired tokens are detected, retryable journeys get fresh Unico processes (one user comes \
+            back and is approved on attempt 2), the rest are abandoned when the demo's retry budget \
+            (3 attempts) is spent. Prints each journey's state and attempts.
             """,
         options: [.optional("approvals", valueName: "N", help: "Journeys that end approved.", default: "12")])
     let approvals: Int
@@ -22,9 +25,9 @@ struct DemoCommand: Command {
         defer { database.close() }
         let out = AppEnvironment.current.writeLine
         let summary = try await DemoRunner(database: database, approvals: approvals, log: { StandardStream.error.writeLine($0) }).run()
-        var table = TextTable(columns: ["scenario", "journey status", "outcome", "last SDK error"])
+        var table = TextTable(columns: ["scenario", "journey status", "attempts", "outcome", "last SDK error"])
         for row in summary.byScenario.sorted(by: { $0.label < $1.label }) {
-            table.append([row.label, row.status, row.outcome, row.lastError])
+            table.append([row.label, row.status, String(row.attempts), row.outcome, row.lastError])
         }
         out(table.render())
         var counts: [String: Int] = [:]

@@ -5,14 +5,16 @@ import HumanTokenAPI
 import JourneyDomain
 import JourneyService
 import Privacy
+import Projections
 import SDKLiteSimulator
 import UnicoEmulator
+import Workers
 
 /// `journeys demo`: the emulator and the service in this process, simulated phones driving
 /// journeys through every ending, then a summary of the journeys by state.
 struct DemoRunner: Sendable {
     struct Summary: Sendable {
-        var byScenario: [(label: String, status: String, outcome: String, lastError: String)] = []
+        var byScenario: [(label: String, status: String, attempts: Int, outcome: String, lastError: String)] = []
     }
 
     let database: Database
@@ -20,7 +22,8 @@ struct DemoRunner: Sendable {
     let log: @Sendable (String) -> Void
 
     func run() async throws -> Summary {
-        let stack = try await LocalStack.start(database: database, faults: FaultScript(tokenEntryDisabled: [.prod]))
+        let stack = try await LocalStack.start(database: database, faults: FaultScript(tokenEntryDisabled: [.prod]),
+                                               retryPolicy: Self.retryPolicy)
         defer { Task { await stack.stop() } }
         log("Unico emulator on \(stack.unicoURL.absoluteString) (token entry disabled for PROD, to show 73303)")
         log("journey service on \(stack.api.baseURL.absoluteString)")
@@ -37,25 +40,55 @@ struct DemoRunner: Sendable {
         // Started now, captured after the emulator's clock passed the 5-minute token life.
         var pending: [(DemoScenario, Started)] = []
         for scenario in later { if let started = try await start(scenario, api: api, key: key) { pending.append((scenario, started)) } }
+        // Users who never come back: the workers expire their tokens and retry with fresh processes.
+        let comesBack = DemoScenario("expired, retried, approved", .capture(.approve))
+        let neverReturns = DemoScenario("expired, retries spent", .capture(.approve))
+        let returning = try await start(comesBack, api: api, key: key)
+        let absent = try await start(neverReturns, api: api, key: key)
         clock.advance(by: 301)
         for (scenario, started) in pending {
             try await drive(scenario, started, api: api, unicoURL: unicoURL)
             results.append((scenario, started.journeyID))
         }
 
+        let workers = try DemoWorkers(database: database, dependencies: stack.dependencies)
+        try await workers.pass()                      // token expired: a retry is scheduled
+        clock.advance(by: Self.retryPolicy.maximumInterval + 1)
+        try await workers.pass()                      // attempt 2: a fresh Unico process
+        if let returning {
+            // The user opens the app again: it asks for a token (attempt 2's) and captures.
+            let (status, json) = try await api.call("POST", "v1/journeys/\(returning.journeyID)/token", bearer: returning.clientToken)
+            if status == 200, let token = json["webAppToken"] as? String {
+                try await drive(comesBack, Started(journeyID: returning.journeyID, webAppToken: token,
+                                                   clientToken: returning.clientToken), api: api, unicoURL: unicoURL)
+            }
+            results.append((comesBack, returning.journeyID))
+        }
+        for _ in 1..<Self.retryPolicy.maximumAttempts {
+            clock.advance(by: 301)
+            try await workers.pass()                  // expired again
+            clock.advance(by: Self.retryPolicy.maximumInterval + 1)
+            try await workers.pass()                  // the next attempt, or abandoned when the budget is spent
+        }
+        results.append((neverReturns, absent?.journeyID))
+        log("workers: \(workers.statistics)")
+
         var summary = Summary()
         for (scenario, journeyID) in results {
             guard let journeyID else {
-                summary.byScenario.append((scenario.label, "start refused", "-", "-"))
+                summary.byScenario.append((scenario.label, "start refused", 0, "-", "-"))
                 continue
             }
             let state = try await api.call("GET", "v1/journeys/\(journeyID)", bearer: key).json
             let code = (state["lastErrorCode"] as? [String: Any])?["code"] ?? state["lastErrorCode"]
-            summary.byScenario.append((scenario.label, state["status"] as? String ?? "?", state["outcome"] as? String ?? "-",
-                                       code.map { "\($0)" } ?? "-"))
+            summary.byScenario.append((scenario.label, state["status"] as? String ?? "?", state["attempt"] as? Int ?? 0,
+                                       state["outcome"] as? String ?? "-", code.map { "\($0)" } ?? "-"))
         }
         return summary
     }
+
+    /// Short intervals and three attempts, so the demo shows retries and abandonment in a few passes.
+    static let retryPolicy = RetryPolicy(initialInterval: 5, backoffCoefficient: 2, maximumInterval: 20, maximumAttempts: 3)
 
     struct Started: Sendable {
         let journeyID: String

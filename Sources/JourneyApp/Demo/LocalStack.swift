@@ -18,10 +18,13 @@ struct LocalStack: Sendable {
     let apiKey: String
     /// The service's own Unico clients (benchmarks call Unico directly with them as a baseline).
     let unicoClients: [Environment: HumanTokenAPIClient]
+    /// What the service runs with; the demo's workers share it.
+    let dependencies: JourneyDependencies
 
     /// Starts both on free loopback ports. The emulator's rate limit is off and its clock is
     /// manual (the demo moves it to expire tokens); the client's own limiter is raised to match.
-    static func start(database: Database, faults: FaultScript = .none) async throws -> LocalStack {
+    static func start(database: Database, faults: FaultScript = .none,
+                      retryPolicy: RetryPolicy = .standard) async throws -> LocalStack {
         let clock = ManualEmulatorClock(start: Date())
         // UAT and PROD are separate systems with separate accounts, as at Unico.
         let accounts = try [UnicoEmulator.Environment.uat, .prod].map {
@@ -41,9 +44,10 @@ struct LocalStack: Sendable {
                 environment: api, serviceAccount: account.account.name, tenant: account.account.tenantID,
                 privateKey: .pem(try account.privateKeyPEM()), tokenHost: unicoURL, apiHost: unicoURL, rateLimit: 100_000))
         }
+        // One clock for Unico and the service, so moving it expires tokens on both sides.
         let dependencies = JourneyDependencies(
             vault: SubjectVault(client: database.app, configuration: .development()),
-            clientTokens: try .development(), unico: clients)
+            clientTokens: try .development(), unico: clients, retryPolicy: retryPolicy, clock: { clock.now() })
         var serviceConfiguration = JourneyService.Configuration()
         serviceConfiguration.http.port = 0
         serviceConfiguration.accessLog = AccessLogEntry.discard
@@ -54,7 +58,7 @@ struct LocalStack: Sendable {
             name: "local-\(UUID().uuidString.prefix(8))", scopes: [.journeysWrite, .journeysRead]).plaintext
         return LocalStack(emulator: emulator, service: service, clock: clock, unicoURL: unicoURL,
                           api: DemoHTTP(baseURL: URL(string: "http://127.0.0.1:\(port)")!), apiKey: key,
-                          unicoClients: clients)
+                          unicoClients: clients, dependencies: dependencies)
     }
 
     func stop() async {
