@@ -10,5 +10,6 @@ public enum SchemaFiles {
         migration0005,
         migration0006,
         migration0007,
+        migration0008,
     ]
 }
