@@ -81,7 +81,10 @@ let package = Package(
         .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain"]),
         .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore"]),
-        .testTarget(name: "AuditTests", dependencies: ["Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore"]),
+        .testTarget(name: "AuditTests", dependencies: [
+            "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore", "JourneyApp", "CLI",
+            "JourneyService", "HTTPServer", "Postgres",
+        ]),
         .testTarget(name: "WorkersTests", dependencies: [
             "Workers", "JourneyTesting", "JourneyService", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
             "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
