@@ -26,7 +26,10 @@ public struct ProjectionRebuilder: Sendable {
     public let client: PostgresClient
     public let batchSize: Int
 
-    public init(client: PostgresClient, batchSize: Int = 2000) {
+    /// Events per batch transaction unless told otherwise.
+    public static let defaultBatchSize = 2000
+
+    public init(client: PostgresClient, batchSize: Int = ProjectionRebuilder.defaultBatchSize) {
         self.client = client
         self.batchSize = batchSize
     }
