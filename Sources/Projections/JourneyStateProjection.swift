@@ -26,63 +26,62 @@ public enum JourneyStateProjection {
 
     /// Applies `events` (in global order) to `tables` on `connection` (inside the caller's
     /// transaction); `afterEach` runs after each applied event (tests use it to fail mid-batch).
+    ///
+    /// Three statements per batch whatever its size: one loads the stored states of every journey
+    /// the batch touches, one upserts their `journey_state` rows and one their attempts (multi-row
+    /// `INSERT ... SELECT FROM unnest(...)`).
     public static func apply(_ events: [RecordedEvent], tables: Tables = .live, on connection: PostgresConnection,
                              afterEach: (@Sendable (RecordedEvent) throws -> Void)? = nil) throws {
-        var states: [String: JourneyState] = [:]
-        var positions: [String: Int64] = [:]
         var order: [String] = []
-        let decoder = JSONDecoder()
+        var seen: Set<String> = []
+        for event in events where event.streamName.rawValue.hasPrefix(streamPrefix) {
+            let id = String(event.streamName.rawValue.dropFirst(streamPrefix.count))
+            if seen.insert(id).inserted { order.append(id) }
+        }
+        var states = try load(order, tables: tables, on: connection)
+        var positions: [String: Int64] = [:]
         for event in events {
-            defer { }
             guard event.streamName.rawValue.hasPrefix(streamPrefix) else { try afterEach?(event); continue }
             let id = String(event.streamName.rawValue.dropFirst(streamPrefix.count))
-            var state: JourneyState
-            if let cached = states[id] {
-                state = cached
-            } else {
-                let row = try connection.query(
-                    "SELECT state::text FROM \(unsafeSQL: tables.state) WHERE journey_id = \(id)").first
-                if let text = try row?.decode(0, as: String.self) {
-                    state = try decoder.decode(JourneyState.self, from: Data(text.utf8))
-                } else {
-                    state = Journey.initialState
-                }
-                order.append(id)
-            }
+            let state = states[id] ?? Journey.initialState
             if event.streamVersion > Int64(state.version) {
                 let domainEvent = try JourneyEvent(type: event.type, data: Data(event.data.text.utf8))
-                state = Journey.evolve(state, domainEvent)
+                states[id] = Journey.evolve(state, domainEvent)
                 positions[id] = event.position
             }
-            states[id] = state
             try afterEach?(event)
         }
-        for id in order {
-            guard let state = states[id], let position = positions[id] else { continue }
-            try write(state, journeyID: id, position: position, tables: tables, on: connection)
-        }
+        let changed = order.compactMap { id in states[id].flatMap { state in positions[id].map { (id, state, $0) } } }
+        try write(changed, tables: tables, on: connection)
     }
 
-    static func write(_ state: JourneyState, journeyID id: String, position: Int64, tables: Tables,
+    /// The stored states of `ids` (absent ones are left out), in one query.
+    static func load(_ ids: [String], tables: Tables, on connection: PostgresConnection) throws -> [String: JourneyState] {
+        guard !ids.isEmpty else { return [:] }
+        let decoder = JSONDecoder()
+        let list = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
+        var states: [String: JourneyState] = [:]
+        for row in try connection.query("""
+            SELECT journey_id, state::text FROM \(unsafeSQL: tables.state)
+            WHERE journey_id IN (SELECT json_array_elements_text(\(list)::json))
+            """) {
+            states[try row.decode(0)] = try decoder.decode(JourneyState.self, from: Data(try row.decode(1, as: String.self).utf8))
+        }
+        return states
+    }
+
+    /// Upserts the rows of `changed` journeys (id, state, position of the last applied event).
+    ///
+    /// Rows travel as one JSON array bound once and expanded by `json_populate_recordset` into the
+    /// table's own row type: no per-value array escaping, one statement per table.
+    static func write(_ changed: [(id: String, state: JourneyState, position: Int64)], tables: Tables,
                       on connection: PostgresConnection) throws {
+        guard !changed.isEmpty else { return }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let json = JSONB(text: String(decoding: try encoder.encode(state), as: UTF8.self))
-        let attempt = state.currentAttempt
-        let due = state.nextDue
+        let states = try encoder.encode(changed.map { StateRow(id: $0.id, state: $0.state, position: $0.position) })
         try connection.query("""
-            INSERT INTO \(unsafeSQL: tables.state) (journey_id, status, environment, flow, purpose, client_reference,
-                subject_reference, current_attempt, current_process_id, token_expires_at, last_error_code,
-                started_at, captured_at, callback_at, result_at, completed_at, abandoned_at, outcome,
-                next_due_at, next_due_kind, version, updated_position, state)
-            VALUES (\(nullable: id), \(nullable: state.status.rawValue), \(nullable: state.environment?.rawValue), \(nullable: state.flow?.rawValue),
-                \(nullable: state.purpose?.rawValue), \(nullable: state.clientReference), \(nullable: state.subject?.reference.rawValue),
-                \(nullable: state.currentAttemptNumber), \(nullable: attempt?.processID?.rawValue), \(nullable: attempt?.tokenExpiresAt)::timestamptz,
-                \(nullable: state.lastErrorCode?.rawValue)::integer, \(nullable: state.startedAt)::timestamptz,
-                \(nullable: attempt?.captureOpenedAt)::timestamptz, \(nullable: attempt?.callbackAt)::timestamptz,
-                \(nullable: attempt?.resultFetchedAt)::timestamptz, \(nullable: state.completedAt)::timestamptz,
-                \(nullable: state.abandonedAt)::timestamptz, \(nullable: state.outcome?.rawValue), \(nullable: due?.at)::timestamptz,
-                \(nullable: due?.kind.rawValue), \(nullable: Int64(state.version)), \(nullable: position), \(nullable: json)::jsonb)
+            INSERT INTO \(unsafeSQL: tables.state)
+            SELECT * FROM json_populate_recordset(NULL::\(unsafeSQL: tables.state), \(String(decoding: states, as: UTF8.self))::json)
             ON CONFLICT (journey_id) DO UPDATE SET status = EXCLUDED.status, environment = EXCLUDED.environment,
                 flow = EXCLUDED.flow, purpose = EXCLUDED.purpose, client_reference = EXCLUDED.client_reference,
                 subject_reference = EXCLUDED.subject_reference, current_attempt = EXCLUDED.current_attempt,
@@ -93,23 +92,18 @@ public enum JourneyStateProjection {
                 next_due_at = EXCLUDED.next_due_at, next_due_kind = EXCLUDED.next_due_kind, version = EXCLUDED.version,
                 updated_position = EXCLUDED.updated_position, state = EXCLUDED.state
             """)
-        for attempt in state.attempts {
-            let error: String? = attempt.failureReason.map { $0.kind.rawValue }
-                ?? attempt.creationFailure.map { "processCreationFailed:\($0.httpStatus.map(String.init) ?? "no-answer")" }
-            try connection.query("""
-                INSERT INTO \(unsafeSQL: tables.attempts) (journey_id, attempt, process_id, requested_at, created_at,
-                    token_expires_at, capture_opened_at, callback_at, result_fetched_at, outcome, error)
-                VALUES (\(nullable: id), \(nullable: attempt.number), \(nullable: attempt.processID?.rawValue), \(nullable: attempt.requestedAt)::timestamptz,
-                    \(nullable: attempt.processCreatedAt)::timestamptz, \(nullable: attempt.tokenExpiresAt)::timestamptz,
-                    \(nullable: attempt.captureOpenedAt)::timestamptz, \(nullable: attempt.callbackAt)::timestamptz,
-                    \(nullable: attempt.resultFetchedAt)::timestamptz, \(nullable: attempt.processResult?.rawValue), \(nullable: error))
-                ON CONFLICT (journey_id, attempt) DO UPDATE SET process_id = EXCLUDED.process_id,
-                    requested_at = EXCLUDED.requested_at, created_at = EXCLUDED.created_at,
-                    token_expires_at = EXCLUDED.token_expires_at, capture_opened_at = EXCLUDED.capture_opened_at,
-                    callback_at = EXCLUDED.callback_at, result_fetched_at = EXCLUDED.result_fetched_at,
-                    outcome = EXCLUDED.outcome, error = EXCLUDED.error
-                """)
-        }
+        let attempts = changed.flatMap { journey in journey.state.attempts.map { AttemptRow(journeyID: journey.id, attempt: $0) } }
+        guard !attempts.isEmpty else { return }
+        try connection.query("""
+            INSERT INTO \(unsafeSQL: tables.attempts)
+            SELECT * FROM json_populate_recordset(NULL::\(unsafeSQL: tables.attempts),
+                                                  \(String(decoding: try encoder.encode(attempts), as: UTF8.self))::json)
+            ON CONFLICT (journey_id, attempt) DO UPDATE SET process_id = EXCLUDED.process_id,
+                requested_at = EXCLUDED.requested_at, created_at = EXCLUDED.created_at,
+                token_expires_at = EXCLUDED.token_expires_at, capture_opened_at = EXCLUDED.capture_opened_at,
+                callback_at = EXCLUDED.callback_at, result_fetched_at = EXCLUDED.result_fetched_at,
+                outcome = EXCLUDED.outcome, error = EXCLUDED.error
+            """)
     }
 
     /// The stored state of a journey, if projected.
@@ -118,12 +112,5 @@ public enum JourneyStateProjection {
             "SELECT state::text FROM \(unsafeSQL: tables.state) WHERE journey_id = \(journeyID)").first?
             .decode(0, as: String.self) else { return nil }
         return try JSONDecoder().decode(JourneyState.self, from: Data(text.utf8))
-    }
-}
-
-extension PostgresQuery.StringInterpolation {
-    /// Binds an optional value (NULL for nil) without the compiler's optional-interpolation warning.
-    mutating func appendInterpolation<Value: PostgresEncodable>(nullable value: Value?) {
-        appendInterpolation(value)
     }
 }
