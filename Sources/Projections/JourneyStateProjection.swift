@@ -32,6 +32,34 @@ public enum JourneyStateProjection {
     /// `INSERT ... SELECT FROM unnest(...)`).
     public static func apply(_ events: [RecordedEvent], tables: Tables = .live, on connection: PostgresConnection,
                              afterEach: (@Sendable (RecordedEvent) throws -> Void)? = nil) throws {
+        try apply(Batch(events: events, decoded: nil), tables: tables, on: connection, afterEach: afterEach)
+    }
+
+    /// Events with their journey events decoded ahead of time (off the writing connection).
+    public struct Batch: Sendable {
+        public let events: [RecordedEvent]
+        /// Per event: the decoded journey event, nil for other streams; nil to decode lazily.
+        let decoded: [JourneyEvent?]?
+
+        /// Decodes every journey event of `events` now.
+        public init(events: [RecordedEvent]) throws {
+            self.events = events
+            self.decoded = try events.map { event in
+                guard event.streamName.rawValue.hasPrefix(JourneyStateProjection.streamPrefix) else { return nil }
+                return try JourneyEvent(type: event.type, data: Data(event.data.text.utf8))
+            }
+        }
+
+        init(events: [RecordedEvent], decoded: [JourneyEvent?]?) {
+            self.events = events
+            self.decoded = decoded
+        }
+    }
+
+    /// `apply` for a prepared batch.
+    public static func apply(_ batch: Batch, tables: Tables = .live, on connection: PostgresConnection,
+                             afterEach: (@Sendable (RecordedEvent) throws -> Void)? = nil) throws {
+        let events = batch.events
         var order: [String] = []
         var seen: Set<String> = []
         for event in events where event.streamName.rawValue.hasPrefix(streamPrefix) {
@@ -40,12 +68,12 @@ public enum JourneyStateProjection {
         }
         var states = try load(order, tables: tables, on: connection)
         var positions: [String: Int64] = [:]
-        for event in events {
+        for (index, event) in events.enumerated() {
             guard event.streamName.rawValue.hasPrefix(streamPrefix) else { try afterEach?(event); continue }
             let id = String(event.streamName.rawValue.dropFirst(streamPrefix.count))
             let state = states[id] ?? Journey.initialState
             if event.streamVersion > Int64(state.version) {
-                let domainEvent = try JourneyEvent(type: event.type, data: Data(event.data.text.utf8))
+                let domainEvent = try batch.decoded?[index] ?? JourneyEvent(type: event.type, data: Data(event.data.text.utf8))
                 states[id] = Journey.evolve(state, domainEvent)
                 positions[id] = event.position
             }

@@ -34,6 +34,15 @@ public struct ProjectionRebuilder: Sendable {
         self.batchSize = batchSize
     }
 
+    /// The `batchSize` events after `checkpoint`, read on a pooled connection and decoded off it.
+    private func prepared(after checkpoint: GlobalCheckpoint?) async throws -> JourneyStateProjection.Batch? {
+        guard let checkpoint else { return nil }
+        let events = try await client.withConnection { [batchSize] connection in
+            try EventStore.readAll(after: checkpoint, limit: batchSize, on: connection)
+        }
+        return try JourneyStateProjection.Batch(events: events)
+    }
+
     /// Known projection names.
     public static let names = [JourneyStateProjection.name]
 
@@ -52,6 +61,12 @@ public struct ProjectionRebuilder: Sendable {
                 CREATE TABLE \(fresh.state) (LIKE \(live.state) INCLUDING ALL);
                 CREATE TABLE \(fresh.attempts) (LIKE \(live.attempts) INCLUDING ALL);
                 """)
+            // Each state is a few kB of JSON, compressed into TOAST: lz4 costs a fraction of pglz.
+            if try connection.query("""
+                SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)
+                """).first != nil {
+                try connection.execute(unsafeSQL: "ALTER TABLE \(fresh.state) ALTER COLUMN state SET COMPRESSION lz4")
+            }
         }
         let total = try await client.query("""
             SELECT count(*) FROM events WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
@@ -59,16 +74,25 @@ public struct ProjectionRebuilder: Sendable {
         var checkpoint = GlobalCheckpoint.start
         var done = 0
         try progress?(0, total)
+        // Pipelined: the next batch is read and decoded on a second connection while this one is
+        // written. Readable events never appear before ones already read, so reading ahead of the
+        // write transaction returns what the transaction itself would have read.
+        var batch = try await prepared(after: checkpoint)!
         while true {
-            let (count, last) = try await client.transaction { [checkpoint, batchSize] connection -> (Int, GlobalCheckpoint?) in
-                let events = try EventStore.readAll(after: checkpoint, limit: batchSize, on: connection)
-                try JourneyStateProjection.apply(events, tables: fresh, on: connection)
-                return (events.count, events.last?.checkpoint)
+            let last = batch.events.last?.checkpoint
+            let readAhead = batch.events.count == batchSize ? last : nil
+            async let following = prepared(after: readAhead)
+            let current = batch
+            try await client.transaction { connection in
+                // A batch lost in a crash only restarts the rebuild: no need to wait for its WAL flush.
+                try connection.execute(unsafeSQL: "SET LOCAL synchronous_commit = off")
+                try JourneyStateProjection.apply(current, tables: fresh, on: connection)
             }
             if let last { checkpoint = last }
-            done += count
+            done += batch.events.count
             try progress?(done, max(total, done))
-            if count < batchSize { break }
+            guard let next = try await following else { break }
+            batch = next
         }
         // Swap: one transaction, holding the checkpoint row against the live runner.
         let final = try await client.transaction { [checkpoint, batchSize] connection -> (GlobalCheckpoint, Int) in
