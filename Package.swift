@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "JourneyStore"]),
         .target(name: "OutboundWebhooks", dependencies: ["Postgres", "Cryptography"]),
         .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain"]),
-        .target(name: "Audit", dependencies: ["Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore"]),
+        .target(name: "Audit", dependencies: ["Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore"],
+                exclude: ["README-section.md"]),
         .target(name: "JourneyService", dependencies: [
             "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
             "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit",
