@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore"]),
         .testTarget(name: "AuditTests", dependencies: [
             "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore", "JourneyApp", "CLI",
-            "JourneyService", "HTTPServer", "Postgres",
+            "JourneyService", "HTTPServer", "Postgres", "Projections",
         ]),
         .testTarget(name: "WorkersTests", dependencies: [
             "Workers", "JourneyTesting", "JourneyService", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",

@@ -40,6 +40,15 @@ public enum JourneyStateProjection {
         public let events: [RecordedEvent]
         /// Per event: the decoded journey event, nil for other streams; nil to decode lazily.
         let decoded: [JourneyEvent?]?
+        /// The journeys the batch touches, in first-seen order.
+        var journeyIDs: [String] {
+            var seen: Set<String> = []
+            return events.compactMap { event in
+                guard event.streamName.rawValue.hasPrefix(streamPrefix) else { return nil }
+                let id = String(event.streamName.rawValue.dropFirst(streamPrefix.count))
+                return seen.insert(id).inserted ? id : nil
+            }
+        }
 
         /// Decodes every journey event of `events` now.
         public init(events: [RecordedEvent]) throws {
@@ -59,16 +68,18 @@ public enum JourneyStateProjection {
     /// `apply` for a prepared batch.
     public static func apply(_ batch: Batch, tables: Tables = .live, on connection: PostgresConnection,
                              afterEach: (@Sendable (RecordedEvent) throws -> Void)? = nil) throws {
-        let events = batch.events
-        var order: [String] = []
-        var seen: Set<String> = []
-        for event in events where event.streamName.rawValue.hasPrefix(streamPrefix) {
-            let id = String(event.streamName.rawValue.dropFirst(streamPrefix.count))
-            if seen.insert(id).inserted { order.append(id) }
-        }
-        var states = try load(order, tables: tables, on: connection)
+        var states = try load(batch.journeyIDs, tables: tables, on: connection)
+        let changed = try fold(batch, into: &states, afterEach: afterEach)
+        if let rows = try Rows(changed) { try write(rows, tables: tables, on: connection) }
+    }
+
+    /// Evolves `states` (the stored states of the batch's journeys; absent ones start from the
+    /// initial state) with the batch's events; returns the changed journeys, in first-seen order,
+    /// with the position of the last event applied to each.
+    static func fold(_ batch: Batch, into states: inout [String: JourneyState],
+                     afterEach: (@Sendable (RecordedEvent) throws -> Void)? = nil) throws -> [Changed] {
         var positions: [String: Int64] = [:]
-        for (index, event) in events.enumerated() {
+        for (index, event) in batch.events.enumerated() {
             guard event.streamName.rawValue.hasPrefix(streamPrefix) else { try afterEach?(event); continue }
             let id = String(event.streamName.rawValue.dropFirst(streamPrefix.count))
             let state = states[id] ?? Journey.initialState
@@ -79,8 +90,17 @@ public enum JourneyStateProjection {
             }
             try afterEach?(event)
         }
-        let changed = order.compactMap { id in states[id].flatMap { state in positions[id].map { (id, state, $0) } } }
-        try write(changed, tables: tables, on: connection)
+        return batch.journeyIDs.compactMap { id in
+            states[id].flatMap { state in positions[id].map { Changed(id: id, state: state, position: $0) } }
+        }
+    }
+
+    /// A journey whose row must be written.
+    struct Changed {
+        let id: String
+        let state: JourneyState
+        /// Position of the last event applied to it.
+        let position: Int64
     }
 
     /// The stored states of `ids` (absent ones are left out), in one query.
@@ -98,18 +118,28 @@ public enum JourneyStateProjection {
         return states
     }
 
-    /// Upserts the rows of `changed` journeys (id, state, position of the last applied event).
-    ///
-    /// Rows travel as one JSON array bound once and expanded by `json_populate_recordset` into the
-    /// table's own row type: no per-value array escaping, one statement per table.
-    static func write(_ changed: [(id: String, state: JourneyState, position: Int64)], tables: Tables,
-                      on connection: PostgresConnection) throws {
-        guard !changed.isEmpty else { return }
-        let encoder = JSONEncoder()
-        let states = try encoder.encode(changed.map { StateRow(id: $0.id, state: $0.state, position: $0.position) })
+    /// The rows of changed journeys, encoded as JSON arrays for `json_populate_recordset`: one
+    /// bind per table, no per-value array escaping.
+    struct Rows: Sendable {
+        let states: String
+        let attempts: String?
+
+        /// nil when nothing changed.
+        init?(_ changed: [Changed]) throws {
+            guard !changed.isEmpty else { return nil }
+            let encoder = JSONEncoder()
+            states = String(decoding: try encoder.encode(changed.map { StateRow(id: $0.id, state: $0.state, position: $0.position) }),
+                            as: UTF8.self)
+            let attempts = changed.flatMap { journey in journey.state.attempts.map { AttemptRow(journeyID: journey.id, attempt: $0) } }
+            self.attempts = attempts.isEmpty ? nil : String(decoding: try encoder.encode(attempts), as: UTF8.self)
+        }
+    }
+
+    /// Upserts `rows`: one statement per table.
+    static func write(_ rows: Rows, tables: Tables, on connection: PostgresConnection) throws {
         try connection.query("""
             INSERT INTO \(unsafeSQL: tables.state)
-            SELECT * FROM json_populate_recordset(NULL::\(unsafeSQL: tables.state), \(String(decoding: states, as: UTF8.self))::json)
+            SELECT * FROM json_populate_recordset(NULL::\(unsafeSQL: tables.state), \(rows.states)::json)
             ON CONFLICT (journey_id) DO UPDATE SET status = EXCLUDED.status, environment = EXCLUDED.environment,
                 flow = EXCLUDED.flow, purpose = EXCLUDED.purpose, client_reference = EXCLUDED.client_reference,
                 subject_reference = EXCLUDED.subject_reference, current_attempt = EXCLUDED.current_attempt,
@@ -120,12 +150,10 @@ public enum JourneyStateProjection {
                 next_due_at = EXCLUDED.next_due_at, next_due_kind = EXCLUDED.next_due_kind, version = EXCLUDED.version,
                 updated_position = EXCLUDED.updated_position, state = EXCLUDED.state
             """)
-        let attempts = changed.flatMap { journey in journey.state.attempts.map { AttemptRow(journeyID: journey.id, attempt: $0) } }
-        guard !attempts.isEmpty else { return }
+        guard let attempts = rows.attempts else { return }
         try connection.query("""
             INSERT INTO \(unsafeSQL: tables.attempts)
-            SELECT * FROM json_populate_recordset(NULL::\(unsafeSQL: tables.attempts),
-                                                  \(String(decoding: try encoder.encode(attempts), as: UTF8.self))::json)
+            SELECT * FROM json_populate_recordset(NULL::\(unsafeSQL: tables.attempts), \(attempts)::json)
             ON CONFLICT (journey_id, attempt) DO UPDATE SET process_id = EXCLUDED.process_id,
                 requested_at = EXCLUDED.requested_at, created_at = EXCLUDED.created_at,
                 token_expires_at = EXCLUDED.token_expires_at, capture_opened_at = EXCLUDED.capture_opened_at,
