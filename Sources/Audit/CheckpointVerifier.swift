@@ -46,9 +46,8 @@ public struct CheckpointVerifier: Sendable {
             let expectedPrevious = previous?.signatureDigest ?? AuditCheckpoint.genesis
             var reasons: [String] = []
             if checkpoint.previousSignature != expectedPrevious {
-                reasons.append(previous == nil
-                    ? "the first stored checkpoint does not start the chain (earlier checkpoints were removed)"
-                    : "does not follow checkpoint \(previous!.id) (a checkpoint was removed or altered)")
+                reasons.append(previous.map { "does not follow checkpoint \($0.id) (a checkpoint was removed or altered)" }
+                    ?? "the first stored checkpoint does not start the chain (earlier checkpoints were removed)")
             }
             if !trusted.isEmpty, !trusted.contains(checkpoint.publicKey) {
                 reasons.append("signed by an untrusted key \(Self.keyID(checkpoint.publicKey))")

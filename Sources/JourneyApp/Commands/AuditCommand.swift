@@ -132,10 +132,8 @@ struct AuditCheckpointCommand: Command {
             throw AppError(.chainBroken, "hash chain broken at \(broken); no checkpoint signed")
         }
         let stored = try await CheckpointStore(client: database.app).create(signingWith: key)
-        AppEnvironment.current.writeLine(describe(stored))
+        AppEnvironment.current.writeLine(Self.describe(stored))
     }
-
-    private func describe(_ checkpoint: AuditCheckpoint) -> String { Self.describe(checkpoint) }
 
     static func describe(_ checkpoint: AuditCheckpoint) -> String {
         "checkpoint \(checkpoint.id) signed: streams=\(checkpoint.summary.streams) events=\(checkpoint.summary.events) "
