@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "JourneyStore"]),
         .target(name: "OutboundWebhooks", dependencies: ["Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy"]),
         .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain"]),
-        .target(name: "Audit", dependencies: ["Postgres", "EventStore", "Cryptography", "JourneyDomain"]),
+        .target(name: "Audit", dependencies: ["Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore"],
+                exclude: ["README-section.md"]),
         .target(name: "JourneyService", dependencies: [
             "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
             "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit",
@@ -87,7 +88,10 @@ let package = Package(
             "Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore", "Migrations", "Postgres",
             "JourneyApp", "JourneyService", "HTTPServer", "AccessControl", "CLI",
         ]),
-        .testTarget(name: "AuditTests", dependencies: ["Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore"]),
+        .testTarget(name: "AuditTests", dependencies: [
+            "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore", "JourneyApp", "CLI",
+            "JourneyService", "HTTPServer", "Postgres", "Projections",
+        ]),
         .testTarget(name: "WorkersTests", dependencies: [
             "Workers", "JourneyTesting", "JourneyService", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
             "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",

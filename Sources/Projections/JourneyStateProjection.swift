@@ -26,64 +26,120 @@ public enum JourneyStateProjection {
 
     /// Applies `events` (in global order) to `tables` on `connection` (inside the caller's
     /// transaction); `afterEach` runs after each applied event (tests use it to fail mid-batch).
+    ///
+    /// Three statements per batch whatever its size: one loads the stored states of every journey
+    /// the batch touches, one upserts their `journey_state` rows and one their attempts (multi-row
+    /// `INSERT ... SELECT FROM unnest(...)`).
     public static func apply(_ events: [RecordedEvent], tables: Tables = .live, on connection: PostgresConnection,
                              afterEach: (@Sendable (RecordedEvent) throws -> Void)? = nil) throws {
-        var states: [String: JourneyState] = [:]
-        var positions: [String: Int64] = [:]
-        var order: [String] = []
-        let decoder = JSONDecoder()
-        for event in events {
-            defer { }
-            guard event.streamName.rawValue.hasPrefix(streamPrefix) else { try afterEach?(event); continue }
-            let id = String(event.streamName.rawValue.dropFirst(streamPrefix.count))
-            var state: JourneyState
-            if let cached = states[id] {
-                state = cached
-            } else {
-                let row = try connection.query(
-                    "SELECT state::text FROM \(unsafeSQL: tables.state) WHERE journey_id = \(id)").first
-                if let text = try row?.decode(0, as: String.self) {
-                    state = try decoder.decode(JourneyState.self, from: Data(text.utf8))
-                } else {
-                    state = Journey.initialState
-                }
-                order.append(id)
+        try apply(Batch(events: events, decoded: nil), tables: tables, on: connection, afterEach: afterEach)
+    }
+
+    /// Events with their journey events decoded ahead of time (off the writing connection).
+    public struct Batch: Sendable {
+        public let events: [RecordedEvent]
+        /// Per event: the decoded journey event, nil for other streams; nil to decode lazily.
+        let decoded: [JourneyEvent?]?
+        /// The journeys the batch touches, in first-seen order.
+        var journeyIDs: [String] {
+            var seen: Set<String> = []
+            return events.compactMap { event in
+                guard event.streamName.rawValue.hasPrefix(streamPrefix) else { return nil }
+                let id = String(event.streamName.rawValue.dropFirst(streamPrefix.count))
+                return seen.insert(id).inserted ? id : nil
             }
-            if event.streamVersion > Int64(state.version) {
-                let domainEvent = try JourneyEvent(type: event.type, data: Data(event.data.text.utf8))
-                state = Journey.evolve(state, domainEvent)
-                positions[id] = event.position
-            }
-            states[id] = state
-            try afterEach?(event)
         }
-        for id in order {
-            guard let state = states[id], let position = positions[id] else { continue }
-            try write(state, journeyID: id, position: position, tables: tables, on: connection)
+
+        /// Decodes every journey event of `events` now.
+        public init(events: [RecordedEvent]) throws {
+            self.events = events
+            self.decoded = try events.map { event in
+                guard event.streamName.rawValue.hasPrefix(JourneyStateProjection.streamPrefix) else { return nil }
+                return try JourneyEvent(type: event.type, data: Data(event.data.text.utf8))
+            }
+        }
+
+        init(events: [RecordedEvent], decoded: [JourneyEvent?]?) {
+            self.events = events
+            self.decoded = decoded
         }
     }
 
-    static func write(_ state: JourneyState, journeyID id: String, position: Int64, tables: Tables,
-                      on connection: PostgresConnection) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let json = JSONB(text: String(decoding: try encoder.encode(state), as: UTF8.self))
-        let attempt = state.currentAttempt
-        let due = state.nextDue
+    /// `apply` for a prepared batch.
+    public static func apply(_ batch: Batch, tables: Tables = .live, on connection: PostgresConnection,
+                             afterEach: (@Sendable (RecordedEvent) throws -> Void)? = nil) throws {
+        var states = try load(batch.journeyIDs, tables: tables, on: connection)
+        let changed = try fold(batch, into: &states, afterEach: afterEach)
+        if let rows = try Rows(changed) { try write(rows, tables: tables, on: connection) }
+    }
+
+    /// Evolves `states` (the stored states of the batch's journeys; absent ones start from the
+    /// initial state) with the batch's events; returns the changed journeys, in first-seen order,
+    /// with the position of the last event applied to each.
+    static func fold(_ batch: Batch, into states: inout [String: JourneyState],
+                     afterEach: (@Sendable (RecordedEvent) throws -> Void)? = nil) throws -> [Changed] {
+        var positions: [String: Int64] = [:]
+        for (index, event) in batch.events.enumerated() {
+            guard event.streamName.rawValue.hasPrefix(streamPrefix) else { try afterEach?(event); continue }
+            let id = String(event.streamName.rawValue.dropFirst(streamPrefix.count))
+            let state = states[id] ?? Journey.initialState
+            if event.streamVersion > Int64(state.version) {
+                let domainEvent = try batch.decoded?[index] ?? JourneyEvent(type: event.type, data: Data(event.data.text.utf8))
+                states[id] = Journey.evolve(state, domainEvent)
+                positions[id] = event.position
+            }
+            try afterEach?(event)
+        }
+        return batch.journeyIDs.compactMap { id in
+            states[id].flatMap { state in positions[id].map { Changed(id: id, state: state, position: $0) } }
+        }
+    }
+
+    /// A journey whose row must be written.
+    struct Changed {
+        let id: String
+        let state: JourneyState
+        /// Position of the last event applied to it.
+        let position: Int64
+    }
+
+    /// The stored states of `ids` (absent ones are left out), in one query.
+    static func load(_ ids: [String], tables: Tables, on connection: PostgresConnection) throws -> [String: JourneyState] {
+        guard !ids.isEmpty else { return [:] }
+        let decoder = JSONDecoder()
+        let list = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
+        var states: [String: JourneyState] = [:]
+        for row in try connection.query("""
+            SELECT journey_id, state::text FROM \(unsafeSQL: tables.state)
+            WHERE journey_id IN (SELECT json_array_elements_text(\(list)::json))
+            """) {
+            states[try row.decode(0)] = try decoder.decode(JourneyState.self, from: Data(try row.decode(1, as: String.self).utf8))
+        }
+        return states
+    }
+
+    /// The rows of changed journeys, encoded as JSON arrays for `json_populate_recordset`: one
+    /// bind per table, no per-value array escaping.
+    struct Rows: Sendable {
+        let states: String
+        let attempts: String?
+
+        /// nil when nothing changed.
+        init?(_ changed: [Changed]) throws {
+            guard !changed.isEmpty else { return nil }
+            let encoder = JSONEncoder()
+            states = String(decoding: try encoder.encode(changed.map { StateRow(id: $0.id, state: $0.state, position: $0.position) }),
+                            as: UTF8.self)
+            let attempts = changed.flatMap { journey in journey.state.attempts.map { AttemptRow(journeyID: journey.id, attempt: $0) } }
+            self.attempts = attempts.isEmpty ? nil : String(decoding: try encoder.encode(attempts), as: UTF8.self)
+        }
+    }
+
+    /// Upserts `rows`: one statement per table.
+    static func write(_ rows: Rows, tables: Tables, on connection: PostgresConnection) throws {
         try connection.query("""
-            INSERT INTO \(unsafeSQL: tables.state) (journey_id, status, environment, flow, purpose, client_reference,
-                subject_reference, current_attempt, current_process_id, token_expires_at, last_error_code,
-                started_at, captured_at, callback_at, result_at, completed_at, abandoned_at, outcome,
-                next_due_at, next_due_kind, version, updated_position, state, updated_at)
-            VALUES (\(nullable: id), \(nullable: state.status.rawValue), \(nullable: state.environment?.rawValue), \(nullable: state.flow?.rawValue),
-                \(nullable: state.purpose?.rawValue), \(nullable: state.clientReference), \(nullable: state.subject?.reference.rawValue),
-                \(nullable: state.currentAttemptNumber), \(nullable: attempt?.processID?.rawValue), \(nullable: attempt?.tokenExpiresAt)::timestamptz,
-                \(nullable: state.lastErrorCode?.rawValue)::integer, \(nullable: state.startedAt)::timestamptz,
-                \(nullable: attempt?.captureOpenedAt)::timestamptz, \(nullable: attempt?.callbackAt)::timestamptz,
-                \(nullable: attempt?.resultFetchedAt)::timestamptz, \(nullable: state.completedAt)::timestamptz,
-                \(nullable: state.abandonedAt)::timestamptz, \(nullable: state.outcome?.rawValue), \(nullable: due?.at)::timestamptz,
-                \(nullable: due?.kind.rawValue), \(nullable: Int64(state.version)), \(nullable: position), \(nullable: json)::jsonb,
-                \(nullable: state.updatedAt)::timestamptz)
+            INSERT INTO \(unsafeSQL: tables.state)
+            SELECT * FROM json_populate_recordset(NULL::\(unsafeSQL: tables.state), \(rows.states)::json)
             ON CONFLICT (journey_id) DO UPDATE SET status = EXCLUDED.status, environment = EXCLUDED.environment,
                 flow = EXCLUDED.flow, purpose = EXCLUDED.purpose, client_reference = EXCLUDED.client_reference,
                 subject_reference = EXCLUDED.subject_reference, current_attempt = EXCLUDED.current_attempt,
@@ -94,27 +150,17 @@ public enum JourneyStateProjection {
                 next_due_at = EXCLUDED.next_due_at, next_due_kind = EXCLUDED.next_due_kind, version = EXCLUDED.version,
                 updated_position = EXCLUDED.updated_position, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at
             """)
-        for attempt in state.attempts {
-            let error: String? = attempt.failureReason.map { $0.kind.rawValue }
-                ?? attempt.creationFailure.map { "processCreationFailed:\($0.httpStatus.map(String.init) ?? "no-answer")" }
-            try connection.query("""
-                INSERT INTO \(unsafeSQL: tables.attempts) (journey_id, attempt, process_id, requested_at, created_at,
-                    token_expires_at, capture_opened_at, callback_at, result_fetched_at, outcome, error,
-                    token_issued_at, callback_outcome, sdk_error_code)
-                VALUES (\(nullable: id), \(nullable: attempt.number), \(nullable: attempt.processID?.rawValue), \(nullable: attempt.requestedAt)::timestamptz,
-                    \(nullable: attempt.processCreatedAt)::timestamptz, \(nullable: attempt.tokenExpiresAt)::timestamptz,
-                    \(nullable: attempt.captureOpenedAt)::timestamptz, \(nullable: attempt.callbackAt)::timestamptz,
-                    \(nullable: attempt.resultFetchedAt)::timestamptz, \(nullable: attempt.processResult?.rawValue), \(nullable: error),
-                    \(nullable: attempt.firstTokenIssuedAt)::timestamptz, \(nullable: attempt.callbackOutcome.map(Self.outcomeName)),
-                    \(nullable: (attempt.callbackOutcome.flatMap(Self.errorCode) ?? attempt.failureReason?.sdkCode)?.rawValue)::integer)
-                ON CONFLICT (journey_id, attempt) DO UPDATE SET process_id = EXCLUDED.process_id,
-                    requested_at = EXCLUDED.requested_at, created_at = EXCLUDED.created_at,
-                    token_expires_at = EXCLUDED.token_expires_at, capture_opened_at = EXCLUDED.capture_opened_at,
-                    callback_at = EXCLUDED.callback_at, result_fetched_at = EXCLUDED.result_fetched_at,
-                    outcome = EXCLUDED.outcome, error = EXCLUDED.error, token_issued_at = EXCLUDED.token_issued_at,
-                    callback_outcome = EXCLUDED.callback_outcome, sdk_error_code = EXCLUDED.sdk_error_code
-                """)
-        }
+        guard let attempts = rows.attempts else { return }
+        try connection.query("""
+            INSERT INTO \(unsafeSQL: tables.attempts)
+            SELECT * FROM json_populate_recordset(NULL::\(unsafeSQL: tables.attempts), \(attempts)::json)
+            ON CONFLICT (journey_id, attempt) DO UPDATE SET process_id = EXCLUDED.process_id,
+                requested_at = EXCLUDED.requested_at, created_at = EXCLUDED.created_at,
+                token_expires_at = EXCLUDED.token_expires_at, capture_opened_at = EXCLUDED.capture_opened_at,
+                callback_at = EXCLUDED.callback_at, result_fetched_at = EXCLUDED.result_fetched_at,
+                outcome = EXCLUDED.outcome, error = EXCLUDED.error, token_issued_at = EXCLUDED.token_issued_at,
+                callback_outcome = EXCLUDED.callback_outcome, sdk_error_code = EXCLUDED.sdk_error_code
+            """)
     }
 
     /// `success` or `error`: the first callback of an attempt, as the reports count it.

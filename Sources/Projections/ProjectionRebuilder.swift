@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import JourneyDomain
 import Postgres
 
 /// Rebuilds a projection from position zero into fresh tables and swaps them in atomically.
@@ -7,8 +8,9 @@ import Postgres
 /// 1. `journey_state_rebuild` / `journey_attempts_rebuild` are (re)created empty, shaped like the
 ///    live tables (`LIKE ... INCLUDING ALL`: columns, defaults, indexes).
 /// 2. Every readable event is applied to them in batches (one transaction each), reporting
-///    `progress(done, total)`. The live runner keeps applying to the live tables meanwhile and
-///    readers keep reading them.
+///    `progress(done, total)`, pipelined: reading the next batch, folding this one from a cache of
+///    recent states, and writing the previous one overlap. The live runner keeps applying to the
+///    live tables meanwhile and readers keep reading them.
 /// 3. One transaction takes the projection's checkpoint row lock (waiting for the live runner's
 ///    current batch; the runner then finds the row locked and skips), applies the events that
 ///    arrived since, renames the rebuilt tables over the live ones, grants SELECT to
@@ -25,10 +27,25 @@ public struct ProjectionRebuilder: Sendable {
 
     public let client: PostgresClient
     public let batchSize: Int
+    /// Journey states kept in memory between batches. Default 20,000.
+    public let cacheCapacity: Int
 
-    public init(client: PostgresClient, batchSize: Int = 2000) {
+    /// Events per batch transaction unless told otherwise.
+    public static let defaultBatchSize = 2000
+
+    public init(client: PostgresClient, batchSize: Int = ProjectionRebuilder.defaultBatchSize, cacheCapacity: Int = 20_000) {
         self.client = client
         self.batchSize = batchSize
+        self.cacheCapacity = cacheCapacity
+    }
+
+    /// The `batchSize` events after `checkpoint`, read on a pooled connection and decoded off it.
+    private func prepared(after checkpoint: GlobalCheckpoint?) async throws -> JourneyStateProjection.Batch? {
+        guard let checkpoint else { return nil }
+        let events = try await client.withConnection { [batchSize] connection in
+            try EventStore.readAll(after: checkpoint, limit: batchSize, on: connection)
+        }
+        return try JourneyStateProjection.Batch(events: events)
     }
 
     /// Known projection names.
@@ -49,6 +66,12 @@ public struct ProjectionRebuilder: Sendable {
                 CREATE TABLE \(fresh.state) (LIKE \(live.state) INCLUDING ALL);
                 CREATE TABLE \(fresh.attempts) (LIKE \(live.attempts) INCLUDING ALL);
                 """)
+            // Each state is a few kB of JSON, compressed into TOAST: lz4 costs a fraction of pglz.
+            if try connection.query("""
+                SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)
+                """).first != nil {
+                try connection.execute(unsafeSQL: "ALTER TABLE \(fresh.state) ALTER COLUMN state SET COMPRESSION lz4")
+            }
         }
         let total = try await client.query("""
             SELECT count(*) FROM events WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
@@ -56,16 +79,50 @@ public struct ProjectionRebuilder: Sendable {
         var checkpoint = GlobalCheckpoint.start
         var done = 0
         try progress?(0, total)
-        while true {
-            let (count, last) = try await client.transaction { [checkpoint, batchSize] connection -> (Int, GlobalCheckpoint?) in
-                let events = try EventStore.readAll(after: checkpoint, limit: batchSize, on: connection)
-                try JourneyStateProjection.apply(events, tables: fresh, on: connection)
-                return (events.count, events.last?.checkpoint)
+        // Pipelined, three batches in flight: batch k+1 is read and decoded on one connection
+        // while batch k is folded and encoded here and batch k-1 is written on another. Readable
+        // events never appear before ones already read, so reading ahead of the writes returns
+        // what a transaction would have read. Folding starts from the cache of recent states
+        // (the rebuild tables have no other writer); an evicted journey is reloaded once the
+        // writes in flight have committed.
+        var cache = StateCache(capacity: cacheCapacity)
+        var batch = try await prepared(after: checkpoint)!
+        try await withThrowingTaskGroup(of: Void.self) { writes in
+            var writing = false
+            while true {
+                let last = batch.events.last?.checkpoint
+                let readAhead = batch.events.count == batchSize ? last : nil
+                async let following = prepared(after: readAhead)
+                let ids = batch.journeyIDs
+                var states: [String: JourneyState] = [:]
+                for id in ids { if let state = cache[id] { states[id] = state } }
+                let reload = ids.filter { cache.evicted.contains($0) }
+                if !reload.isEmpty {
+                    if writing { try await writes.next(); writing = false }
+                    let stored = try await client.withConnection { try JourneyStateProjection.load(reload, tables: fresh, on: $0) }
+                    states.merge(stored) { _, loaded in loaded }
+                }
+                let changed = try JourneyStateProjection.fold(batch, into: &states)
+                for journey in changed { cache.store(journey.state, for: journey.id) }
+                let rows = try JourneyStateProjection.Rows(changed)
+                if writing { try await writes.next() }
+                writing = rows != nil
+                if let rows {
+                    writes.addTask { [client] in
+                        try await client.transaction { connection in
+                            // A batch lost in a crash only restarts the rebuild: no need to wait for its WAL flush.
+                            try connection.execute(unsafeSQL: "SET LOCAL synchronous_commit = off")
+                            try JourneyStateProjection.write(rows, tables: fresh, on: connection)
+                        }
+                    }
+                }
+                if let last { checkpoint = last }
+                done += batch.events.count
+                try progress?(done, max(total, done))
+                guard let next = try await following else { break }
+                batch = next
             }
-            if let last { checkpoint = last }
-            done += count
-            try progress?(done, max(total, done))
-            if count < batchSize { break }
+            try await writes.waitForAll()
         }
         // Swap: one transaction, holding the checkpoint row against the live runner.
         let final = try await client.transaction { [checkpoint, batchSize] connection -> (GlobalCheckpoint, Int) in

@@ -10,6 +10,7 @@ public enum SchemaFiles {
         migration0005,
         migration0006,
         migration0007,
+        migration0008,
         migration0009,
         migration0010,
         migration0011,

@@ -1,0 +1,145 @@
+import Audit
+import Cryptography
+import EventStore
+import Foundation
+import JourneyDomain
+import JourneyStore
+import JourneyTesting
+import Postgres
+import Testing
+
+@Suite struct CheckpointTests {
+    let key = Ed25519PrivateKey.generate()
+    var keys: AuditKeys { AuditKeys(signingKey: key) }
+
+    /// Two journeys and a signed checkpoint over them.
+    func seeded() async throws -> (TestDatabase, [JourneyID], AuditCheckpoint) {
+        let db = try await TestDatabase.create()
+        let ids = [JourneyID(UUID().uuidString.lowercased()), JourneyID(UUID().uuidString.lowercased())]
+        for id in ids { try await record(approvedOnSecondAttempt(id), journey: id, db: db) }
+        try await waitUntilReadable(db)
+        let checkpoint = try await CheckpointStore(client: db.app).create(signingWith: key)
+        return (db, ids, checkpoint)
+    }
+
+    @Test func aCheckpointSummarizesTheLogAndStillHoldsAfterAppends() async throws {
+        let (db, ids, first) = try await seeded()
+        defer { Task { await db.drop() } }
+        let events = try await db.app.query("SELECT count(*) FROM events").first!.decode(0, as: Int64.self)
+        #expect(first.summary.events == events)
+        #expect(first.summary.streams == 2)
+        #expect(first.previousSignature == AuditCheckpoint.genesis)
+        #expect(first.hasValidSignature)
+        #expect(String(decoding: first.payload, as: UTF8.self).contains("events=\(events)"))
+
+        // Events appended after the cut do not disturb it.
+        let third = JourneyID(UUID().uuidString.lowercased())
+        try await record(Array(approvedOnSecondAttempt(third).prefix(3)), journey: third, db: db)
+        try await waitUntilReadable(db)
+        let second = try await CheckpointStore(client: db.app).create(signingWith: key)
+        #expect(second.previousSignature == first.signatureDigest)
+        #expect(second.summary.streams == 3)
+        #expect(second.summary.cut > first.summary.cut)
+        let report = try await CheckpointVerifier(client: db.app, keys: keys).verify()
+        #expect(report.isIntact, "\(report.failures)")
+        #expect(report.checked == 2)
+        #expect(report.lastGood?.id == second.id)
+        #expect(try await CheckpointStore(client: db.app).latest(covering: JourneyRepository.stream(ids[0]))?.id == second.id)
+    }
+
+    @Test func aRechainedAlterationThatFoolsTheChainIsCaughtByTheCheckpoint() async throws {
+        let (db, ids, checkpoint) = try await seeded()
+        defer { Task { await db.drop() } }
+        // Rewrite the last event of a stream and its hash and the stream head: the chain still links.
+        let stream = JourneyRepository.stream(ids[1]).rawValue
+        try await tamper(db, """
+            WITH last AS (SELECT position FROM events WHERE stream_name = '\(stream)' ORDER BY stream_version DESC LIMIT 1)
+            UPDATE events SET actor = 'mallory',
+                hash = event_hash(previous_hash, stream_name, stream_version, event_id, event_type, data,
+                                  correlation_id, causation_id, 'mallory', recorded_at)
+            WHERE position = (SELECT position FROM last);
+            UPDATE streams SET head_hash = (SELECT hash FROM events WHERE stream_name = '\(stream)'
+                                            ORDER BY stream_version DESC LIMIT 1) WHERE stream_name = '\(stream)';
+            """)
+        #expect(try await ChainVerifier(client: db.app).verify().isIntact)
+        let report = try await CheckpointVerifier(client: db.app, keys: keys).verify()
+        #expect(report.failures.map(\.checkpointID) == [checkpoint.id])
+        #expect(report.failures.first?.reason.contains("altered") == true)
+    }
+
+    @Test func aRemovedEventIsCaughtByTheCheckpoint() async throws {
+        let (db, ids, checkpoint) = try await seeded()
+        defer { Task { await db.drop() } }
+        let stream = JourneyRepository.stream(ids[0]).rawValue
+        try await tamper(db, """
+            DELETE FROM events WHERE stream_name = '\(stream)'
+              AND stream_version = (SELECT max(stream_version) FROM events WHERE stream_name = '\(stream)');
+            UPDATE streams SET version = version - 1, head_hash = (SELECT hash FROM events WHERE stream_name = '\(stream)'
+                                            ORDER BY stream_version DESC LIMIT 1) WHERE stream_name = '\(stream)';
+            """)
+        #expect(try await ChainVerifier(client: db.app).verify().isIntact)
+        let report = try await CheckpointVerifier(client: db.app, keys: keys).verify()
+        #expect(report.failures.map(\.checkpointID) == [checkpoint.id])
+        #expect(report.failures.first?.reason.contains("the checkpoint signed \(checkpoint.summary.events)") == true)
+    }
+
+    @Test func forgedTamperedAndRemovedCheckpointsAreDetected() async throws {
+        let (db, _, first) = try await seeded()
+        defer { Task { await db.drop() } }
+        // Mallory signs a checkpoint of her own, properly chained.
+        let mallory = Ed25519PrivateKey.generate()
+        let forged = try await CheckpointStore(client: db.app).create(signingWith: mallory)
+        var report = try await CheckpointVerifier(client: db.app, keys: keys).verify()
+        #expect(report.failures.map(\.checkpointID) == [forged.id])
+        #expect(report.failures.first?.reason.contains("untrusted key") == true)
+        // Trusting her key explicitly accepts it.
+        report = try await CheckpointVerifier(client: db.app, keys: AuditKeys(signingKey: key, trusted: [mallory.publicKey])).verify()
+        #expect(report.isIntact)
+        // Without configured keys, signatures are checked against the stored keys only.
+        report = try await CheckpointVerifier(client: db.app, keys: AuditKeys(signingKey: nil)).verify()
+        #expect(report.isIntact)
+        #expect(!report.trustedKeys)
+
+        // A stored count changed behind the signature.
+        try await tamper(db, "UPDATE audit_checkpoints SET events = events + 1 WHERE id = \(first.id)")
+        report = try await CheckpointVerifier(client: db.app, keys: AuditKeys(signingKey: key, trusted: [mallory.publicKey])).verify()
+        #expect(report.failures.first?.checkpointID == first.id)
+        #expect(report.failures.first?.reason.contains("signature does not match") == true)
+
+        // A checkpoint removed from the chain.
+        try await tamper(db, "DELETE FROM audit_checkpoints WHERE id = \(first.id)")
+        report = try await CheckpointVerifier(client: db.app, keys: AuditKeys(signingKey: key, trusted: [mallory.publicKey])).verify()
+        #expect(report.failures.map(\.checkpointID) == [forged.id])
+        #expect(report.failures.first?.reason.contains("removed") == true)
+    }
+
+    @Test func checkpointsAreAppendOnlyForTheAppAndTheOwner() async throws {
+        let (db, _, checkpoint) = try await seeded()
+        defer { Task { await db.drop() } }
+        for client in [db.app, db.owner] {
+            for sql in ["UPDATE audit_checkpoints SET events = 0", "DELETE FROM audit_checkpoints", "TRUNCATE audit_checkpoints"] {
+                let error = await #expect(throws: PostgresError.self) { try await client.query(PostgresQuery(unsafeSQL: sql)) }
+                #expect(error?.sqlState == "42501", "\(sql)")
+            }
+        }
+        #expect(try await CheckpointStore(client: db.app).all() == [checkpoint])
+        // The chain refuses a fork: a second checkpoint claiming the same predecessor.
+        let fork = await #expect(throws: PostgresError.self) {
+            try await db.app.query("""
+                INSERT INTO audit_checkpoints (created_at, transaction_id, position, streams, events, heads_digest,
+                    previous_signature, public_key, signature)
+                VALUES (now(), '0', 0, 0, 0, \(Data(count: 32)), \(AuditCheckpoint.genesis), \(Data(count: 32)), \(Data(count: 64)))
+                """)
+        }
+        #expect(fork?.sqlState == "23505")
+    }
+
+    @Test func anEmptyLogCanBeCheckpointed() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let checkpoint = try await CheckpointStore(client: db.app).create(signingWith: key)
+        #expect(checkpoint.summary.events == 0)
+        #expect(checkpoint.summary.cut == .start)
+        #expect(try await CheckpointVerifier(client: db.app, keys: keys).verify().isIntact)
+    }
+}
