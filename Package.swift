@@ -30,8 +30,7 @@ let package = Package(
         .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "JourneyStore"]),
         .target(name: "OutboundWebhooks", dependencies: ["Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy"]),
         .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain"]),
-        .target(name: "Audit", dependencies: ["Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore"],
-                exclude: ["README-section.md"]),
+        .target(name: "Audit", dependencies: ["Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore"]),
         .target(name: "JourneyService", dependencies: [
             "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
             "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit",

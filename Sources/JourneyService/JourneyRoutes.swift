@@ -47,7 +47,8 @@ struct JourneyRoutes: Sendable {
         router.get("/v1/journeys/{id}") { request in
             _ = try await authenticator.apiKey(request, scope: .journeysRead)
             let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
-            return try HTTPResponse.json(JourneyView(try await writer.load(id), id: id), encoder: TokenResponse.encoder)
+            return try HTTPResponse.json(JourneyView(try await writer.load(id, asOf: request), id: id),
+                                         encoder: TokenResponse.encoder)
         }
         router.get("/v1/journeys/{id}/events") { request in
             _ = try await authenticator.apiKey(request, scope: .journeysRead)

@@ -37,9 +37,7 @@ extension OpenAPIDocument {
                 responses: ["201": startedAnswer], problems: ["400", "401", "403", "409", "422", "429", "502", "503"]),
             "get": listOperation,
         ],
-        "/v1/journeys/{id}": ["get": journeyOperation(
-            "getJourney", "The journey's state, without personal data.", security: ["apiKey"],
-            responses: ["200": answer("The journey.", "Journey")], problems: ["401", "403", "404"])],
+        "/v1/journeys/{id}": ["get": getJourneyOperation],
         "/v1/journeys/{id}/events": ["get": journeyOperation(
             "getJourneyEvents", "The audit trail: every event with its hash chain.", security: ["apiKey"],
             responses: ["200": answer("The events.", "AuditTrail")], problems: ["401", "403", "404"])],
@@ -71,6 +69,19 @@ extension OpenAPIDocument {
             security: ["clientToken", "apiKey"],
             responses: ["200": answer("A token.", "Token")], problems: ["401", "403", "404", "409", "429", "502", "503"])],
     ] }
+
+    /// `GET /v1/journeys/{id}[?asOf=]`: the state now, or as of a past instant (events recorded until then).
+    static var getJourneyOperation: [String: Any] {
+        var operation = journeyOperation(
+            "getJourney", "The journey's state, without personal data; with asOf, as it stood at that instant.",
+            security: ["apiKey"], responses: ["200": answer("The journey.", "Journey")], problems: ["400", "401", "403", "404"])
+        var parameters = operation["parameters"] as? [[String: Any]] ?? []
+        parameters.append(["name": "asOf", "in": "query", "required": false,
+                           "schema": ["type": "string", "format": "date-time"],
+                           "description": "RFC 3339 instant: fold only the events recorded at or before it."])
+        operation["parameters"] = parameters
+        return operation
+    }
 
     /// The 201 of startJourney, with links to the operations on the started journey.
     static var startedAnswer: [String: Any] {

@@ -92,6 +92,24 @@ import Testing
         }
     }
 
+    @Test func aJourneyAsOfAnInstantShowsOnlyWhatWasRecordedByThen() async throws {
+        try await withJourneys { h in
+            let before = Date().addingTimeInterval(-60)
+            let id = try #require(try await start(h, count: 1, document: "12345678909").first)
+            let now = try await h.send("GET", "/v1/journeys/\(id)", bearer: h.reader)
+            #expect(now["status"] as? String == "tokenIssued")
+            let stamp = ISO8601DateFormatter().string(from: Date().addingTimeInterval(1))
+            let asOfNow = try await h.send("GET", "/v1/journeys/\(id)?asOf=\(stamp)", bearer: h.reader)
+            #expect(asOfNow.status == 200)
+            #expect(asOfNow["status"] as? String == "tokenIssued")
+            let earlier = ISO8601DateFormatter().string(from: before)
+            #expect(try await h.send("GET", "/v1/journeys/\(id)?asOf=\(earlier)", bearer: h.reader).status == 404)
+            let bad = try await h.send("GET", "/v1/journeys/\(id)?asOf=yesterday", bearer: h.reader)
+            #expect(bad.status == 400)
+            #expect(bad["field"] as? String == "asOf")
+        }
+    }
+
     @Test func cursorsRoundTrip() {
         let cursor = JourneyListing.Cursor(startedMicros: 1_790_000_000_123_456, journeyID: UUID().uuidString.lowercased())
         #expect(JourneyListing.Cursor(encoded: cursor.encoded) == cursor)
