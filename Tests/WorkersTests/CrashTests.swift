@@ -105,6 +105,13 @@ final class LogLines: Sendable {
                 try await Task.sleep(for: .milliseconds(200))
             }
             kill(last.processIdentifier, SIGTERM)
+            // Bounded: a worker that ignores SIGTERM fails the test instead of hanging the suite.
+            let stopBy = Date().addingTimeInterval(30)
+            while last.isRunning, Date() < stopBy { try await Task.sleep(for: .milliseconds(50)) }
+            if last.isRunning {
+                Issue.record("journeys work did not stop within 30 s of SIGTERM")
+                kill(last.processIdentifier, SIGKILL)
+            }
             last.waitUntilExit()
             for id in ids { #expect(try await h.state(id).status == .processCreated) }
             #expect(h.emulator.processes().count == ids.count)
