@@ -21,7 +21,7 @@ import Testing
 
     @Test func benchClaimsReportsNamedFiguresAndNoDuplicates() async throws {
         let db = try await TestDatabase.create()
-        let result = await journeys(["bench", "claims", "--journeys", "2000", "--due-percent", "10", "--json"], database: db)
+        let result = await journeys(["bench", "claims", "--journeys", "2000", "--due-percent", "10", "--json", "--in-process"], database: db)
         await db.drop()
         #expect(result.code == 0, "\(result.error)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])

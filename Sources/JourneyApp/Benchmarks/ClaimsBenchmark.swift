@@ -1,3 +1,4 @@
+import EmbeddedPostgres
 import Foundation
 import JourneyService
 import Postgres
@@ -20,6 +21,9 @@ struct ClaimsBenchmark: Sendable {
         var batchSize = 50
         /// Items performed at once per claimer. Default 4.
         var concurrency = 4
+        /// Claimers as tasks of this process instead of separate `journeys bench claims-worker`
+        /// processes. Default false (processes, as production runs workers).
+        var inProcess = false
     }
 
     struct Group: Sendable, Codable, Equatable {
@@ -133,42 +137,91 @@ struct ClaimsBenchmark: Sendable {
 
     // MARK: - Workloads
 
-    private func measureWorkers(due: Int) async throws -> (stats: LatencyStats, claims: Int, duplicates: Int) {
-        let pools = try (0..<configuration.claimers).map { _ in
-            try PostgresClient(url: claimerURL, configuration: .init(maxConnections: configuration.concurrency + 1))
-        }
-        defer { pools.forEach { $0.close() } }
-        let workers = try pools.enumerated().map { index, pool in
-            try WorkerService(
-                configuration: WorkerService.Configuration(
-                    pollInterval: .milliseconds(1), batchSize: configuration.batchSize,
-                    concurrency: configuration.concurrency, workerID: "bench-claimer-\(index)"),
-                database: pool, dependencies: try JourneyDependencies.development(database: pool))
-        }
-        let samples = Samples()
+    /// What one claimer measured: items claimed, its loop's seconds, each batch's seconds.
+    struct ClaimerRun: Sendable, Codable {
+        let claims: Int
+        let seconds: Double
+        let durations: [Double]
+    }
+
+    /// One WorkerService claimer on `pool` until every due item is done (the loop of one
+    /// `bench claims-worker` process, or of one task with --in-process).
+    static func claimUntilDone(pool: PostgresClient, due: Int, batchSize: Int, concurrency: Int,
+                               workerID: String) async throws -> ClaimerRun {
+        let worker = try WorkerService(
+            configuration: WorkerService.Configuration(
+                pollInterval: .milliseconds(1), batchSize: batchSize, concurrency: concurrency, workerID: workerID),
+            database: pool, dependencies: try JourneyDependencies.development(database: pool))
+        var durations: [Double] = []
         let started = ContinuousClock.now
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in workers {
-                group.addTask {
-                    while true {
-                        let batch = ContinuousClock.now
-                        let claimed = try await worker.runOnce()
-                        if claimed > 0 {
-                            let elapsed = Self.seconds(since: batch)
-                            samples.durations.withLock { $0.append(elapsed) }
-                            continue
-                        }
-                        if try await Self.doneCount(worker.queue.database) >= due { return }
+        while true {
+            let batch = ContinuousClock.now
+            if try await worker.runOnce() > 0 {
+                durations.append(seconds(since: batch))
+                continue
+            }
+            if try await doneCount(pool) >= due { break }
+        }
+        return ClaimerRun(claims: worker.statistics.claimed, seconds: seconds(since: started), durations: durations)
+    }
+
+    private func measureWorkers(due: Int) async throws -> (stats: LatencyStats, claims: Int, duplicates: Int) {
+        let started = ContinuousClock.now
+        let runs: [ClaimerRun]
+        if configuration.inProcess {
+            runs = try await withThrowingTaskGroup(of: ClaimerRun.self) { group in
+                for index in 0..<configuration.claimers {
+                    group.addTask { [configuration, claimerURL] in
+                        let pool = try PostgresClient(url: claimerURL, configuration: .init(maxConnections: configuration.concurrency + 1))
+                        defer { pool.close() }
+                        return try await Self.claimUntilDone(pool: pool, due: due, batchSize: configuration.batchSize,
+                                                             concurrency: configuration.concurrency, workerID: "bench-claimer-\(index)")
                     }
                 }
+                return try await group.reduce(into: []) { $0.append($1) }
             }
-            try await group.waitForAll()
+        } else {
+            runs = try await spawnClaimers(due: due)
         }
-        let seconds = Self.seconds(since: started)
-        let claims = workers.map { $0.statistics.claimed }.reduce(0, +)
+        // Wall time from the first claim to the last item done (process start-up excluded when
+        // the claimers are processes: each reports its own loop, and they run side by side).
+        let seconds = configuration.inProcess ? Self.seconds(since: started) : runs.map(\.seconds).max() ?? 0
         let rows = try await setup.query("SELECT count(*)::int FROM work_leases WHERE journey_id LIKE 'bench-%' AND tries > 1")
         let duplicates = try rows.first?.decode(0, as: Int.self) ?? 0
-        return (LatencyStats(durations: samples.durations.withLock { $0 }, seconds: seconds), claims, duplicates)
+        return (LatencyStats(durations: runs.flatMap(\.durations), seconds: seconds), runs.map(\.claims).reduce(0, +), duplicates)
+    }
+
+    /// Runs each claimer as a `journeys bench claims-worker` process and collects what it printed.
+    private func spawnClaimers(due: Int) async throws -> [ClaimerRun] {
+        let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        return try await withThrowingTaskGroup(of: ClaimerRun.self) { group in
+            for index in 0..<configuration.claimers {
+                let command = ShellCommand(executable: executable, arguments: [
+                    "bench", "claims-worker", "--url", claimerURL, "--due", String(due),
+                    "--batch-size", String(configuration.batchSize), "--concurrency", String(configuration.concurrency),
+                    "--id", "bench-claimer-\(index)",
+                ])
+                group.addTask {
+                    let output = try await Self.onThread { try command.run() }
+                    guard output.status == 0,
+                          let line = output.text.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
+                          let run = try? JSONDecoder().decode(ClaimerRun.self, from: Data(line.utf8))
+                    else {
+                        throw AppError(.invalidInput, "claimer process \(index) failed (exit \(output.status)): "
+                            + String(output.text.suffix(400)))
+                    }
+                    return run
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    /// Runs a blocking call (posix_spawn + waitpid) off the cooperative pool.
+    private static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Swift.Result { try body() }) }
+        }
     }
 
     private func resetLeases() async throws {

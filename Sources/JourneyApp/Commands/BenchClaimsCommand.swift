@@ -9,7 +9,8 @@ struct BenchClaims: Command {
         name: "claims", summary: "Due items claimed per second by workers versus a bare SKIP LOCKED queue.",
         discussion: """
             Inserts --journeys rows into journey_state (--due-percent of them due now) with generate_series, \
-            then --claimers WorkerService claimers, each on its own connection pool, claim and finish every \
+            then --claimers WorkerService claimers, each a separate `journeys bench claims-worker` process \
+            (or a task of this process with --in-process) with its own connection pool, claim and finish every \
             due item (seed from journey_state, SKIP LOCKED claim with lease, load the journey's stream, mark \
             done). The baseline deletes the same number of due rows from a bare table with \
             DELETE ... WHERE id IN (SELECT ... FOR UPDATE SKIP LOCKED LIMIT n). Runs in a fresh database \
@@ -22,7 +23,8 @@ struct BenchClaims: Command {
             .optional("batch-size", valueName: "N", help: "Items per claim.", default: "50"),
             .optional("concurrency", valueName: "N", help: "Items performed at once per claimer.", default: "4"),
         ],
-        flags: [FlagSpec("json", help: "Print one JSON object instead of a table.")])
+        flags: [FlagSpec("json", help: "Print one JSON object instead of a table."),
+                FlagSpec("in-process", help: "Run the worker claimers as tasks of this process, not as processes.")])
     let configuration: ClaimsBenchmark.Configuration
     let json: Bool
 
@@ -33,6 +35,7 @@ struct BenchClaims: Command {
         configuration.claimers = try arguments.int("claimers", in: 1...32)
         configuration.batchSize = try arguments.int("batch-size", in: 1...10_000)
         configuration.concurrency = try arguments.int("concurrency", in: 1...64)
+        configuration.inProcess = try arguments.flag("in-process")
         self.configuration = configuration
         json = try arguments.flag("json")
     }
@@ -55,7 +58,8 @@ struct BenchClaims: Command {
         var table = TextTable(columns: ["workload", .init("claims/s", alignment: .right), .init("batch p50 ms", alignment: .right),
                                         .init("batch p99 ms", alignment: .right), .init("claims", alignment: .right),
                                         .init("duplicates", alignment: .right), .init("ratio", alignment: .right)])
-        for (name, group) in [("WorkerService claimers (lease, perform, done)", result.worker_claims),
+        let claimers = configuration.inProcess ? "WorkerService claimers in this process" : "WorkerService claimer processes"
+        for (name, group) in [("\(claimers) (lease, perform, done)", result.worker_claims),
                               ("WorkQueue alone (seed, claim, done; no perform)", result.queue_only_claims),
                               ("bare DELETE ... SKIP LOCKED (baseline)", result.skip_locked_delete_baseline)] {
             table.append([name, String(format: "%.0f", group.claims_per_s), String(format: "%.2f", group.p50_ms),
@@ -65,5 +69,38 @@ struct BenchClaims: Command {
         AppEnvironment.current.writeLine("\(result.journeys) journeys, \(result.due) due, \(result.claimers) claimers, "
             + "batch \(result.batch_size); rows inserted in \(String(format: "%.1f", result.insert_s)) s")
         AppEnvironment.current.writeLine(table.render())
+    }
+}
+
+/// `journeys bench claims-worker`: one claimer process of `bench claims`, which spawns it.
+struct BenchClaimsWorker: Command {
+    static let configuration = CommandConfiguration(
+        name: "claims-worker", summary: "One claimer process of 'bench claims' (spawned by it; prints one JSON line).",
+        options: [
+            .required("url", valueName: "URL", help: "Application-role URL of the bench database."),
+            .required("due", valueName: "N", help: "Due items in all; stops when that many are done."),
+            .optional("batch-size", valueName: "N", help: "Items per claim.", default: "50"),
+            .optional("concurrency", valueName: "N", help: "Items performed at once.", default: "4"),
+            .optional("id", valueName: "ID", help: "Worker id.", default: "bench-claimer"),
+        ])
+    let url: String
+    let due: Int
+    let batchSize: Int
+    let concurrency: Int
+    let id: String
+
+    init(arguments: ParsedArguments) throws {
+        url = try arguments.string("url")
+        due = try arguments.int("due", in: 0...50_000_000)
+        batchSize = try arguments.int("batch-size", in: 1...10_000)
+        concurrency = try arguments.int("concurrency", in: 1...64)
+        id = try arguments.string("id")
+    }
+
+    func run() async throws {
+        let pool = try PostgresClient(url: url, configuration: .init(maxConnections: concurrency + 1))
+        defer { pool.close() }
+        try printJSON(try await ClaimsBenchmark.claimUntilDone(pool: pool, due: due, batchSize: batchSize,
+                                                               concurrency: concurrency, workerID: id))
     }
 }

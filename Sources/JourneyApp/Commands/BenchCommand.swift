@@ -8,7 +8,7 @@ import Postgres
 struct BenchCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         name: "bench", summary: "Benchmarks that print figures and ratios to a same-run baseline.",
-        subcommands: [BenchAppend.self, BenchHTTP.self, BenchE2E.self, BenchClaims.self, BenchRebuild.self,
+        subcommands: [BenchAppend.self, BenchHTTP.self, BenchE2E.self, BenchClaims.self, BenchClaimsWorker.self, BenchRebuild.self,
                       BenchFreshness.self])
 }
 
