@@ -13,6 +13,14 @@ struct JourneyWriter: Sendable {
 
     let database: PostgresClient
     let clock: @Sendable () -> Date
+    /// Wakes followers of the log (projection runner, webhook follower) after each commit.
+    private let events: EventStore
+
+    init(database: PostgresClient, clock: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.clock = clock
+        self.events = EventStore(client: database)
+    }
 
     /// Runs `body` in one transaction at the decision time, retrying it on version conflicts.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Date) throws -> T) async throws -> T {
@@ -21,7 +29,9 @@ struct JourneyWriter: Sendable {
             tries += 1
             let now = clock()
             do {
-                return try await database.transaction { try body($0, now) }
+                let result = try await database.transaction { try body($0, now) }
+                events.notifyAppended()
+                return result
             } catch let error as EventStoreError where error.code == .wrongExpectedVersion || error.code == .orderConflict {
                 if tries >= Self.maximumAttempts { throw error }
             } catch let error as DomainError {

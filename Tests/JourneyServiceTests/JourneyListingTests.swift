@@ -1,6 +1,9 @@
 import Foundation
 @testable import JourneyService
+import EventStore
+import Postgres
 import Projections
+import Synchronization
 import Testing
 
 @Suite(.serialized) struct JourneyListingTests {
@@ -110,9 +113,44 @@ import Testing
         }
     }
 
+    @Test func writesWakeFollowersOfTheLogWithANotification() async throws {
+        try await withJourneys { h in
+            let notified = Flag()
+            let listener = PostgresListener(h.database.app.database, channels: [EventStore.notificationChannel])
+            let listening = Flag()
+            let task = Task {
+                await listener.run { event in
+                    switch event {
+                    case .listening: listening.raise()
+                    case .notification: notified.raise()
+                    default: break
+                    }
+                }
+            }
+            defer { task.cancel() }
+            #expect(await listening.wait())
+            let started = try await h.start()
+            #expect(started.status == 201)
+            #expect(await notified.wait(), "POST /v1/journeys committed events without NOTIFY journeys_events")
+        }
+    }
+
     @Test func cursorsRoundTrip() {
         let cursor = JourneyListing.Cursor(startedMicros: 1_790_000_000_123_456, journeyID: UUID().uuidString.lowercased())
         #expect(JourneyListing.Cursor(encoded: cursor.encoded) == cursor)
         #expect(JourneyListing.Cursor(encoded: "MTIzOm5vdC1hLXV1aWQ") == nil)
+    }
+}
+
+/// A one-way signal a test can wait on for up to 5 s.
+final class Flag: Sendable {
+    private let raised = Mutex(false)
+    func raise() { raised.withLock { $0 = true } }
+    func wait() async -> Bool {
+        for _ in 0..<250 {
+            if raised.withLock({ $0 }) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
     }
 }
