@@ -26,6 +26,8 @@ struct CreateProcessRequest: Sendable, Equatable {
     var clientReference: String?
     /// Requested process lifetime in seconds, if given.
     var expiresIn: TimeInterval?
+    /// `person.notifications[].notificationChannel`: how Unico tells the person about the link.
+    var notificationChannels: [String] = []
 
     static func parse(_ body: Data) throws(APIError) -> CreateProcessRequest {
         guard case .object(let root)? = try? JSONDecoder().decode(JSONValue.self, from: body) else {
@@ -44,7 +46,7 @@ struct CreateProcessRequest: Sendable, Equatable {
             throw .invalidArgument("person", "is required")
         }
         guard case .object(let person) = personValue else { throw .invalidArgument("person", "must be an object") }
-        let duiType = try validatePerson(person)
+        let (duiType, channels) = try validatePerson(person)
 
         let clientReference = try optionalString(root, "clientReference")
         if let clientReference, clientReference.count > maximumClientReference {
@@ -53,10 +55,11 @@ struct CreateProcessRequest: Sendable, Equatable {
         let expiresIn = try optionalString(root, "expiresIn").map { (text) throws(APIError) in try parseDuration(text) }
         return CreateProcessRequest(
             callbackUri: callbackUri, flow: flow, purpose: purpose, duiType: duiType,
-            clientReference: clientReference, expiresIn: expiresIn)
+            clientReference: clientReference, expiresIn: expiresIn, notificationChannels: channels)
     }
 
-    private static func validatePerson(_ person: [String: JSONValue]) throws(APIError) -> String {
+    /// The document type and the notification channels asked for.
+    private static func validatePerson(_ person: [String: JSONValue]) throws(APIError) -> (String, [String]) {
         let duiType = try requiredString(person, "duiType", prefix: "person.")
         guard duiType.wholeMatch(of: /DUI_TYPE_[A-Z]{2}_[A-Z0-9_]+/) != nil else {
             throw .invalidArgument("person.duiType", "must be a DUI type such as DUI_TYPE_BR_CPF")
@@ -79,7 +82,7 @@ struct CreateProcessRequest: Sendable, Equatable {
         if let email, email.wholeMatch(of: /[^@\s]+@[^@\s]+\.[^@\s]+/) == nil {
             throw .invalidArgument("person.email", "must be an e-mail address")
         }
-        guard let notifications = person["notifications"], notifications != .null else { return duiType }
+        guard let notifications = person["notifications"], notifications != .null else { return (duiType, []) }
         guard case .array(let items) = notifications else {
             throw .invalidArgument("person.notifications", "must be an array")
         }
@@ -100,7 +103,12 @@ struct CreateProcessRequest: Sendable, Equatable {
                 throw .invalidArgument("person.phone", "is required for \(channel)")
             }
         }
-        return duiType
+        return (duiType, items.compactMap { item in
+            guard case .object(let notification) = item, case .string(let channel)? = notification["notificationChannel"] else {
+                return nil
+            }
+            return channel
+        })
     }
 
     /// Parses a protobuf-JSON duration such as `"3600s"` or `"1.5s"`.

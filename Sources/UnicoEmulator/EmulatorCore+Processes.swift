@@ -26,7 +26,7 @@ extension EmulatorCore {
                 clientReference: body.clientReference, flow: body.flow, purpose: body.purpose,
                 callbackUri: body.callbackUri, duiType: body.duiType, state: .created, result: .unspecified,
                 createdAt: now, expiresAt: expiresAt, finishedAt: nil, humanToken: nil, lastEvent: nil,
-                captureStarted: false)
+                captureStarted: false, notificationChannels: body.notificationChannels)
             state.withLock { state in
                 state.processes[id] = process
                 state.processOrder.append(id)

@@ -48,6 +48,8 @@ extension UnicoEmulator {
         public var lastEvent: String?
         /// Whether a capture was ever prepared for this process.
         public var captureStarted: Bool
+        /// The channels Unico would notify the person of the link through (names only, no contact data).
+        public var notificationChannels: [String] = []
 
         /// Finishes the process unless it already is.
         mutating func finish(result: ProcessResult, at date: Date, humanToken: String?, lastEvent: String?) -> Bool {

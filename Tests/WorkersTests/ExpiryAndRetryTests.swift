@@ -59,6 +59,30 @@ import Workers
         }
     }
 
+    @Test func aRetryAsksUnicoToNotifyThePersonOfTheNewLinkThroughTheJourneysChannels() async throws {
+        let policy = RetryPolicy(initialInterval: 10, maximumAttempts: 2, jitterFraction: 0)
+        try await withWorkers(policy: policy) { h in
+            let answer = try await h.send("POST", "/v1/journeys", json: [
+                "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza",
+                            "phone": "+5511987654321", "notificationChannels": ["NOTIFICATION_CHANNEL_SMS"]],
+                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
+            ])
+            #expect(answer.status == 201)
+            let id = JourneyID(try #require(answer["journeyId"] as? String))
+            let expiresAt = try #require(try await h.state(id).currentAttempt?.tokenExpiresAt)
+            let worker = try h.worker()
+            h.clock.set(expiresAt.addingTimeInterval(1))
+            try await h.poll(worker)
+            h.clock.set(expiresAt.addingTimeInterval(12))
+            try await h.poll(worker)
+            #expect(try await h.state(id).currentAttemptNumber == 2)
+            let processes = h.emulator.processes()
+            #expect(processes.count == 2)
+            // Both processes, the retry's included, carry the channel: Unico sends the new link.
+            #expect(processes.allSatisfy { $0.notificationChannels == ["NOTIFICATION_CHANNEL_SMS"] })
+        }
+    }
+
     @Test func aCallbackBeforeExpiryWinsOverTheExpiryTimer() async throws {
         try await withWorkers { h in
             let id = try await h.startCreated()
