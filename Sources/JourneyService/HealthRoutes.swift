@@ -35,7 +35,19 @@ struct HealthRoutes: Sendable {
             metrics.set("journeys_by_state", help: "Journeys per state, from the journey-state read model.",
                         labels: ["state": status.rawValue], to: Double(counts[status.rawValue] ?? 0))
         }
+        let minutes = Self.resultSLAMinutes
+        if let late = try? await database.query("""
+            SELECT count(*) FROM journey_state
+            WHERE status = 'awaitingResult' AND callback_at < now() - make_interval(mins => \(minutes))
+            """).first?.decode(0, as: Int64.self) {
+            metrics.set("journeys_awaiting_result_over_sla",
+                        help: "Journeys with a success callback and no result after \(minutes) minutes (the sla report lists them).",
+                        to: Double(late))
+        }
     }
+
+    /// Minutes after a success callback by which a result is expected; the `sla` report's default.
+    static let resultSLAMinutes = 10
 
     private func readiness() async throws -> HTTPResponse {
         let pending: [String]

@@ -92,6 +92,14 @@ import Testing
             let text = String(decoding: metrics.body, as: UTF8.self)
             #expect(text.contains(#"journeys_by_state{state="tokenIssued"} 3"#))
             #expect(text.contains(#"journeys_by_state{state="completed"} 0"#))
+            #expect(text.contains("journeys_awaiting_result_over_sla 0"))
+            // A journey whose success callback is 11 minutes old without a result is flagged.
+            _ = try await h.database.owner.query("""
+                UPDATE journey_state SET status = 'awaitingResult', callback_at = now() - interval '11 minutes'
+                WHERE journey_id = (SELECT journey_id FROM journey_state LIMIT 1)
+                """)
+            let later = String(decoding: try await h.send("GET", "/metrics").body, as: UTF8.self)
+            #expect(later.contains("journeys_awaiting_result_over_sla 1"))
         }
     }
 
