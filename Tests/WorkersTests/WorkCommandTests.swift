@@ -1,6 +1,6 @@
 import CLI
 import Foundation
-import JourneyApp
+@testable import JourneyApp
 import JourneyTesting
 import Testing
 
@@ -35,11 +35,23 @@ import Testing
         }
     }
 
+    @Test func aWorkerProcessTakesItsShareOfEachConfiguredUnicoRate() throws {
+        let scaled = try WorkCommand.scalingUnicoRate(
+            ["UNICO_UAT_TENANT": "acme", "UNICO_UAT_RATE_LIMIT": "8", "UNICO_PROD_TENANT": "acme", "OTHER": "x"], by: 0.5)
+        #expect(scaled["UNICO_UAT_RATE_LIMIT"] == "4.0")
+        #expect(scaled["UNICO_PROD_RATE_LIMIT"] == "5.0")  // half of the default 10/s
+        #expect(scaled["OTHER"] == "x")
+        #expect(throws: (any Error).self) { try WorkCommand.scalingUnicoRate(["UNICO_UAT_RATE_LIMIT": "fast"], by: 0.5) }
+    }
+
     @Test func badWorkerSettingsExitNonZeroNamingTheSetting() async throws {
         let db = try await TestDatabase.create()
         let concurrency = await journeys(["work", "--concurrency", "0"], database: db)
         #expect(concurrency.code != 0)
         #expect(concurrency.error.contains("concurrency"))
+        let share = await journeys(["work", "--unico-share", "2"], database: db)
+        #expect(share.code != 0)
+        #expect(share.error.contains("unico-share"))
         let policy = await journeys(["work"], database: db, extra: ["JOURNEYS_RETRY_JITTER_FRACTION": "3"])
         #expect(policy.code != 0)
         #expect(policy.error.contains("JOURNEYS_RETRY_JITTER_FRACTION"))

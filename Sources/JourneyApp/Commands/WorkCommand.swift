@@ -1,5 +1,6 @@
 import CLI
 import Foundation
+import HumanTokenAPI
 import JourneyDomain
 import OutboundWebhooks
 import Workers
@@ -13,7 +14,10 @@ struct WorkCommand: Command {
             work_leases (FOR UPDATE SKIP LOCKED with leases renewed by heartbeat). Also follows the \
             log into journey_state (the workers' source of due work) as the schema owner, unless \
             --no-projections, and sends the outbound webhooks of completed and abandoned journeys \
-            to the endpoints set with `journeys webhooks set`. Unico, sealing and retry settings come \
+            to the endpoints set with `journeys webhooks set`. Each process has its own Unico rate \
+            limiter and takes --unico-share of the tenant's rate (live starts in `serve` go first within \
+            one process; across processes this share leaves them headroom, and 429s back off). Unico, \
+            sealing and retry settings come \
             from the same variables as `serve` (JOURNEYS_RETRY_* for the retry policy of journeys the \
             service starts).
             """,
@@ -22,14 +26,36 @@ struct WorkCommand: Command {
             .optional("batch-size", valueName: "N", help: "Items claimed per poll.", default: "50"),
             .optional("poll-interval", valueName: "S", help: "Seconds between polls when idle.", default: "2"),
             .optional("lease", valueName: "S", help: "Seconds a claim holds before another worker may take it.", default: "60"),
+            .optional("unico-share", valueName: "F",
+                      help: "Fraction of each environment's Unico rate limit (UNICO_*_RATE_LIMIT, default 10/s) this "
+                          + "process may use, leaving the rest to live starts in `serve`.", default: "0.5"),
         ],
         flags: [FlagSpec("no-projections", help: "Do not run the journey_state projection in this process.")])
     let configuration: WorkerService.Configuration
     let projections: Bool
+    let unicoShare: Double
 
     init(arguments: ParsedArguments) throws {
         configuration = try Self.workerConfiguration(arguments)
         projections = try !arguments.flag("no-projections")
+        unicoShare = try arguments.double("unico-share", in: 0.01...1)
+    }
+
+    /// `variables` with each configured environment's Unico rate limit scaled by `share`: a worker
+    /// process has its own client-side limiter, so it takes only part of the tenant's budget.
+    static func scalingUnicoRate(_ variables: [String: String], by share: Double) throws -> [String: String] {
+        var scaled = variables
+        for api in [HumanTokenAPIEnvironment.uat, .prod] where variables.keys.contains(where: { $0.hasPrefix(api.variablePrefix) }) {
+            let name = api.variablePrefix + "RATE_LIMIT"
+            let limit = try variables[name].map { text -> Double in
+                guard let value = Double(text), value > 0, value.isFinite else {
+                    throw AppError(.invalidInput, "\(name) must be a positive number of requests per second")
+                }
+                return value
+            } ?? HumanTokenAPIConfiguration.defaultRateLimit
+            scaled[name] = String(limit * share)
+        }
+        return scaled
     }
 
     /// The worker settings of `work` and `serve --with-workers`.
@@ -64,7 +90,8 @@ struct WorkCommand: Command {
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: configuration.concurrency + 4)
         defer { database.close() }
-        let dependencies = try ServeCommand.dependencies(AppEnvironment.current.variables, database: database)
+        let variables = try Self.scalingUnicoRate(AppEnvironment.current.variables, by: unicoShare)
+        let dependencies = try ServeCommand.dependencies(variables, database: database)
         let worker = try WorkerService(configuration: configuration, database: database.app, dependencies: dependencies)
         let webhooks = try Self.outboundWebhooks(database)
         AppEnvironment.current.writeLine("worker \(configuration.workerID) running")
