@@ -9,17 +9,12 @@ import Testing
 /// Runs `journeys` in-process against a test database; returns exit code, output and errors.
 func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [String: String] = [:]) async
     -> (code: Int32, output: String, error: String) {
-    let capture = OutputCapture()
     var variables = extra
     if let database {
         variables["DATABASE_URL"] = database.appURL
         variables["DATABASE_ADMIN_URL"] = database.ownerURL
     }
-    let environment = AppEnvironment(variables: variables, writeLine: { capture.append($0) })
-    let result = await AppEnvironment.$current.withValue(environment) {
-        await CommandLineTool.execute(root: JourneysCommand.self, arguments: arguments)
-    }
-    return (result.exitCode, capture.text + result.standardOutput, result.standardError)
+    return await JourneysCommand.run(arguments, variables: variables)
 }
 
 @Suite struct CommandTests {

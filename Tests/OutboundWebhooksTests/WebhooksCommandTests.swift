@@ -20,17 +20,12 @@ import Testing
 
     func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [String: String]? = nil) async
         -> (code: Int32, output: String, error: String) {
-        let capture = OutputCapture()
         var variables = extra ?? keys
         if let database {
             variables["DATABASE_URL"] = database.appURL
             variables["DATABASE_ADMIN_URL"] = database.ownerURL
         }
-        let environment = AppEnvironment(variables: variables, writeLine: { capture.append($0) })
-        let result = await AppEnvironment.$current.withValue(environment) {
-            await CommandLineTool.execute(root: JourneysCommand.self, arguments: arguments)
-        }
-        return (result.exitCode, capture.text + result.standardOutput, result.standardError)
+        return await JourneysCommand.run(arguments, variables: variables)
     }
 
     func field(_ label: String, in output: String) throws -> String {

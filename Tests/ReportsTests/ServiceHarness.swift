@@ -89,11 +89,5 @@ func withService(_ body: (ServiceHarness, Fixture) async throws -> Void) async t
 
 /// Runs `journeys` in-process against `database`; returns exit code, output and errors.
 func journeys(_ arguments: [String], database: TestDatabase) async -> (code: Int32, output: String, error: String) {
-    let capture = OutputCapture()
-    let variables = ["DATABASE_URL": database.appURL, "DATABASE_ADMIN_URL": database.ownerURL]
-    let environment = AppEnvironment(variables: variables, writeLine: { capture.append($0) })
-    let result = await AppEnvironment.$current.withValue(environment) {
-        await CommandLineTool.execute(root: JourneysCommand.self, arguments: arguments)
-    }
-    return (result.exitCode, capture.text + result.standardOutput, result.standardError)
+    await JourneysCommand.run(arguments, variables: ["DATABASE_URL": database.appURL, "DATABASE_ADMIN_URL": database.ownerURL])
 }

@@ -70,11 +70,6 @@ import Testing
     }
 
     private func run(_ arguments: [String], _ variables: [String: String]) async -> (code: Int32, output: String, error: String) {
-        let capture = OutputCapture()
-        let environment = AppEnvironment(variables: variables, writeLine: { capture.append($0) })
-        let result = await AppEnvironment.$current.withValue(environment) {
-            await CommandLineTool.execute(root: JourneysCommand.self, arguments: arguments)
-        }
-        return (result.exitCode, capture.text + result.standardOutput, result.standardError)
+        await JourneysCommand.run(arguments, variables: variables)
     }
 }
