@@ -28,7 +28,9 @@ let package = Package(
         .target(name: "SDKLiteSimulator"),
         .target(name: "Observability"),
         .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "JourneyStore"]),
-        .target(name: "OutboundWebhooks", dependencies: ["Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy"]),
+        .target(name: "OutboundWebhooks", dependencies: [
+            "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy", "Projections",
+        ]),
         .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain"]),
         .target(name: "Audit", dependencies: ["Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore"]),
         .target(name: "JourneyService", dependencies: [

@@ -49,8 +49,7 @@ public struct AccessLogEntry: Sendable, Equatable {
 
     /// The entry as one JSON object with constant `msg` and snake_case keys.
     public var jsonLine: String {
-        let milliseconds = Double(duration.components.seconds) * 1000
-            + Double(duration.components.attoseconds) / 1e15
+        let milliseconds = duration / .milliseconds(1)
         var fields = [
             #""ts":"\#(timestamp.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))""#,
             #""level":"info""#,

@@ -22,28 +22,27 @@ struct HealthRoutes: Sendable {
     /// Sets `journeys_by_state{state}` from the journey-state read model (every state, zeros
     /// included); leaves the last values when the database does not answer.
     private func refreshJourneyGauges() async {
-        guard let rows = try? await database.query("SELECT status, count(*) FROM journey_state GROUP BY status") else {
-            return
-        }
+        let minutes = Self.resultSLAMinutes
+        guard let rows = try? await database.query("""
+            SELECT status, count(*),
+                   count(*) FILTER (WHERE status = 'awaitingResult' AND callback_at < now() - make_interval(mins => \(minutes)))
+            FROM journey_state GROUP BY status
+            """) else { return }
         var counts: [String: Int64] = [:]
+        var late: Int64 = 0
         for row in rows {
             if let status = try? row.decode(0, as: String.self), let count = try? row.decode(1, as: Int64.self) {
                 counts[status] = count
             }
+            late += (try? row.decode(2, as: Int64.self)) ?? 0
         }
         for status in JourneyStatus.allCases where status != .notStarted {
             metrics.set("journeys_by_state", help: "Journeys per state, from the journey-state read model.",
                         labels: ["state": status.rawValue], to: Double(counts[status.rawValue] ?? 0))
         }
-        let minutes = Self.resultSLAMinutes
-        if let late = try? await database.query("""
-            SELECT count(*) FROM journey_state
-            WHERE status = 'awaitingResult' AND callback_at < now() - make_interval(mins => \(minutes))
-            """).first?.decode(0, as: Int64.self) {
-            metrics.set("journeys_awaiting_result_over_sla",
-                        help: "Journeys with a success callback and no result after \(minutes) minutes (the sla report lists them).",
-                        to: Double(late))
-        }
+        metrics.set("journeys_awaiting_result_over_sla",
+                    help: "Journeys with a success callback and no result after \(minutes) minutes (the sla report lists them).",
+                    to: Double(late))
     }
 
     /// Minutes after a success callback by which a result is expected; the `sla` report's default.

@@ -80,7 +80,7 @@ struct IdempotencyStore: Sendable {
     }
 
     private var staleSeconds: Double {
-        Double(staleAfter.components.seconds) + Double(staleAfter.components.attoseconds) / 1e18
+        staleAfter / .seconds(1)
     }
 
     /// The first answer for `claim`'s key, polling while it is in progress for at most `wait`.

@@ -1,3 +1,4 @@
+import Cryptography
 import Foundation
 import HTTPServer
 import JourneyDomain
@@ -23,11 +24,7 @@ struct JourneyListing: Sendable {
         var startedMicros: Int64
         var journeyID: String
 
-        var encoded: String {
-            Data("\(startedMicros):\(journeyID)".utf8).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
-        }
+        var encoded: String { Base64URL.encode(Data("\(startedMicros):\(journeyID)".utf8)) }
 
         init(startedMicros: Int64, journeyID: String) {
             self.startedMicros = startedMicros
@@ -35,9 +32,7 @@ struct JourneyListing: Sendable {
         }
 
         init?(encoded: String) {
-            var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-            guard encoded.count <= 200, let data = Data(base64Encoded: base64),
+            guard encoded.count <= 200, let data = Base64URL.decode(encoded),
                   let text = String(data: data, encoding: .utf8) else { return nil }
             let parts = text.split(separator: ":", maxSplits: 1)
             guard parts.count == 2, let micros = Int64(parts[0]), UUID(uuidString: String(parts[1])) != nil else { return nil }

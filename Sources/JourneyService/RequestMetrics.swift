@@ -12,7 +12,7 @@ struct RequestMetrics: Sendable {
             func record(_ status: Int) {
                 let elapsed = ContinuousClock.now - started
                 let route = request.route ?? "unmatched"
-                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                let seconds = elapsed / .seconds(1)
                 registry.increment("http_requests_total", help: "HTTP requests by route template and status.",
                                    labels: ["method": request.method.rawValue, "route": route, "status": String(status)])
                 registry.observe("http_request_duration_seconds", help: "HTTP request latency by route template.",

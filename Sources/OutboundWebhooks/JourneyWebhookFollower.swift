@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import JourneyDomain
 import Postgres
+import Projections
 
 /// Follows the event log and queues a webhook when a journey completes or is abandoned.
 ///
@@ -65,10 +66,7 @@ public final class JourneyWebhookFollower: Sendable {
             let events = try EventStore.readAll(after: checkpoint, limit: limit, on: connection)
             guard let last = events.last else { return .applied(events: 0, enqueued: 0) }
             let enqueued = try Self.enqueue(endings: events, now: now, on: connection)
-            try connection.query("""
-                UPDATE projection_checkpoints SET transaction_id = \(String(last.transactionID))::xid8,
-                    position = \(last.position), updated_at = now() WHERE name = \(Self.name)
-                """)
+            try ProjectionRunner.storeCheckpoint(Self.name, last.checkpoint, on: connection)
             return .applied(events: events.count, enqueued: enqueued)
         }
     }
@@ -139,19 +137,14 @@ public final class JourneyWebhookFollower: Sendable {
     }
 
     /// The checkpoint, row-locked for this transaction; nil when another follower holds it.
-    static func lockCheckpoint(on connection: PostgresConnection) throws -> GlobalCheckpoint? {
-        try connection.query("INSERT INTO projection_checkpoints (name) VALUES (\(name)) ON CONFLICT (name) DO NOTHING")
-        guard let row = try connection.query("""
-            SELECT transaction_id::text, position FROM projection_checkpoints WHERE name = \(name) FOR UPDATE SKIP LOCKED
-            """).first else { return nil }
-        return GlobalCheckpoint(transactionID: try row.decode(0), position: try row.decode(1))
-    }
 
     /// The stored checkpoint.
+    /// The follower's checkpoint, row-locked for this transaction; nil while another follower holds it.
+    static func lockCheckpoint(on connection: PostgresConnection) throws -> GlobalCheckpoint? {
+        try ProjectionRunner.lockCheckpoint(name, on: connection)
+    }
+
     public static func checkpoint(client: PostgresClient) async throws -> GlobalCheckpoint {
-        guard let row = try await client.query(
-            "SELECT transaction_id::text, position FROM projection_checkpoints WHERE name = \(name)").first
-        else { return .start }
-        return GlobalCheckpoint(transactionID: try row.decode(0), position: try row.decode(1))
+        try await ProjectionRunner.checkpoint(name, client: client)
     }
 }

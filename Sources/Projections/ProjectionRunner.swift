@@ -127,7 +127,7 @@ public final class ProjectionRunner: Sendable {
     // MARK: - Checkpoints
 
     /// The checkpoint, row-locked for this transaction; nil when another transaction holds it.
-    static func lockCheckpoint(_ name: String, on connection: PostgresConnection) throws -> GlobalCheckpoint? {
+    public static func lockCheckpoint(_ name: String, on connection: PostgresConnection) throws -> GlobalCheckpoint? {
         try connection.query("INSERT INTO projection_checkpoints (name) VALUES (\(name)) ON CONFLICT (name) DO NOTHING")
         guard let row = try connection.query("""
             SELECT transaction_id::text, position FROM projection_checkpoints WHERE name = \(name) FOR UPDATE SKIP LOCKED
@@ -135,7 +135,7 @@ public final class ProjectionRunner: Sendable {
         return GlobalCheckpoint(transactionID: try row.decode(0), position: try row.decode(1))
     }
 
-    static func storeCheckpoint(_ name: String, _ checkpoint: GlobalCheckpoint, on connection: PostgresConnection) throws {
+    public static func storeCheckpoint(_ name: String, _ checkpoint: GlobalCheckpoint, on connection: PostgresConnection) throws {
         try connection.query("""
             UPDATE projection_checkpoints SET transaction_id = \(String(checkpoint.transactionID))::xid8,
                 position = \(checkpoint.position), updated_at = now() WHERE name = \(name)

@@ -112,8 +112,7 @@ final class WebhookDispatcher: Sendable {
         if let header = configuration.authentication.header {
             request.setValue(header.value, forHTTPHeaderField: header.name)
         }
-        let (seconds, attoseconds) = configuration.requestTimeout.components
-        request.timeoutInterval = Double(seconds) + Double(attoseconds) / 1e18
+        request.timeoutInterval = configuration.requestTimeout / .seconds(1)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         request.httpBody = try? encoder.encode(notification)

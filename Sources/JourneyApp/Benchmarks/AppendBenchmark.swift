@@ -155,8 +155,5 @@ extension UUID {
 
 extension Duration {
     /// The duration in seconds as a Double.
-    var seconds: Double {
-        let (s, attoseconds) = components
-        return Double(s) + Double(attoseconds) / 1e18
-    }
+    var seconds: Double { self / .seconds(1) }
 }
