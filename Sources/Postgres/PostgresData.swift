@@ -27,7 +27,7 @@ extension Int64: PostgresEncodable { public var postgresText: String? { String(s
 extension UInt64: PostgresEncodable { public var postgresText: String? { String(self) } }
 extension Double: PostgresEncodable { public var postgresText: String? { String(self) } }
 extension Bool: PostgresEncodable { public var postgresText: String? { self ? "t" : "f" } }
-extension UUID: PostgresEncodable { public var postgresText: String? { uuidString.lowercased() } }
+extension UUID: PostgresEncodable { public var postgresText: String? { PostgresText.uuid(self) } }
 extension JSONB: PostgresEncodable { public var postgresText: String? { text } }
 extension Data: PostgresEncodable {
     public var postgresText: String? { "\\x" + PostgresHex.encode(self) }
@@ -40,13 +40,53 @@ extension Optional: PostgresEncodable where Wrapped: PostgresEncodable {
 }
 extension Array: PostgresEncodable where Element: PostgresEncodable {
     /// A one-dimensional array literal; elements are quoted and escaped.
-    public var postgresText: String? {
-        let items = map { element -> String in
-            guard let text = element.postgresText else { return "NULL" }
-            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            return "\"\(escaped)\""
+    public var postgresText: String? { PostgresText.arrayLiteral(map(\.postgresText)) }
+}
+
+/// Text forms built byte by byte: on the append path these ran through Foundation's
+/// NSString bridging and cost more than the statement itself.
+enum PostgresText {
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// `{"a","b\"c",NULL}`: every element quoted, `"` and `\` escaped with a backslash.
+    static func arrayLiteral(_ elements: [String?]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(2 + elements.reduce(0) { $0 + ($1?.utf8.count ?? 4) + 3 })
+        out.append(UInt8(ascii: "{"))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            guard let element else {
+                out.append(contentsOf: "NULL".utf8)
+                continue
+            }
+            out.append(UInt8(ascii: "\""))
+            for byte in element.utf8 {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
+                out.append(byte)
+            }
+            out.append(UInt8(ascii: "\""))
         }
-        return "{" + items.joined(separator: ",") + "}"
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The canonical lower-case form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`.
+    static func uuid(_ value: UUID) -> String {
+        withUnsafeBytes(of: value.uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { buffer in
+                var at = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        buffer[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    buffer[at] = hexDigits[Int(byte >> 4)]
+                    buffer[at + 1] = hexDigits[Int(byte & 0x0f)]
+                    at += 2
+                }
+                return at
+            }
+        }
     }
 }
 

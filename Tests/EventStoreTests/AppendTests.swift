@@ -123,4 +123,22 @@ import Testing
         }
         #expect(result.streamVersion == 1)
     }
+
+    /// The append's statements are planned once per session (generic plans). A plan made while
+    /// `events` was empty once chose a sequential scan for the event-id lookup and kept it.
+    @Test func appendsProbeIndexesEvenWhenPlannedOnAnEmptyLog() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let scans = try await db.app.transaction { connection in
+            for n in 0..<8 {
+                let name = stream()
+                try EventStore.append([event(n)], to: name, expectedVersion: .noStream, on: connection)
+                try EventStore.append([event(n), event(n + 1)], to: name, expectedVersion: .exact(1), on: connection)
+                try EventStore.append([event(n)], to: name, expectedVersion: .any, on: connection)
+            }
+            return try connection.query("SELECT seq_scan FROM pg_stat_xact_user_tables WHERE relname = 'events'")
+                .first?.decode(0, as: Int64.self)
+        }
+        #expect(scans == 0)
+    }
 }

@@ -53,9 +53,23 @@ import Testing
     @Test func arraysBindWithQuotingAndNulls() async throws {
         let db = try await TestDatabase.create(migrated: false)
         defer { Task { await db.drop() } }
-        let values: [String?] = ["a,b", "c\"d", "e\\f", nil, "{g}"]
+        let values: [String?] = ["a,b", "c\"d", "e\\f", nil, "{g}", "", "NULL", " padded ", "ação 🧪", "\\\"\\"]
         let rows = try await db.app.query("SELECT unnest(\(values)::text[]) AS v")
         #expect(try rows.map { try $0.decode(0, as: String?.self) } == values)
+        let documents = [JSONB(text: #"{"a": "x\"y", "b": "c\\d"}"#), JSONB(text: "[]")]
+        let decoded = try await db.app.query("SELECT unnest(\(documents)::jsonb[])::text")
+        #expect(try decoded.map { try $0.decode(0, as: String.self) } == [#"{"a": "x\"y", "b": "c\\d"}"#, "[]"])
+        let empty: [String] = []
+        #expect(try await db.app.query("SELECT cardinality(\(empty)::text[])").first?.decode(0, as: Int.self) == 0)
+    }
+
+    @Test func uuidsBindInTheirCanonicalLowerCaseForm() async throws {
+        let db = try await TestDatabase.create(migrated: false)
+        defer { Task { await db.drop() } }
+        let ids = (0..<50).map { _ in UUID() } + [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))]
+        for id in ids { #expect(id.postgresText == id.uuidString.lowercased()) }
+        let rows = try await db.app.query("SELECT unnest(\(ids)::uuid[])::text")
+        #expect(try rows.map { try $0.decode(0, as: String.self) } == ids.map { $0.uuidString.lowercased() })
     }
 
     @Test func nullIntoNonOptionalIsADecodingError() async throws {

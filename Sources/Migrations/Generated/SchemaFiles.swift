@@ -15,5 +15,6 @@ public enum SchemaFiles {
         migration0010,
         migration0011,
         migration0012,
+        migration0013,
     ]
 }
