@@ -18,5 +18,9 @@ import Testing
         #expect(badKey.code != 0)
         #expect(badKey.error.contains("UNICO_UAT_PRIVATE_KEY_FILE"))
         #expect(!badKey.error.contains("BEGIN"))
+
+        let noFile = await journeys(["serve", "--port", "0", "--unico-config", "/nonexistent/unico.json"], database: db)
+        #expect(noFile.code == 64)
+        #expect(noFile.error.contains("/nonexistent/unico.json"))
     }
 }

@@ -1,4 +1,5 @@
 import CLI
+import Cryptography
 import Foundation
 @testable import JourneyApp
 import JourneyTesting
@@ -31,12 +32,45 @@ import Testing
     }
 
     @Test func aWorkerProcessTakesItsShareOfEachConfiguredUnicoRate() throws {
-        let scaled = try WorkCommand.scalingUnicoRate(
-            ["UNICO_UAT_TENANT": "acme", "UNICO_UAT_RATE_LIMIT": "8", "UNICO_PROD_TENANT": "acme", "OTHER": "x"], by: 0.5)
-        #expect(scaled["UNICO_UAT_RATE_LIMIT"] == "4.0")
-        #expect(scaled["UNICO_PROD_RATE_LIMIT"] == "5.0")  // half of the default 10/s
-        #expect(scaled["OTHER"] == "x")
-        #expect(throws: (any Error).self) { try WorkCommand.scalingUnicoRate(["UNICO_UAT_RATE_LIMIT": "fast"], by: 0.5) }
+        let key = try UnicoSettingsFixture()
+        let configurations = try UnicoSettings.configurations(
+            key.variables(prefix: "UNICO_UAT_", ["RATE_LIMIT": "8"]).merging(key.variables(prefix: "UNICO_PROD_")) { $1 }
+                .merging(["OTHER": "x"]) { $1 },
+            share: 0.5)
+        #expect(configurations[.uat]?.rateLimit == 4)
+        #expect(configurations[.prod]?.rateLimit == 5)  // half of the default 10/s
+        #expect(throws: (any Error).self) {
+            try UnicoSettings.configurations(key.variables(prefix: "UNICO_UAT_", ["RATE_LIMIT": "fast"]), share: 0.5)
+        }
+    }
+
+    /// `--unico-config FILE` (or UNICO_CONFIG_FILE): one JSON object per environment, a relative
+    /// key file resolved next to it; an environment set both there and by variables is refused.
+    @Test func unicoSettingsComeFromAFileOrVariablesButNotBoth() throws {
+        let key = try UnicoSettingsFixture()
+        let file = key.directory.appendingPathComponent("unico.json")
+        try Data(#"{"prod": {"serviceAccount": "svc", "tenant": "acme", "privateKeyFile": "key.pem", "rateLimit": 6}}"#.utf8)
+            .write(to: file)
+        let fromFile = try UnicoSettings.configurations(["UNICO_CONFIG_FILE": file.path])
+        #expect(fromFile[.prod]?.issuer == "svc@acme.iam.acesso.io")
+        #expect(fromFile[.prod]?.rateLimit == 6)
+        #expect(fromFile[.uat] == nil)
+
+        let both = try UnicoSettings.configurations(key.variables(prefix: "UNICO_UAT_"), file: file.path, share: 0.5)
+        #expect(both[.uat]?.tenant == "acme" && both[.prod]?.rateLimit == 3)
+
+        let clash = #expect(throws: (any Error).self) {
+            try UnicoSettings.configurations(key.variables(prefix: "UNICO_PROD_"), file: file.path)
+        }
+        #expect(clash.map { String(describing: $0) }?.contains("UNICO_PROD_") == true)
+
+        for (text, named) in [(#"{"staging": {}}"#, "staging"), ("[1]", "not a JSON object"), ("{}", "no Unico environment"),
+                              (#"{"uat": {"tenant": "acme"}}"#, "uat.serviceAccount")] {
+            try Data(text.utf8).write(to: file)
+            let error = #expect(throws: (any Error).self) { try UnicoSettings.configurations([:], file: file.path) }
+            #expect(error.map { String(describing: $0) }?.contains(named) == true, "\(text)")
+        }
+        #expect(throws: (any Error).self) { try UnicoSettings.configurations([:], file: "/nonexistent/unico.json") }
     }
 
     @Test func badWorkerSettingsExitNonZeroNamingTheSetting() async throws {
@@ -92,5 +126,23 @@ extension WorkCommandTests {
             #expect(capture.text.contains("with worker"))
             #expect(h.emulator.processes().count == 1)
         }
+    }
+}
+
+/// A temporary folder with an RSA key file, and the variables naming it.
+struct UnicoSettingsFixture {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("unico-settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(try RSAPrivateKey.generate().pemPKCS8.utf8).write(to: directory.appendingPathComponent("key.pem"))
+    }
+
+    func variables(prefix: String, _ extra: [String: String] = [:]) -> [String: String] {
+        var variables = [prefix + "SERVICE_ACCOUNT": "svc", prefix + "TENANT": "acme",
+                         prefix + "PRIVATE_KEY_FILE": directory.appendingPathComponent("key.pem").path]
+        for (name, value) in extra { variables[prefix + name] = value }
+        return variables
     }
 }

@@ -15,7 +15,8 @@ struct ServeCommand: Command {
         discussion: """
             Serves /healthz, /readyz, /metrics, /openapi.json, /v1/journeys, /v1/webhooks/unico, \
             /v1/reports/NAME and /dashboard. Unico clients come from \
-            UNICO_UAT_* / UNICO_PROD_* (SERVICE_ACCOUNT, TENANT, PRIVATE_KEY_FILE, ...); sealing keys from \
+            UNICO_UAT_* / UNICO_PROD_* (SERVICE_ACCOUNT, TENANT, PRIVATE_KEY_FILE, ...) or from the JSON file of \
+            --unico-config (or UNICO_CONFIG_FILE); sealing keys from \
             JOURNEYS_KEK and JOURNEYS_SUBJECT_REF_KEY; the client-token key from JOURNEYS_CLIENT_TOKEN_KEY; Unico \
             webhook credentials from UNICO_WEBHOOK_AUTH (basic:user:password, header:Name:value or bearer:token). \
             On the embedded database, missing keys fall back to public development keys. The retry policy \
@@ -27,6 +28,7 @@ struct ServeCommand: Command {
         options: [
             .optional("host", valueName: "ADDR", help: "Listen address.", default: "127.0.0.1"),
             .optional("port", valueName: "P", help: "Listen port (0 picks a free one).", default: "8080"),
+            unicoConfigOption,
             .optional("concurrency", valueName: "N", help: "With --with-workers: items performed at once.", default: "8"),
             .optional("batch-size", valueName: "N", help: "With --with-workers: items claimed per poll.", default: "50"),
             .optional("poll-interval", valueName: "S", help: "With --with-workers: seconds between idle polls.", default: "2"),
@@ -37,9 +39,17 @@ struct ServeCommand: Command {
     let host: String
     let port: Int
     let workers: WorkerService.Configuration?
+    let unicoConfig: String?
+
+    /// `--unico-config`, shared with `work`.
+    static let unicoConfigOption = OptionSpec.optional(
+        "unico-config", valueName: "FILE",
+        help: "JSON file of Unico client settings per environment ({\"uat\": {\"serviceAccount\", \"tenant\", "
+            + "\"privateKeyFile\", ...}}); default UNICO_CONFIG_FILE, else the UNICO_UAT_* / UNICO_PROD_* variables.")
 
     init(arguments: ParsedArguments) throws {
         host = try arguments.string("host")
+        unicoConfig = try arguments.optionalString("unico-config")
         port = try arguments.int("port", in: 0...65535)
         workers = try arguments.flag("with-workers") ? try WorkCommand.workerConfiguration(arguments) : nil
     }
@@ -50,7 +60,8 @@ struct ServeCommand: Command {
         var configuration = JourneyService.Configuration()
         configuration.http.host = host
         configuration.http.port = port
-        let dependencies = try Self.dependencies(AppEnvironment.current.variables, database: database)
+        let dependencies = try Self.dependencies(AppEnvironment.current.variables, database: database,
+                                                  unicoConfig: unicoConfig)
         let service = JourneyService(configuration: configuration, database: database.app, dependencies: dependencies)
         let worker = try workers.map {
             try WorkerService(configuration: $0, database: database.app, dependencies: dependencies, metrics: service.metrics)
@@ -84,18 +95,21 @@ struct ServeCommand: Command {
         }
     }
 
-    /// Unico clients, sealing and client-token keys from `variables`; development keys only on the embedded database.
-    static func dependencies(_ variables: [String: String], database: Database) throws -> JourneyDependencies {
+    /// Unico clients, sealing and client-token keys from `variables` (and the Unico settings file);
+    /// development keys only on the embedded database. Each Unico client may use `unicoShare` of
+    /// its environment's rate limit.
+    static func dependencies(_ variables: [String: String], database: Database, unicoConfig: String? = nil,
+                             unicoShare: Double = 1) throws -> JourneyDependencies {
         let retryPolicy = try RetryPolicy.fromEnvironment(variables)
         let embedded = database.embedded != nil
         var unico: [Environment: HumanTokenAPIClient] = [:]
-        for (environment, api) in [(Environment.uat, HumanTokenAPIEnvironment.uat), (.prod, .prod)]
-        where variables.keys.contains(where: { $0.hasPrefix(api.variablePrefix) }) {
-            unico[environment] = try HumanTokenAPIClient(configuration: .fromEnvironment(variables, environment: api))
+        for (environment, configuration) in try UnicoSettings.configurations(variables, file: unicoConfig, share: unicoShare) {
+            unico[environment] = try HumanTokenAPIClient(configuration: configuration)
         }
         if unico.isEmpty, !embedded {
             throw AppError(.invalidInput, "no Unico environment is configured: set \(HumanTokenAPIEnvironment.uat.variablePrefix)"
-                + "SERVICE_ACCOUNT, ...TENANT and ...PRIVATE_KEY_FILE (or the \(HumanTokenAPIEnvironment.prod.variablePrefix) ones)")
+                + "SERVICE_ACCOUNT, ...TENANT and ...PRIVATE_KEY_FILE (or the \(HumanTokenAPIEnvironment.prod.variablePrefix) ones), "
+                + "or give --unico-config FILE (\(UnicoSettings.fileVariable))")
         }
         let privacy: PrivacyConfiguration
         if variables[PrivacyConfiguration.Variable.activeKey] != nil || !embedded {

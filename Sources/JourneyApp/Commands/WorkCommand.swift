@@ -29,33 +29,19 @@ struct WorkCommand: Command {
             .optional("unico-share", valueName: "F",
                       help: "Fraction of each environment's Unico rate limit (UNICO_*_RATE_LIMIT, default 10/s) this "
                           + "process may use, leaving the rest to live starts in `serve`.", default: "0.5"),
+            ServeCommand.unicoConfigOption,
         ],
         flags: [FlagSpec("no-projections", help: "Do not run the journey_state projection in this process.")])
     let configuration: WorkerService.Configuration
     let projections: Bool
     let unicoShare: Double
+    let unicoConfig: String?
 
     init(arguments: ParsedArguments) throws {
         configuration = try Self.workerConfiguration(arguments)
         projections = try !arguments.flag("no-projections")
         unicoShare = try arguments.double("unico-share", in: 0.01...1)
-    }
-
-    /// `variables` with each configured environment's Unico rate limit scaled by `share`: a worker
-    /// process has its own client-side limiter, so it takes only part of the tenant's budget.
-    static func scalingUnicoRate(_ variables: [String: String], by share: Double) throws -> [String: String] {
-        var scaled = variables
-        for api in [HumanTokenAPIEnvironment.uat, .prod] where variables.keys.contains(where: { $0.hasPrefix(api.variablePrefix) }) {
-            let name = api.variablePrefix + "RATE_LIMIT"
-            let limit = try variables[name].map { text -> Double in
-                guard let value = Double(text), value > 0, value.isFinite else {
-                    throw AppError(.invalidInput, "\(name) must be a positive number of requests per second")
-                }
-                return value
-            } ?? HumanTokenAPIConfiguration.defaultRateLimit
-            scaled[name] = String(limit * share)
-        }
-        return scaled
+        unicoConfig = try arguments.optionalString("unico-config")
     }
 
     /// The worker settings of `work` and `serve --with-workers`.
@@ -90,8 +76,8 @@ struct WorkCommand: Command {
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: configuration.concurrency + 4)
         defer { database.close() }
-        let variables = try Self.scalingUnicoRate(AppEnvironment.current.variables, by: unicoShare)
-        let dependencies = try ServeCommand.dependencies(variables, database: database)
+        let dependencies = try ServeCommand.dependencies(AppEnvironment.current.variables, database: database,
+                                                         unicoConfig: unicoConfig, unicoShare: unicoShare)
         let worker = try WorkerService(configuration: configuration, database: database.app, dependencies: dependencies)
         let webhooks = try Self.outboundWebhooks(database)
         AppEnvironment.current.writeLine("worker \(configuration.workerID) running")
