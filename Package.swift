@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "CLI"),
         .target(name: "HumanTokenAPI", dependencies: ["Cryptography"]),
+        .target(name: "RateBudget", dependencies: ["Postgres", "HumanTokenAPI"]),
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography"]),
         .target(name: "SDKLiteSimulator"),
         .target(name: "Observability"),
@@ -53,7 +54,7 @@ let package = Package(
         .target(name: "JourneyApp", dependencies: [
             "Postgres", "EmbeddedPostgres", "Migrations", "EventStore", "Cryptography", "HTTPServer",
             "JourneyDomain", "CLI", "UnicoEmulator", "HumanTokenAPI", "SDKLiteSimulator", "Privacy", "AccessControl", "JourneyStore", "JourneyService", "Observability", "Projections", "OutboundWebhooks",
-            "Reports", "Audit", "Workers",
+            "Reports", "Audit", "Workers", "RateBudget",
         ]),
         .executableTarget(name: "journeys", dependencies: ["JourneyApp"]),
 
@@ -66,6 +67,7 @@ let package = Package(
         .testTarget(name: "JourneyDomainTests", dependencies: ["JourneyDomain"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
         .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography"]),
+        .testTarget(name: "RateBudgetTests", dependencies: ["RateBudget", "HumanTokenAPI", "Postgres", "JourneyTesting"]),
         .testTarget(name: "HumanTokenAPITests", dependencies: ["HumanTokenAPI", "UnicoEmulator", "Cryptography"]),
         .testTarget(name: "SDKLiteSimulatorTests", dependencies: ["SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),

@@ -4,17 +4,21 @@ import Synchronization
 /// A client-side limit on API calls for one tenant: a token bucket with two priorities.
 ///
 /// Live calls (journey starts) are always served before background calls; a background call
-/// waits while any live call waits. Clients of the same tenant should share one limiter.
+/// waits while any live call waits. Clients of the same tenant should share one limiter; with
+/// a `shared` budget, processes of the same tenant share its rate too.
 public final class HumanTokenRateLimiter: Sendable {
     private let state: Mutex<RateLimiterState>
     private let clock: @Sendable () -> Date
+    private let shared: (any SharedRateBudget)?
 
     /// A limiter allowing `requestsPerSecond` calls, with bursts of up to that many.
     ///
     /// `clock` defaults to the system clock; waits are real sleeps of the clock's differences.
+    /// `shared`, when given, is asked after this limiter admits a call.
     public init(requestsPerSecond: Double = HumanTokenAPIConfiguration.defaultRateLimit,
-                clock: @escaping @Sendable () -> Date = Date.init) {
+                clock: @escaping @Sendable () -> Date = Date.init, shared: (any SharedRateBudget)? = nil) {
         self.clock = clock
+        self.shared = shared
         self.state = Mutex(RateLimiterState(rate: requestsPerSecond, now: clock()))
     }
 
@@ -24,7 +28,7 @@ public final class HumanTokenRateLimiter: Sendable {
         do {
             while true {
                 let decision = state.withLock { $0.poll(ticket, now: clock()) }
-                guard case .wait(let until) = decision else { return }
+                guard case .wait(let until) = decision else { break }
                 let delay = max(until.timeIntervalSince(clock()), 0.001)
                 try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
             }
@@ -32,12 +36,17 @@ public final class HumanTokenRateLimiter: Sendable {
             state.withLock { $0.cancel(ticket) }
             throw error
         }
+        guard let shared else { return }
+        while let wait = await shared.take(priority) {
+            try await Task.sleep(for: max(wait, .milliseconds(1)))
+        }
     }
 
     /// Stops serving anyone for `seconds` (a 429's `Retry-After`).
     public func pause(for seconds: TimeInterval) {
         let now = clock()
         state.withLock { $0.pause(until: now.addingTimeInterval(seconds), now: now) }
+        if let shared { Task { await shared.pause(for: seconds) } }
     }
 
     /// How many calls are waiting.

@@ -1,6 +1,8 @@
 import Foundation
 import HumanTokenAPI
 import JourneyDomain
+import Postgres
+import RateBudget
 
 /// Where each Unico environment's client settings come from: the `UNICO_UAT_*` /
 /// `UNICO_PROD_*` variables, or a JSON file given by `--unico-config` or `UNICO_CONFIG_FILE`
@@ -10,10 +12,8 @@ enum UnicoSettings {
     /// The variable naming the JSON file when no `--unico-config` is given.
     static let fileVariable = "UNICO_CONFIG_FILE"
 
-    /// The configured environments; `file` (a flag) wins over `UNICO_CONFIG_FILE`. Each rate limit
-    /// is scaled by `share`: a worker process has its own client-side limiter, so it takes only
-    /// part of the tenant's budget.
-    static func configurations(_ variables: [String: String], file: String? = nil, share: Double = 1) throws
+    /// The configured environments; `file` (a flag) wins over `UNICO_CONFIG_FILE`.
+    static func configurations(_ variables: [String: String], file: String? = nil) throws
         -> [Environment: HumanTokenAPIConfiguration] {
         let path = file ?? variables[fileVariable].flatMap { $0.isEmpty ? nil : $0 }
         var sections: Set<String> = []
@@ -36,12 +36,23 @@ enum UnicoSettings {
             case (false, false):
                 break
             }
-            configurations[environment]?.rateLimit *= share
         }
         if path != nil, configurations.isEmpty {
             throw AppError(.invalidInput, "\(path ?? "") configures no Unico environment: give it a \"uat\" or \"prod\" object")
         }
         return configurations
+    }
+
+    /// A client whose own limiter runs at `share` of the tenant's rate and which shares the
+    /// tenant's whole rate with every other process through `database` (`unico_rate_buckets`).
+    static func client(_ configuration: HumanTokenAPIConfiguration, share: Double, sharedWith database: PostgresClient) throws
+        -> HumanTokenAPIClient {
+        var local = configuration
+        local.rateLimit = configuration.rateLimit * share
+        let budget = PostgresRateBudget(client: database, configuration: .init(
+            bucket: "\(configuration.environment.rawValue.uppercased()):\(configuration.tenant)", rate: configuration.rateLimit))
+        return try HumanTokenAPIClient(
+            configuration: local, rateLimiter: HumanTokenRateLimiter(requestsPerSecond: local.rateLimit, shared: budget))
     }
 
     /// The top-level keys of the file, checked to be known environments.

@@ -31,16 +31,19 @@ import Testing
         }
     }
 
-    @Test func aWorkerProcessTakesItsShareOfEachConfiguredUnicoRate() throws {
+    @Test func aWorkerProcessTakesItsShareOfEachConfiguredUnicoRate() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
         let key = try UnicoSettingsFixture()
         let configurations = try UnicoSettings.configurations(
             key.variables(prefix: "UNICO_UAT_", ["RATE_LIMIT": "8"]).merging(key.variables(prefix: "UNICO_PROD_")) { $1 }
-                .merging(["OTHER": "x"]) { $1 },
-            share: 0.5)
-        #expect(configurations[.uat]?.rateLimit == 4)
-        #expect(configurations[.prod]?.rateLimit == 5)  // half of the default 10/s
+                .merging(["OTHER": "x"]) { $1 })
+        let uat = try UnicoSettings.client(try #require(configurations[.uat]), share: 0.5, sharedWith: db.app)
+        let prod = try UnicoSettings.client(try #require(configurations[.prod]), share: 0.5, sharedWith: db.app)
+        #expect(uat.configuration.rateLimit == 4)
+        #expect(prod.configuration.rateLimit == 5)  // half of the default 10/s
         #expect(throws: (any Error).self) {
-            try UnicoSettings.configurations(key.variables(prefix: "UNICO_UAT_", ["RATE_LIMIT": "fast"]), share: 0.5)
+            try UnicoSettings.configurations(key.variables(prefix: "UNICO_UAT_", ["RATE_LIMIT": "fast"]))
         }
     }
 
@@ -56,8 +59,8 @@ import Testing
         #expect(fromFile[.prod]?.rateLimit == 6)
         #expect(fromFile[.uat] == nil)
 
-        let both = try UnicoSettings.configurations(key.variables(prefix: "UNICO_UAT_"), file: file.path, share: 0.5)
-        #expect(both[.uat]?.tenant == "acme" && both[.prod]?.rateLimit == 3)
+        let both = try UnicoSettings.configurations(key.variables(prefix: "UNICO_UAT_"), file: file.path)
+        #expect(both[.uat]?.tenant == "acme" && both[.prod]?.rateLimit == 6)
 
         let clash = #expect(throws: (any Error).self) {
             try UnicoSettings.configurations(key.variables(prefix: "UNICO_PROD_"), file: file.path)

@@ -96,15 +96,15 @@ struct ServeCommand: Command {
     }
 
     /// Unico clients, sealing and client-token keys from `variables` (and the Unico settings file);
-    /// development keys only on the embedded database. Each Unico client may use `unicoShare` of
-    /// its environment's rate limit.
+    /// development keys only on the embedded database. Every process shares each tenant's Unico
+    /// rate through the database; this one's own limiter allows `unicoShare` of it.
     static func dependencies(_ variables: [String: String], database: Database, unicoConfig: String? = nil,
                              unicoShare: Double = 1) throws -> JourneyDependencies {
         let retryPolicy = try RetryPolicy.fromEnvironment(variables)
         let embedded = database.embedded != nil
         var unico: [Environment: HumanTokenAPIClient] = [:]
-        for (environment, configuration) in try UnicoSettings.configurations(variables, file: unicoConfig, share: unicoShare) {
-            unico[environment] = try HumanTokenAPIClient(configuration: configuration)
+        for (environment, configuration) in try UnicoSettings.configurations(variables, file: unicoConfig) {
+            unico[environment] = try UnicoSettings.client(configuration, share: unicoShare, sharedWith: database.app)
         }
         if unico.isEmpty, !embedded {
             throw AppError(.invalidInput, "no Unico environment is configured: set \(HumanTokenAPIEnvironment.uat.variablePrefix)"

@@ -14,9 +14,9 @@ struct WorkCommand: Command {
             work_leases (FOR UPDATE SKIP LOCKED with leases renewed by heartbeat). Also follows the \
             log into journey_state (the workers' source of due work) as the schema owner, unless \
             --no-projections, and sends the outbound webhooks of completed and abandoned journeys \
-            to the endpoints set with `journeys webhooks set`. Each process has its own Unico rate \
-            limiter and takes --unico-share of the tenant's rate (live starts in `serve` go first within \
-            one process; across processes this share leaves them headroom, and 429s back off). Unico, \
+            to the endpoints set with `journeys webhooks set`. Every process shares each tenant's Unico \
+            rate through the database (unico_rate_buckets), where background calls leave a reserve for \
+            live journey starts; --unico-share caps this process's own limiter. Unico, \
             sealing and retry settings come \
             from the same variables as `serve` (JOURNEYS_RETRY_* for the retry policy of journeys the \
             service starts).
@@ -28,7 +28,7 @@ struct WorkCommand: Command {
             .optional("lease", valueName: "S", help: "Seconds a claim holds before another worker may take it.", default: "60"),
             .optional("unico-share", valueName: "F",
                       help: "Fraction of each environment's Unico rate limit (UNICO_*_RATE_LIMIT, default 10/s) this "
-                          + "process may use, leaving the rest to live starts in `serve`.", default: "0.5"),
+                          + "process's own limiter allows; all processes together stay within the whole rate.", default: "1"),
             ServeCommand.unicoConfigOption,
         ],
         flags: [FlagSpec("no-projections", help: "Do not run the journey_state projection in this process.")])

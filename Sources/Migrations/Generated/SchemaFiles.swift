@@ -16,5 +16,6 @@ public enum SchemaFiles {
         migration0011,
         migration0012,
         migration0013,
+        migration0014,
     ]
 }

@@ -1,0 +1,91 @@
+import Foundation
+import HumanTokenAPI
+import JourneyTesting
+import Postgres
+import RateBudget
+import Testing
+
+/// The tenant's Unico rate shared through `unico_rate_buckets`: each budget stands for one process.
+@Suite struct PostgresRateBudgetTests {
+    func budget(_ db: TestDatabase, bucket: String = "UAT:acme", rate: Double, reserve: Double? = nil) -> PostgresRateBudget {
+        PostgresRateBudget(client: db.app, configuration: .init(bucket: bucket, rate: rate, liveReserve: reserve))
+    }
+
+    @Test func twoProcessesShareOneBurstAndThenWaitForTheRate() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let first = budget(db, rate: 2)
+        let second = budget(db, rate: 2)
+        var taken = 0
+        for process in [first, second, first, second] where await process.take(.live) == nil {
+            taken += 1
+        }
+        #expect(taken == 2)  // the burst (2 tokens) for both processes together, not 2 each
+        let wait = try #require(await second.take(.live))
+        #expect(wait > .milliseconds(200) && wait <= .milliseconds(500))  // about one token at 2/s
+        let other = budget(db, bucket: "PROD:acme", rate: 2)
+        #expect(await other.take(.live) == nil)  // another environment or tenant has its own bucket
+        #expect(first.failures == 0 && second.failures == 0)
+    }
+
+    @Test func backgroundCallsLeaveTheReserveToLiveStarts() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        // A burst of 2 with 1 reserved: a background call needs a full bucket, a live one any token.
+        let worker = budget(db, rate: 2, reserve: 1)
+        let service = budget(db, rate: 2, reserve: 1)
+        #expect(await worker.take(.background) == nil)
+        #expect(await worker.take(.background) != nil)
+        #expect(await service.take(.live) == nil)
+        #expect(await service.take(.live) != nil)
+    }
+
+    @Test func a429PausesEveryProcess() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let first = budget(db, rate: 10)
+        let second = budget(db, rate: 10)
+        #expect(await first.take(.live) == nil)
+        await first.pause(for: 2)
+        let wait = try #require(await second.take(.live))
+        #expect(wait > .milliseconds(1500) && wait <= .seconds(2))
+    }
+
+    @Test func theLimiterWaitsForTheSharedBudgetAfterItsOwn() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        // Two processes whose own limiters would allow 100/s each, sharing a tenant rate of 5/s.
+        let limiters = (0..<2).map { _ in HumanTokenRateLimiter(requestsPerSecond: 100, shared: budget(db, rate: 5)) }
+        let started = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<9 {
+                group.addTask { try await limiters[index % 2].acquire(.live) }
+            }
+            try await group.waitForAll()
+        }
+        // 5 at once, then 4 more at 5/s: at least 0.8 s for the nine calls.
+        #expect(ContinuousClock.now - started >= .milliseconds(750))
+    }
+
+    @Test func anUnreachableDatabaseFailsOpenAndIsCounted() async throws {
+        let client = try PostgresClient(url: "postgresql://journeys_app@127.0.0.1:1/none?connect_timeout=1",
+                                        configuration: .init(maxConnections: 1))
+        defer { client.close() }
+        let budget = PostgresRateBudget(client: client, configuration: .init(bucket: "UAT:acme", rate: 1))
+        #expect(await budget.take(.live) == nil)
+        await budget.pause(for: 1)
+        #expect(budget.failures == 2)
+    }
+
+    @Test func theApplicationRoleOnlyCallsTheFunctions() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        #expect(await budget(db, rate: 1).take(.live) == nil)
+        await #expect(throws: PostgresError.self) {
+            try await db.app.query("UPDATE unico_rate_buckets SET tokens = 100")
+        }
+        await #expect(throws: PostgresError.self) {
+            try await db.app.query("SELECT take_unico_token('UAT:acme', 0, 0)")
+        }
+    }
+}
