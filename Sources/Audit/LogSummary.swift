@@ -26,9 +26,9 @@ public struct LogSummary: Sendable, Equatable, Codable {
     /// later commit before it); `.start` for an empty log.
     public static func currentCut(on connection: PostgresConnection) throws -> GlobalCheckpoint {
         guard let row = try connection.query("""
-            SELECT transaction_id::text, position FROM events
+            SELECT transaction_id::text AS transaction_id_text, position FROM events
             WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-            ORDER BY transaction_id DESC, position DESC LIMIT 1
+            ORDER BY events.transaction_id DESC, events.position DESC LIMIT 1
             """).first else { return .start }
         return GlobalCheckpoint(transactionID: try row.decode(0), position: try row.decode(1))
     }

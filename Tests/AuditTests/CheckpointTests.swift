@@ -142,4 +142,23 @@ import Testing
         #expect(checkpoint.summary.cut == .start)
         #expect(try await CheckpointVerifier(client: db.app, keys: keys).verify().isIntact)
     }
+
+    /// The cut is the greatest (transaction id, position) below the horizon as numbers: sorted
+    /// as text, transaction 999 came after 1000 and checkpoints stopped short of newer events.
+    @Test func theCutComparesTransactionIDsAsNumbersAcrossADigitBoundary() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        try await db.superuser.withConnection { connection in
+            try connection.execute(unsafeSQL: """
+                INSERT INTO events (transaction_id, stream_name, stream_version, event_id, event_type, data,
+                                    recorded_at, previous_hash, hash)
+                VALUES ('999', 's-a', 1, gen_random_uuid(), 'T', '{}', now(), '\\x00', '\\x00'),
+                       ('1000', 's-b', 1, gen_random_uuid(), 'T', '{}', now(), '\\x00', '\\x00')
+                """)
+        }
+        let cut = try await db.owner.withConnection { try LogSummary.currentCut(on: $0) }
+        #expect(cut.transactionID == 1000)
+        let summary = try await db.owner.withConnection { try LogSummary.compute(upTo: cut, on: $0) }
+        #expect(summary.events == 2 && summary.streams == 2)
+    }
 }
