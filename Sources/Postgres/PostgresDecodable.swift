@@ -58,7 +58,10 @@ extension Bool: PostgresTextDecodable {
     }
 }
 extension UUID: PostgresTextDecodable {
-    public init?(postgresText text: String) { self.init(uuidString: text) }
+    public init?(postgresText text: String) {
+        guard let value = PostgresText.parseUUID(text) else { return nil }
+        self = value
+    }
 }
 extension JSONB: PostgresTextDecodable {
     public init?(postgresText text: String) { self.init(text: text) }

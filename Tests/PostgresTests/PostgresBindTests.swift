@@ -70,6 +70,16 @@ import Testing
         for id in ids { #expect(id.postgresText == id.uuidString.lowercased()) }
         let rows = try await db.app.query("SELECT unnest(\(ids)::uuid[])::text")
         #expect(try rows.map { try $0.decode(0, as: String.self) } == ids.map { $0.uuidString.lowercased() })
+        let decoded = try await db.app.query("SELECT unnest(\(ids)::uuid[])")
+        #expect(try decoded.map { try $0.decode(0, as: UUID.self) } == ids)
+        for malformed in ["", "not-a-uuid", "0123456789abcdef0123456789abcdef0123", "01234567-89ab-cdef-0123-456789abcdeg",
+                          "01234567-89ab-cdef-0123+456789abcdef", "01234567-89AB-CDEF-0123-456789ABCDEF0"] {
+            #expect(UUID(postgresText: malformed) == nil, "\(malformed)")
+        }
+        #expect(UUID(postgresText: "01234567-89AB-CDEF-0123-456789ABCDEF") == UUID(uuidString: "01234567-89ab-cdef-0123-456789abcdef"))
+        let bytes = Data((0...255).map(UInt8.init))
+        #expect(try await db.app.query("SELECT \(bytes)::bytea").first?.decode(0, as: Data.self) == bytes)
+        #expect(Data(postgresText: "\\x0g") == nil && Data(postgresText: "\\x012") == nil)
     }
 
     @Test func nullIntoNonOptionalIsADecodingError() async throws {
