@@ -109,18 +109,7 @@ struct ChainRow {
     }
 
     /// sha256(previous hash || length-prefixed fields), as `event_hash` in schema/0001.
-    var recomputedHash: Data {
-        var bytes = [UInt8](previousHash)
-        for field in canonical {
-            if let field {
-                bytes += Array("\(field.utf8.count):".utf8) + Array(field.utf8)
-            } else {
-                bytes += Array("-".utf8)
-            }
-            bytes.append(0x0a)
-        }
-        return SHA256.hash(bytes)
-    }
+    var recomputedHash: Data { EventHash.hash(previous: previousHash, fields: canonical) }
 }
 
 /// Running state of one stream's chain.

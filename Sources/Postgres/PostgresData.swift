@@ -46,8 +46,6 @@ extension Array: PostgresEncodable where Element: PostgresEncodable {
 /// Text forms built byte by byte: on the append path these ran through Foundation's
 /// NSString bridging and cost more than the statement itself.
 enum PostgresText {
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     /// `{"a","b\"c",NULL}`: every element quoted, `"` and `\` escaped with a backslash.
     static func arrayLiteral(_ elements: [String?]) -> String {
         var out: [UInt8] = []
@@ -100,8 +98,8 @@ enum PostgresText {
                         buffer[at] = UInt8(ascii: "-")
                         at += 1
                     }
-                    buffer[at] = hexDigits[Int(byte >> 4)]
-                    buffer[at + 1] = hexDigits[Int(byte & 0x0f)]
+                    buffer[at] = PostgresHex.digits[Int(byte >> 4)]
+                    buffer[at + 1] = PostgresHex.digits[Int(byte & 0x0f)]
                     at += 2
                 }
                 return at
@@ -112,8 +110,10 @@ enum PostgresText {
 
 /// Hex helpers for `bytea`.
 enum PostgresHex {
+    /// Lower-case hex digits, by value.
+    static let digits = Array("0123456789abcdef".utf8)
+
     static func encode(_ data: Data) -> String {
-        let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(data.count * 2)
         for byte in data {
