@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "Observability"),
         .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "JourneyStore"]),
         .target(name: "OutboundWebhooks", dependencies: [
-            "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy", "Projections",
+            "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy",
         ]),
         .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain"]),
         .target(name: "Audit", dependencies: ["Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore"]),

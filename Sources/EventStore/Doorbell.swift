@@ -24,10 +24,10 @@ final class Doorbell: Sendable {
         waiters.forEach { $0.resume() }
     }
 
-    /// Returns when rung, after `seconds`, or on cancellation.
-    func wait(upTo seconds: Double) async {
+    /// Returns when rung, after `interval`, or on cancellation.
+    func wait(upTo interval: Duration) async {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: .seconds(seconds)) }
+            group.addTask { try? await Task.sleep(for: interval) }
             group.addTask { await self.waitForRing() }
             await group.next()
             group.cancelAll()

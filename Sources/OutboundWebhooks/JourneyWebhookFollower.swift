@@ -2,14 +2,13 @@ import EventStore
 import Foundation
 import JourneyDomain
 import Postgres
-import Projections
 
 /// Follows the event log and queues a webhook when a journey completes or is abandoned.
 ///
-/// It works like the projection runner, with its own checkpoint (`outbound_webhooks` in
-/// `projection_checkpoints`): one batch is one transaction that row-locks the checkpoint
-/// (`FOR UPDATE SKIP LOCKED`, so one follower works at a time and a dead one frees the row at
-/// once), reads the events after it in the global order, queues a delivery for each
+/// A ``LogFollower`` with its own stored checkpoint (`outbound_webhooks`): one batch is one
+/// transaction that row-locks the checkpoint (`FOR UPDATE SKIP LOCKED`, so one follower works at
+/// a time and a dead one frees the row at once), reads the events after it in the global order
+/// (NOTIFY wakes it, polling is the truth), queues a delivery for each
 /// `JourneyCompleted` / `JourneyAbandoned` and stores the new checkpoint. Deliveries and
 /// checkpoint commit together, so each ending is queued exactly once; the message id
 /// (`msg_<event id>`) is unique per endpoint as a second guard.
@@ -28,12 +27,15 @@ public final class JourneyWebhookFollower: Sendable {
     public struct Configuration: Sendable {
         /// Events per batch (one transaction); 500 by default.
         public var batchSize: Int
-        /// Wait between polls when caught up; 500 ms by default.
+        /// Longest wait between polls when no notification arrives; 500 ms by default.
         public var pollInterval: Duration
+        /// Use LISTEN/NOTIFY as a wake-up; true by default.
+        public var listen: Bool
 
-        public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(500)) {
+        public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(500), listen: Bool = true) {
             self.batchSize = batchSize
             self.pollInterval = pollInterval
+            self.listen = listen
         }
     }
 
@@ -48,6 +50,7 @@ public final class JourneyWebhookFollower: Sendable {
     public let client: PostgresClient
     public let configuration: Configuration
     private let now: @Sendable () -> Date
+    private let follower: LogFollower
 
     /// `client` must connect as the schema owner; `now` stamps the queued deliveries.
     public init(client: PostgresClient, configuration: Configuration = Configuration(),
@@ -55,19 +58,24 @@ public final class JourneyWebhookFollower: Sendable {
         self.client = client
         self.configuration = configuration
         self.now = now
+        follower = LogFollower(
+            client: client, checkpoint: .stored(name: Self.name),
+            configuration: .init(batchSize: configuration.batchSize, pollInterval: configuration.pollInterval,
+                                 listen: configuration.listen)
+        ) { events, connection in
+            _ = try Self.enqueue(endings: events, now: now(), on: connection)
+        }
     }
 
     /// Runs one batch transaction.
     public func runBatch(limit: Int? = nil) async throws -> BatchResult {
-        let limit = limit ?? configuration.batchSize
         let now = now()
-        return try await client.transaction { connection in
-            guard let checkpoint = try Self.lockCheckpoint(on: connection) else { return .busy }
-            let events = try EventStore.readAll(after: checkpoint, limit: limit, on: connection)
-            guard let last = events.last else { return .applied(events: 0, enqueued: 0) }
-            let enqueued = try Self.enqueue(endings: events, now: now, on: connection)
-            try ProjectionRunner.storeCheckpoint(Self.name, last.checkpoint, on: connection)
-            return .applied(events: events.count, enqueued: enqueued)
+        let batch = try await follower.runBatch(limit: limit) { events, connection in
+            try Self.enqueue(endings: events, now: now, on: connection)
+        }
+        switch batch.result {
+        case .busy: return .busy
+        case .applied(let events): return .applied(events: events, enqueued: batch.output ?? 0)
         }
     }
 
@@ -84,14 +92,7 @@ public final class JourneyWebhookFollower: Sendable {
 
     /// Follows the log until cancelled.
     public func run() async throws {
-        while !Task.isCancelled {
-            do {
-                if case .applied(let events, _) = try await runBatch(), events == configuration.batchSize { continue }
-            } catch let error as PostgresError where error.isConnectionError || error.code == .poolTimeout {
-                // Retry at the next poll.
-            }
-            do { try await Task.sleep(for: configuration.pollInterval) } catch { return }
-        }
+        try await follower.run()
     }
 
     // MARK: - One batch
@@ -136,15 +137,13 @@ public final class JourneyWebhookFollower: Sendable {
         return starts
     }
 
-    /// The checkpoint, row-locked for this transaction; nil when another follower holds it.
-
-    /// The stored checkpoint.
     /// The follower's checkpoint, row-locked for this transaction; nil while another follower holds it.
     static func lockCheckpoint(on connection: PostgresConnection) throws -> GlobalCheckpoint? {
-        try ProjectionRunner.lockCheckpoint(name, on: connection)
+        try CheckpointStore.lock(name, on: connection)
     }
 
+    /// The stored checkpoint.
     public static func checkpoint(client: PostgresClient) async throws -> GlobalCheckpoint {
-        try await ProjectionRunner.checkpoint(name, client: client)
+        try await CheckpointStore(client: client).checkpoint(name)
     }
 }

@@ -10,9 +10,21 @@ import Postgres
 /// state, evolve it, write it back with the columns extracted from it. Events whose stream version
 /// is not above the stored state's version are skipped (a second guard besides the checkpoint).
 /// An event that does not decode stops the projection with an error (delayed, never wrong).
-public enum JourneyStateProjection {
+public struct JourneyStateProjection: Projection {
     /// The projection's name (its `projection_checkpoints` row).
     public static let name = "journey_state"
+
+    public var name: String { Self.name }
+    /// The tables `apply(_:on:)` writes.
+    public let tables: Tables
+
+    public init(tables: Tables = .live) {
+        self.tables = tables
+    }
+
+    public func apply(_ events: [RecordedEvent], on connection: PostgresConnection) throws {
+        try Self.apply(events, tables: tables, on: connection)
+    }
 
     /// Table names the projection writes: the live ones or a rebuild's.
     public struct Tables: Sendable, Equatable {

@@ -126,8 +126,7 @@ public struct ProjectionRebuilder: Sendable {
         }
         // Swap: one transaction, holding the checkpoint row against the live runner.
         let final = try await client.transaction { [checkpoint, batchSize] connection -> (GlobalCheckpoint, Int) in
-            try connection.query("INSERT INTO projection_checkpoints (name) VALUES (\(name)) ON CONFLICT (name) DO NOTHING")
-            try connection.query("SELECT 1 FROM projection_checkpoints WHERE name = \(name) FOR UPDATE")
+            _ = try CheckpointStore.lock(name, wait: true, on: connection)
             var checkpoint = checkpoint
             var tail = 0
             while true {
@@ -161,7 +160,7 @@ public struct ProjectionRebuilder: Sendable {
                 try connection.execute(unsafeSQL: "ALTER INDEX \(PostgresConnection.quoteIdentifier(freshName)) "
                     + "RENAME TO \(PostgresConnection.quoteIdentifier(liveName))")
             }
-            try ProjectionRunner.storeCheckpoint(name, checkpoint, on: connection)
+            try CheckpointStore.store(name, checkpoint, on: connection)
             return (checkpoint, tail)
         }
         done += final.1

@@ -14,21 +14,9 @@ public struct ProjectionStatus: Sendable, Equatable {
 
     /// Every projection's status, by name. Works with the application role (SELECT only).
     public static func read(client: PostgresClient) async throws -> [ProjectionStatus] {
-        try await client.query("""
-            SELECT c.name, c.transaction_id::text, c.position, c.updated_at, lag.events,
-                   COALESCE(EXTRACT(EPOCH FROM (clock_timestamp() - lag.oldest)), 0)::float8
-            FROM projection_checkpoints c
-            CROSS JOIN LATERAL (
-                SELECT count(*) AS events, min(e.recorded_at) AS oldest FROM events e
-                WHERE (e.transaction_id, e.position) > (c.transaction_id, c.position)
-                  AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-            ) lag
-            ORDER BY c.name
-            """).map { row in
-            ProjectionStatus(
-                name: try row.decode(0),
-                checkpoint: GlobalCheckpoint(transactionID: try row.decode(1), position: try row.decode(2)),
-                updatedAt: try row.decode(3), lagEvents: try row.decode(4), lagSeconds: max(0, try row.decode(5)))
+        try await CheckpointStore(client: client).statuses().map { status in
+            ProjectionStatus(name: status.name, checkpoint: status.checkpoint, updatedAt: status.updatedAt,
+                             lagEvents: status.lagEvents, lagSeconds: status.lagSeconds)
         }
     }
 

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// The checker of event-store-notes.md: concurrent writers with rolled-back appends and one
-/// transaction held open for seconds, while a subscriber follows the global order.
+/// transaction held open for seconds, while a follower follows the global order.
 @Suite struct OrderingCheckerTests {
     final class Delivered: Sendable {
         let events = Mutex<[RecordedEvent]>([])
@@ -22,14 +22,13 @@ import Testing
         let slowEvent = event(-1, type: "Slow")
         struct Rollback: Error {}
 
-        let subscription = EventSubscription(store: store, configuration: .init(pollInterval: 0.05, batchSize: 50))
-        let reader = Task {
-            try await subscription.run(after: .start) { batch in
-                let now = ContinuousClock.now
-                delivered.events.withLock { $0 += batch }
-                if batch.contains(where: { $0.id == slowEvent.id }) { delivered.slowDeliveredAt.withLock { $0 = now } }
-            }
+        let follower = LogFollower(client: db.app, checkpoint: .after(.start),
+                                   configuration: .init(batchSize: 50, pollInterval: .milliseconds(50))) { batch, _ in
+            let now = ContinuousClock.now
+            delivered.events.withLock { $0 += batch }
+            if batch.contains(where: { $0.id == slowEvent.id }) { delivered.slowDeliveredAt.withLock { $0 = now } }
         }
+        let reader = Task { try await follower.run() }
         defer { reader.cancel() }
 
         // One transaction appends early and stays open for 3 s.

@@ -18,7 +18,7 @@ import Testing
         let runner = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 10))
         try await runner.catchUp()
         let live = try await snapshotRows(db.app)
-        let checkpoint = try await ProjectionRunner.checkpoint(client: db.app)
+        let checkpoint = try await CheckpointStore(client: db.app).checkpoint(JourneyStateProjection.name)
         #expect(live.count > 18)
 
         let calls = Mutex<[(Int, Int)]>([])
@@ -26,7 +26,7 @@ import Testing
             calls.withLock { $0.append((done, all)) }
         }
         #expect(rebuilt == checkpoint)
-        #expect(try await ProjectionRunner.checkpoint(client: db.app) == checkpoint)
+        #expect(try await CheckpointStore(client: db.app).checkpoint(JourneyStateProjection.name) == checkpoint)
         // The application role still reads the swapped-in tables, and they equal the live ones.
         #expect(try await snapshotRows(db.app) == live)
         let progress = calls.withLock { $0 }
@@ -79,7 +79,7 @@ import Testing
         try await seedJourneys(db, count: 12)
         try await ProjectionRunner(client: db.owner).catchUp()
         let live = try await snapshotRows(db.app)
-        let checkpoint = try await ProjectionRunner.checkpoint(client: db.app)
+        let checkpoint = try await CheckpointStore(client: db.app).checkpoint(JourneyStateProjection.name)
         await #expect(throws: Injected.self) {
             try await ProjectionRebuilder(client: db.owner, batchSize: 5).rebuild { done, _ in
                 if done >= 10 { throw Injected() }
@@ -87,13 +87,13 @@ import Testing
         }
         // Killed mid-rebuild: live rows and checkpoint untouched, half-built table left aside.
         #expect(try await snapshotRows(db.app) == live)
-        #expect(try await ProjectionRunner.checkpoint(client: db.app) == checkpoint)
+        #expect(try await CheckpointStore(client: db.app).checkpoint(JourneyStateProjection.name) == checkpoint)
         let partial = try await db.owner.query("SELECT count(*) FROM journey_state_rebuild").first!.decode(0, as: Int.self)
         #expect(partial > 0)
         // Restart: starts over and swaps in the same rows.
         try await ProjectionRebuilder(client: db.owner, batchSize: 5).rebuild()
         #expect(try await snapshotRows(db.app) == live)
-        #expect(try await ProjectionRunner.checkpoint(client: db.app) == checkpoint)
+        #expect(try await CheckpointStore(client: db.app).checkpoint(JourneyStateProjection.name) == checkpoint)
     }
 
     @Test func rebuildWhileTheLiveRunnerAndReadersKeepGoing() async throws {

@@ -39,7 +39,7 @@ import Testing
         let statuses = Set(try await db.app.query("SELECT DISTINCT status FROM journey_state").map { try $0.decode(0, as: String.self) })
         #expect(statuses.contains("completed"))
         #expect(statuses.count >= 4)
-        #expect(try await ProjectionRunner.checkpoint(client: db.app) == EventStore(client: db.app).readAll(after: .start, limit: 10_000).last?.checkpoint)
+        #expect(try await CheckpointStore(client: db.app).checkpoint(JourneyStateProjection.name) == EventStore(client: db.app).readAll(after: .start, limit: 10_000).last?.checkpoint)
     }
 
     @Test func aBatchFailingMidwayLeavesTheCommittedBatchConsistentAndResumes() async throws {
@@ -55,7 +55,7 @@ import Testing
         // Only the first batch (3 events) committed: its checkpoint and exactly its rows.
         let store = EventStore(client: db.app)
         let firstBatch = try await store.readAll(after: .start, limit: 3)
-        #expect(try await ProjectionRunner.checkpoint(client: db.owner) == firstBatch.last!.checkpoint)
+        #expect(try await CheckpointStore(client: db.owner).checkpoint(JourneyStateProjection.name) == firstBatch.last!.checkpoint)
         var expected: [String: JourneyState] = [:]
         for event in firstBatch {
             let id = String(event.streamName.rawValue.dropFirst("journey-".count))
@@ -179,7 +179,7 @@ import Testing
         let after = try #require(try await ProjectionStatus.read(client: db.app).first)
         #expect(after.lagEvents == 0)
         #expect(after.lagSeconds == 0)
-        #expect(after.checkpoint == (try await ProjectionRunner.checkpoint(client: db.app)))
+        #expect(after.checkpoint == (try await CheckpointStore(client: db.app).checkpoint(JourneyStateProjection.name)))
         #expect(after.checkpoint != .start)
     }
 }

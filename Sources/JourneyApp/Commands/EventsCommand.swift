@@ -117,9 +117,9 @@ struct EventsTail: Command {
         }
         let writeLine = AppEnvironment.current.writeLine
         if follow {
-            try await EventSubscription(store: store).run(after: start) { batch in
+            try await LogFollower(client: database.app, checkpoint: .after(start)) { batch, _ in
                 batch.forEach { writeLine(EventJSONLine.render($0)) }
-            }
+            }.run()
             return
         }
         var checkpoint = start

@@ -4,7 +4,7 @@ import JourneyTesting
 import Postgres
 import Testing
 
-@Suite struct SubscriptionTests {
+@Suite struct GlobalReadTests {
     @Test func readAllFollowsTheGlobalOrderInPages() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
@@ -55,22 +55,6 @@ import Testing
         _ = try await holder.value
         let all = try await readAll(store, after: .start, count: 2)
         #expect(Set(all.map(\.id)) == [slow.id, fast.id])
-    }
-
-    @Test func subscriptionDeliversNewEventsPromptly() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let store = EventStore(client: db.app)
-        try await store.append([event(0)], to: stream(), expectedVersion: .noStream)
-        let subscription = EventSubscription(store: store, configuration: .init(pollInterval: 5))
-        var iterator = subscription.events(after: .start).makeAsyncIterator()
-        _ = try await readAll(store, after: .start, count: 1)
-        #expect(try await iterator.next()?.data.text == #"{"n": 0}"#)
-        let started = ContinuousClock.now
-        try await store.append([event(1)], to: stream(), expectedVersion: .noStream)
-        #expect(try await iterator.next()?.data.text == #"{"n": 1}"#)
-        // Woken by NOTIFY, well before the 5 s poll.
-        #expect(ContinuousClock.now - started < .seconds(3))
     }
 }
 

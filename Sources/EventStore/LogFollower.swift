@@ -1,0 +1,157 @@
+import Postgres
+import Synchronization
+
+/// Follows the log in its gap-safe global order (see ``EventStore``) from a checkpoint and hands
+/// each batch to a handler: the one way to read the log as it grows.
+///
+/// ```swift
+/// let follower = LogFollower(client: owner, checkpoint: .stored(name: "journey_state")) { events, connection in
+///     try apply(events, on: connection)   // commits with the new checkpoint
+/// }
+/// try await follower.run()   // until cancelled
+/// ```
+///
+/// ## Wake-up and truth
+/// LISTEN on ``EventStore/notificationChannel`` only wakes the follower early; every batch is
+/// read from the database after the checkpoint, and the follower polls every `pollInterval`, so
+/// a lost notification (reconnect, server restart) delays delivery by one interval at most.
+///
+/// ## Checkpoints
+/// - `.stored(name:)`: each batch is one transaction that locks the named ``CheckpointStore`` row
+///   (a batch finding it held by another follower is `busy`), reads after it, runs the handler on
+///   the same connection and stores the new checkpoint: the handler's writes and the checkpoint
+///   commit together, and one follower per name works at a time. Connect as the schema owner.
+///   The lock gives the batch a transaction id, which holds the cluster's MVCC horizon back
+///   while it runs: keep batches short.
+/// - `.after(_:)`: kept in memory, starting after the given checkpoint, for readers with nothing
+///   to commit (`journeys events tail --follow`). One batch at a time.
+///
+/// ## Errors
+/// Connection errors and pool timeouts are retried at the next poll; any other error (the
+/// handler's, an event that does not decode) ends `run()`: the follower stalls at the offending
+/// checkpoint instead of skipping the event.
+public final class LogFollower: Sendable {
+    public struct Configuration: Sendable {
+        /// Events per batch (one transaction). Default 500.
+        public var batchSize: Int
+        /// Longest wait between reads when no notification arrives. Default 500 ms.
+        public var pollInterval: Duration
+        /// Use LISTEN/NOTIFY as a wake-up. Default true.
+        public var listen: Bool
+
+        public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(500), listen: Bool = true) {
+            self.batchSize = batchSize
+            self.pollInterval = pollInterval
+            self.listen = listen
+        }
+    }
+
+    /// Where the follower keeps its checkpoint.
+    public enum Checkpoint: Sendable, Equatable {
+        /// The named row of the checkpoint store, advanced in each batch's transaction.
+        case stored(name: String)
+        /// In memory, starting after this checkpoint.
+        case after(GlobalCheckpoint)
+    }
+
+    /// What one batch did.
+    public enum BatchResult: Sendable, Equatable {
+        /// Handed this many events to the handler (0: nothing readable after the checkpoint).
+        case applied(Int)
+        /// Another follower holds the stored checkpoint.
+        case busy
+    }
+
+    /// Runs once per non-empty batch, in global order, on the batch's connection (inside its
+    /// transaction for a stored checkpoint). Throwing rolls the batch back and ends `run()`.
+    public typealias Handler = @Sendable (_ events: [RecordedEvent], _ connection: PostgresConnection) throws -> Void
+
+    public let client: PostgresClient
+    public let checkpoint: Checkpoint
+    public let configuration: Configuration
+    private let handler: Handler
+    /// The in-memory checkpoint of `.after`.
+    private let position: Mutex<GlobalCheckpoint>
+
+    public init(client: PostgresClient, checkpoint: Checkpoint, configuration: Configuration = Configuration(),
+                handler: @escaping Handler) {
+        self.client = client
+        self.checkpoint = checkpoint
+        self.configuration = configuration
+        self.handler = handler
+        if case .after(let start) = checkpoint {
+            position = Mutex(start)
+        } else {
+            position = Mutex(.start)
+        }
+    }
+
+    /// Reads one batch after the checkpoint and hands it to the handler.
+    public func runBatch(limit: Int? = nil) async throws -> BatchResult {
+        try await runBatch(limit: limit, handler).result
+    }
+
+    /// `runBatch` with `body` in place of the handler, also returning what `body` returned (nil
+    /// when it did not run: nothing to read, or busy).
+    public func runBatch<Output: Sendable>(
+        limit: Int? = nil, _ body: @escaping @Sendable ([RecordedEvent], PostgresConnection) throws -> Output
+    ) async throws -> (result: BatchResult, output: Output?) {
+        let limit = limit ?? configuration.batchSize
+        switch checkpoint {
+        case .stored(let name):
+            return try await client.transaction { connection in
+                guard let checkpoint = try CheckpointStore.lock(name, on: connection) else { return (.busy, nil) }
+                let events = try EventStore.readAll(after: checkpoint, limit: limit, on: connection)
+                guard let last = events.last else { return (.applied(0), nil) }
+                let output = try body(events, connection)
+                try CheckpointStore.store(name, last.checkpoint, on: connection)
+                return (.applied(events.count), output)
+            }
+        case .after:
+            let start = position.withLock { $0 }
+            let (events, output) = try await client.withConnection { connection -> ([RecordedEvent], Output?) in
+                let events = try EventStore.readAll(after: start, limit: limit, on: connection)
+                return (events, events.isEmpty ? nil : try body(events, connection))
+            }
+            if let last = events.last { position.withLock { $0 = last.checkpoint } }
+            return (.applied(events.count), output)
+        }
+    }
+
+    /// Runs batches until nothing is left to read; returns the number of events handled (stops
+    /// early, with what it handled so far, when another follower holds the checkpoint).
+    @discardableResult
+    public func catchUp() async throws -> Int {
+        var total = 0
+        while case .applied(let count) = try await runBatch() {
+            total += count
+            if count < configuration.batchSize { break }
+        }
+        return total
+    }
+
+    /// Follows the log until the task is cancelled.
+    public func run() async throws {
+        let doorbell = Doorbell()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            if configuration.listen {
+                let listener = PostgresListener(client.database, channels: [EventStore.notificationChannel])
+                group.addTask { await listener.run { _ in doorbell.ring() } }
+            }
+            group.addTask { try await self.follow(doorbell) }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func follow(_ doorbell: Doorbell) async throws {
+        while !Task.isCancelled {
+            do {
+                if case .applied(let count) = try await runBatch(), count == configuration.batchSize { continue }
+            } catch let error as PostgresError where error.isConnectionError || error.code == .poolTimeout {
+                // Retried at the next poll.
+            }
+            await doorbell.wait(upTo: configuration.pollInterval)
+        }
+    }
+}
