@@ -110,6 +110,8 @@ import Testing
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
         try await EventStore(client: db.app).append([event(0)], to: stream(), expectedVersion: .noStream)
+        // The row exists before the holder locks it (a second insert would wait for the holder's).
+        _ = try await db.owner.transaction { try CheckpointStore.lock("shared", on: $0) }
         let holder = try PostgresConnection.connect(db.owner.database)
         try holder.execute(unsafeSQL: "BEGIN")
         #expect(try CheckpointStore.lock("shared", on: holder) == .start)
