@@ -59,6 +59,35 @@ import Testing
         }
     }
 
+    @Test func aRunningFollowerIsWokenByNotifyNotItsPoll() async throws {
+        try await Fixture.with { f in
+            let clock = f.clock
+            let journeys = Journeys(f.db, clock: clock)
+            try await journeys.start()
+            try await journeys.waitUntilReadable()
+            let follower = JourneyWebhookFollower(client: f.db.owner, configuration: .init(pollInterval: .seconds(60)),
+                                                  now: { clock.now })
+            let running = Task { try await follower.run() }
+            defer { running.cancel() }
+            let last = try #require(try await EventStore(client: f.db.app).readAll(after: .start, limit: 1000).last)
+            for _ in 0..<500 where try await JourneyWebhookFollower.checkpoint(client: f.db.app) != last.checkpoint {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(try await JourneyWebhookFollower.checkpoint(client: f.db.app) == last.checkpoint, "first batch ran")
+            // Now idle until its 60 s poll: only a NOTIFY after the ending's commit can wake it.
+            try await journeys.complete()
+            try await journeys.waitUntilReadable()
+            let notified = ContinuousClock.now
+            EventStore(client: f.db.app).notifyAppended()
+            while try await deliveryCount(f) == 0, ContinuousClock.now - notified < .seconds(2) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(try await deliveryCount(f) == 1, "queued within 2 s of the NOTIFY, not at the 60 s poll")
+            running.cancel()
+            try await running.value
+        }
+    }
+
     @Test func anAbandonedJourneyLeadsToExactlyOneSignedDelivery() async throws {
         try await Fixture.with { f in
             let journeys = Journeys(f.db, clock: f.clock)

@@ -165,6 +165,32 @@ import Testing
         }
     }
 
+    /// A projection other than journey_state: its own checkpoint, the same follower.
+    final class Counting: Projection {
+        let seen = Mutex<[Int64]>([])
+        var name: String { "counting" }
+        func apply(_ events: [RecordedEvent], on connection: PostgresConnection) throws {
+            seen.withLock { $0 += events.map(\.position) }
+        }
+    }
+
+    @Test func anyProjectionRunsWithItsOwnCheckpoint() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        try await seedJourneys(db, count: 4)
+        let total = try await readableEventCount(db)
+        let counting = Counting()
+        let runner = ProjectionRunner(client: db.owner, projection: counting, configuration: .init(batchSize: 5))
+        #expect(runner.name == "counting")
+        #expect(try await runner.catchUp() == total)
+        let all = try await EventStore(client: db.app).readAll(after: .start, limit: 10_000)
+        #expect(counting.seen.withLock { $0 } == all.map(\.position))
+        let checkpoints = CheckpointStore(client: db.app)
+        #expect(try await checkpoints.checkpoint("counting") == all.last?.checkpoint)
+        #expect(try await checkpoints.checkpoint(JourneyStateProjection.name) == .start, "journey_state untouched")
+        #expect(try await db.app.query("SELECT count(*) FROM journey_state").first!.decode(0, as: Int.self) == 0)
+    }
+
     @Test func statusReportsLagThenZero() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
