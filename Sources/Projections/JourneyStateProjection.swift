@@ -37,14 +37,13 @@ public struct JourneyStateProjection: Projection {
     static let streamPrefix = "journey-"
 
     /// Applies `events` (in global order) to `tables` on `connection` (inside the caller's
-    /// transaction); `afterEach` runs after each applied event (tests use it to fail mid-batch).
+    /// transaction).
     ///
     /// Three statements per batch whatever its size: one loads the stored states of every journey
     /// the batch touches, one upserts their `journey_state` rows and one their attempts (multi-row
     /// `INSERT ... SELECT FROM unnest(...)`).
-    public static func apply(_ events: [RecordedEvent], tables: Tables = .live, on connection: PostgresConnection,
-                             afterEach: (@Sendable (RecordedEvent) throws -> Void)? = nil) throws {
-        try apply(Batch(events: events, decoded: nil), tables: tables, on: connection, afterEach: afterEach)
+    public static func apply(_ events: [RecordedEvent], tables: Tables = .live, on connection: PostgresConnection) throws {
+        try apply(Batch(events: events, decoded: nil), tables: tables, on: connection)
     }
 
     /// Events with their journey events decoded ahead of time (off the writing connection).
@@ -78,21 +77,19 @@ public struct JourneyStateProjection: Projection {
     }
 
     /// `apply` for a prepared batch.
-    public static func apply(_ batch: Batch, tables: Tables = .live, on connection: PostgresConnection,
-                             afterEach: (@Sendable (RecordedEvent) throws -> Void)? = nil) throws {
+    public static func apply(_ batch: Batch, tables: Tables = .live, on connection: PostgresConnection) throws {
         var states = try load(batch.journeyIDs, tables: tables, on: connection)
-        let changed = try fold(batch, into: &states, afterEach: afterEach)
+        let changed = try fold(batch, into: &states)
         if let rows = try Rows(changed) { try write(rows, tables: tables, on: connection) }
     }
 
     /// Evolves `states` (the stored states of the batch's journeys; absent ones start from the
     /// initial state) with the batch's events; returns the changed journeys, in first-seen order,
     /// with the position of the last event applied to each.
-    static func fold(_ batch: Batch, into states: inout [String: JourneyState],
-                     afterEach: (@Sendable (RecordedEvent) throws -> Void)? = nil) throws -> [Changed] {
+    static func fold(_ batch: Batch, into states: inout [String: JourneyState]) throws -> [Changed] {
         var positions: [String: Int64] = [:]
         for (index, event) in batch.events.enumerated() {
-            guard event.streamName.rawValue.hasPrefix(streamPrefix) else { try afterEach?(event); continue }
+            guard event.streamName.rawValue.hasPrefix(streamPrefix) else { continue }
             let id = String(event.streamName.rawValue.dropFirst(streamPrefix.count))
             let state = states[id] ?? Journey.initialState
             if event.streamVersion > Int64(state.version) {
@@ -100,7 +97,6 @@ public struct JourneyStateProjection: Projection {
                 states[id] = Journey.evolve(state, domainEvent)
                 positions[id] = event.position
             }
-            try afterEach?(event)
         }
         return batch.journeyIDs.compactMap { id in
             states[id].flatMap { state in positions[id].map { Changed(id: id, state: state, position: $0) } }
