@@ -39,8 +39,7 @@ let package = Package(
             "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit",
         ]),
         .target(name: "Workers", dependencies: [
-            "Postgres", "EventStore", "JourneyDomain", "JourneyEngine", "HumanTokenAPI",
-            "OutboundWebhooks", "Privacy", "Observability",
+            "Postgres", "EventStore", "JourneyDomain", "JourneyEngine", "HumanTokenAPI", "Observability",
         ]),
         .target(name: "JourneyStore", dependencies: ["EventStore", "JourneyDomain", "Postgres"]),
         .target(name: "JourneyEngine", dependencies: [
@@ -104,7 +103,7 @@ let package = Package(
             "JourneyAPI", "JourneyEngine", "HTTPServer", "Postgres", "Projections",
         ]),
         .testTarget(name: "WorkersTests", dependencies: [
-            "Workers", "JourneyTesting", "JourneyAPI", "JourneyEngine", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
+            "Workers", "JourneyTesting", "JourneyAPI", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
             "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
             "JourneyStore", "Cryptography", "JourneyApp", "CLI",
         ]),
