@@ -161,4 +161,43 @@ import Testing
         let summary = try await db.owner.withConnection { try LogSummary.compute(upTo: cut, on: $0) }
         #expect(summary.events == 2 && summary.streams == 2)
     }
+
+    /// A checkpoint covers a stream when its cut includes the stream's first event; the newest wins.
+    @Test func latestCoveringIsTheNewestCheckpointWhoseCutIncludesTheStream() async throws {
+        let (db, ids, first) = try await seeded()
+        defer { Task { await db.drop() } }
+        let store = SignedCheckpointStore(client: db.app)
+        let third = JourneyID(UUID().uuidString.lowercased())
+        try await record(Array(approvedOnSecondAttempt(third).prefix(3)), journey: third, db: db)
+        try await waitUntilReadable(db)
+        #expect(try await store.latest(covering: JourneyRepository.stream(third)) == nil)
+        #expect(try await store.latest(covering: JourneyRepository.stream(ids[1]))?.id == first.id)
+        let second = try await store.create(signingWith: key)
+        #expect(try await store.latest(covering: JourneyRepository.stream(third))?.id == second.id)
+        #expect(try await store.latest(covering: JourneyRepository.stream(ids[1]))?.id == second.id)
+        #expect(try await store.latest(covering: StreamName("no-such-stream")) == nil)
+    }
+
+    /// Covering compares the cut and the stream's first event as numbers: as text, a cut at
+    /// transaction 999 would seem to include a stream that began in transaction 1000.
+    @Test func latestCoveringComparesTransactionIDsAsNumbers() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        func insert(_ transactionID: String, _ stream: String) async throws {
+            try await db.superuser.withConnection { connection in
+                try connection.execute(unsafeSQL: """
+                    INSERT INTO events (transaction_id, stream_name, stream_version, event_id, event_type, data,
+                                        recorded_at, previous_hash, hash)
+                    VALUES ('\(transactionID)', '\(stream)', 1, gen_random_uuid(), 'T', '{}', now(), '\\x00', '\\x00')
+                    """)
+            }
+        }
+        try await insert("999", "s-a")
+        let store = SignedCheckpointStore(client: db.app)
+        let checkpoint = try await store.create(signingWith: key)
+        #expect(checkpoint.summary.cut.transactionID == 999)
+        try await insert("1000", "s-b")
+        #expect(try await store.latest(covering: StreamName("s-a"))?.id == checkpoint.id)
+        #expect(try await store.latest(covering: StreamName("s-b")) == nil)
+    }
 }
