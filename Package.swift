@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(name: "journeys", dependencies: ["JourneyApp"]),
 
         // Test support and tests
-        .target(name: "JourneyTesting", dependencies: ["Postgres", "EmbeddedPostgres", "Migrations", "EventStore"]),
+        .target(name: "JourneyTesting", dependencies: ["Postgres", "EmbeddedPostgres", "Migrations", "EventStore", "Cryptography"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "JourneyTesting"]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting"]),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
