@@ -34,15 +34,17 @@ let package = Package(
         ]),
         .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain"]),
         .target(name: "Audit", dependencies: ["Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore"]),
-        .target(name: "JourneyService", dependencies: [
+        .target(name: "JourneyAPI", dependencies: [
             "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
-            "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit",
+            "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit",
         ]),
         .target(name: "Workers", dependencies: [
-            "Postgres", "EventStore", "JourneyDomain", "JourneyStore", "JourneyService", "HumanTokenAPI",
-            "OutboundWebhooks", "Privacy", "Observability",
+            "Postgres", "EventStore", "JourneyDomain", "JourneyEngine", "HumanTokenAPI", "Observability",
         ]),
         .target(name: "JourneyStore", dependencies: ["EventStore", "JourneyDomain", "Postgres"]),
+        .target(name: "JourneyEngine", dependencies: [
+            "EventStore", "JourneyDomain", "JourneyStore", "Postgres", "Privacy", "HumanTokenAPI",
+        ]),
         .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain"]),
         .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography"]),
 
@@ -53,13 +55,13 @@ let package = Package(
         // Composition root and executable
         .target(name: "JourneyApp", dependencies: [
             "Postgres", "EmbeddedPostgres", "Migrations", "EventStore", "Cryptography", "HTTPServer",
-            "JourneyDomain", "CLI", "UnicoEmulator", "HumanTokenAPI", "SDKLiteSimulator", "Privacy", "AccessControl", "JourneyStore", "JourneyService", "Observability", "Projections", "OutboundWebhooks",
+            "JourneyDomain", "CLI", "UnicoEmulator", "HumanTokenAPI", "SDKLiteSimulator", "Privacy", "AccessControl", "JourneyStore", "JourneyEngine", "JourneyAPI", "Observability", "Projections", "OutboundWebhooks",
             "Reports", "Audit", "Workers", "RateBudget",
         ]),
         .executableTarget(name: "journeys", dependencies: ["JourneyApp"]),
 
         // Test support and tests
-        .target(name: "JourneyTesting", dependencies: ["Postgres", "EmbeddedPostgres", "Migrations", "EventStore"]),
+        .target(name: "JourneyTesting", dependencies: ["Postgres", "EmbeddedPostgres", "Migrations", "EventStore", "Cryptography"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "JourneyTesting"]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting"]),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
@@ -71,32 +73,37 @@ let package = Package(
         .testTarget(name: "HumanTokenAPITests", dependencies: ["HumanTokenAPI", "UnicoEmulator", "Cryptography"]),
         .testTarget(name: "SDKLiteSimulatorTests", dependencies: ["SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
-        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore"]),
+        .testTarget(name: "ProjectionsTests", dependencies: [
+            "Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore", "JourneyEngine",
+        ]),
         .testTarget(name: "OutboundWebhooksTests", dependencies: [
             "OutboundWebhooks", "JourneyTesting", "Cryptography", "HTTPServer", "EventStore", "JourneyDomain", "JourneyStore",
-            "AccessControl", "Privacy", "JourneyApp", "CLI", "Migrations",
+            "JourneyEngine", "AccessControl", "Privacy", "JourneyApp", "CLI", "Migrations",
         ]),
-        .testTarget(name: "JourneyServiceTests", dependencies: [
-            "JourneyService", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
+        .testTarget(name: "JourneyAPITests", dependencies: [
+            "JourneyAPI", "JourneyEngine", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
             "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Cryptography", "Projections",
         ]),
         .testTarget(name: "JourneyClientTests", dependencies: [
-            "JourneyClient", "JourneyService", "JourneyTesting", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
+            "JourneyClient", "JourneyAPI", "JourneyTesting", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
             "AccessControl", "Privacy", "HTTPServer",
         ]),
         .testTarget(name: "JourneyStoreTests", dependencies: ["JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain"]),
+        .testTarget(name: "JourneyEngineTests", dependencies: [
+            "JourneyEngine", "JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres",
+        ]),
         .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain"]),
         .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography"]),
         .testTarget(name: "ReportsTests", dependencies: [
             "Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore", "Migrations", "Postgres",
-            "JourneyApp", "JourneyService", "HTTPServer", "AccessControl", "CLI",
+            "JourneyApp", "JourneyAPI", "JourneyEngine", "HTTPServer", "AccessControl", "CLI",
         ]),
         .testTarget(name: "AuditTests", dependencies: [
             "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore", "JourneyApp", "CLI",
-            "JourneyService", "HTTPServer", "Postgres", "Projections",
+            "JourneyAPI", "JourneyEngine", "HTTPServer", "Postgres", "Projections",
         ]),
         .testTarget(name: "WorkersTests", dependencies: [
-            "Workers", "JourneyTesting", "JourneyService", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
+            "Workers", "JourneyTesting", "JourneyAPI", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
             "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
             "JourneyStore", "Cryptography", "JourneyApp", "CLI",
         ]),

@@ -1,6 +1,6 @@
 import EmbeddedPostgres
 import Foundation
-import JourneyService
+import JourneyEngine
 import Postgres
 import Synchronization
 import Workers
@@ -151,7 +151,7 @@ struct ClaimsBenchmark: Sendable {
         let worker = try WorkerService(
             configuration: WorkerService.Configuration(
                 pollInterval: .milliseconds(1), batchSize: batchSize, concurrency: concurrency, workerID: workerID),
-            database: pool, dependencies: try JourneyDependencies.development(database: pool))
+            database: pool, dependencies: EngineDependencies.development(database: pool))
         var durations: [Double] = []
         let started = ContinuousClock.now
         while true {

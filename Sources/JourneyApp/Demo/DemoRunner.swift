@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import HumanTokenAPI
 import JourneyDomain
-import JourneyService
+import JourneyAPI
 import Privacy
 import Projections
 import SDKLiteSimulator

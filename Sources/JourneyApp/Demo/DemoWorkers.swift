@@ -1,4 +1,4 @@
-import JourneyService
+import JourneyAPI
 import Projections
 import Workers
 
@@ -12,7 +12,7 @@ struct DemoWorkers: Sendable {
         projections = ProjectionRunner(client: database.admin, configuration: .init(listen: false))
         worker = try WorkerService(
             configuration: .init(batchSize: 50, concurrency: 4, workerID: "demo-worker"),
-            database: database.app, dependencies: dependencies)
+            database: database.app, dependencies: dependencies.engine)
     }
 
     func pass() async throws {

@@ -1,0 +1,59 @@
+import EventStore
+import HTTPServer
+import Migrations
+import Observability
+import Postgres
+
+/// The HTTP API for apps and backends (`journeys serve`): health, readiness, metrics, the
+/// OpenAPI document and the `/v1/journeys` routes.
+public final class APIServer: Sendable {
+    public struct Configuration: Sendable {
+        /// The HTTP listener. Default 127.0.0.1:8080.
+        public var http = HTTPServer.Configuration(port: 8080)
+        /// Where access log entries go. Default: one JSON line each on standard error.
+        public var accessLog: @Sendable (AccessLogEntry) -> Void = AccessLogEntry.standardError
+        public init() {}
+    }
+
+    public let configuration: Configuration
+    public let database: PostgresClient
+    public let metrics: MetricsRegistry
+    /// The method and path template of every registered route (the OpenAPI check uses it).
+    public let routes: [Route]
+    let server: HTTPServer
+
+    public init(configuration: Configuration, database: PostgresClient, dependencies: JourneyDependencies,
+                metrics: MetricsRegistry = MetricsRegistry()) {
+        self.configuration = configuration
+        self.database = database
+        self.metrics = metrics
+        let router = Self.router(database: database, dependencies: dependencies, metrics: metrics)
+        self.routes = router.routes
+        self.server = HTTPServer(configuration: configuration.http, router: router, accessLog: configuration.accessLog)
+    }
+
+    /// Serves until the surrounding task is cancelled, then shuts down gracefully.
+    public func run() async throws {
+        try await server.run()
+    }
+
+    /// Starts listening and returns (tests and `serve` use `run()` instead).
+    public func start() throws { try server.start() }
+    public func shutdown() async { await server.shutdown() }
+    /// The bound port once started.
+    public var port: Int? { server.port }
+
+    /// Every route of the service, with its metrics middleware.
+    static func router(database: PostgresClient, dependencies: JourneyDependencies, metrics: MetricsRegistry) -> Router {
+        var router = Router()
+        router.use(RequestMetrics(registry: metrics).middleware)
+        router.use(Problem.engineErrors)
+        HealthRoutes(database: database, metrics: metrics).register(on: &router)
+        JourneyRoutes(database: database, dependencies: dependencies, metrics: metrics).register(on: &router)
+        ReportRoutes(database: database, dependencies: dependencies).register(on: &router)
+        router.get("/openapi.json") { _ in
+            HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: OpenAPIDocument.json)
+        }
+        return router
+    }
+}

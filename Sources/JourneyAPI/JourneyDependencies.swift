@@ -1,0 +1,68 @@
+import AccessControl
+import Foundation
+import HumanTokenAPI
+import JourneyDomain
+import JourneyEngine
+import Postgres
+import Privacy
+
+/// What the API needs besides the database: the engine's dependencies, client tokens, webhook
+/// credentials and the idempotency wait.
+public struct JourneyDependencies: Sendable {
+    /// Sealing, Unico clients, retry policy, clock, randomness and ids of the use cases.
+    public var engine: EngineDependencies
+    /// Signs and verifies the journey-scoped client tokens handed to the app.
+    public var clientTokens: ClientTokenIssuer
+    /// How long a replay waits for the first request with its idempotency key. Default 15 s.
+    public var idempotencyWait: Duration
+    /// How Unico authenticates its webhooks; nil refuses every webhook (401). Default: read from
+    /// `UNICO_WEBHOOK_AUTH` (`basic:user:password`, `header:Name:value` or `bearer:token`);
+    /// an unreadable value leaves it nil and says so on standard error (without the value).
+    public var webhookAuthentication: WebhookAuthenticator?
+
+    public init(
+        vault: SubjectVault, clientTokens: ClientTokenIssuer, unico: [Environment: HumanTokenAPIClient],
+        retryPolicy: RetryPolicy = .standard, idempotencyWait: Duration = .seconds(15),
+        clock: @escaping @Sendable () -> Date = Date.init,
+        webhookAuthentication: WebhookAuthenticator? = WebhookAuthenticator.configured()
+    ) {
+        self.engine = EngineDependencies(vault: vault, unico: unico, retryPolicy: retryPolicy, clock: clock)
+        self.webhookAuthentication = webhookAuthentication
+        self.clientTokens = clientTokens
+        self.idempotencyWait = idempotencyWait
+    }
+
+    /// Development keys for sealing and client tokens and no Unico client: for tests and the embedded database.
+    public static func development(database: PostgresClient,
+                                   unico: [Environment: HumanTokenAPIClient] = [:]) throws -> JourneyDependencies {
+        JourneyDependencies(
+            vault: SubjectVault(client: database, configuration: .development()),
+            clientTokens: try .development(), unico: unico)
+    }
+
+    // The engine's settings, for callers that set them here.
+
+    /// Seals personal data and Unico secrets before they are appended.
+    public var vault: SubjectVault {
+        get { engine.vault }
+        set { engine.vault = newValue }
+    }
+
+    /// One Unico client per environment; a journey in an environment without one answers 503.
+    public var unico: [Environment: HumanTokenAPIClient] {
+        get { engine.unico }
+        set { engine.unico = newValue }
+    }
+
+    /// The policy frozen into new journeys. Default ``RetryPolicy/standard``.
+    public var retryPolicy: RetryPolicy {
+        get { engine.retryPolicy }
+        set { engine.retryPolicy = newValue }
+    }
+
+    /// The time of decisions and tokens. Default: the system clock.
+    public var clock: @Sendable () -> Date {
+        get { engine.clock }
+        set { engine.clock = newValue }
+    }
+}

@@ -1,0 +1,92 @@
+import AccessControl
+import EventStore
+import Foundation
+import HTTPServer
+import JourneyDomain
+import JourneyEngine
+import JourneyStore
+import Observability
+import Postgres
+import Privacy
+
+/// The `/v1/journeys` routes: start, read, audit trail, what the app reports, and Unico's webhook.
+///
+/// Result fetching: after a success callback (or an accepted webhook) has been committed, the
+/// route fetches the result (`Journeys.fetchResult`) before answering, outside any transaction. Awaiting it keeps every
+/// Unico call owned by a request task (no detached work to leak or to lose at shutdown) and costs
+/// one Get Process (bounded by the client's request timeout); a failed fetch does not fail the
+/// request: the journey stays `awaitingResult` and its `nextDue` asks a worker to fetch again.
+struct JourneyRoutes: Sendable {
+    let database: PostgresClient
+    let dependencies: JourneyDependencies
+    let metrics: MetricsRegistry
+
+    func register(on router: inout Router) {
+        let journeys = Journeys(database: database, dependencies: dependencies.engine)
+        let authenticator = RequestAuthenticator(keys: APIKeyStore(client: database),
+                                                 clientTokens: dependencies.clientTokens, clock: dependencies.clock)
+        let token = TokenHandler(authenticator: authenticator, journeys: journeys)
+        let start = StartJourneyHandler(authenticator: authenticator, journeys: journeys,
+                                        idempotency: IdempotencyStore(database: database), dependencies: dependencies)
+        let reports = ClientReportHandler(authenticator: authenticator, journeys: journeys)
+        let store = EventStore(client: database)
+        let webhooks = WebhookHandler(journeys: journeys, authentication: dependencies.webhookAuthentication,
+                                      metrics: metrics)
+        let vault = dependencies.vault
+
+        let listing = JourneyListing(database: database)
+
+        router.post("/v1/journeys") { try await start.handle($0) }
+        router.get("/v1/journeys") { request in
+            _ = try await authenticator.apiKey(request, scope: .journeysRead)
+            return try HTTPResponse.json(try await listing.page(try JourneyListing.query(request)),
+                                         encoder: TokenResponse.encoder)
+        }
+        router.get("/v1/journeys/{id}") { request in
+            _ = try await authenticator.apiKey(request, scope: .journeysRead)
+            let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
+            return try HTTPResponse.json(JourneyView(try await journeys.load(id, asOf: request), id: id),
+                                         encoder: TokenResponse.encoder)
+        }
+        router.get("/v1/journeys/{id}/events") { request in
+            _ = try await authenticator.apiKey(request, scope: .journeysRead)
+            let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
+            let events = try await store.readStream(JourneyRepository.stream(id))
+            guard !events.isEmpty else { throw Problem.journeyNotFound() }
+            return try AuditTrail.response(journeyID: id.rawValue, events: events)
+        }
+        router.post("/v1/journeys/{id}/capture-opened") { try await reports.captureOpened($0) }
+        router.post("/v1/journeys/{id}/callback") { request in
+            let recorded = try await reports.callback(request)
+            guard recorded.state.status == .awaitingResult else { return try recorded.response() }
+            await journeys.fetchCounting(recorded.id, trigger: "callback", metrics: metrics)
+            return try HTTPResponse.json(JourneyView(try await journeys.state(of: recorded.id), id: recorded.id),
+                                         encoder: TokenResponse.encoder)
+        }
+        router.get("/v1/journeys/{id}/human-token") { request in
+            _ = try await authenticator.apiKey(request, scope: .journeysRead)
+            let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
+            let state = try await journeys.state(of: id)
+            guard let sealed = state.humanToken, let subject = state.subject else {
+                throw Problem(status: .notFound, code: "human_token_not_available",
+                              detail: "The journey has no Human Token: it is not completed with an approval.",
+                              extra: ["status": state.status.rawValue])
+            }
+            let value = try await vault.open(sealed, field: PersonalDataField.humanToken, subject: subject.reference)
+            var response = try HTTPResponse.json(HumanTokenView(journeyId: id.rawValue, humanToken: value,
+                                                                completedAt: state.completedAt),
+                                                 encoder: TokenResponse.encoder)
+            response.headers["Cache-Control"] = "no-store"
+            return response
+        }
+        router.post("/v1/webhooks/unico") { try await webhooks.handle($0) }
+        router.post("/v1/journeys/{id}/token") { try await token.handle($0) }
+    }
+}
+
+/// `GET /v1/journeys/{id}/human-token`: the opened Human Token, for the company to keep with its user.
+struct HumanTokenView: Encodable, Sendable {
+    var journeyId: String
+    var humanToken: String
+    var completedAt: Date?
+}

@@ -1,0 +1,80 @@
+import Foundation
+import HTTPServer
+import JourneyDomain
+import JourneyEngine
+import Observability
+
+/// `POST /v1/webhooks/unico`: Unico's notice that a process finished. A webhook is only a hint:
+/// it is recorded (`WebhookReceived`) and then Get Process decides the outcome (`Journeys.fetchResult`).
+///
+/// - Wrong or missing credentials: 401 `webhook_unauthorized`, counted in
+///   `webhook_requests_total{outcome="unauthorized"}` and logged without the credentials.
+/// - Malformed body: 400 `invalid_json`.
+/// - A process no journey created: 202 `unknown_process`, recorded as `UnmatchedWebhookReceived`
+///   in the stream `unico-webhooks` (no journey stream to put it in; auditors still see it).
+/// - Duplicates and late deliveries: each is a `WebhookReceived`; the result is fetched and
+///   recorded at most once (the fetcher records only while the attempt awaits its result).
+struct WebhookHandler: Sendable {
+    /// Unico's payload `{"processId","state","flow","result"}` (plus `lastEvent` with `expired`).
+    struct Payload: Decodable, Sendable {
+        var processId: String
+        var state: String
+        var flow: String?
+        var result: String?
+        var lastEvent: String?
+    }
+
+    /// The answer to an accepted webhook.
+    struct Answer: Encodable, Sendable {
+        var code: String
+        var journeyId: String?
+        var status: String?
+    }
+
+    let journeys: Journeys
+    let authentication: WebhookAuthenticator?
+    let metrics: MetricsRegistry
+
+    func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let authentication, authentication.accepts(request.headers) else {
+            count("unauthorized")
+            let mode = authentication?.modeName ?? "unconfigured"
+            Self.log("webhook refused: credentials missing or wrong (mode \(mode), peer \(request.remoteAddress ?? "?"))")
+            throw Problem(status: .unauthorized, code: "webhook_unauthorized",
+                          detail: "The webhook credentials are missing or wrong.")
+        }
+        let payload: Payload
+        do {
+            payload = try request.decode()
+        } catch {
+            count("invalid")
+            throw error
+        }
+        guard !payload.processId.isEmpty, payload.processId.count <= 200, !payload.state.isEmpty else {
+            count("invalid")
+            throw Problem(status: .badRequest, code: "invalid_json", detail: "processId and state are required.",
+                          extra: ["field": payload.processId.isEmpty || payload.processId.count > 200 ? "processId" : "state"])
+        }
+        let processID = ProcessID(payload.processId)
+        let notice = WebhookNotice(processID: processID, state: payload.state, result: payload.result,
+                                   lastEvent: payload.lastEvent)
+        guard let id = try await journeys.journey(ofProcess: processID) else {
+            count("unknown_process")
+            try await journeys.recordUnmatchedWebhook(notice, flow: payload.flow)
+            return try HTTPResponse.json(Answer(code: "unknown_process"), status: .accepted)
+        }
+        try await journeys.recordWebhook(notice, journey: id)
+        count("recorded")
+        await journeys.fetchCounting(id, trigger: "webhook", metrics: metrics)
+        let state = try await journeys.state(of: id)
+        return try HTTPResponse.json(Answer(code: "recorded", journeyId: id.rawValue, status: state.status.rawValue))
+    }
+
+    private func count(_ outcome: String) {
+        metrics.increment("webhook_requests_total", help: "Unico webhook calls by outcome.", labels: ["outcome": outcome])
+    }
+
+    static func log(_ message: String) {
+        FileHandle.standardError.write(Data("journeys: \(message)\n".utf8))
+    }
+}
