@@ -27,13 +27,12 @@ import Workers
             h.clock.set(expiresAt.addingTimeInterval(2))
 
             let store = EventStore(client: h.database.app)
-            let subscription = EventSubscription(store: store, configuration: .init(pollInterval: 60))
             let delivered = Delivered()
-            let follower = Task {
-                try await subscription.run(after: .start) { batch in
-                    delivered.events.withLock { $0 += batch.map { ($0.streamName.rawValue, $0.type) } }
-                }
+            let subscription = LogFollower(client: h.database.app, checkpoint: .after(.start),
+                                           configuration: .init(pollInterval: .seconds(60))) { batch, _ in
+                delivered.events.withLock { $0 += batch.map { ($0.streamName.rawValue, $0.type) } }
             }
+            let follower = Task { try await subscription.run() }
             do {
                 // Two probes, each appended once the one before was delivered: the second can only
                 // have been read after a wake-up through LISTEN, so the subscription now waits on it.
