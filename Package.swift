@@ -50,13 +50,21 @@ let package = Package(
         .target(name: "JourneyDomain"),
         .target(name: "JourneyClient"),
 
-        // Composition root and executable
+        // Composition root, commands, benchmarks and executable
         .target(name: "JourneyApp", dependencies: [
-            "Postgres", "EmbeddedPostgres", "Migrations", "EventStore", "Cryptography", "HTTPServer",
-            "JourneyDomain", "CLI", "UnicoEmulator", "HumanTokenAPI", "SDKLiteSimulator", "Privacy", "AccessControl", "JourneyStore", "JourneyService", "Observability", "Projections", "OutboundWebhooks",
-            "Reports", "Audit", "Workers", "RateBudget",
+            "AccessControl", "CLI", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyDomain", "JourneyService",
+            "Migrations", "OutboundWebhooks", "Postgres", "Privacy", "RateBudget", "UnicoEmulator", "Workers",
         ]),
-        .executableTarget(name: "journeys", dependencies: ["JourneyApp"]),
+        .target(name: "JourneyBenchmarks", dependencies: [
+            "CLI", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyApp", "JourneyDomain",
+            "JourneyService", "JourneyStore", "Migrations", "Postgres", "Projections", "Workers",
+        ]),
+        .target(name: "JourneyCommands", dependencies: [
+            "AccessControl", "Audit", "CLI", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI",
+            "JourneyApp", "JourneyBenchmarks", "JourneyDomain", "JourneyService", "Migrations", "OutboundWebhooks", "Postgres",
+            "Privacy", "Projections", "Reports", "SDKLiteSimulator", "UnicoEmulator", "Workers",
+        ]),
+        .executableTarget(name: "journeys", dependencies: ["CLI", "JourneyCommands"]),
 
         // Test support and tests
         .target(name: "JourneyTesting", dependencies: ["Postgres", "EmbeddedPostgres", "Migrations", "EventStore"]),
@@ -74,7 +82,7 @@ let package = Package(
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore"]),
         .testTarget(name: "OutboundWebhooksTests", dependencies: [
             "OutboundWebhooks", "JourneyTesting", "Cryptography", "HTTPServer", "EventStore", "JourneyDomain", "JourneyStore",
-            "AccessControl", "Privacy", "JourneyApp", "CLI", "Migrations",
+            "AccessControl", "Privacy", "JourneyCommands", "CLI", "Migrations",
         ]),
         .testTarget(name: "JourneyServiceTests", dependencies: [
             "JourneyService", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
@@ -89,17 +97,20 @@ let package = Package(
         .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography"]),
         .testTarget(name: "ReportsTests", dependencies: [
             "Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore", "Migrations", "Postgres",
-            "JourneyApp", "JourneyService", "HTTPServer", "AccessControl", "CLI",
+            "JourneyCommands", "JourneyService", "HTTPServer", "AccessControl", "CLI",
         ]),
         .testTarget(name: "AuditTests", dependencies: [
-            "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore", "JourneyApp", "CLI",
+            "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore", "JourneyCommands", "CLI",
             "JourneyService", "HTTPServer", "Postgres", "Projections",
         ]),
         .testTarget(name: "WorkersTests", dependencies: [
             "Workers", "JourneyTesting", "JourneyService", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
             "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
-            "JourneyStore", "Cryptography", "JourneyApp", "CLI",
+            "JourneyStore", "Cryptography", "JourneyApp", "JourneyCommands", "CLI",
         ]),
-        .testTarget(name: "JourneyAppTests", dependencies: ["JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI"]),
+        .testTarget(name: "JourneyCommandsTests", dependencies: [
+            "JourneyCommands", "JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI", "AccessControl", "EventStore", "Postgres",
+        ]),
+        .testTarget(name: "JourneyBenchmarksTests", dependencies: ["JourneyBenchmarks"]),
     ]
 )

@@ -9,22 +9,24 @@ import UnicoEmulator
 
 /// The emulator and the journey service in this process, with an API key: what `demo` and
 /// `bench e2e` run against.
-struct LocalStack: Sendable {
-    let emulator: UnicoEmulator
-    let service: JourneyService
-    let clock: ManualEmulatorClock
-    let unicoURL: URL
-    let api: DemoHTTP
-    let apiKey: String
+public struct LocalStack: Sendable {
+    public let emulator: UnicoEmulator
+    public let service: JourneyService
+    public let clock: ManualEmulatorClock
+    public let unicoURL: URL
+    /// Calls the journey service on loopback.
+    public let api: LocalStackHTTP
+    /// An API key with the journeys read and write scopes.
+    public let apiKey: String
     /// The service's own Unico clients (benchmarks call Unico directly with them as a baseline).
-    let unicoClients: [Environment: HumanTokenAPIClient]
+    public let unicoClients: [Environment: HumanTokenAPIClient]
     /// What the service runs with; the demo's workers share it.
-    let dependencies: JourneyDependencies
+    public let dependencies: JourneyDependencies
 
     /// Starts both on free loopback ports. The emulator's rate limit is off and its clock is
     /// manual (the demo moves it to expire tokens); the client's own limiter is raised to match.
-    static func start(database: Database, faults: FaultScript = .none,
-                      retryPolicy: RetryPolicy = .standard) async throws -> LocalStack {
+    public static func start(database: Database, faults: FaultScript = .none,
+                             retryPolicy: RetryPolicy = .standard) async throws -> LocalStack {
         let clock = ManualEmulatorClock(start: Date())
         // UAT and PROD are separate systems with separate accounts, as at Unico.
         let accounts = try [UnicoEmulator.Environment.uat, .prod].map {
@@ -57,11 +59,11 @@ struct LocalStack: Sendable {
         let key = try await APIKeyStore(client: database.app).create(
             name: "local-\(UUID().uuidString.prefix(8))", scopes: [.journeysWrite, .journeysRead]).plaintext
         return LocalStack(emulator: emulator, service: service, clock: clock, unicoURL: unicoURL,
-                          api: DemoHTTP(baseURL: URL(string: "http://127.0.0.1:\(port)")!), apiKey: key,
+                          api: LocalStackHTTP(baseURL: URL(string: "http://127.0.0.1:\(port)")!), apiKey: key,
                           unicoClients: clients, dependencies: dependencies)
     }
 
-    func stop() async {
+    public func stop() async {
         await service.shutdown()
         await emulator.shutdown()
     }

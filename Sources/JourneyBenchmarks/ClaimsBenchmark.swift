@@ -1,5 +1,6 @@
 import EmbeddedPostgres
 import Foundation
+import JourneyApp
 import JourneyService
 import Postgres
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import HumanTokenAPI
+import JourneyApp
 import JourneyDomain
 
 /// `journeys bench e2e`: journey starts through service, emulator (rate limit off) and

@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import JourneyApp
 import JourneyDomain
 import JourneyStore
 import Postgres

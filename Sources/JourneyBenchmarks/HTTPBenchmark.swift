@@ -1,6 +1,7 @@
 import EmbeddedPostgres
 import Foundation
 import HTTPServer
+import JourneyApp
 
 /// `journeys bench http`: wrk against the libmicrohttpd server on loopback, a trivial route as
 /// the baseline and a JSON route (encoding plus routing with a path parameter) beside it.

@@ -3,6 +3,7 @@ import CLI
 import Cryptography
 import EventStore
 import Foundation
+import JourneyApp
 import JourneyDomain
 import Postgres
 

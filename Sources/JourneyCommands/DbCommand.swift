@@ -1,5 +1,6 @@
 import CLI
 import EmbeddedPostgres
+import JourneyApp
 
 /// `journeys db`: the embedded PostgreSQL cluster.
 struct DbCommand: CommandGroup {

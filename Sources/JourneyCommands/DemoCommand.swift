@@ -1,5 +1,6 @@
 import CLI
 import Foundation
+import JourneyApp
 
 /// `journeys demo`: the whole product on one machine with no credentials.
 struct DemoCommand: Command {

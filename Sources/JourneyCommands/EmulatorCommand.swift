@@ -1,6 +1,7 @@
 import CLI
 import Cryptography
 import Foundation
+import JourneyApp
 import UnicoEmulator
 
 /// `journeys emulator`: a local stand-in for Unico's identity and process APIs.

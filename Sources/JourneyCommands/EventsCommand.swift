@@ -1,6 +1,7 @@
 import CLI
 import EventStore
 import Foundation
+import JourneyApp
 import Postgres
 
 /// `journeys events`: operator access to the log.

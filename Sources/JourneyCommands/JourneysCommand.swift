@@ -1,4 +1,5 @@
 import CLI
+import JourneyBenchmarks
 
 /// `journeys`: the root of the command tree.
 public struct JourneysCommand: CommandGroup {

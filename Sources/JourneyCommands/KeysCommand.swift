@@ -1,6 +1,7 @@
 import AccessControl
 import CLI
 import Foundation
+import JourneyApp
 
 /// `journeys keys`: API keys for backends and operators.
 struct KeysCommand: CommandGroup {

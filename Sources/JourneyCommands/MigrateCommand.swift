@@ -1,4 +1,5 @@
 import CLI
+import JourneyApp
 import Migrations
 import Postgres
 

@@ -1,5 +1,6 @@
 import CLI
 import Foundation
+import JourneyApp
 import Projections
 
 /// `journeys projections`: the read models built from the log.

@@ -1,5 +1,6 @@
 import CLI
 import Foundation
+import JourneyApp
 import Reports
 
 /// `journeys report NAME --from --to [--environment] [--format table|csv|json]`: a compliance report.

@@ -1,10 +1,7 @@
-import AccessControl
 import CLI
 import HTTPServer
-import HumanTokenAPI
-import JourneyDomain
+import JourneyApp
 import JourneyService
-import Privacy
 import Projections
 import Workers
 
@@ -60,13 +57,13 @@ struct ServeCommand: Command {
         var configuration = JourneyService.Configuration()
         configuration.http.host = host
         configuration.http.port = port
-        let dependencies = try Self.dependencies(AppEnvironment.current.variables, database: database,
-                                                  unicoConfig: unicoConfig)
+        let dependencies = try Wiring.dependencies(AppEnvironment.current.variables, database: database,
+                                                    unicoConfig: unicoConfig)
         let service = JourneyService(configuration: configuration, database: database.app, dependencies: dependencies)
         let worker = try workers.map {
             try WorkerService(configuration: $0, database: database.app, dependencies: dependencies, metrics: service.metrics)
         }
-        let webhooks = try worker.map { _ in try WorkCommand.outboundWebhooks(database) }
+        let webhooks = try worker.map { _ in try Wiring.outboundWebhooks(AppEnvironment.current.variables, database: database) }
         try service.start()
         AppEnvironment.current.writeLine("listening on http://\(host):\(service.port ?? port)"
             + (worker.map { " with worker \($0.configuration.workerID)" } ?? ""))
@@ -93,44 +90,5 @@ struct ServeCommand: Command {
                 + String(describing: type(of: error)))
             while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
         }
-    }
-
-    /// Unico clients, sealing and client-token keys from `variables` (and the Unico settings file);
-    /// development keys only on the embedded database. Every process shares each tenant's Unico
-    /// rate through the database; this one's own limiter allows `unicoShare` of it.
-    static func dependencies(_ variables: [String: String], database: Database, unicoConfig: String? = nil,
-                             unicoShare: Double = 1) throws -> JourneyDependencies {
-        let retryPolicy = try RetryPolicy.fromEnvironment(variables)
-        let embedded = database.embedded != nil
-        var unico: [Environment: HumanTokenAPIClient] = [:]
-        for (environment, configuration) in try UnicoSettings.configurations(variables, file: unicoConfig) {
-            unico[environment] = try UnicoSettings.client(configuration, share: unicoShare, sharedWith: database.app)
-        }
-        if unico.isEmpty, !embedded {
-            throw AppError(.invalidInput, "no Unico environment is configured: set \(HumanTokenAPIEnvironment.uat.variablePrefix)"
-                + "SERVICE_ACCOUNT, ...TENANT and ...PRIVATE_KEY_FILE (or the \(HumanTokenAPIEnvironment.prod.variablePrefix) ones), "
-                + "or give --unico-config FILE (\(UnicoSettings.fileVariable))")
-        }
-        let privacy: PrivacyConfiguration
-        if variables[PrivacyConfiguration.Variable.activeKey] != nil || !embedded {
-            guard variables[PrivacyConfiguration.Variable.activeKey] != nil else {
-                throw AppError(.invalidInput, "\(PrivacyConfiguration.Variable.activeKey) is not set")
-            }
-            privacy = try PrivacyConfiguration.fromEnvironment(variables)
-        } else {
-            privacy = .development()
-        }
-        let clientTokens: ClientTokenIssuer
-        if variables[ClientTokenIssuer.environmentVariable] != nil || !embedded {
-            guard variables[ClientTokenIssuer.environmentVariable] != nil else {
-                throw AppError(.invalidInput, "\(ClientTokenIssuer.environmentVariable) is not set")
-            }
-            clientTokens = try ClientTokenIssuer(environment: variables)
-        } else {
-            clientTokens = try .development()
-        }
-        return JourneyDependencies(vault: SubjectVault(client: database.app, configuration: privacy),
-                                   clientTokens: clientTokens, unico: unico,
-                                   retryPolicy: retryPolicy)
     }
 }

@@ -1,5 +1,6 @@
 import CLI
 import Foundation
+import JourneyApp
 import OutboundWebhooks
 import Privacy
 
@@ -20,31 +21,13 @@ struct WebhooksCommand: CommandGroup {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: 1)
         defer { database.close() }
         do {
-            let sealer = try sealer(AppEnvironment.current.variables, database: database)
+            let sealer = try Wiring.webhookSecretSealer(AppEnvironment.current.variables, database: database)
             return try await body(WebhookEndpointStore(client: database.app, sealer: sealer))
         } catch let error as WebhookError where error.code == .invalidArgument || error.code == .invalidConfiguration {
             throw AppError(.invalidInput, error.message)
         } catch let error as WebhookError where error.code == .keyNotFound {
             throw AppError(.notFound, error.message)
         }
-    }
-
-    /// The secret sealer from the privacy KEKs in `variables`; development keys only on the embedded database.
-    static func sealer(_ variables: [String: String], database: Database) throws -> WebhookSecretSealer {
-        let privacy: PrivacyConfiguration
-        if variables[PrivacyConfiguration.Variable.activeKey] != nil || database.embedded == nil {
-            guard variables[PrivacyConfiguration.Variable.activeKey] != nil else {
-                throw AppError(.invalidInput, "\(PrivacyConfiguration.Variable.activeKey) is not set")
-            }
-            do {
-                privacy = try PrivacyConfiguration.fromEnvironment(variables)
-            } catch let error as PrivacyError {
-                throw AppError(.invalidInput, error.message)
-            }
-        } else {
-            privacy = .development()
-        }
-        return try WebhookSecretSealer(privacy: privacy)
     }
 
     static func format(_ date: Date?) -> String {

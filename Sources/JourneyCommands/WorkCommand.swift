@@ -1,7 +1,6 @@
 import CLI
 import Foundation
-import HumanTokenAPI
-import JourneyDomain
+import JourneyApp
 import OutboundWebhooks
 import Workers
 
@@ -55,12 +54,6 @@ struct WorkCommand: Command {
         return configuration
     }
 
-    /// The outbound webhook follower and dispatcher of `work` and `serve --with-workers`.
-    static func outboundWebhooks(_ database: Database) throws -> OutboundWebhookService {
-        OutboundWebhookService(owner: database.admin, app: database.app,
-                               sealer: try WebhooksCommand.sealer(AppEnvironment.current.variables, database: database))
-    }
-
     /// Runs the webhook service until cancelled; if it stops (no owner rights for its checkpoint,
     /// an event it cannot read), says so once and keeps the rest of the process running.
     static func follow(_ webhooks: OutboundWebhookService) async {
@@ -76,10 +69,10 @@ struct WorkCommand: Command {
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: configuration.concurrency + 4)
         defer { database.close() }
-        let dependencies = try ServeCommand.dependencies(AppEnvironment.current.variables, database: database,
-                                                         unicoConfig: unicoConfig, unicoShare: unicoShare)
+        let dependencies = try Wiring.dependencies(AppEnvironment.current.variables, database: database,
+                                                   unicoConfig: unicoConfig, unicoShare: unicoShare)
         let worker = try WorkerService(configuration: configuration, database: database.app, dependencies: dependencies)
-        let webhooks = try Self.outboundWebhooks(database)
+        let webhooks = try Wiring.outboundWebhooks(AppEnvironment.current.variables, database: database)
         AppEnvironment.current.writeLine("worker \(configuration.workerID) running")
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await worker.run() }

@@ -1,4 +1,4 @@
-@testable import JourneyApp
+@testable import JourneyBenchmarks
 import Testing
 
 @Suite struct BenchmarkParsingTests {

@@ -1,5 +1,5 @@
 import Foundation
-import JourneyApp
+import JourneyCommands
 import JourneyTesting
 import Testing
 

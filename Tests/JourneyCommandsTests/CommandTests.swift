@@ -2,6 +2,7 @@ import CLI
 import EventStore
 import Foundation
 import JourneyApp
+import JourneyCommands
 import JourneyTesting
 import Postgres
 import Testing

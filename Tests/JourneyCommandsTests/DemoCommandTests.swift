@@ -1,6 +1,6 @@
 import CLI
 import Foundation
-import JourneyApp
+import JourneyCommands
 import JourneyTesting
 import Testing
 

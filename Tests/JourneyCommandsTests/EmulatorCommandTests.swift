@@ -2,6 +2,7 @@ import CLI
 import Foundation
 import HumanTokenAPI
 import JourneyApp
+import JourneyCommands
 import Testing
 
 @Suite struct EmulatorCommandTests {

@@ -4,7 +4,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import JourneyApp
+import JourneyCommands
 import JourneyService
 import JourneyTesting
 

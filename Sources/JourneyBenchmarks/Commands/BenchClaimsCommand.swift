@@ -1,6 +1,7 @@
 import CLI
 import EmbeddedPostgres
 import Foundation
+import JourneyApp
 import Postgres
 
 /// `journeys bench claims`.

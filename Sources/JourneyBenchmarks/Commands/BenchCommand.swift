@@ -1,15 +1,17 @@
 import CLI
 import EmbeddedPostgres
 import Foundation
+import JourneyApp
 import Migrations
 import Postgres
 
 /// `journeys bench`: measurements with a baseline from the same run.
-struct BenchCommand: CommandGroup {
-    static let configuration = CommandConfiguration(
+public struct BenchCommand: CommandGroup {
+    public static let configuration = CommandConfiguration(
         name: "bench", summary: "Benchmarks that print figures and ratios to a same-run baseline.",
         subcommands: [BenchAppend.self, BenchHTTP.self, BenchE2E.self, BenchClaims.self, BenchClaimsWorker.self, BenchRebuild.self,
                       BenchFreshness.self])
+    public init() {}
 }
 
 struct BenchAppend: Command {

@@ -1,5 +1,6 @@
 import CLI
 import Foundation
+import JourneyApp
 
 /// `journeys bench e2e`.
 struct BenchE2E: Command {

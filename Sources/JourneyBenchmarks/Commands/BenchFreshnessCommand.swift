@@ -1,5 +1,6 @@
 import CLI
 import Foundation
+import JourneyApp
 
 /// `journeys bench freshness`.
 struct BenchFreshness: Command {

@@ -1,5 +1,6 @@
 import CLI
 import Foundation
+import JourneyApp
 
 /// `journeys bench http`.
 struct BenchHTTP: Command {

@@ -1,5 +1,6 @@
 import CLI
 import Foundation
+import JourneyApp
 
 /// `journeys bench rebuild`.
 struct BenchRebuild: Command {

@@ -2,6 +2,7 @@ import AccessControl
 import Foundation
 import HTTPServer
 import HumanTokenAPI
+import JourneyApp
 import JourneyDomain
 import JourneyService
 import Privacy
@@ -97,7 +98,7 @@ struct DemoRunner: Sendable {
     }
 
     /// Runs scenarios four at a time.
-    private func runAll(_ scenarios: [DemoScenario], api: DemoHTTP, key: String, unicoURL: URL) async throws -> [(DemoScenario, String?)] {
+    private func runAll(_ scenarios: [DemoScenario], api: LocalStackHTTP, key: String, unicoURL: URL) async throws -> [(DemoScenario, String?)] {
         var results: [(DemoScenario, String?)] = []
         for chunk in stride(from: 0, to: scenarios.count, by: 4).map({ Array(scenarios[$0..<min($0 + 4, scenarios.count)]) }) {
             try await withThrowingTaskGroup(of: (DemoScenario, String?).self) { group in
@@ -115,7 +116,7 @@ struct DemoRunner: Sendable {
     }
 
     /// What the company's backend does: start a journey with its API key.
-    private func start(_ scenario: DemoScenario, api: DemoHTTP, key: String) async throws -> Started? {
+    private func start(_ scenario: DemoScenario, api: LocalStackHTTP, key: String) async throws -> Started? {
         let document = String((0..<11).map { _ in Character(String(Int.random(in: 0...9))) })
         let (status, json) = try await api.call("POST", "v1/journeys", bearer: key, body: [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": document, "name": "Demo Person"],
@@ -130,7 +131,7 @@ struct DemoRunner: Sendable {
     }
 
     /// What the app does: report the capture opening, run the SDK, report its callback.
-    private func drive(_ scenario: DemoScenario, _ started: Started, api: DemoHTTP, unicoURL: URL) async throws {
+    private func drive(_ scenario: DemoScenario, _ started: Started, api: LocalStackHTTP, unicoURL: URL) async throws {
         let path = "v1/journeys/\(started.journeyID)"
         switch scenario.device {
         case .appReports(let code):

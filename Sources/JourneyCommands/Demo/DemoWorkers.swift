@@ -1,3 +1,4 @@
+import JourneyApp
 import JourneyService
 import Projections
 import Workers

@@ -3,12 +3,17 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The demo's HTTP calls to the service, as the company's backend and the app would make them.
-struct DemoHTTP: Sendable {
-    let baseURL: URL
+/// HTTP calls to the local stack's service, as the company's backend and the app would make
+/// them (the demo and `bench e2e`).
+public struct LocalStackHTTP: Sendable {
+    public let baseURL: URL
+
+    public init(baseURL: URL) {
+        self.baseURL = baseURL
+    }
 
     /// Sends JSON (or nothing) and returns the status and the decoded JSON object.
-    func call(_ method: String, _ path: String, bearer: String, body: [String: Any]? = nil,
+    public func call(_ method: String, _ path: String, bearer: String, body: [String: Any]? = nil,
               headers: [String: String] = [:]) async throws -> (status: Int, json: [String: Any]) {
         var request = URLRequest(url: baseURL.appendingPathComponent(path))
         request.httpMethod = method
