@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography"]),
         .target(name: "SDKLiteSimulator"),
         .target(name: "Observability"),
-        .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "JourneyStore"]),
+        .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain"]),
         .target(name: "OutboundWebhooks", dependencies: [
             "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy", "Projections",
         ]),
@@ -39,8 +39,7 @@ let package = Package(
             "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit",
         ]),
         .target(name: "Workers", dependencies: [
-            "Postgres", "EventStore", "JourneyDomain", "JourneyStore", "JourneyService", "HumanTokenAPI",
-            "OutboundWebhooks", "Privacy", "Observability",
+            "Postgres", "EventStore", "JourneyDomain", "JourneyStore", "JourneyService", "HumanTokenAPI", "Observability",
         ]),
         .target(name: "JourneyStore", dependencies: ["EventStore", "JourneyDomain", "Postgres"]),
         .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain"]),
@@ -67,34 +66,36 @@ let package = Package(
         .executableTarget(name: "journeys", dependencies: ["CLI", "JourneyCommands"]),
 
         // Test support and tests
-        .target(name: "JourneyTesting", dependencies: ["Postgres", "EmbeddedPostgres", "Migrations", "EventStore"]),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "JourneyTesting"]),
-        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting"]),
+        .target(name: "JourneyTesting", dependencies: ["Postgres", "EmbeddedPostgres", "Migrations"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "EmbeddedPostgres", "JourneyTesting"]),
+        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting", "Postgres"]),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "JourneyDomainTests", dependencies: ["JourneyDomain"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
-        .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography"]),
+        .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography", "HTTPServer"]),
         .testTarget(name: "RateBudgetTests", dependencies: ["RateBudget", "HumanTokenAPI", "Postgres", "JourneyTesting"]),
         .testTarget(name: "HumanTokenAPITests", dependencies: ["HumanTokenAPI", "UnicoEmulator", "Cryptography"]),
         .testTarget(name: "SDKLiteSimulatorTests", dependencies: ["SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
-        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore"]),
+        .testTarget(name: "ProjectionsTests", dependencies: [
+            "Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore", "Postgres",
+        ]),
         .testTarget(name: "OutboundWebhooksTests", dependencies: [
             "OutboundWebhooks", "JourneyTesting", "Cryptography", "HTTPServer", "EventStore", "JourneyDomain", "JourneyStore",
-            "AccessControl", "Privacy", "JourneyCommands", "CLI", "Migrations",
+            "AccessControl", "Privacy", "JourneyCommands", "CLI", "Migrations", "Postgres",
         ]),
         .testTarget(name: "JourneyServiceTests", dependencies: [
             "JourneyService", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
-            "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Cryptography", "Projections",
+            "AccessControl", "JourneyDomain", "EventStore", "Projections", "Postgres",
         ]),
         .testTarget(name: "JourneyClientTests", dependencies: [
             "JourneyClient", "JourneyService", "JourneyTesting", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
-            "AccessControl", "Privacy", "HTTPServer",
+            "AccessControl",
         ]),
-        .testTarget(name: "JourneyStoreTests", dependencies: ["JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain"]),
-        .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain"]),
-        .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography"]),
+        .testTarget(name: "JourneyStoreTests", dependencies: ["JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres"]),
+        .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain", "Postgres"]),
+        .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography", "Postgres"]),
         .testTarget(name: "ReportsTests", dependencies: [
             "Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore", "Migrations", "Postgres",
             "JourneyCommands", "JourneyService", "HTTPServer", "AccessControl", "CLI",
@@ -105,7 +106,7 @@ let package = Package(
         ]),
         .testTarget(name: "WorkersTests", dependencies: [
             "Workers", "JourneyTesting", "JourneyService", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
-            "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
+            "AccessControl", "JourneyDomain", "Postgres", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
             "JourneyStore", "Cryptography", "JourneyApp", "JourneyCommands", "CLI",
         ]),
         .testTarget(name: "JourneyCommandsTests", dependencies: [
