@@ -24,11 +24,16 @@ public struct TestDatabase: Sendable {
     public var ownerURL: String { status.url(user: EmbeddedPostgres.ownerRole, database: name) }
     public var superuserURL: String { status.url(user: "postgres", database: name) }
 
-    /// Creates a new database, migrated unless `migrated` is false.
+    /// Creates a new database, migrated unless `migrated` is false. A migrated one is copied from
+    /// the cluster's template of the current schema (``TestTemplate``), not migrated anew.
     public static func create(migrated: Bool = true, poolSize: Int = 8) async throws -> TestDatabase {
         let status = try TestCluster.status()
         let name = "t_\(getpid())_\(TestCluster.nextNumber())"
-        try await TestCluster.cluster.createDatabase(name, status: status)
+        if migrated {
+            try await TestTemplate.copy(into: name, status: status)
+        } else {
+            try await TestCluster.cluster.createDatabase(name, status: status)
+        }
         let database = TestDatabase(
             name: name, cluster: TestCluster.cluster, status: status,
             app: try PostgresClient(url: status.url(user: EmbeddedPostgres.appRole, database: name),
@@ -37,7 +42,6 @@ public struct TestDatabase: Sendable {
                                       configuration: .init(maxConnections: 2)),
             superuser: try PostgresClient(url: status.url(user: "postgres", database: name),
                                           configuration: .init(maxConnections: 2)))
-        if migrated { try await Migrator().migrate(database.owner) }
         return database
     }
 

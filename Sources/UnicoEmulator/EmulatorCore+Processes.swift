@@ -7,7 +7,7 @@ extension EmulatorCore {
     func createProcess(_ request: HTTPRequest) -> HTTPResponse {
         do throws(APIError) {
             let grant = try authorize(request)
-            let body = try CreateProcessRequest.parse(request.body)
+            let body = try ProcessCreationBody.parse(request.body)
             let now = now()
             let id = SecureRandom.uuid().uuidString.lowercased()
             let expiresAt = now.addingTimeInterval(body.expiresIn ?? configuration.defaultProcessLifetime)

@@ -25,7 +25,7 @@ public final class UnicoEmulator: Sendable {
     public let configuration: Configuration
     let core: EmulatorCore
     private let server: HTTPServer
-    private let dispatcher: WebhookDispatcher
+    private let dispatcher: EmulatorWebhookSender
     private let background = Mutex<Task<Void, Never>?>(nil)
 
     /// Validates `configuration` and generates the emulator's token-signing key; nothing listens yet.
@@ -33,7 +33,7 @@ public final class UnicoEmulator: Sendable {
         try configuration.validate()
         self.configuration = configuration
         let faults = FaultPlan(script: configuration.faultScript, seed: configuration.seed)
-        let dispatcher = WebhookDispatcher(configuration: configuration.webhook, faults: faults)
+        let dispatcher = EmulatorWebhookSender(configuration: configuration.webhook, faults: faults)
         self.dispatcher = dispatcher
         core = EmulatorCore(
             configuration: configuration, faults: faults, signingKey: Ed25519PrivateKey.generate(),
@@ -113,7 +113,7 @@ public final class UnicoEmulator: Sendable {
     }
 
     /// Every webhook notification taken for delivery so far, with its attempts and outcome.
-    public func webhookDeliveries() -> [WebhookDelivery] {
+    public func webhookDeliveries() -> [EmulatorWebhookRecord] {
         dispatcher.deliveries
     }
 

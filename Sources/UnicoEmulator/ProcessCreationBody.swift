@@ -10,7 +10,7 @@ import Foundation
 /// `phone` is 8 to 15 digits with an optional `+`, `email` has one `@` and a dotted domain,
 /// a WhatsApp or SMS notification needs `phone` and an e-mail one needs `email`,
 /// `clientReference` is at most 256 characters, and `expiresIn` lies between 1 s and 30 days.
-struct CreateProcessRequest: Sendable, Equatable {
+struct ProcessCreationBody: Sendable, Equatable {
     static let purposes: Set<String> = ["creditprocess", "biometryonboarding", "carpurchase", "ageverification"]
     static let notificationChannels: Set<String> = [
         "NOTIFICATION_CHANNEL_WHATSAPP", "NOTIFICATION_CHANNEL_SMS", "NOTIFICATION_CHANNEL_EMAIL",
@@ -29,7 +29,7 @@ struct CreateProcessRequest: Sendable, Equatable {
     /// `person.notifications[].notificationChannel`: how Unico tells the person about the link.
     var notificationChannels: [String] = []
 
-    static func parse(_ body: Data) throws(APIError) -> CreateProcessRequest {
+    static func parse(_ body: Data) throws(APIError) -> ProcessCreationBody {
         guard case .object(let root)? = try? JSONDecoder().decode(JSONValue.self, from: body) else {
             throw .invalidArgument("body", "must be a JSON object")
         }
@@ -53,7 +53,7 @@ struct CreateProcessRequest: Sendable, Equatable {
             throw .invalidArgument("clientReference", "must be at most \(maximumClientReference) characters")
         }
         let expiresIn = try optionalString(root, "expiresIn").map { (text) throws(APIError) in try parseDuration(text) }
-        return CreateProcessRequest(
+        return ProcessCreationBody(
             callbackUri: callbackUri, flow: flow, purpose: purpose, duiType: duiType,
             clientReference: clientReference, expiresIn: expiresIn, notificationChannels: channels)
     }

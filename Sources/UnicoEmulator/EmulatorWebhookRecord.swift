@@ -1,5 +1,5 @@
 /// What happened to one webhook notification, for tests and the demo.
-public struct WebhookDelivery: Sendable, Hashable {
+public struct EmulatorWebhookRecord: Sendable, Hashable {
     public enum Outcome: String, Sendable, Hashable {
         /// Still being attempted.
         case pending

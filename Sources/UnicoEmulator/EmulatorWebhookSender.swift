@@ -8,12 +8,12 @@ import FoundationNetworking
 ///
 /// Handlers only `enqueue`; `run()` consumes the queue in the emulator's background service, so no
 /// HTTP handler ever waits on a delivery. Retries follow the configured exponential backoff.
-final class WebhookDispatcher: Sendable {
+final class EmulatorWebhookSender: Sendable {
     private let configuration: UnicoEmulator.WebhookConfiguration?
     private let faults: FaultPlan
     private let stream: AsyncStream<WebhookNotification>
     private let continuation: AsyncStream<WebhookNotification>.Continuation
-    private let log = Mutex<[WebhookDelivery]>([])
+    private let log = Mutex<[EmulatorWebhookRecord]>([])
 
     init(configuration: UnicoEmulator.WebhookConfiguration?, faults: FaultPlan) {
         self.configuration = configuration
@@ -28,7 +28,7 @@ final class WebhookDispatcher: Sendable {
     }
 
     /// Every delivery so far, in the order notifications were taken from the queue.
-    var deliveries: [WebhookDelivery] {
+    var deliveries: [EmulatorWebhookRecord] {
         log.withLock { $0 }
     }
 
@@ -96,9 +96,9 @@ final class WebhookDispatcher: Sendable {
         }
     }
 
-    private func record(_ notification: WebhookNotification, isDuplicate: Bool, outcome: WebhookDelivery.Outcome) -> Int {
+    private func record(_ notification: WebhookNotification, isDuplicate: Bool, outcome: EmulatorWebhookRecord.Outcome) -> Int {
         log.withLock { log in
-            log.append(WebhookDelivery(notification: notification, isDuplicate: isDuplicate, attempts: [], outcome: outcome))
+            log.append(EmulatorWebhookRecord(notification: notification, isDuplicate: isDuplicate, attempts: [], outcome: outcome))
             return log.count - 1
         }
     }
