@@ -49,11 +49,9 @@ public struct APIKeyStore: Sendable {
             attempt += 1
             let credential = APIKeyCredential.generate()
             do {
-                let rows = try await client.query("""
-                    INSERT INTO api_keys (id, name, prefix, secret_hash, scopes, created_at)
-                    VALUES (\(SecureRandom.uuid()), \(name), \(credential.prefix), \(credential.hash), \(scopes), \(now()))
-                    RETURNING \(unsafeSQL: Self.columns)
-                    """)
+                let rows = try await client.query(AccessControlStatements.insertKey(
+                    id: SecureRandom.uuid(), name: name, prefix: credential.prefix, secretHash: credential.hash,
+                    scopes: scopes, createdAt: now()))
                 return (try Self.decodeOne(rows), credential.text)
             } catch let error as PostgresError
                 where error.code == .uniqueViolation && error.constraint == "api_keys_prefix_key" && attempt < 3 {
@@ -64,8 +62,7 @@ public struct APIKeyStore: Sendable {
 
     /// Every key, revoked ones included, oldest first.
     public func list() async throws -> [APIKey] {
-        try await client.query("SELECT \(unsafeSQL: Self.columns) FROM api_keys ORDER BY created_at, id")
-            .map(Self.decode)
+        try await client.query(AccessControlStatements.listKeys).map(Self.decode)
     }
 
     /// Revokes the key with this id (UUID) or prefix; revoking twice keeps the first time.
@@ -80,10 +77,7 @@ public struct APIKeyStore: Sendable {
             throw AccessError(.invalidArgument,
                 "expected a key id (UUID) or prefix (\(APIKeyCredential.prefixLength) characters of a-z, 2-7)")
         }
-        let rows = try await client.query("""
-            UPDATE api_keys SET revoked_at = coalesce(revoked_at, \(now())) WHERE id = \(id) OR prefix = \(prefix)
-            RETURNING \(unsafeSQL: Self.columns)
-            """)
+        let rows = try await client.query(AccessControlStatements.revoke(id: id, prefix: prefix, at: now()))
         guard rows.first != nil else {
             throw AccessError(.keyNotFound, "no API key has the id or prefix '\(reference)'")
         }
@@ -100,9 +94,7 @@ public struct APIKeyStore: Sendable {
     public func authenticate(authorizationHeader: String?, apiKeyHeader: String? = nil) async throws -> Principal {
         let presented = try Self.presentedKey(authorization: authorizationHeader, apiKey: apiKeyHeader)
         guard let credential = APIKeyCredential(parsing: presented) else { throw AccessError.invalidCredentials }
-        let rows = try await client.query("""
-            SELECT \(unsafeSQL: Self.columns), secret_hash FROM api_keys WHERE prefix = \(credential.prefix)
-            """)
+        let rows = try await client.query(AccessControlStatements.keyWithHash(prefix: credential.prefix))
         let stored = try rows.first.map { (key: try Self.decode($0), hash: try $0.decode("secret_hash", as: Data.self)) }
         let matches = ConstantTime.equals(credential.hash, stored?.hash ?? Self.unmatchableHash)
         guard matches, let key = stored?.key, !key.isRevoked else { throw AccessError.invalidCredentials }
@@ -114,14 +106,13 @@ public struct APIKeyStore: Sendable {
     ///
     /// Throws ``AccessError/invalidCredentials`` when the key is unknown or revoked.
     public func principal(id: UUID) async throws -> Principal {
-        let rows = try await client.query("SELECT \(unsafeSQL: Self.columns) FROM api_keys WHERE id = \(id)")
+        let rows = try await client.query(AccessControlStatements.key(id: id))
         guard let key = try rows.first.map(Self.decode), !key.isRevoked else { throw AccessError.invalidCredentials }
         return key.principal
     }
 
     // MARK: - Helpers
 
-    static let columns = "id, name, prefix, array_to_string(scopes, ',') AS scopes, created_at, last_used_at, revoked_at"
     /// Compared against when no key has the prefix; no SHA-256 output is known to equal it.
     static let unmatchableHash = Data(repeating: 0, count: SHA256.byteCount)
 
@@ -131,10 +122,7 @@ public struct APIKeyStore: Sendable {
         let now = now()
         let stale = now.addingTimeInterval(-configuration.touchInterval)
         if let lastUsed = key.lastUsedAt, lastUsed > stale { return }
-        _ = try? await client.query("""
-            UPDATE api_keys SET last_used_at = \(now)
-            WHERE id = \(key.id) AND (last_used_at IS NULL OR last_used_at <= \(stale))
-            """)
+        _ = try? await client.query(AccessControlStatements.touch(id: key.id, at: now, unlessUsedAfter: stale))
     }
 
     static func presentedKey(authorization: String?, apiKey: String?) throws -> String {

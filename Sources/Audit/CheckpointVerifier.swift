@@ -40,7 +40,7 @@ public struct CheckpointVerifier: Sendable {
         report.trustedKeys = !keys.trusted.isEmpty
         let trusted = Set(keys.trusted.map(\.rawRepresentation))
         var previous: AuditCheckpoint?
-        for checkpoint in try await CheckpointStore(client: client).all() {
+        for checkpoint in try await SignedCheckpointStore(client: client).all() {
             report.checked += 1
             defer { previous = checkpoint; progress?(report.checked) }
             let expectedPrevious = previous?.signatureDigest ?? AuditCheckpoint.genesis

@@ -70,7 +70,7 @@ public struct EvidenceBundle: Sendable, Encodable {
         guard !recorded.isEmpty else { throw AuditError(.journeyNotFound, "no journey has id \(id.rawValue)") }
         let timeline = try JourneyTimeline.timeline(id, events: recorded, asOf: nil)
         var checkpoint: Checkpoint?
-        if let stored = try await CheckpointStore(client: client).latest(covering: stream) {
+        if let stored = try await SignedCheckpointStore(client: client).latest(covering: stream) {
             let head = try await client.withConnection { try LogSummary.head(of: stream, at: stored.summary.cut, on: $0) }
             let publicKey = try Ed25519PublicKey(rawRepresentation: stored.publicKey)
             checkpoint = Checkpoint(

@@ -25,27 +25,14 @@ public struct LogSummary: Sendable, Equatable, Codable {
     /// The last event readable in the global order (below the MVCC horizon, so no event can
     /// later commit before it); `.start` for an empty log.
     public static func currentCut(on connection: PostgresConnection) throws -> GlobalCheckpoint {
-        guard let row = try connection.query("""
-            SELECT transaction_id::text AS transaction_id_text, position FROM events
-            WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-            ORDER BY events.transaction_id DESC, events.position DESC LIMIT 1
-            """).first else { return .start }
-        return GlobalCheckpoint(transactionID: try row.decode(0), position: try row.decode(1))
+        try EventStore.lastReadableCheckpoint(on: connection)
     }
 
     /// Recomputes the summary of `cut` from the events stored now (hashing outside the database).
     public static func compute(upTo cut: GlobalCheckpoint, on connection: PostgresConnection) throws -> LogSummary {
-        let xid = String(cut.transactionID)
-        let events = try connection.query("""
-            SELECT count(*) FROM events WHERE (transaction_id, position) <= (\(xid)::xid8, \(cut.position))
-            """).first?.decode(0, as: Int64.self) ?? 0
-        var heads = try connection.query("""
-            SELECT DISTINCT ON (stream_name) stream_name, stream_version, hash FROM events
-            WHERE (transaction_id, position) <= (\(xid)::xid8, \(cut.position))
-            ORDER BY stream_name, stream_version DESC
-            """).map { row in
-            (name: Array(try row.decode(0, as: String.self).utf8), version: try row.decode(1, as: Int64.self),
-             hash: try row.decode(2, as: Data.self))
+        let events = try EventStore.eventCount(upTo: cut, on: connection)
+        var heads = try EventStore.streamHeads(upTo: cut, on: connection).map { head in
+            (name: Array(head.stream.rawValue.utf8), version: head.version, hash: head.hash)
         }
         heads.sort { $0.name.lexicographicallyPrecedes($1.name) }
         var bytes: [UInt8] = []
@@ -60,11 +47,6 @@ public struct LogSummary: Sendable, Equatable, Codable {
     /// The stream's last event at or before `cut` (version and hash), nil when it had none.
     public static func head(of stream: StreamName, at cut: GlobalCheckpoint,
                             on connection: PostgresConnection) throws -> (version: Int64, hash: Data)? {
-        guard let row = try connection.query("""
-            SELECT stream_version, hash FROM events
-            WHERE stream_name = \(stream.rawValue) AND (transaction_id, position) <= (\(String(cut.transactionID))::xid8, \(cut.position))
-            ORDER BY stream_version DESC LIMIT 1
-            """).first else { return nil }
-        return (try row.decode(0), try row.decode(1))
+        try EventStore.streamHead(of: stream, upTo: cut, on: connection).map { ($0.version, $0.hash) }
     }
 }

@@ -81,15 +81,14 @@ extension EmbeddedPostgres {
     func bootstrap(_ status: Status) throws {
         let connection = try PostgresConnection.connect(try PostgresConfiguration(status.superuserURL))
         for role in [Self.ownerRole, Self.appRole] {
-            let exists = try connection.query("SELECT 1 FROM pg_roles WHERE rolname = \(role)").count > 0
+            let exists = try connection.query(EmbeddedPostgresStatements.roleExists(role)).count > 0
             if !exists {
-                try connection.execute(unsafeSQL: "CREATE ROLE \(role) LOGIN PASSWORD '\(try password(for: role))'")
+                try connection.execute(unsafeSQL: EmbeddedPostgresStatements.createRole(role, password: try password(for: role)))
             }
         }
-        let hasDatabase = try connection.query("SELECT 1 FROM pg_database WHERE datname = \(status.database)").count > 0
+        let hasDatabase = try connection.query(EmbeddedPostgresStatements.databaseExists(status.database)).count > 0
         if !hasDatabase {
-            let name = PostgresConnection.quoteIdentifier(status.database)
-            try connection.execute(unsafeSQL: "CREATE DATABASE \(name) OWNER \(Self.ownerRole)")
+            try connection.execute(unsafeSQL: EmbeddedPostgresStatements.createDatabase(status.database, owner: Self.ownerRole))
         }
     }
 

@@ -110,8 +110,16 @@ public struct EmbeddedPostgres: Sendable {
         let admin = try PostgresClient(url: status.superuserURL, configuration: .init(maxConnections: 1))
         defer { admin.close() }
         try await admin.withConnection { connection in
-            let quoted = PostgresConnection.quoteIdentifier(name)
-            try connection.execute(unsafeSQL: "CREATE DATABASE \(quoted) OWNER \(EmbeddedPostgres.ownerRole)")
+            try connection.execute(unsafeSQL: EmbeddedPostgresStatements.createDatabase(name, owner: EmbeddedPostgres.ownerRole))
+        }
+    }
+
+    /// Drops a database if it exists, ending its sessions (tests drop theirs).
+    public func dropDatabase(_ name: String, status: Status) async throws {
+        let admin = try PostgresClient(url: status.superuserURL, configuration: .init(maxConnections: 1))
+        defer { admin.close() }
+        try await admin.withConnection { connection in
+            try connection.execute(unsafeSQL: EmbeddedPostgresStatements.dropDatabase(name))
         }
     }
 

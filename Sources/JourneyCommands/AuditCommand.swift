@@ -95,7 +95,7 @@ struct AuditVerify: Command {
         }
         if checkpoints.checked > 0 { out("checkpoints intact") }
         if sign, let key = keys.signingKey {
-            let stored = try await CheckpointStore(client: database.app).create(signingWith: key)
+            let stored = try await SignedCheckpointStore(client: database.app).create(signingWith: key)
             out(AuditCheckpointCommand.describe(stored))
         }
     }
@@ -132,7 +132,7 @@ struct AuditCheckpointCommand: Command {
         if let broken = chain.firstBreak {
             throw AppError(.chainBroken, "hash chain broken at \(broken); no checkpoint signed")
         }
-        let stored = try await CheckpointStore(client: database.app).create(signingWith: key)
+        let stored = try await SignedCheckpointStore(client: database.app).create(signingWith: key)
         AppEnvironment.current.writeLine(Self.describe(stored))
     }
 

@@ -50,11 +50,7 @@ public struct TestDatabase: Sendable {
         app.close()
         owner.close()
         superuser.close()
-        guard let admin = try? PostgresClient(url: status.superuserURL, configuration: .init(maxConnections: 1)) else { return }
-        defer { admin.close() }
-        _ = try? await admin.withConnection { [name] connection in
-            try connection.execute(unsafeSQL: "DROP DATABASE IF EXISTS \(PostgresConnection.quoteIdentifier(name)) WITH (FORCE)")
-        }
+        try? await cluster.dropDatabase(name, status: status)
     }
 }
 

@@ -26,10 +26,8 @@ public enum TestTemplate {
         let admin = try PostgresClient(url: status.superuserURL, configuration: .init(maxConnections: 1))
         defer { admin.close() }
         try await admin.withConnection { connection in
-            try connection.execute(unsafeSQL: """
-                CREATE DATABASE \(PostgresConnection.quoteIdentifier(database)) \
-                TEMPLATE \(PostgresConnection.quoteIdentifier(name)) OWNER \(EmbeddedPostgres.ownerRole)
-                """)
+            try connection.execute(unsafeSQL: JourneyTestingStatements.copyDatabase(
+                database, template: name, owner: EmbeddedPostgres.ownerRole))
         }
     }
 
@@ -38,15 +36,14 @@ public enum TestTemplate {
     static func build(status: EmbeddedPostgres.Status) async throws {
         let admin = try PostgresClient(url: status.superuserURL, configuration: .init(maxConnections: 1))
         defer { admin.close() }
-        let quoted = PostgresConnection.quoteIdentifier(name)
         let lock: Int64 = 7_314_159
         let exists = try await admin.withConnection { connection -> Bool in
-            _ = try connection.query("SELECT pg_advisory_lock(\(lock))")
-            let template = try connection.query("SELECT datistemplate FROM pg_database WHERE datname = \(name)")
+            _ = try connection.query(JourneyTestingStatements.lock(lock))
+            let template = try connection.query(JourneyTestingStatements.isTemplate(name))
             if try template.first?.decode(0, as: Bool.self) == true { return true }
             // A half-built template of a process that died: start over.
-            try connection.execute(unsafeSQL: "DROP DATABASE IF EXISTS \(quoted) WITH (FORCE)")
-            try connection.execute(unsafeSQL: "CREATE DATABASE \(quoted) OWNER \(EmbeddedPostgres.ownerRole)")
+            try connection.execute(unsafeSQL: JourneyTestingStatements.dropDatabase(name))
+            try connection.execute(unsafeSQL: JourneyTestingStatements.createDatabase(name, owner: EmbeddedPostgres.ownerRole))
             return false
         }
         do {
@@ -57,17 +54,15 @@ public enum TestTemplate {
                 _ = try await Migrator().migrate(owner)
             }
         } catch {
-            _ = try? await admin.withConnection { _ = try $0.query("SELECT pg_advisory_unlock(\(lock))") }
+            _ = try? await admin.withConnection { _ = try $0.query(JourneyTestingStatements.unlock(lock)) }
             throw error
         }
         try await admin.withConnection { connection in
-            defer { _ = try? connection.query("SELECT pg_advisory_unlock(\(lock))") }
+            defer { _ = try? connection.query(JourneyTestingStatements.unlock(lock)) }
             guard !exists else { return }
-            try connection.execute(unsafeSQL: "ALTER DATABASE \(quoted) WITH IS_TEMPLATE true ALLOW_CONNECTIONS false")
+            try connection.execute(unsafeSQL: JourneyTestingStatements.markTemplate(name))
             // Sessions of the migration pool may still be ending; a copy needs none.
-            _ = try connection.query("""
-                SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(name) AND pid <> pg_backend_pid()
-                """)
+            _ = try connection.query(JourneyTestingStatements.terminateSessions(name))
         }
     }
 }

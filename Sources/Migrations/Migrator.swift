@@ -20,8 +20,8 @@ public struct Migrator: Sendable {
     public func migrate(_ client: PostgresClient) async throws -> Report {
         let files = try sortedFiles()
         return try await client.withConnection { connection in
-            try connection.execute(unsafeSQL: "SELECT pg_advisory_lock(7411232001)")
-            defer { try? connection.execute(unsafeSQL: "SELECT pg_advisory_unlock(7411232001)") }
+            try connection.execute(unsafeSQL: MigrationsStatements.lock)
+            defer { try? connection.execute(unsafeSQL: MigrationsStatements.unlock) }
             try Self.ensureTable(connection)
             let applied = try Self.appliedChecksums(connection)
             try Self.checkUnchanged(files, applied: applied)
@@ -34,10 +34,8 @@ public struct Migrator: Sendable {
                 do {
                     try connection.transaction { connection in
                         try connection.execute(unsafeSQL: file.sql)
-                        try connection.query("""
-                            INSERT INTO schema_migrations (version, name, checksum) \
-                            VALUES (\(file.version ?? 0), \(file.name), \(file.checksum))
-                            """)
+                        try connection.query(MigrationsStatements.recordApplied(
+                            version: file.version ?? 0, name: file.name, checksum: file.checksum))
                     }
                 } catch let error as PostgresError {
                     throw MigrationError(.migrationFailed, "\(file.name) failed and was rolled back: \(error.message)")
@@ -52,7 +50,7 @@ public struct Migrator: Sendable {
     public func pending(_ client: PostgresClient) async throws -> [String] {
         let files = try sortedFiles()
         return try await client.withConnection { connection in
-            let exists = try connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")
+            let exists = try connection.query(MigrationsStatements.tableExists)
             guard try exists.first?.decode(0, as: Bool.self) == true else { return files.map(\.name) }
             let applied = try Self.appliedChecksums(connection)
             try Self.checkUnchanged(files, applied: applied)
@@ -74,27 +72,12 @@ public struct Migrator: Sendable {
     }
 
     static func ensureTable(_ connection: PostgresConnection) throws {
-        try connection.execute(unsafeSQL: """
-            CREATE TABLE IF NOT EXISTS schema_migrations (
-                version    integer PRIMARY KEY,
-                name       text NOT NULL UNIQUE,
-                checksum   text NOT NULL,
-                applied_at timestamptz NOT NULL DEFAULT now()
-            );
-            DO $$
-            BEGIN
-                -- The application checks that its schema is current (readiness).
-                IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'journeys_app') THEN
-                    GRANT SELECT ON schema_migrations TO journeys_app;
-                END IF;
-            END;
-            $$;
-            """)
+        try connection.execute(unsafeSQL: MigrationsStatements.createTable)
     }
 
     static func appliedChecksums(_ connection: PostgresConnection) throws -> [String: String] {
         var applied: [String: String] = [:]
-        for row in try connection.query("SELECT name, checksum FROM schema_migrations") {
+        for row in try connection.query(MigrationsStatements.applied) {
             applied[try row.decode(0, as: String.self)] = try row.decode(1, as: String.self)
         }
         return applied

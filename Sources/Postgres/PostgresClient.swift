@@ -39,7 +39,7 @@ public final class PostgresClient: Sendable {
         do {
             let value = try await pooled.run { connection in
                 try pooled.prepareForUse()
-                defer { if connection.isInTransaction && connection.isUsable { try? connection.execute(unsafeSQL: "ROLLBACK") } }
+                defer { if connection.isInTransaction && connection.isUsable { try? connection.execute(unsafeSQL: PostgresStatements.rollback) } }
                 return try body(connection)
             }
             release(pooled)

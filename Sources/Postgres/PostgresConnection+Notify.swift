@@ -4,12 +4,12 @@ import Foundation
 extension PostgresConnection {
     /// Subscribes this connection to a channel.
     public func listen(_ channel: String) throws {
-        try execute(unsafeSQL: "LISTEN \(Self.quoteIdentifier(channel))")
+        try execute(unsafeSQL: PostgresStatements.listen(channel))
     }
 
     /// Sends a notification through `pg_notify`, with the payload as a bind.
     public func notify(_ channel: String, payload: String = "") throws {
-        try query("SELECT pg_notify(\(channel), \(payload))")
+        try query(PostgresStatements.notify(channel, payload: payload))
     }
 
     /// Waits up to `timeout` seconds for notifications and returns those that arrived.
@@ -23,7 +23,7 @@ extension PostgresConnection {
             throw PostgresError(.connectionClosed, "poll failed on the LISTEN connection")
         }
         guard PQconsumeInput(handle) == 1, isUsable else {
-            throw PostgresError(.connectionClosed, "LISTEN connection lost: \(Self.lastError(handle))")
+            throw PostgresError(.connectionClosed, "LISTEN connection lost: \(Self.lastError(handle))")  // check-sql: not SQL
         }
         received = drainNotifications()
         return received

@@ -50,13 +50,13 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// Runs `body` inside BEGIN/COMMIT, rolling back when it throws.
     public func transaction<T>(isolation: String? = nil, _ body: (PostgresConnection) throws -> T) throws -> T {
-        try execute(unsafeSQL: isolation.map { "BEGIN ISOLATION LEVEL \($0)" } ?? "BEGIN")
+        try execute(unsafeSQL: PostgresStatements.begin(isolation: isolation))
         do {
             let value = try body(self)
-            try execute(unsafeSQL: "COMMIT")
+            try execute(unsafeSQL: PostgresStatements.commit)
             return value
         } catch {
-            if isUsable { try? execute(unsafeSQL: "ROLLBACK") }
+            if isUsable { try? execute(unsafeSQL: PostgresStatements.rollback) }
             throw error
         }
     }

@@ -23,11 +23,7 @@ extension SubjectVault {
         let keyID = configuration.activeKeyID
         let wrapped = try KeyWrap.wrap(key, subject: subject, keyID: keyID, kek: configuration.activeKey)
         // A racing first use (any process) wins or loses here; the loser reads the winner's key.
-        let inserted = try connection.query("""
-            INSERT INTO subject_keys (subject_ref, wrapped_key, kek_id)
-            VALUES (\(subject.rawValue), \(wrapped), \(keyID))
-            ON CONFLICT (subject_ref) DO NOTHING
-            """)
+        let inserted = try connection.query(PrivacyStatements.insertKey(subject: subject.rawValue, wrapped: wrapped, keyID: keyID))
         if inserted.affectedRows == 1 {
             if cacheable { cache.store(key, for: subject.rawValue) }
             return key
@@ -48,10 +44,7 @@ extension SubjectVault {
     }
 
     func storedKey(of subject: SubjectReference, on connection: PostgresConnection) throws -> StoredKey? {
-        let rows = try connection.query("""
-            SELECT wrapped_key, kek_id, erased_at IS NOT NULL AS erased
-            FROM subject_keys WHERE subject_ref = \(subject.rawValue)
-            """)
+        let rows = try connection.query(PrivacyStatements.storedKey(subject: subject.rawValue))
         guard let row = rows.first else { return nil }
         return StoredKey(wrapped: try row.decode(0), keyID: try row.decode(1), erased: try row.decode(2))
     }

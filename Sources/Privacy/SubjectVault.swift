@@ -100,14 +100,11 @@ public final class SubjectVault: Sendable {
         let ref = subject.rawValue
         // Twice at most: a key created between the two statements is erased on the second pass.
         for _ in 0..<2 {
-            let erased = try connection.query("""
-                UPDATE subject_keys SET wrapped_key = NULL, erased_at = now()
-                WHERE subject_ref = \(ref) AND erased_at IS NULL RETURNING erased_at
-                """)
+            let erased = try connection.query(PrivacyStatements.erase(subject: ref))
             if let row = erased.first {
                 return ErasureResult(subject: subject, erasedAt: try row.decode(0), wasAlreadyErased: false)
             }
-            let earlier = try connection.query("SELECT erased_at FROM subject_keys WHERE subject_ref = \(ref)")
+            let earlier = try connection.query(PrivacyStatements.erasedAt(subject: ref))
             guard let row = earlier.first else { break }
             if let erasedAt = try row.decode(0, as: Date?.self) {
                 return ErasureResult(subject: subject, erasedAt: erasedAt, wasAlreadyErased: true)
@@ -123,9 +120,7 @@ public final class SubjectVault: Sendable {
 
     /// ``isErased(subject:)`` on `connection`.
     public func isErased(subject: SubjectReference, on connection: PostgresConnection) throws -> Bool {
-        let rows = try connection.query("""
-            SELECT erased_at IS NOT NULL FROM subject_keys WHERE subject_ref = \(subject.rawValue)
-            """)
+        let rows = try connection.query(PrivacyStatements.isErased(subject: subject.rawValue))
         return try rows.first?.decode(0, as: Bool.self) ?? false
     }
 }

@@ -40,9 +40,9 @@ public final class PostgresRateBudget: SharedRateBudget {
     public func take(_ priority: RequestPriority) async -> Duration? {
         let reserve = priority == .live ? 0 : configuration.liveReserve
         do {
-            let wait = try await client.query("""
-                SELECT take_unico_token(\(configuration.bucket), \(configuration.rate), \(reserve))
-                """).first?.decode(0, as: Double.self) ?? 0
+            let wait = try await client.query(
+                RateBudgetStatements.take(bucket: configuration.bucket, rate: configuration.rate, reserve: reserve)
+            ).first?.decode(0, as: Double.self) ?? 0
             return wait > 0 ? .microseconds(Int64((wait * 1_000_000).rounded(.up))) : nil
         } catch {
             failureCount.add(1, ordering: .relaxed)
@@ -52,7 +52,7 @@ public final class PostgresRateBudget: SharedRateBudget {
 
     public func pause(for seconds: TimeInterval) async {
         do {
-            _ = try await client.query("SELECT pause_unico_bucket(\(configuration.bucket), \(seconds))")
+            _ = try await client.query(RateBudgetStatements.pause(bucket: configuration.bucket, seconds: seconds))
         } catch {
             failureCount.add(1, ordering: .relaxed)
         }

@@ -37,25 +37,8 @@ public struct ExpiryRetryReport: Report, Equatable {
     public var retrySuccessRate: Double?
     public var days: [Day]
 
-    static let expired = "('tokenExpired', 'processExpired')"
-
     public static func run(_ parameters: ReportParameters, on client: PostgresClient) async throws -> ExpiryRetryReport {
-        let rows = try await client.query("""
-            SELECT (s.started_at AT TIME ZONE 'UTC')::date::text AS day,
-                   count(*)::int AS journeys,
-                   coalesce(sum(a.attempts), 0)::int AS attempts,
-                   coalesce(sum(a.expired), 0)::int AS expired,
-                   count(*) FILTER (WHERE s.current_attempt > 1)::int AS retried,
-                   coalesce(sum(greatest(s.current_attempt - 1, 0)), 0)::int AS retries,
-                   coalesce(max(greatest(s.current_attempt - 1, 0)), 0)::int AS max_retries,
-                   count(*) FILTER (WHERE s.current_attempt > 1 AND s.outcome = 'approved')::int AS retried_approved
-            FROM journey_state s
-            LEFT JOIN LATERAL (
-                SELECT count(*) AS attempts, count(*) FILTER (WHERE x.error IN \(unsafeSQL: expired)) AS expired
-                FROM journey_attempts x WHERE x.journey_id = s.journey_id) a ON true
-            WHERE \(window: parameters, on: "s")
-            GROUP BY 1 ORDER BY 1
-            """)
+        let rows = try await client.query(ReportsStatements.expiryRetry(parameters))
         var report = ExpiryRetryReport(journeys: 0, attempts: 0, expiredAttempts: 0, retries: 0, retriedJourneys: 0,
                                        maxRetries: 0, retriedApproved: 0, days: [])
         for row in rows {

@@ -31,20 +31,7 @@ public struct FunnelReport: Report, Equatable {
     }
 
     public static func run(_ parameters: ReportParameters, on client: PostgresClient) async throws -> FunnelReport {
-        let row = try await client.query("""
-            SELECT count(*)::int,
-                   count(*) FILTER (WHERE a.token)::int,
-                   count(*) FILTER (WHERE a.capture)::int,
-                   count(*) FILTER (WHERE a.callback)::int,
-                   count(*) FILTER (WHERE a.result)::int,
-                   count(*) FILTER (WHERE s.outcome = 'approved')::int
-            FROM journey_state s
-            LEFT JOIN LATERAL (
-                SELECT bool_or(token_issued_at IS NOT NULL) AS token, bool_or(capture_opened_at IS NOT NULL) AS capture,
-                       bool_or(callback_outcome = 'success') AS callback, bool_or(result_fetched_at IS NOT NULL) AS result
-                FROM journey_attempts x WHERE x.journey_id = s.journey_id) a ON true
-            WHERE \(window: parameters, on: "s")
-            """).first
+        let row = try await client.query(ReportsStatements.funnel(parameters)).first
         let counts = try (0..<6).map { try row?.decode($0, as: Int.self) ?? 0 }
         return FunnelReport(counts: counts)
     }

@@ -41,14 +41,7 @@ public struct SDKErrorReport: Report, Equatable {
     }
 
     public static func run(_ parameters: ReportParameters, on client: PostgresClient) async throws -> SDKErrorReport {
-        let rows = try await client.query("""
-            WITH attempts AS (
-                SELECT a.sdk_error_code FROM journey_attempts a JOIN journey_state s USING (journey_id)
-                WHERE \(window: parameters, on: "s"))
-            SELECT sdk_error_code, count(*)::int, (SELECT count(*)::int FROM attempts)
-            FROM attempts GROUP BY sdk_error_code
-            ORDER BY sdk_error_code IS NULL, 2 DESC, 1
-            """)
+        let rows = try await client.query(ReportsStatements.sdkErrors(parameters))
         var attempts = 0
         var counts: [(code: Int, count: Int)] = []
         for row in rows {

@@ -37,29 +37,12 @@ public struct SLAReport: Report, Equatable {
     public var stuckJourneys: [StuckJourney]
 
     public static func run(_ parameters: ReportParameters, on client: PostgresClient) async throws -> SLAReport {
-        let now = parameters.now
-        let callbacks = try await client.query("""
-            SELECT s.journey_id, a.attempt, s.environment, s.status, a.callback_at, a.result_fetched_at,
-                   extract(epoch FROM coalesce(a.result_fetched_at, \(now)::timestamptz) - a.callback_at)::float8 / 60
-            FROM journey_attempts a JOIN journey_state s USING (journey_id)
-            WHERE \(window: parameters, on: "s") AND a.callback_outcome = 'success'
-              AND a.callback_at <= \(now)::timestamptz - make_interval(mins => \(parameters.thresholdMinutes))
-              AND (a.result_fetched_at IS NULL
-                   OR a.result_fetched_at > a.callback_at + make_interval(mins => \(parameters.thresholdMinutes)))
-            ORDER BY a.callback_at, s.journey_id, a.attempt
-            """).map { row in
+        let callbacks = try await client.query(ReportsStatements.callbacksWithoutResult(parameters)).map { row in
             CallbackBreach(journeyID: try row.decode(0), attempt: try row.decode(1), environment: try row.decode(2),
                            status: try row.decode(3), callbackAt: try row.decode(4), resultFetchedAt: try row.decode(5),
                            minutesWaited: try row.decode(6))
         }
-        let stuck = try await client.query("""
-            SELECT s.journey_id, s.environment, s.status, s.updated_at,
-                   extract(epoch FROM \(now)::timestamptz - s.updated_at)::float8 / 60
-            FROM journey_state s
-            WHERE \(window: parameters, on: "s") AND s.status NOT IN ('completed', 'abandoned')
-              AND s.updated_at <= \(now)::timestamptz - make_interval(mins => \(parameters.stuckMinutes))
-            ORDER BY s.updated_at, s.journey_id
-            """).map { row in
+        let stuck = try await client.query(ReportsStatements.stuckJourneys(parameters)).map { row in
             StuckJourney(journeyID: try row.decode(0), environment: try row.decode(1), status: try row.decode(2),
                          lastEventAt: try row.decode(3), minutesInStatus: try row.decode(4))
         }

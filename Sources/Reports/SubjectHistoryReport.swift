@@ -29,13 +29,7 @@ public struct SubjectHistoryReport: Report, Equatable {
         guard let subject = parameters.subject?.rawValue else {
             throw ReportError(.missingParameter, parameter: ReportParameters.Key.subject, "subject-history needs subject (a subject reference)")
         }
-        let journeys = try await client.query("""
-            SELECT s.journey_id, s.started_at, s.environment, s.flow, s.purpose, s.client_reference, s.status, s.outcome,
-                   s.current_attempt, s.last_error_code, coalesce(s.completed_at, s.abandoned_at)
-            FROM journey_state s
-            WHERE s.subject_reference = \(subject) AND \(window: parameters, on: "s")
-            ORDER BY s.started_at, s.journey_id
-            """).map { row in
+        let journeys = try await client.query(ReportsStatements.subjectHistory(subject, parameters)).map { row in
             Journey(journeyID: try row.decode(0), startedAt: try row.decode(1), environment: try row.decode(2), flow: try row.decode(3),
                     purpose: try row.decode(4), clientReference: try row.decode(5), status: try row.decode(6), outcome: try row.decode(7),
                     attempts: try row.decode(8), lastErrorCode: try row.decode(9), endedAt: try row.decode(10))

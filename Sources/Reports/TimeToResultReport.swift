@@ -30,27 +30,7 @@ public struct TimeToResultReport: Report, Equatable {
     static let labels = ["<10s", "10-30s", "30s-1m", "1-2m", "2-5m", "5-10m", "10-30m", "30m+"]
 
     public static func run(_ parameters: ReportParameters, on client: PostgresClient) async throws -> TimeToResultReport {
-        let boundsSQL = "ARRAY[\(Self.bounds.map { String(Int($0)) }.joined(separator: ","))]::float8[]"
-        let rows = try await client.query("""
-            WITH r AS (
-                SELECT extract(epoch FROM s.result_at - s.started_at)::float8 AS from_start,
-                       extract(epoch FROM s.result_at - s.callback_at)::float8 AS from_callback
-                FROM journey_state s
-                WHERE \(window: parameters, on: "s") AND s.result_at IS NOT NULL)
-            SELECT -1 AS bucket, count(from_start)::int,
-                   percentile_cont(0.5) WITHIN GROUP (ORDER BY from_start),
-                   percentile_cont(0.9) WITHIN GROUP (ORDER BY from_start),
-                   percentile_cont(0.99) WITHIN GROUP (ORDER BY from_start),
-                   count(from_callback)::int,
-                   percentile_cont(0.5) WITHIN GROUP (ORDER BY from_callback),
-                   percentile_cont(0.9) WITHIN GROUP (ORDER BY from_callback),
-                   percentile_cont(0.99) WITHIN GROUP (ORDER BY from_callback)
-            FROM r
-            UNION ALL
-            SELECT width_bucket(from_start, \(unsafeSQL: boundsSQL)), count(*)::int, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-            FROM r GROUP BY 1
-            ORDER BY 1
-            """)
+        let rows = try await client.query(ReportsStatements.timeToResult(parameters, bounds: bounds))
         var counts = Array(repeating: 0, count: labels.count)
         var report = TimeToResultReport(fromStart: Percentiles(samples: 0), fromCallback: Percentiles(samples: 0), histogram: [])
         for row in rows {

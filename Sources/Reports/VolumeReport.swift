@@ -21,15 +21,7 @@ public struct VolumeReport: Report, Equatable {
     public var total: Int { groups.reduce(0) { $0 + $1.journeys } }
 
     public static func run(_ parameters: ReportParameters, on client: PostgresClient) async throws -> VolumeReport {
-        let groups = try await client.query("""
-            SELECT coalesce(s.environment, ''), coalesce(s.flow, ''), coalesce(s.purpose, ''), count(*)::int,
-                   count(*) FILTER (WHERE s.status = 'completed')::int, count(*) FILTER (WHERE s.outcome = 'approved')::int,
-                   count(*) FILTER (WHERE s.status = 'abandoned')::int,
-                   count(*) FILTER (WHERE s.status NOT IN ('completed', 'abandoned'))::int
-            FROM journey_state s
-            WHERE \(window: parameters, on: "s")
-            GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-            """).map { row in
+        let groups = try await client.query(ReportsStatements.volume(parameters)).map { row in
             Group(environment: try row.decode(0), flow: try row.decode(1), purpose: try row.decode(2), journeys: try row.decode(3),
                   completed: try row.decode(4), approved: try row.decode(5), abandoned: try row.decode(6), inProgress: try row.decode(7))
         }

@@ -46,7 +46,7 @@ import Testing
         #expect(publicOnly.output.contains("checkpoints=2 last=2"))
 
         // A forged checkpoint (another key) fails verification with its id and exit 4.
-        _ = try await CheckpointStore(client: db.app).create(signingWith: Ed25519PrivateKey.generate())
+        _ = try await SignedCheckpointStore(client: db.app).create(signingWith: Ed25519PrivateKey.generate())
         let forged = await journeys(["audit", "verify"], database: db, extra: env)
         #expect(forged.code == 4)
         #expect(forged.output.contains("checkpoint 3 FAILED"))
@@ -78,7 +78,7 @@ import Testing
         let commands = approvedOnSecondAttempt(id)
         let versions = try await record(Array(commands.dropLast()), journey: id, db: db)
         try await waitUntilReadable(db)
-        let checkpoint = try await CheckpointStore(client: db.app).create(signingWith: key)
+        let checkpoint = try await SignedCheckpointStore(client: db.app).create(signingWith: key)
         try await record([commands.last!], journey: id, db: db)
 
         let output = folder + "/bundle.json"

@@ -18,7 +18,7 @@ import Testing
         let ids = [JourneyID(UUID().uuidString.lowercased()), JourneyID(UUID().uuidString.lowercased())]
         for id in ids { try await record(approvedOnSecondAttempt(id), journey: id, db: db) }
         try await waitUntilReadable(db)
-        let checkpoint = try await CheckpointStore(client: db.app).create(signingWith: key)
+        let checkpoint = try await SignedCheckpointStore(client: db.app).create(signingWith: key)
         return (db, ids, checkpoint)
     }
 
@@ -36,7 +36,7 @@ import Testing
         let third = JourneyID(UUID().uuidString.lowercased())
         try await record(Array(approvedOnSecondAttempt(third).prefix(3)), journey: third, db: db)
         try await waitUntilReadable(db)
-        let second = try await CheckpointStore(client: db.app).create(signingWith: key)
+        let second = try await SignedCheckpointStore(client: db.app).create(signingWith: key)
         #expect(second.previousSignature == first.signatureDigest)
         #expect(second.summary.streams == 3)
         #expect(second.summary.cut > first.summary.cut)
@@ -44,7 +44,7 @@ import Testing
         #expect(report.isIntact, "\(report.failures)")
         #expect(report.checked == 2)
         #expect(report.lastGood?.id == second.id)
-        #expect(try await CheckpointStore(client: db.app).latest(covering: JourneyRepository.stream(ids[0]))?.id == second.id)
+        #expect(try await SignedCheckpointStore(client: db.app).latest(covering: JourneyRepository.stream(ids[0]))?.id == second.id)
     }
 
     @Test func aRechainedAlterationThatFoolsTheChainIsCaughtByTheCheckpoint() async throws {
@@ -88,7 +88,7 @@ import Testing
         defer { Task { await db.drop() } }
         // Mallory signs a checkpoint of her own, properly chained.
         let mallory = Ed25519PrivateKey.generate()
-        let forged = try await CheckpointStore(client: db.app).create(signingWith: mallory)
+        let forged = try await SignedCheckpointStore(client: db.app).create(signingWith: mallory)
         var report = try await CheckpointVerifier(client: db.app, keys: keys).verify()
         #expect(report.failures.map(\.checkpointID) == [forged.id])
         #expect(report.failures.first?.reason.contains("untrusted key") == true)
@@ -122,7 +122,7 @@ import Testing
                 #expect(error?.sqlState == "42501", "\(sql)")
             }
         }
-        #expect(try await CheckpointStore(client: db.app).all() == [checkpoint])
+        #expect(try await SignedCheckpointStore(client: db.app).all() == [checkpoint])
         // The chain refuses a fork: a second checkpoint claiming the same predecessor.
         let fork = await #expect(throws: PostgresError.self) {
             try await db.app.query("""
@@ -137,7 +137,7 @@ import Testing
     @Test func anEmptyLogCanBeCheckpointed() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
-        let checkpoint = try await CheckpointStore(client: db.app).create(signingWith: key)
+        let checkpoint = try await SignedCheckpointStore(client: db.app).create(signingWith: key)
         #expect(checkpoint.summary.events == 0)
         #expect(checkpoint.summary.cut == .start)
         #expect(try await CheckpointVerifier(client: db.app, keys: keys).verify().isIntact)
@@ -160,5 +160,44 @@ import Testing
         #expect(cut.transactionID == 1000)
         let summary = try await db.owner.withConnection { try LogSummary.compute(upTo: cut, on: $0) }
         #expect(summary.events == 2 && summary.streams == 2)
+    }
+
+    /// A checkpoint covers a stream when its cut includes the stream's first event; the newest wins.
+    @Test func latestCoveringIsTheNewestCheckpointWhoseCutIncludesTheStream() async throws {
+        let (db, ids, first) = try await seeded()
+        defer { Task { await db.drop() } }
+        let store = SignedCheckpointStore(client: db.app)
+        let third = JourneyID(UUID().uuidString.lowercased())
+        try await record(Array(approvedOnSecondAttempt(third).prefix(3)), journey: third, db: db)
+        try await waitUntilReadable(db)
+        #expect(try await store.latest(covering: JourneyRepository.stream(third)) == nil)
+        #expect(try await store.latest(covering: JourneyRepository.stream(ids[1]))?.id == first.id)
+        let second = try await store.create(signingWith: key)
+        #expect(try await store.latest(covering: JourneyRepository.stream(third))?.id == second.id)
+        #expect(try await store.latest(covering: JourneyRepository.stream(ids[1]))?.id == second.id)
+        #expect(try await store.latest(covering: StreamName("no-such-stream")) == nil)
+    }
+
+    /// Covering compares the cut and the stream's first event as numbers: as text, a cut at
+    /// transaction 999 would seem to include a stream that began in transaction 1000.
+    @Test func latestCoveringComparesTransactionIDsAsNumbers() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        func insert(_ transactionID: String, _ stream: String) async throws {
+            try await db.superuser.withConnection { connection in
+                try connection.execute(unsafeSQL: """
+                    INSERT INTO events (transaction_id, stream_name, stream_version, event_id, event_type, data,
+                                        recorded_at, previous_hash, hash)
+                    VALUES ('\(transactionID)', '\(stream)', 1, gen_random_uuid(), 'T', '{}', now(), '\\x00', '\\x00')
+                    """)
+            }
+        }
+        try await insert("999", "s-a")
+        let store = SignedCheckpointStore(client: db.app)
+        let checkpoint = try await store.create(signingWith: key)
+        #expect(checkpoint.summary.cut.transactionID == 999)
+        try await insert("1000", "s-b")
+        #expect(try await store.latest(covering: StreamName("s-a"))?.id == checkpoint.id)
+        #expect(try await store.latest(covering: StreamName("s-b")) == nil)
     }
 }

@@ -5,7 +5,7 @@ import JourneyDomain
 import Postgres
 
 /// Writes and reads `audit_checkpoints`; works with the application role (INSERT and SELECT).
-public struct CheckpointStore: Sendable {
+public struct SignedCheckpointStore: Sendable {
     public let client: PostgresClient
     public let clock: @Sendable () -> Date
 
@@ -19,19 +19,15 @@ public struct CheckpointStore: Sendable {
     public func create(signingWith key: Ed25519PrivateKey) async throws -> AuditCheckpoint {
         let createdAt = RFC3339.roundedToMicroseconds(clock())
         return try await client.transaction { connection in
-            try connection.query("SELECT pg_advisory_xact_lock(hashtext('audit_checkpoints'))")
+            try connection.query(AuditStatements.lock)
             let previous = try Self.latest(on: connection)
             let summary = try LogSummary.compute(upTo: try LogSummary.currentCut(on: connection), on: connection)
             let previousSignature = previous?.signatureDigest ?? AuditCheckpoint.genesis
             let payload = AuditCheckpoint.payload(createdAt: createdAt, summary: summary, previousSignature: previousSignature)
             let signature = try key.signature(for: payload)
-            let id = try connection.query("""
-                INSERT INTO audit_checkpoints (created_at, transaction_id, position, streams, events, heads_digest,
-                    previous_signature, public_key, signature)
-                VALUES (\(createdAt), \(String(summary.cut.transactionID))::xid8, \(summary.cut.position), \(summary.streams),
-                    \(summary.events), \(summary.headsDigest), \(previousSignature), \(key.publicKey.rawRepresentation), \(signature))
-                RETURNING id
-                """).first!.decode(0, as: Int64.self)
+            let id = try connection.query(AuditStatements.insert(
+                createdAt: createdAt, summary: summary, previousSignature: previousSignature,
+                publicKey: key.publicKey.rawRepresentation, signature: signature)).first!.decode(0, as: Int64.self)
             return AuditCheckpoint(id: id, createdAt: createdAt, summary: summary, previousSignature: previousSignature,
                                    publicKey: key.publicKey.rawRepresentation, signature: signature)
         }
@@ -39,26 +35,20 @@ public struct CheckpointStore: Sendable {
 
     /// Every checkpoint, oldest first.
     public func all() async throws -> [AuditCheckpoint] {
-        try await client.query("SELECT \(unsafeSQL: Self.columns) FROM audit_checkpoints ORDER BY id").map(Self.checkpoint)
+        try await client.query(AuditStatements.all).map(Self.checkpoint)
     }
 
     /// The newest checkpoint whose cut includes at least one event of `stream`.
     public func latest(covering stream: StreamName) async throws -> AuditCheckpoint? {
-        try await client.query("""
-            SELECT \(unsafeSQL: Self.columns) FROM audit_checkpoints c
-            WHERE EXISTS (SELECT 1 FROM events e WHERE e.stream_name = \(stream.rawValue)
-                          AND (e.transaction_id, e.position) <= (c.transaction_id, c.position))
-            ORDER BY c.id DESC LIMIT 1
-            """).first.map(Self.checkpoint)
+        try await client.withConnection { connection in
+            guard let first = try EventStore.firstCheckpoint(of: stream, on: connection) else { return nil }
+            return try connection.query(AuditStatements.latest(atOrAfter: first)).first.map(Self.checkpoint)
+        }
     }
 
     static func latest(on connection: PostgresConnection) throws -> AuditCheckpoint? {
-        try connection.query("SELECT \(unsafeSQL: columns) FROM audit_checkpoints ORDER BY id DESC LIMIT 1").first.map(checkpoint)
+        try connection.query(AuditStatements.latest).first.map(checkpoint)
     }
-
-    static let columns = """
-        id, created_at, transaction_id::text, position, streams, events, heads_digest, previous_signature, public_key, signature
-        """
 
     static func checkpoint(_ row: PostgresRow) throws -> AuditCheckpoint {
         AuditCheckpoint(

@@ -1,0 +1,46 @@
+import Foundation
+import Postgres
+
+/// Every statement over `api_keys`; values are binds.
+enum AccessControlStatements {
+    /// The columns ``APIKeyStore/decode(_:)`` reads, by name.
+    static let columns = "id, name, prefix, array_to_string(scopes, ',') AS scopes, created_at, last_used_at, revoked_at"
+
+    static func insertKey(id: UUID, name: String, prefix: String, secretHash: Data, scopes: [String], createdAt: Date) -> PostgresQuery {
+        """
+        INSERT INTO api_keys (id, name, prefix, secret_hash, scopes, created_at)
+        VALUES (\(id), \(name), \(prefix), \(secretHash), \(scopes), \(createdAt))
+        RETURNING \(unsafeSQL: columns)
+        """
+    }
+
+    /// Every key, oldest first.
+    static let listKeys: PostgresQuery = "SELECT \(unsafeSQL: columns) FROM api_keys ORDER BY created_at, id"
+
+    /// Revokes by id or prefix (either may be nil); a second revocation keeps the first time.
+    static func revoke(id: UUID?, prefix: String?, at now: Date) -> PostgresQuery {
+        """
+        UPDATE api_keys SET revoked_at = coalesce(revoked_at, \(now)) WHERE id = \(id) OR prefix = \(prefix)
+        RETURNING \(unsafeSQL: columns)
+        """
+    }
+
+    /// The key with this prefix, with its secret's hash.
+    static func keyWithHash(prefix: String) -> PostgresQuery {
+        """
+        SELECT \(unsafeSQL: columns), secret_hash FROM api_keys WHERE prefix = \(prefix)
+        """
+    }
+
+    static func key(id: UUID) -> PostgresQuery {
+        "SELECT \(unsafeSQL: columns) FROM api_keys WHERE id = \(id)"
+    }
+
+    /// Stamps last use unless a use at or after `stale` was already recorded.
+    static func touch(id: UUID, at now: Date, unlessUsedAfter stale: Date) -> PostgresQuery {
+        """
+        UPDATE api_keys SET last_used_at = \(now)
+        WHERE id = \(id) AND (last_used_at IS NULL OR last_used_at <= \(stale))
+        """
+    }
+}

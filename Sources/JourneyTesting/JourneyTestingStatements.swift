@@ -1,0 +1,46 @@
+import Postgres
+
+/// Every statement the test support runs as superuser: the template database of ``TestTemplate``.
+///
+/// DDL takes no binds, so the database statements are raw text for `execute(unsafeSQL:)`, with
+/// the names quoted here; the rest bind their values.
+enum JourneyTestingStatements {
+    /// Session-level: held until ``unlock(_:)`` or the session ends.
+    static func lock(_ key: Int64) -> PostgresQuery { "SELECT pg_advisory_lock(\(key))" }
+    static func unlock(_ key: Int64) -> PostgresQuery { "SELECT pg_advisory_unlock(\(key))" }
+
+    /// One row when the database exists: whether it is a complete template.
+    static func isTemplate(_ database: String) -> PostgresQuery {
+        "SELECT datistemplate FROM pg_database WHERE datname = \(database)"
+    }
+
+    static func dropDatabase(_ database: String) -> String {
+        "DROP DATABASE IF EXISTS \(quoted(database)) WITH (FORCE)"
+    }
+
+    static func createDatabase(_ database: String, owner: String) -> String {
+        "CREATE DATABASE \(quoted(database)) OWNER \(owner)"
+    }
+
+    /// A copy of `template` (a file copy; the template must have no sessions).
+    static func copyDatabase(_ database: String, template: String, owner: String) -> String {
+        """
+        CREATE DATABASE \(quoted(database)) \
+        TEMPLATE \(quoted(template)) OWNER \(owner)
+        """
+    }
+
+    /// Marks a built template complete and closes it to new sessions.
+    static func markTemplate(_ database: String) -> String {
+        "ALTER DATABASE \(quoted(database)) WITH IS_TEMPLATE true ALLOW_CONNECTIONS false"
+    }
+
+    /// Ends every other session on the database.
+    static func terminateSessions(_ database: String) -> PostgresQuery {
+        """
+        SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(database) AND pid <> pg_backend_pid()
+        """
+    }
+
+    private static func quoted(_ name: String) -> String { PostgresConnection.quoteIdentifier(name) }
+}
