@@ -34,14 +34,17 @@ let package = Package(
         ]),
         .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain"]),
         .target(name: "Audit", dependencies: ["Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore"]),
-        .target(name: "JourneyService", dependencies: [
+        .target(name: "JourneyAPI", dependencies: [
             "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
-            "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit",
+            "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit",
         ]),
         .target(name: "Workers", dependencies: [
-            "Postgres", "EventStore", "JourneyDomain", "JourneyStore", "JourneyService", "HumanTokenAPI", "Observability",
+            "Postgres", "EventStore", "JourneyDomain", "JourneyEngine", "HumanTokenAPI", "Observability",
         ]),
         .target(name: "JourneyStore", dependencies: ["EventStore", "JourneyDomain", "Postgres"]),
+        .target(name: "JourneyEngine", dependencies: [
+            "EventStore", "JourneyDomain", "JourneyStore", "Postgres", "Privacy", "HumanTokenAPI",
+        ]),
         .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain"]),
         .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography"]),
 
@@ -51,16 +54,16 @@ let package = Package(
 
         // Composition root, commands, benchmarks and executable
         .target(name: "JourneyApp", dependencies: [
-            "AccessControl", "CLI", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyDomain", "JourneyService",
+            "AccessControl", "CLI", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyDomain", "JourneyAPI",
             "Migrations", "OutboundWebhooks", "Postgres", "Privacy", "RateBudget", "UnicoEmulator", "Workers",
         ]),
         .target(name: "JourneyBenchmarks", dependencies: [
             "CLI", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyApp", "JourneyDomain",
-            "JourneyService", "JourneyStore", "Migrations", "Postgres", "Projections", "Workers",
+            "JourneyEngine", "Migrations", "Postgres", "Projections", "Workers",
         ]),
         .target(name: "JourneyCommands", dependencies: [
             "AccessControl", "Audit", "CLI", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI",
-            "JourneyApp", "JourneyBenchmarks", "JourneyDomain", "JourneyService", "Migrations", "OutboundWebhooks", "Postgres",
+            "JourneyApp", "JourneyBenchmarks", "JourneyDomain", "JourneyAPI", "Migrations", "OutboundWebhooks", "Postgres",
             "Privacy", "Projections", "Reports", "SDKLiteSimulator", "UnicoEmulator", "Workers",
         ]),
         .executableTarget(name: "journeys", dependencies: ["CLI", "JourneyCommands"]),
@@ -79,35 +82,38 @@ let package = Package(
         .testTarget(name: "SDKLiteSimulatorTests", dependencies: ["SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "ProjectionsTests", dependencies: [
-            "Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore", "Postgres",
+            "Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore", "JourneyEngine", "Postgres",
         ]),
         .testTarget(name: "OutboundWebhooksTests", dependencies: [
             "OutboundWebhooks", "JourneyTesting", "Cryptography", "HTTPServer", "EventStore", "JourneyDomain", "JourneyStore",
-            "AccessControl", "Privacy", "JourneyCommands", "CLI", "Migrations", "Postgres",
+            "JourneyEngine", "AccessControl", "Privacy", "CLI", "Migrations", "JourneyCommands", "Postgres",
         ]),
-        .testTarget(name: "JourneyServiceTests", dependencies: [
-            "JourneyService", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
+        .testTarget(name: "JourneyAPITests", dependencies: [
+            "JourneyAPI", "JourneyEngine", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
             "AccessControl", "JourneyDomain", "EventStore", "Projections", "Postgres",
         ]),
         .testTarget(name: "JourneyClientTests", dependencies: [
-            "JourneyClient", "JourneyService", "JourneyTesting", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
+            "JourneyClient", "JourneyAPI", "JourneyTesting", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
             "AccessControl",
         ]),
         .testTarget(name: "JourneyStoreTests", dependencies: ["JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres"]),
+        .testTarget(name: "JourneyEngineTests", dependencies: [
+            "JourneyEngine", "JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres",
+        ]),
         .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain", "Postgres"]),
         .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography", "Postgres"]),
         .testTarget(name: "ReportsTests", dependencies: [
             "Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore", "Migrations", "Postgres",
-            "JourneyCommands", "JourneyService", "HTTPServer", "AccessControl", "CLI",
+            "JourneyCommands", "JourneyAPI", "JourneyEngine", "HTTPServer", "AccessControl", "CLI",
         ]),
         .testTarget(name: "AuditTests", dependencies: [
-            "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore", "JourneyCommands", "CLI",
-            "JourneyService", "HTTPServer", "Postgres", "Projections",
+            "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore", "CLI",
+            "JourneyAPI", "JourneyEngine", "HTTPServer", "Postgres", "Projections", "JourneyCommands",
         ]),
         .testTarget(name: "WorkersTests", dependencies: [
-            "Workers", "JourneyTesting", "JourneyService", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
-            "AccessControl", "JourneyDomain", "Postgres", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
-            "JourneyStore", "Cryptography", "JourneyApp", "JourneyCommands", "CLI",
+            "Workers", "JourneyTesting", "JourneyAPI", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
+            "AccessControl", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
+            "JourneyStore", "Cryptography", "JourneyApp", "CLI", "JourneyCommands", "Postgres",
         ]),
         .testTarget(name: "JourneyCommandsTests", dependencies: [
             "JourneyCommands", "JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI", "AccessControl", "EventStore", "Postgres",

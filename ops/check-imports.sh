@@ -106,6 +106,7 @@ for target in targets:
 
 for line in unused:
     print(f"note: {line}")
+sys.stdout.flush()
 for line in sorted(set(failures)):
     print(line, file=sys.stderr)
 if failures:

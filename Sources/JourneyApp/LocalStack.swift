@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import HumanTokenAPI
 import JourneyDomain
-import JourneyService
+import JourneyAPI
 import Privacy
 import UnicoEmulator
 
@@ -11,7 +11,7 @@ import UnicoEmulator
 /// `bench e2e` run against.
 public struct LocalStack: Sendable {
     public let emulator: UnicoEmulator
-    public let service: JourneyService
+    public let service: APIServer
     public let clock: ManualEmulatorClock
     public let unicoURL: URL
     /// Calls the journey service on loopback.
@@ -50,10 +50,10 @@ public struct LocalStack: Sendable {
         let dependencies = JourneyDependencies(
             vault: SubjectVault(client: database.app, configuration: .development()),
             clientTokens: try .development(), unico: clients, retryPolicy: retryPolicy, clock: { clock.now() })
-        var serviceConfiguration = JourneyService.Configuration()
+        var serviceConfiguration = APIServer.Configuration()
         serviceConfiguration.http.port = 0
         serviceConfiguration.accessLog = AccessLogEntry.discard
-        let service = JourneyService(configuration: serviceConfiguration, database: database.app, dependencies: dependencies)
+        let service = APIServer(configuration: serviceConfiguration, database: database.app, dependencies: dependencies)
         try service.start()
         guard let port = service.port else { throw AppError(.invalidInput, "the service did not start") }
         let key = try await APIKeyStore(client: database.app).create(

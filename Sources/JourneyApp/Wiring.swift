@@ -1,7 +1,7 @@
 import AccessControl
 import HumanTokenAPI
+import JourneyAPI
 import JourneyDomain
-import JourneyService
 import OutboundWebhooks
 import Privacy
 import Workers

@@ -1,7 +1,7 @@
 import EmbeddedPostgres
 import Foundation
 import JourneyApp
-import JourneyService
+import JourneyEngine
 import Postgres
 import Synchronization
 import Workers
@@ -152,7 +152,7 @@ struct ClaimsBenchmark: Sendable {
         let worker = try WorkerService(
             configuration: WorkerService.Configuration(
                 pollInterval: .milliseconds(1), batchSize: batchSize, concurrency: concurrency, workerID: workerID),
-            database: pool, dependencies: try JourneyDependencies.development(database: pool))
+            database: pool, dependencies: EngineDependencies.development(database: pool))
         var durations: [Double] = []
         let started = ContinuousClock.now
         while true {

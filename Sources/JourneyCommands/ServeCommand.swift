@@ -1,7 +1,7 @@
 import CLI
 import HTTPServer
+import JourneyAPI
 import JourneyApp
-import JourneyService
 import Projections
 import Workers
 
@@ -54,14 +54,14 @@ struct ServeCommand: Command {
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: 8 + (workers?.concurrency ?? 0))
         defer { database.close() }
-        var configuration = JourneyService.Configuration()
+        var configuration = APIServer.Configuration()
         configuration.http.host = host
         configuration.http.port = port
         let dependencies = try Wiring.dependencies(AppEnvironment.current.variables, database: database,
                                                     unicoConfig: unicoConfig)
-        let service = JourneyService(configuration: configuration, database: database.app, dependencies: dependencies)
+        let service = APIServer(configuration: configuration, database: database.app, dependencies: dependencies)
         let worker = try workers.map {
-            try WorkerService(configuration: $0, database: database.app, dependencies: dependencies, metrics: service.metrics)
+            try WorkerService(configuration: $0, database: database.app, dependencies: dependencies.engine, metrics: service.metrics)
         }
         let webhooks = try worker.map { _ in try Wiring.outboundWebhooks(AppEnvironment.current.variables, database: database) }
         try service.start()

@@ -71,7 +71,7 @@ struct WorkCommand: Command {
         defer { database.close() }
         let dependencies = try Wiring.dependencies(AppEnvironment.current.variables, database: database,
                                                    unicoConfig: unicoConfig, unicoShare: unicoShare)
-        let worker = try WorkerService(configuration: configuration, database: database.app, dependencies: dependencies)
+        let worker = try WorkerService(configuration: configuration, database: database.app, dependencies: dependencies.engine)
         let webhooks = try Wiring.outboundWebhooks(AppEnvironment.current.variables, database: database)
         AppEnvironment.current.writeLine("worker \(configuration.workerID) running")
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -2,8 +2,7 @@ import EventStore
 import Foundation
 import HumanTokenAPI
 import JourneyDomain
-import JourneyService
-import JourneyStore
+import JourneyEngine
 import Postgres
 
 /// Performs one due item against the journey's own event stream, never against the read model:
@@ -34,25 +33,25 @@ public struct DuePerformer: Sendable {
         }
     }
 
-    public let database: PostgresClient
-    public let dependencies: JourneyDependencies
+    /// The use cases the items run.
+    public let journeys: Journeys
     public let configuration: Configuration
     let clock: @Sendable () -> Date
-    let fetcher: ResultFetcher
 
     /// Decision times come from `dependencies.clock`.
-    public init(database: PostgresClient, dependencies: JourneyDependencies, configuration: Configuration = Configuration()) {
-        self.database = database
-        self.dependencies = dependencies
+    public init(database: PostgresClient, dependencies: EngineDependencies, configuration: Configuration = Configuration()) {
+        self.journeys = Journeys(database: database, dependencies: dependencies)
         self.configuration = configuration
         self.clock = dependencies.clock
-        self.fetcher = ResultFetcher(database: database, dependencies: dependencies)
     }
+
+    public var database: PostgresClient { journeys.database }
+    public var dependencies: EngineDependencies { journeys.dependencies }
 
     /// Performs `item`; throws only database failures (the caller releases the item).
     public func perform(_ item: WorkItem) async throws -> WorkResult {
         let id = item.journeyID
-        let (state, version) = try await database.withConnection { try JourneyRepository.load(id, on: $0) }
+        let (state, version) = try await journeys.load(id)
         guard version > 0, let due = state.nextDue, due.kind == item.kind, due.attempt == item.attempt else {
             return .done("stale")
         }
@@ -64,12 +63,12 @@ public struct DuePerformer: Sendable {
         do {
             switch item.kind {
             case .expireToken:
-                _ = try await execute(.expireToken(attempt: item.attempt), id)
+                try await journeys.expireToken(id, attempt: item.attempt)
                 return .done("expired")
             case .retry:
-                return try await retry(id, after: item.attempt)
+                return result(of: try await journeys.retry(id, afterAttempt: item.attempt))
             case .reconcileProcessCreation:
-                return try await reconcile(id, state: state, item: item)
+                return try await reconcile(state, item: item)
             case .fetchResult:
                 return try await fetch(id, item: item)
             }
@@ -82,57 +81,30 @@ public struct DuePerformer: Sendable {
 
     // MARK: - Kinds
 
-    /// Records attempt n+1's intent, then creates its process.
-    private func retry(_ id: JourneyID, after attempt: Int) async throws -> WorkResult {
-        let vault = dependencies.vault
-        let (now, random, metadata) = (clock(), Double.random(in: 0..<1), Self.metadata)
-        let target = try await database.transaction { connection -> AttemptRunner.Target? in
-            let outcome = try JourneyRepository.execute(.retry(afterAttempt: attempt), journey: id, metadata: metadata,
-                                                        now: now, randomUnit: random, on: connection)
-            return try AttemptRunner.Target.current(outcome.state, vault: vault, on: connection)
-        }
-        guard let target else { return .done("stale") }
-        return try await create(target, tokenExpiresAt: nil)
-    }
-
-    /// Looks the open intent's process up by client reference; adopts it, or creates it if absent.
-    private func reconcile(_ id: JourneyID, state: JourneyState, item: WorkItem) async throws -> WorkResult {
-        let vault = dependencies.vault
-        guard let target = try await database.withConnection({ try AttemptRunner.Target.current(state, vault: vault, on: $0) })
-        else { return .done("stale") }
-        guard let unico = dependencies.unico[target.environment] else { return noClient() }
-        let found: [FoundProcess]
-        do {
-            found = try await unico.findProcesses(clientReference: target.unicoClientReference, priority: .background)
-        } catch let error as HumanTokenAPIError {
-            guard item.tries < configuration.reconcileTries else {
-                try await recordFailure(target, error)
-                return .done("creation_failed")
-            }
+    /// Adopts the open intent's process, or creates it if Unico has none; a failed lookup backs
+    /// off until the last of ``Configuration/reconcileTries``.
+    private func reconcile(_ state: JourneyState, item: WorkItem) async throws -> WorkResult {
+        switch try await journeys.reconcileProcessCreation(state, lastTry: item.tries >= configuration.reconcileTries) {
+        case .lookupFailed(let error):
             return later(item, error, "lookup_failed")
-        }
-        guard let existing = found.first else {
-            let result = try await create(target, tokenExpiresAt: nil)
-            // Still no answer: this same item (same intent) must run again, after a backoff.
-            guard result == .done("left_open") else { return result }
-            return .later(clock().addingTimeInterval(configuration.backoff(afterTries: item.tries)), "left_open")
-        }
-        guard let process = existing.created else {
-            // The lookup did not return the tokens: the attempt cannot be used; the policy retries.
-            let failure = ProcessCreationFailure(
-                httpStatus: nil, message: "reconciled process without readable tokens", retryable: true)
-            _ = try await execute(.recordProcessCreationFailed(attempt: target.attempt, failure: failure), id)
+        case .gaveUp:
+            return .done("creation_failed")
+        case .adopted:
+            return .done("adopted")
+        case .adoptedUnusable:
             return .done("adopted_unusable")
+        case .creation(.leftOpen):
+            // Still no answer: this same item (same intent) must run again, after a backoff.
+            return .later(clock().addingTimeInterval(configuration.backoff(afterTries: item.tries)), "left_open")
+        case .creation(let creation):
+            return result(of: creation)
         }
-        let expiry = existing.snapshot.createdAt.map { $0.addingTimeInterval(JourneyTiming.webAppTokenLifetime) }
-        try await record(process, target: target, tokenExpiresAt: expiry)
-        return .done("adopted")
     }
 
-    /// Get Process with the journey's own backoff (``ResultFetcher``); Unico errors back off here.
+    /// Get Process with the journey's own backoff; Unico errors back off here.
     private func fetch(_ id: JourneyID, item: WorkItem) async throws -> WorkResult {
         do {
-            switch try await fetcher.fetch(journeyID: id) {
+            switch try await journeys.fetchResult(id) {
             case .nothingToFetch: return .done("stale")
             case .pending: return .done("pending")
             case .recorded: return .done("result_recorded")
@@ -143,44 +115,16 @@ public struct DuePerformer: Sendable {
         }
     }
 
-    // MARK: - Steps
+    // MARK: - Outcomes
 
-    /// Create Process (background priority) and its outcome: recorded, left open for reconciliation
-    /// (no answer: the intent's `reconcileProcessCreation` item follows), or a failure the retry
-    /// policy decides about (429 with its `Retry-After`, 5xx).
-    private func create(_ target: AttemptRunner.Target, tokenExpiresAt: Date?) async throws -> WorkResult {
-        guard let unico = dependencies.unico[target.environment] else { return noClient() }
-        switch await AttemptRunner.create(target, with: unico, priority: .background) {
-        case .success(let process):
-            try await record(process, target: target, tokenExpiresAt: tokenExpiresAt)
-            return .done("process_created")
-        case .failure(let error) where AttemptRunner.leavesIntentOpen(error):
-            return .done("left_open")
-        case .failure(let error):
-            try await recordFailure(target, error)
-            return .done("creation_failed")
-        }
-    }
-
-    private func record(_ process: CreatedProcess, target: AttemptRunner.Target, tokenExpiresAt: Date?) async throws {
-        let (vault, now, metadata) = (dependencies.vault, clock(), Self.metadata)
-        _ = try await database.transaction { connection in
-            try AttemptRunner.recordCreated(process, target: target, metadata: metadata, now: now,
-                                            tokenExpiresAt: tokenExpiresAt, vault: vault, on: connection)
-        }
-    }
-
-    private func recordFailure(_ target: AttemptRunner.Target, _ error: HumanTokenAPIError) async throws {
-        _ = try await execute(.recordProcessCreationFailed(attempt: target.attempt, failure: AttemptRunner.failure(error)),
-                              target.journeyID)
-    }
-
-    /// Decides and appends `command` in one transaction at the current time.
-    private func execute(_ command: JourneyCommand, _ id: JourneyID) async throws -> JourneyRepository.Outcome {
-        let (now, random, metadata) = (clock(), Double.random(in: 0..<1), Self.metadata)
-        return try await database.transaction { connection in
-            try JourneyRepository.execute(command, journey: id, metadata: metadata, now: now, randomUnit: random,
-                                          on: connection)
+    /// The item's ending after a Create Process (a retry's, or a reconciled intent's).
+    private func result(of creation: CreationOutcome) -> WorkResult {
+        switch creation {
+        case .stale: .done("stale")
+        case .noUnicoClient: noClient()
+        case .created: .done("process_created")
+        case .leftOpen: .done("left_open")
+        case .failed: .done("creation_failed")
         }
     }
 
@@ -193,6 +137,4 @@ public struct DuePerformer: Sendable {
     private func noClient() -> WorkResult {
         .later(clock().addingTimeInterval(60), "no_unico_client")
     }
-
-    private static var metadata: EventMetadata { EventMetadata(correlationID: UUID(), actor: "worker") }
 }

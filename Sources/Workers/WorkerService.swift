@@ -1,6 +1,6 @@
 import Foundation
 import JourneyDomain
-import JourneyService
+import JourneyEngine
 import Observability
 import Postgres
 import Synchronization
@@ -33,7 +33,7 @@ public final class WorkerService: Sendable {
 
     /// `database` connects as `journeys_app`; decision and lease times come from `dependencies.clock`.
     public init(configuration: Configuration = Configuration(), database: PostgresClient,
-                dependencies: JourneyDependencies, metrics: MetricsRegistry? = nil) throws {
+                dependencies: EngineDependencies, metrics: MetricsRegistry? = nil) throws {
         try configuration.validate()
         // A Unico call must end before another worker may act on the same intent or item.
         for client in dependencies.unico.values {

@@ -5,7 +5,8 @@ import HTTPServer
 import JourneyDomain
 import JourneyStore
 import JourneyTesting
-@testable import JourneyService
+@testable import JourneyAPI
+import JourneyEngine
 import Testing
 
 @Suite struct TimelineTests {
@@ -62,7 +63,7 @@ import Testing
         let id = JourneyID(UUID().uuidString.lowercased())
         try await record(approvedOnSecondAttempt(id), journey: id, db: db)
         let recorded = try await EventStore(client: db.app).readStream(JourneyRepository.stream(id))
-        let writer = JourneyWriter(database: db.app, clock: Date.init)
+        let writer = Journeys(database: db.app, dependencies: .development(database: db.app))
         func request(_ asOf: String?) -> HTTPRequest {
             HTTPRequest(method: .get, path: "/v1/journeys/\(id.rawValue)",
                         queryItems: asOf.map { [URLQueryItem(name: "asOf", value: $0)] } ?? [])

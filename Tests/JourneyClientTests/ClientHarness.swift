@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 import HumanTokenAPI
 import JourneyClient
-import JourneyService
+import JourneyAPI
 import JourneyTesting
 import Testing
 import UnicoEmulator
@@ -69,9 +69,9 @@ func withClientHarness(_ body: (ClientHarness) async throws -> Void) async throw
         let unico = try HumanTokenAPIClient(configuration: configuration)
         let keys = APIKeyStore(client: db.app)
         let apiKey = try await keys.create(name: "backend", scopes: [.journeysWrite, .journeysRead]).plaintext
-        var serviceConfiguration = JourneyService.Configuration()
+        var serviceConfiguration = APIServer.Configuration()
         serviceConfiguration.http.port = 0
-        let service = JourneyService(configuration: serviceConfiguration, database: db.app,
+        let service = APIServer(configuration: serviceConfiguration, database: db.app,
                                      dependencies: try .development(database: db.app, unico: [.uat: unico]))
         try service.start()
         do {

@@ -18,55 +18,32 @@ private func startCommand(_ id: JourneyID) -> JourneyCommand {
         clientReference: "order-1"))
 }
 
+private struct RolledBack: Error {}
+
 @Suite struct JourneyRepositoryTests {
-    @Test func startThenLoadFoldsTheStream() async throws {
+    @Test func executeAppendsInTheCallersTransaction() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
-        let repository = JourneyRepository(store: EventStore(client: db.app))
         let id = JourneyID(UUID().uuidString.lowercased())
-        let outcome = try await repository.execute(startCommand(id), journey: id, metadata: EventMetadata(actor: "test"))
-        #expect(!outcome.events.isEmpty)
-        #expect(outcome.version == Int64(outcome.events.count))
-        let (state, version) = try await repository.load(id)
+        let now = Date(timeIntervalSince1970: 1_780_000_000)
+        let error = await captureError {
+            try await db.app.transaction { connection in
+                let outcome = try JourneyRepository.execute(startCommand(id), journey: id, metadata: EventMetadata(actor: "test"),
+                                                            now: now, randomUnit: 0, on: connection)
+                #expect(try JourneyRepository.load(id, on: connection).version == outcome.version)
+                throw RolledBack()
+            }
+        }
+        #expect(error is RolledBack)
+        #expect(try await db.app.withConnection { try JourneyRepository.load(id, on: $0) }.version == 0)
+
+        let outcome = try await db.app.withConnection {
+            try JourneyRepository.execute(startCommand(id), journey: id, metadata: EventMetadata(actor: "test"),
+                                          now: now, randomUnit: 0, on: $0)
+        }
+        let (state, version) = try await db.app.withConnection { try JourneyRepository.load(id, on: $0) }
         #expect(version == outcome.version)
         #expect(state == outcome.state)
-        #expect(state.journeyID == id)
-        #expect(state.clientReference == "order-1")
-        let stored = try await EventStore(client: db.app).readStream(JourneyRepository.stream(id))
-        #expect(stored.map(\.type) == outcome.events.map(\.eventType))
-        #expect(stored.allSatisfy { $0.metadata.actor == "test" })
-    }
-
-    @Test func domainRefusalsAppendNothing() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let repository = JourneyRepository(store: EventStore(client: db.app))
-        let id = JourneyID(UUID().uuidString.lowercased())
-        let error = await captureError {
-            try await repository.execute(.recordCaptureOpened(attempt: 1), journey: id, metadata: EventMetadata())
-        }
-        #expect(error is DomainError)
-        #expect(try await repository.load(id).version == 0)
-    }
-
-    @Test func concurrentCommandsOnOneJourneyAreSerializedByRetry() async throws {
-        let db = try await TestDatabase.create(poolSize: 8)
-        defer { Task { await db.drop() } }
-        let repository = JourneyRepository(store: EventStore(client: db.app))
-        let id = JourneyID(UUID().uuidString.lowercased())
-        // Eight racing starts: one applies, the rest see a started journey (refused or a no-op).
-        let results = await withTaskGroup(of: Bool.self) { group in
-            for _ in 0..<8 {
-                group.addTask {
-                    (try? await repository.execute(startCommand(id), journey: id, metadata: EventMetadata()))?.events.isEmpty == false
-                }
-            }
-            return await group.reduce(into: [Bool]()) { $0.append($1) }
-        }
-        #expect(results.filter { $0 }.count == 1)
-        let (state, _) = try await repository.load(id)
-        #expect(state.journeyID == id)
-        let starts = try await EventStore(client: db.app).readStream(JourneyRepository.stream(id)).filter { $0.type == "JourneyStarted" }
-        #expect(starts.count == 1)
+        #expect(state.startedAt == now)
     }
 }

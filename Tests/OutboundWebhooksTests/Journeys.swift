@@ -2,6 +2,7 @@ import AccessControl
 import EventStore
 import Foundation
 import JourneyDomain
+import JourneyEngine
 import JourneyStore
 import JourneyTesting
 import OutboundWebhooks
@@ -10,12 +11,12 @@ import Testing
 
 /// Takes journeys to their end through the repository (real events in the real store).
 struct Journeys: Sendable {
-    let repository: JourneyRepository
+    let repository: JourneyCommands
     let db: TestDatabase
 
     init(_ db: TestDatabase, clock: TestClock) {
         self.db = db
-        repository = JourneyRepository(store: EventStore(client: db.app), clock: { clock.now })
+        repository = JourneyCommands(database: db.app, clock: { clock.now })
     }
 
     /// The audit actor the API records for the fixture's key (prefix `abcdefgh`).

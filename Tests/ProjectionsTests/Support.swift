@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import JourneyDomain
+import JourneyEngine
 import JourneyStore
 import JourneyTesting
 import Postgres
@@ -17,7 +18,7 @@ struct Injected: Error {}
 /// scheduled), or a success callback and an approved result (completed).
 @discardableResult
 func seedJourneys(_ db: TestDatabase, count: Int, tag: String = "a") async throws -> [JourneyID] {
-    let repository = JourneyRepository(store: EventStore(client: db.app))
+    let repository = JourneyCommands(database: db.app)
     var ids: [JourneyID] = []
     for i in 0..<count {
         let id = JourneyID("\(tag)-\(i)-\(UUID().uuidString.lowercased())")

@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import JourneyDomain
+import JourneyEngine
 import JourneyStore
 import JourneyTesting
 import Postgres
@@ -35,7 +36,7 @@ enum Step {
 struct History {
     let db: TestDatabase
     let clock = TestClock(t0)
-    var repository: JourneyRepository { JourneyRepository(store: EventStore(client: db.app), clock: { [clock] in clock.now }) }
+    var repository: JourneyCommands { JourneyCommands(database: db.app, clock: { [clock] in clock.now }) }
 
     /// Appends a journey started at `start` and taken through `steps`.
     @discardableResult

@@ -4,8 +4,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import JourneyAPI
 import JourneyCommands
-import JourneyService
 import JourneyTesting
 
 /// The service on loopback over the fixture's database, its clock at ``Fixture/now``, with keys.
@@ -71,11 +71,11 @@ func withService(_ body: (ServiceHarness, Fixture) async throws -> Void) async t
         let reader = try await keys.create(name: "reader", scopes: [.journeysRead]).plaintext
         var dependencies = try JourneyDependencies.development(database: db.app)
         dependencies.clock = { Fixture.now }
-        var configuration = JourneyService.Configuration()
+        var configuration = APIServer.Configuration()
         configuration.http.port = 0
         configuration.http.host = "127.0.0.1"
         configuration.accessLog = { _ in }
-        let service = JourneyService(configuration: configuration, database: db.app, dependencies: dependencies)
+        let service = APIServer(configuration: configuration, database: db.app, dependencies: dependencies)
         try service.start()
         do {
             try await body(ServiceHarness(port: service.port!, reporter: reporter, reader: reader), fixture)

@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 import HumanTokenAPI
 import JourneyDomain
-import JourneyService
+import JourneyAPI
 import JourneyStore
 import JourneyTesting
 import Postgres
@@ -36,7 +36,7 @@ struct WorkersHarness: Sendable {
     /// A worker on the harness's app pool unless `database` is given.
     func worker(_ configuration: WorkerService.Configuration = WorkersHarness.quick(),
                 database: PostgresClient? = nil) throws -> WorkerService {
-        try WorkerService(configuration: configuration, database: database ?? self.database.app, dependencies: dependencies)
+        try WorkerService(configuration: configuration, database: database ?? self.database.app, dependencies: dependencies.engine)
     }
 
     static func quick(_ id: String = "w-\(UUID().uuidString.prefix(6))") -> WorkerService.Configuration {
@@ -173,10 +173,10 @@ func withWorkers(faults: FaultScript = .none, policy: RetryPolicy = .standard, r
         dependencies.retryPolicy = policy
         dependencies.clock = now
         let writer = try await APIKeyStore(client: db.app).create(name: "backend", scopes: [.journeysWrite, .journeysRead]).plaintext
-        var serviceConfiguration = JourneyService.Configuration()
+        var serviceConfiguration = APIServer.Configuration()
         serviceConfiguration.http.port = 0
         serviceConfiguration.accessLog = { _ in }
-        let service = JourneyService(configuration: serviceConfiguration, database: db.app, dependencies: dependencies)
+        let service = APIServer(configuration: serviceConfiguration, database: db.app, dependencies: dependencies)
         try service.start()
         let harness = WorkersHarness(
             database: db, clock: clock, emulator: emulator, emulatorURL: baseURL, unicoConfiguration: unicoConfiguration,

@@ -4,7 +4,7 @@ import HTTPServer
 import HumanTokenAPI
 import JourneyApp
 import JourneyDomain
-import JourneyService
+import JourneyAPI
 import Privacy
 import Projections
 import SDKLiteSimulator

@@ -1,5 +1,5 @@
+import JourneyAPI
 import JourneyApp
-import JourneyService
 import Projections
 import Workers
 
@@ -13,7 +13,7 @@ struct DemoWorkers: Sendable {
         projections = ProjectionRunner(client: database.admin, configuration: .init(listen: false))
         worker = try WorkerService(
             configuration: .init(batchSize: 50, concurrency: 4, workerID: "demo-worker"),
-            database: database.app, dependencies: dependencies)
+            database: database.app, dependencies: dependencies.engine)
     }
 
     func pass() async throws {

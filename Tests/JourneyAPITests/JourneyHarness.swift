@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 import HumanTokenAPI
 import JourneyDomain
-@testable import JourneyService
+@testable import JourneyAPI
 import JourneyTesting
 import Postgres
 import Testing

@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import HTTPServer
 import JourneyDomain
+import JourneyEngine
 import JourneyStore
 import Observability
 import Postgres
@@ -11,7 +12,7 @@ import Privacy
 /// The `/v1/journeys` routes: start, read, audit trail, what the app reports, and Unico's webhook.
 ///
 /// Result fetching: after a success callback (or an accepted webhook) has been committed, the
-/// route runs ``ResultFetcher`` before answering, outside any transaction. Awaiting it keeps every
+/// route fetches the result (`Journeys.fetchResult`) before answering, outside any transaction. Awaiting it keeps every
 /// Unico call owned by a request task (no detached work to leak or to lose at shutdown) and costs
 /// one Get Process (bounded by the client's request timeout); a failed fetch does not fail the
 /// request: the journey stays `awaitingResult` and its `nextDue` asks a worker to fetch again.
@@ -21,19 +22,16 @@ struct JourneyRoutes: Sendable {
     let metrics: MetricsRegistry
 
     func register(on router: inout Router) {
-        let writer = JourneyWriter(database: database, clock: dependencies.clock)
+        let journeys = Journeys(database: database, dependencies: dependencies.engine)
         let authenticator = RequestAuthenticator(keys: APIKeyStore(client: database),
                                                  clientTokens: dependencies.clientTokens, clock: dependencies.clock)
-        let runner = AttemptRunner(writer: writer, dependencies: dependencies)
-        let token = TokenHandler(authenticator: authenticator, writer: writer, runner: runner, dependencies: dependencies)
-        let start = StartJourneyHandler(authenticator: authenticator, writer: writer, runner: runner,
-                                        idempotency: IdempotencyStore(database: database), token: token,
-                                        dependencies: dependencies)
-        let reports = ClientReportHandler(authenticator: authenticator, writer: writer)
+        let token = TokenHandler(authenticator: authenticator, journeys: journeys)
+        let start = StartJourneyHandler(authenticator: authenticator, journeys: journeys,
+                                        idempotency: IdempotencyStore(database: database), dependencies: dependencies)
+        let reports = ClientReportHandler(authenticator: authenticator, journeys: journeys)
         let store = EventStore(client: database)
-        let fetcher = ResultFetcher(writer: writer, dependencies: dependencies)
-        let webhooks = WebhookHandler(database: database, writer: writer, fetcher: fetcher,
-                                      authentication: dependencies.webhookAuthentication, metrics: metrics)
+        let webhooks = WebhookHandler(journeys: journeys, authentication: dependencies.webhookAuthentication,
+                                      metrics: metrics)
         let vault = dependencies.vault
 
         let listing = JourneyListing(database: database)
@@ -47,7 +45,7 @@ struct JourneyRoutes: Sendable {
         router.get("/v1/journeys/{id}") { request in
             _ = try await authenticator.apiKey(request, scope: .journeysRead)
             let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
-            return try HTTPResponse.json(JourneyView(try await writer.load(id, asOf: request), id: id),
+            return try HTTPResponse.json(JourneyView(try await journeys.load(id, asOf: request), id: id),
                                          encoder: TokenResponse.encoder)
         }
         router.get("/v1/journeys/{id}/events") { request in
@@ -61,14 +59,14 @@ struct JourneyRoutes: Sendable {
         router.post("/v1/journeys/{id}/callback") { request in
             let recorded = try await reports.callback(request)
             guard recorded.state.status == .awaitingResult else { return try recorded.response() }
-            await fetcher.fetchCounting(journeyID: recorded.id, trigger: "callback", metrics: metrics)
-            return try HTTPResponse.json(JourneyView(try await writer.load(recorded.id), id: recorded.id),
+            await journeys.fetchCounting(recorded.id, trigger: "callback", metrics: metrics)
+            return try HTTPResponse.json(JourneyView(try await journeys.state(of: recorded.id), id: recorded.id),
                                          encoder: TokenResponse.encoder)
         }
         router.get("/v1/journeys/{id}/human-token") { request in
             _ = try await authenticator.apiKey(request, scope: .journeysRead)
             let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
-            let state = try await writer.load(id)
+            let state = try await journeys.state(of: id)
             guard let sealed = state.humanToken, let subject = state.subject else {
                 throw Problem(status: .notFound, code: "human_token_not_available",
                               detail: "The journey has no Human Token: it is not completed with an approval.",

@@ -1,13 +1,11 @@
-import EventStore
 import Foundation
 import HTTPServer
 import JourneyDomain
-import JourneyStore
+import JourneyEngine
 import Observability
-import Postgres
 
 /// `POST /v1/webhooks/unico`: Unico's notice that a process finished. A webhook is only a hint:
-/// it is recorded (`WebhookReceived`) and then Get Process decides the outcome (``ResultFetcher``).
+/// it is recorded (`WebhookReceived`) and then Get Process decides the outcome (`Journeys.fetchResult`).
 ///
 /// - Wrong or missing credentials: 401 `webhook_unauthorized`, counted in
 ///   `webhook_requests_total{outcome="unauthorized"}` and logged without the credentials.
@@ -33,9 +31,7 @@ struct WebhookHandler: Sendable {
         var status: String?
     }
 
-    let database: PostgresClient
-    let writer: JourneyWriter
-    let fetcher: ResultFetcher
+    let journeys: Journeys
     let authentication: WebhookAuthenticator?
     let metrics: MetricsRegistry
 
@@ -60,44 +56,18 @@ struct WebhookHandler: Sendable {
                           extra: ["field": payload.processId.isEmpty || payload.processId.count > 200 ? "processId" : "state"])
         }
         let processID = ProcessID(payload.processId)
-        guard let id = try await journey(of: processID) else {
-            count("unknown_process")
-            try await recordUnmatched(payload)
-            return try HTTPResponse.json(Answer(code: "unknown_process"), status: .accepted)
-        }
         let notice = WebhookNotice(processID: processID, state: payload.state, result: payload.result,
                                    lastEvent: payload.lastEvent)
-        let metadata = EventMetadata(correlationID: UUID(), actor: "unico-webhook")
-        _ = try await writer.transaction { connection, now in
-            try JourneyWriter.execute(.recordWebhook(notice), journey: id, metadata: metadata, now: now, on: connection)
+        guard let id = try await journeys.journey(ofProcess: processID) else {
+            count("unknown_process")
+            try await journeys.recordUnmatchedWebhook(notice, flow: payload.flow)
+            return try HTTPResponse.json(Answer(code: "unknown_process"), status: .accepted)
         }
+        try await journeys.recordWebhook(notice, journey: id)
         count("recorded")
-        await fetcher.fetchCounting(journeyID: id, trigger: "webhook", metrics: metrics)
-        let state = try await writer.load(id)
+        await journeys.fetchCounting(id, trigger: "webhook", metrics: metrics)
+        let state = try await journeys.state(of: id)
         return try HTTPResponse.json(Answer(code: "recorded", journeyId: id.rawValue, status: state.status.rawValue))
-    }
-
-    /// The journey whose attempt created `processID` (table `process_journeys`, schema/0005).
-    private func journey(of processID: ProcessID) async throws -> JourneyID? {
-        let rows = try await database.query("""
-            SELECT journey_id FROM process_journeys WHERE process_id = \(processID.rawValue)
-            """)
-        return try rows.first.map { JourneyID(try $0.decode(0, as: String.self)) }
-    }
-
-    /// Stream of webhooks that matched no journey.
-    static let unmatchedStream = StreamName("unico-webhooks")
-
-    private func recordUnmatched(_ payload: Payload) async throws {
-        let data: [String: String?] = ["processId": payload.processId, "state": payload.state, "flow": payload.flow,
-                                       "result": payload.result, "lastEvent": payload.lastEvent]
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let json = JSONB(text: String(decoding: try encoder.encode(data.compactMapValues { $0 }), as: UTF8.self))
-        _ = try await EventStore(client: database).append(
-            [NewEvent(type: "UnmatchedWebhookReceived", data: json,
-                      metadata: EventMetadata(correlationID: UUID(), actor: "unico-webhook"))],
-            to: Self.unmatchedStream, expectedVersion: .any)
     }
 
     private func count(_ outcome: String) {

@@ -2,15 +2,16 @@ import Audit
 import Foundation
 import HTTPServer
 import JourneyDomain
+import JourneyEngine
 
 /// `GET /v1/journeys/{id}?asOf=TIMESTAMP`: the journey as it stood at an instant, folded from
 /// the events recorded at or before it.
-extension JourneyWriter {
+extension Journeys {
     /// The journey's state now, or as of the request's `asOf` query item (RFC 3339). A malformed
     /// `asOf` is a 400 `invalid_query_parameter` naming it; a journey without events by then is
     /// a 404 `journey_not_found`.
     func load(_ id: JourneyID, asOf request: HTTPRequest) async throws -> JourneyState {
-        guard let text = request.query("asOf") else { return try await load(id) }
+        guard let text = request.query("asOf") else { return try await state(of: id) }
         let instant: Date
         do {
             instant = try AsOf.parse(text, field: "asOf")

@@ -5,7 +5,7 @@ import FoundationNetworking
 import HTTPServer
 import HumanTokenAPI
 import JourneyDomain
-@testable import JourneyService
+@testable import JourneyAPI
 import JourneyTesting
 import Postgres
 import Testing
@@ -13,12 +13,12 @@ import Testing
 /// Starts the service on a free port against `database`, with development keys and `unico` clients.
 func withService(_ database: PostgresClient, unico: [Environment: HumanTokenAPIClient] = [:],
                  port: Int = 0, webhookAuthentication: WebhookAuthenticator? = nil,
-                 _ body: (Int, JourneyService) async throws -> Void) async throws {
-    var configuration = JourneyService.Configuration()
+                 _ body: (Int, APIServer) async throws -> Void) async throws {
+    var configuration = APIServer.Configuration()
     configuration.http.port = port
     var dependencies = try JourneyDependencies.development(database: database, unico: unico)
     dependencies.webhookAuthentication = webhookAuthentication
-    let service = JourneyService(configuration: configuration, database: database, dependencies: dependencies)
+    let service = APIServer(configuration: configuration, database: database, dependencies: dependencies)
     try service.start()
     do {
         try await body(try #require(service.port), service)

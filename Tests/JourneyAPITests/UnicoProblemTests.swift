@@ -1,6 +1,6 @@
 import HTTPServer
 import HumanTokenAPI
-@testable import JourneyService
+@testable import JourneyAPI
 import Testing
 
 @Suite struct UnicoProblemTests {

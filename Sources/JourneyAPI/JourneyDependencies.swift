@@ -2,23 +2,19 @@ import AccessControl
 import Foundation
 import HumanTokenAPI
 import JourneyDomain
+import JourneyEngine
 import Postgres
 import Privacy
 
-/// What the journey routes need besides the database: sealing, client tokens and Unico clients.
+/// What the API needs besides the database: the engine's dependencies, client tokens, webhook
+/// credentials and the idempotency wait.
 public struct JourneyDependencies: Sendable {
-    /// Seals personal data and Unico secrets before they are appended.
-    public var vault: SubjectVault
+    /// Sealing, Unico clients, retry policy, clock, randomness and ids of the use cases.
+    public var engine: EngineDependencies
     /// Signs and verifies the journey-scoped client tokens handed to the app.
     public var clientTokens: ClientTokenIssuer
-    /// One Unico client per environment; a journey in an environment without one answers 503.
-    public var unico: [Environment: HumanTokenAPIClient]
-    /// The policy frozen into new journeys. Default ``RetryPolicy/standard``.
-    public var retryPolicy: RetryPolicy
     /// How long a replay waits for the first request with its idempotency key. Default 15 s.
     public var idempotencyWait: Duration
-    /// The time of decisions and tokens. Default: the system clock.
-    public var clock: @Sendable () -> Date
     /// How Unico authenticates its webhooks; nil refuses every webhook (401). Default: read from
     /// `UNICO_WEBHOOK_AUTH` (`basic:user:password`, `header:Name:value` or `bearer:token`);
     /// an unreadable value leaves it nil and says so on standard error (without the value).
@@ -30,13 +26,10 @@ public struct JourneyDependencies: Sendable {
         clock: @escaping @Sendable () -> Date = Date.init,
         webhookAuthentication: WebhookAuthenticator? = WebhookAuthenticator.configured()
     ) {
+        self.engine = EngineDependencies(vault: vault, unico: unico, retryPolicy: retryPolicy, clock: clock)
         self.webhookAuthentication = webhookAuthentication
-        self.vault = vault
         self.clientTokens = clientTokens
-        self.unico = unico
-        self.retryPolicy = retryPolicy
         self.idempotencyWait = idempotencyWait
-        self.clock = clock
     }
 
     /// Development keys for sealing and client tokens and no Unico client: for tests and the embedded database.
@@ -45,5 +38,31 @@ public struct JourneyDependencies: Sendable {
         JourneyDependencies(
             vault: SubjectVault(client: database, configuration: .development()),
             clientTokens: try .development(), unico: unico)
+    }
+
+    // The engine's settings, for callers that set them here.
+
+    /// Seals personal data and Unico secrets before they are appended.
+    public var vault: SubjectVault {
+        get { engine.vault }
+        set { engine.vault = newValue }
+    }
+
+    /// One Unico client per environment; a journey in an environment without one answers 503.
+    public var unico: [Environment: HumanTokenAPIClient] {
+        get { engine.unico }
+        set { engine.unico = newValue }
+    }
+
+    /// The policy frozen into new journeys. Default ``RetryPolicy/standard``.
+    public var retryPolicy: RetryPolicy {
+        get { engine.retryPolicy }
+        set { engine.retryPolicy = newValue }
+    }
+
+    /// The time of decisions and tokens. Default: the system clock.
+    public var clock: @Sendable () -> Date {
+        get { engine.clock }
+        set { engine.clock = newValue }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-@testable import JourneyService
+@testable import JourneyAPI
 import EventStore
 import Postgres
 import Projections

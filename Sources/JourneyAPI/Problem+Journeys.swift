@@ -2,6 +2,7 @@ import AccessControl
 import HTTPServer
 import HumanTokenAPI
 import JourneyDomain
+import JourneyEngine
 
 /// Problem responses of the journey routes; details never carry personal data or secrets.
 extension Problem {
@@ -23,6 +24,31 @@ extension Problem {
                        detail: error.message, extra: extra)
     }
 
+    /// The engine's error: 404 `journey_not_found`, 503 `unico_not_configured`, Unico's problem
+    /// for a failed Create Process, 500 otherwise.
+    static func engine(_ error: EngineError) -> Problem {
+        if let unico = error.unico { return .unico(unico) }
+        switch error.code {
+        case .journeyNotFound: return .journeyNotFound()
+        case .unicoNotConfigured:
+            guard let environment = error.environment else { return .internalError() }
+            return .unicoNotConfigured(environment)
+        default: return .internalError()
+        }
+    }
+
+    /// Renders what the engine throws (`DomainError`, ``JourneyEngine/EngineError``) as problems;
+    /// everything else passes through.
+    static let engineErrors: Middleware = { request, next in
+        do {
+            return try await next(request)
+        } catch let error as DomainError {
+            throw Problem.domain(error)
+        } catch let error as EngineError {
+            throw Problem.engine(error)
+        }
+    }
+
     /// 422 `validation_failed` naming the first invalid field (and all of them in `fields`).
     static func validation(_ error: ValidationError) -> Problem {
         Problem(status: .unprocessableContent, code: ValidationError.code, detail: error.message,
@@ -40,7 +66,6 @@ extension Problem {
                 detail: "No Unico client is configured for \(environment.rawValue).")
     }
 
-    /// Create Process failed: 429 with `Retry-After`, 502 when Unico failed, 503 when our credentials did.
     /// Our request's name for a field of Unico's Create Process body.
     static func requestField(_ unicoField: String) -> String {
         let names = ["person.duiType": "subject.documentType", "person.duiValue": "subject.documentNumber",
@@ -49,6 +74,7 @@ extension Problem {
         return names[unicoField] ?? unicoField
     }
 
+    /// Create Process failed: 429 with `Retry-After`, 502 when Unico failed, 503 when our credentials did.
     static func unico(_ error: HumanTokenAPIError) -> Problem {
         switch error.code {
         case .rateLimited:

@@ -6,7 +6,7 @@ import Postgres
 
 /// The HTTP API for apps and backends (`journeys serve`): health, readiness, metrics, the
 /// OpenAPI document and the `/v1/journeys` routes.
-public final class JourneyService: Sendable {
+public final class APIServer: Sendable {
     public struct Configuration: Sendable {
         /// The HTTP listener. Default 127.0.0.1:8080.
         public var http = HTTPServer.Configuration(port: 8080)
@@ -47,6 +47,7 @@ public final class JourneyService: Sendable {
     static func router(database: PostgresClient, dependencies: JourneyDependencies, metrics: MetricsRegistry) -> Router {
         var router = Router()
         router.use(RequestMetrics(registry: metrics).middleware)
+        router.use(Problem.engineErrors)
         HealthRoutes(database: database, metrics: metrics).register(on: &router)
         JourneyRoutes(database: database, dependencies: dependencies, metrics: metrics).register(on: &router)
         ReportRoutes(database: database, dependencies: dependencies).register(on: &router)

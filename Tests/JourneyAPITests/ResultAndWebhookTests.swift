@@ -3,7 +3,8 @@ import HTTPServer
 import EventStore
 import HumanTokenAPI
 import JourneyDomain
-@testable import JourneyService
+@testable import JourneyAPI
+import JourneyEngine
 import SDKLiteSimulator
 import Testing
 import UnicoEmulator
@@ -239,21 +240,18 @@ private let bearerHeader = ["Authorization": "Bearer wh-secret-token"]
             let c = try await h.capture(.approve)
             let id = JourneyID(c.id)
             // Await the result without the route's own fetch: record the callback directly.
-            let writer = JourneyWriter(database: h.database.app, clock: Date.init)
-            _ = try await writer.transaction { connection, now in
-                try JourneyWriter.execute(.recordCallback(attempt: 1, outcome: .success(processID: ProcessID(c.processID))),
-                                          journey: id, metadata: EventMetadata(actor: "test"), now: now, on: connection)
-            }
-            let fetcher = ResultFetcher(database: h.database.app,
-                                        dependencies: try .development(database: h.database.app, unico: [.uat: h.unico]))
-            let outcomes = try await withThrowingTaskGroup(of: ResultFetcher.Outcome.self) { group in
-                for _ in 0..<6 { group.addTask { try await fetcher.fetch(journeyID: id) } }
+            let journeys = Journeys(database: h.database.app,
+                                    dependencies: .development(database: h.database.app, unico: [.uat: h.unico]))
+            try await journeys.commands.execute(.recordCallback(attempt: 1, outcome: .success(processID: ProcessID(c.processID))),
+                                                journey: id, metadata: EventMetadata(actor: "test"))
+            let outcomes = try await withThrowingTaskGroup(of: ResultFetch.self) { group in
+                for _ in 0..<6 { group.addTask { try await journeys.fetchResult(id) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(outcomes.filter { $0 == .recorded(.completed) }.count == 1)
             #expect(outcomes.allSatisfy { $0 == .recorded(.completed) || $0 == .alreadyRecorded || $0 == .nothingToFetch })
             #expect(try await h.count("ResultFetched", c.id) == 1)
-            #expect(try await fetcher.fetch(journeyID: id) == .nothingToFetch)
+            #expect(try await journeys.fetchResult(id) == .nothingToFetch)
         }
     }
 

@@ -1,0 +1,25 @@
+import JourneyDomain
+import JourneyEngine
+import Observability
+
+extension Journeys {
+    /// Fetches the result for a route (`trigger` is `callback` or `webhook`): counts the outcome in
+    /// `result_fetches_total{trigger,outcome}` and logs a failure instead of throwing it; the
+    /// journey then stays `awaitingResult` and its `nextDue` asks a worker to fetch again.
+    func fetchCounting(_ id: JourneyID, trigger: String, metrics: MetricsRegistry) async {
+        let label: String
+        do {
+            switch try await fetchResult(id) {
+            case .nothingToFetch: label = "nothing_to_fetch"
+            case .pending: label = "pending"
+            case .recorded: label = "recorded"
+            case .alreadyRecorded: label = "already_recorded"
+            }
+        } catch {
+            label = "failed"
+            WebhookHandler.log("\(trigger) for journey \(id.rawValue): Get Process failed: \(String(describing: error))")
+        }
+        metrics.increment("result_fetches_total", help: "Get Process calls after callbacks and webhooks, by outcome.",
+                          labels: ["trigger": trigger, "outcome": label])
+    }
+}

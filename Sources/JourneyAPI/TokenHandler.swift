@@ -1,0 +1,27 @@
+import Foundation
+import HTTPServer
+import JourneyDomain
+import JourneyEngine
+
+/// `POST /v1/journeys/{id}/token`: the current `webAppToken` while it has at least 60 s left,
+/// else a fresh process (a new attempt) if the retry policy allows; 409 with the reason if not.
+struct TokenHandler: Sendable {
+    let authenticator: RequestAuthenticator
+    let journeys: Journeys
+
+    func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let uuid = try RequestAuthenticator.journeyID(request)
+        let actor = try await authenticator.clientTokenOrAPIKey(request, journey: uuid, scope: .journeysWrite)
+        let id = JourneyID(uuid.uuidString.lowercased())
+        _ = try await journeys.state(of: id)
+        let outcome = try await journeys.issueToken(id, actor: actor)
+        switch outcome.result {
+        case .failure(let error):
+            return Problem.engine(error).response
+        case .success(let issued):
+            let body = TokenResponse(journeyId: id.rawValue, attempt: issued.attempt, webAppToken: issued.webAppToken,
+                                     webAppTokenExpiresAt: issued.expiresAt, environment: outcome.environment.rawValue)
+            return try HTTPResponse.json(body, encoder: TokenResponse.encoder)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import JourneyDomain
+import Postgres
+import Privacy
+
+/// What creating an attempt's Unico process needs to know about the journey and its attempt.
+public struct AttemptTarget: Sendable {
+    public var journeyID: JourneyID
+    public var attempt: Int
+    public var unicoClientReference: String
+    public var environment: Environment
+    public var flow: Flow
+    public var purpose: Purpose
+    public var subject: ValidatedSubject
+    public var reference: SubjectReference
+
+    public init(journeyID: JourneyID, attempt: Int, unicoClientReference: String, environment: Environment,
+                flow: Flow, purpose: Purpose, subject: ValidatedSubject, reference: SubjectReference) {
+        self.journeyID = journeyID
+        self.attempt = attempt
+        self.unicoClientReference = unicoClientReference
+        self.environment = environment
+        self.flow = flow
+        self.purpose = purpose
+        self.subject = subject
+        self.reference = reference
+    }
+
+    /// The target of the journey's current attempt, its subject opened with `vault` on `connection`;
+    /// nil before the journey started.
+    public static func current(_ state: JourneyState, vault: SubjectVault,
+                               on connection: PostgresConnection) throws -> AttemptTarget? {
+        guard let id = state.journeyID, let attempt = state.currentAttempt, let subject = state.subject,
+              let environment = state.environment, let flow = state.flow, let purpose = state.purpose
+        else { return nil }
+        return AttemptTarget(journeyID: id, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
+                             environment: environment, flow: flow, purpose: purpose,
+                             subject: try vault.open(subject, on: connection), reference: subject.reference)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import HumanTokenAPI
+import JourneyDomain
+import Postgres
+import Privacy
+
+/// What the use cases need besides the database: sealing, Unico clients, the retry policy, and
+/// the sources of time, randomness and ids.
+public struct EngineDependencies: Sendable {
+    /// Seals personal data and Unico secrets before they are appended.
+    public var vault: SubjectVault
+    /// One Unico client per environment; an attempt in an environment without one fails with
+    /// `unico_not_configured`.
+    public var unico: [Environment: HumanTokenAPIClient]
+    /// The policy frozen into new journeys. Default ``RetryPolicy/standard``.
+    public var retryPolicy: RetryPolicy
+    /// The time of decisions. Default: the system clock.
+    public var clock: @Sendable () -> Date
+    /// The random unit (0..<1) of decisions. Default: the system generator.
+    public var random: @Sendable () -> Double
+    /// New journey and correlation ids. Default: random UUIDs.
+    public var ids: @Sendable () -> UUID
+
+    public init(
+        vault: SubjectVault, unico: [Environment: HumanTokenAPIClient], retryPolicy: RetryPolicy = .standard,
+        clock: @escaping @Sendable () -> Date = Date.init,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        ids: @escaping @Sendable () -> UUID = UUID.init
+    ) {
+        self.vault = vault
+        self.unico = unico
+        self.retryPolicy = retryPolicy
+        self.clock = clock
+        self.random = random
+        self.ids = ids
+    }
+
+    /// Development sealing keys and the given Unico clients: for tests and the embedded database.
+    public static func development(database: PostgresClient,
+                                   unico: [Environment: HumanTokenAPIClient] = [:]) -> EngineDependencies {
+        EngineDependencies(vault: SubjectVault(client: database, configuration: .development()), unico: unico)
+    }
+}

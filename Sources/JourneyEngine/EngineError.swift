@@ -1,0 +1,41 @@
+import HumanTokenAPI
+import JourneyDomain
+
+/// A use case that could not be carried out, with a stable ``code``; messages carry no personal data.
+public struct EngineError: Error, Sendable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The journey has no events.
+        public static let journeyNotFound = Code(rawValue: "journey_not_found")
+        /// No Unico client is configured for the journey's environment (``EngineError/environment``).
+        public static let unicoNotConfigured = Code(rawValue: "unico_not_configured")
+        /// Create Process failed (``EngineError/unico`` says how); the failure is recorded, or the
+        /// intent is left open for reconciliation when Unico did not answer.
+        public static let processCreationFailed = Code(rawValue: "process_creation_failed")
+        /// The journey's events do not hold what the step needs (a bug, not a caller's mistake).
+        public static let inconsistentState = Code(rawValue: "inconsistent_state")
+
+        public var description: String { rawValue }
+    }
+
+    public var code: Code
+    public var message: String
+    /// The journey's environment, for `unico_not_configured`.
+    public var environment: Environment?
+    /// Unico's answer, for `process_creation_failed`.
+    public var unico: HumanTokenAPIError?
+
+    public init(_ code: Code, _ message: String, environment: Environment? = nil, unico: HumanTokenAPIError? = nil) {
+        self.code = code
+        self.message = message
+        self.environment = environment
+        self.unico = unico
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+
+    /// `journey_not_found`.
+    static func notFound() -> EngineError { EngineError(.journeyNotFound, "no journey has this id") }
+}

@@ -1,0 +1,63 @@
+import EventStore
+import Foundation
+import JourneyDomain
+import JourneyStore
+import Postgres
+
+/// The one way to run journey commands: a short transaction at a decision time from the clock,
+/// retried from a fresh load when another writer moved the stream first, and a NOTIFY to the
+/// log's followers (projection runner, webhook follower) after every commit.
+///
+/// A command retried after an ambiguous failure is decided again on the reloaded state, where
+/// the decider treats it as a duplicate. Domain refusals (`DomainError`) are thrown as they are
+/// and never retried.
+public struct JourneyCommands: Sendable {
+    /// Tries when another writer moved the stream first (`wrong_expected_version`, `order_conflict`).
+    public static let maximumAttempts = 5
+
+    public let database: PostgresClient
+    /// The decision time of each try.
+    public let clock: @Sendable () -> Date
+    /// The random unit (0..<1) of each decision (retry jitter).
+    public let random: @Sendable () -> Double
+    /// Wakes followers of the log after each commit.
+    private let events: EventStore
+
+    public init(database: PostgresClient, clock: @escaping @Sendable () -> Date = Date.init,
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.database = database
+        self.clock = clock
+        self.random = random
+        self.events = EventStore(client: database)
+    }
+
+    /// Runs `body` in one transaction, retrying it whole on version conflicts, then notifies followers.
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (CommandContext) throws -> T) async throws -> T {
+        var tries = 0
+        while true {
+            tries += 1
+            let now = clock()
+            do {
+                let result = try await database.transaction { [random] connection in
+                    try body(CommandContext(connection: connection, now: now, random: random))
+                }
+                events.notifyAppended()
+                return result
+            } catch let error as EventStoreError where error.code == .wrongExpectedVersion || error.code == .orderConflict {
+                if tries >= Self.maximumAttempts { throw error }
+            }
+        }
+    }
+
+    /// Decides and appends one command in its own transaction.
+    @discardableResult
+    public func execute(_ command: JourneyCommand, journey id: JourneyID,
+                        metadata: EventMetadata) async throws -> JourneyRepository.Outcome {
+        try await transaction { try $0.execute(command, journey: id, metadata: metadata) }
+    }
+
+    /// The journey's current state and version (version 0 and the initial state when unknown).
+    public func load(_ id: JourneyID) async throws -> (state: JourneyState, version: Int64) {
+        try await database.withConnection { try JourneyRepository.load(id, on: $0) }
+    }
+}

@@ -1,0 +1,131 @@
+import EventStore
+import Foundation
+import HumanTokenAPI
+import JourneyDomain
+import Postgres
+import Privacy
+
+/// Running an attempt: Create Process outside any transaction, then its outcome (process created
+/// and token issued, or the failed creation) recorded in one transaction.
+///
+/// A Create Process without an answer (`timeout`, `transport`) records nothing: the intent stays
+/// open and a worker reconciles it by client reference (``JourneyState/nextDue``
+/// `reconcileProcessCreation`), so one attempt never gets two processes.
+extension Journeys {
+    /// Field names Unico's secrets are sealed under.
+    public enum SealedName {
+        public static let webAppToken = "webAppToken"
+        public static let processToken = "processToken"
+        public static let link = "link"
+    }
+
+    /// Runs the attempt and records its outcome; `answer` turns the outcome into the caller's
+    /// answer inside the recording transaction (so the caller can store it with its own rows).
+    public func runAttempt<Answer: Sendable>(
+        _ target: AttemptTarget, metadata: EventMetadata,
+        answer: @escaping @Sendable (AttemptOutcome, PostgresConnection) throws -> Answer
+    ) async throws -> Answer {
+        let outcome: Result<CreatedProcess, HumanTokenAPIError>
+        let missingClient = dependencies.unico[target.environment] == nil
+        if let unico = dependencies.unico[target.environment] {
+            outcome = await Self.createProcess(target, with: unico)
+        } else {
+            outcome = .failure(HumanTokenAPIError(.configuration, "no Unico client for the environment"))
+        }
+        let vault = dependencies.vault
+        return try await commands.transaction { context in
+            let result: Result<IssuedToken, EngineError>
+            switch outcome {
+            case .success(let process):
+                result = .success(try Self.record(process, target: target, metadata: metadata, vault: vault, in: context))
+            case .failure(let error) where Self.leavesIntentOpen(error) && !missingClient:
+                result = .failure(Self.creationFailed(error))
+            case .failure(let error):
+                try context.execute(.recordProcessCreationFailed(attempt: target.attempt, failure: Self.failure(error)),
+                                journey: target.journeyID, metadata: metadata)
+                result = .failure(missingClient
+                    ? EngineError(.unicoNotConfigured, "no Unico client for the environment", environment: target.environment)
+                    : Self.creationFailed(error))
+            }
+            let outcome = AttemptOutcome(journeyID: target.journeyID, environment: target.environment, result: result,
+                                         decidedAt: context.now)
+            return try answer(outcome, context.connection)
+        }
+    }
+
+    /// Runs the attempt and records its outcome.
+    public func runAttempt(_ target: AttemptTarget, metadata: EventMetadata) async throws -> AttemptOutcome {
+        try await runAttempt(target, metadata: metadata) { outcome, _ in outcome }
+    }
+
+    /// True when Create Process got no answer (`timeout`, `transport`): the process may exist, so
+    /// the intent is left open for reconciliation instead of recording a failure.
+    public static func leavesIntentOpen(_ error: HumanTokenAPIError) -> Bool {
+        error.code == .timeout || error.code == .transport
+    }
+
+    /// The failure recorded for a Create Process that answered with an error.
+    public static func failure(_ error: HumanTokenAPIError) -> ProcessCreationFailure {
+        ProcessCreationFailure(
+            httpStatus: error.status, errorCode: error.unicoCode.flatMap { Int($0) },
+            message: "Create Process failed: \(error.code.rawValue)",
+            retryable: error.code == .unauthorized || error.code == .configuration ? false : nil,
+            retryAfter: error.retryAfter.map(TimeInterval.init))
+    }
+
+    static func creationFailed(_ error: HumanTokenAPIError) -> EngineError {
+        EngineError(.processCreationFailed, "Create Process failed: \(error.code.rawValue)", unico: error)
+    }
+
+    /// Calls Create Process for `target` with its deterministic client reference; never throws.
+    public static func createProcess(_ target: AttemptTarget, with unico: HumanTokenAPIClient,
+                                     priority: RequestPriority = .live) async -> Result<CreatedProcess, HumanTokenAPIError> {
+        let subject = target.subject
+        let person = ProcessPerson(
+            duiType: .init(rawValue: subject.documentType.rawValue), duiValue: subject.documentNumber,
+            friendlyName: subject.friendlyName, phone: subject.phone, email: subject.email,
+            notifications: subject.notificationChannels.map { ProcessNotification(.init(rawValue: $0.rawValue)) })
+        let request = CreateProcessRequest(
+            flow: target.flow.rawValue, purpose: .init(rawValue: target.purpose.rawValue), person: person,
+            clientReference: target.unicoClientReference)
+        do {
+            return .success(try await unico.createProcess(request, priority: priority))
+        } catch let error as HumanTokenAPIError {
+            return .failure(error)
+        } catch {
+            return .failure(HumanTokenAPIError(.transport, "Create Process did not complete"))
+        }
+    }
+
+    /// Records the created process (its secrets sealed) and the token's issuance.
+    static func record(_ process: CreatedProcess, target: AttemptTarget, metadata: EventMetadata,
+                       vault: SubjectVault, in context: CommandContext) throws -> IssuedToken {
+        try recordCreated(process, target: target, metadata: metadata, vault: vault, in: context)
+        let issued = try context.execute(.issueToken, journey: target.journeyID, metadata: metadata)
+        let expiresAt = issued.state.currentAttempt?.tokenExpiresAt ?? context.now.addingTimeInterval(300)
+        return IssuedToken(attempt: target.attempt, webAppToken: process.webAppToken, expiresAt: expiresAt)
+    }
+
+    /// Records the created process (its secrets sealed) and its webhook lookup row, without
+    /// issuing the token (workers: the app asks for it later). `tokenExpiresAt` nil means five
+    /// minutes from the decision time.
+    @discardableResult
+    static func recordCreated(_ process: CreatedProcess, target: AttemptTarget, metadata: EventMetadata,
+                              tokenExpiresAt: Date? = nil, vault: SubjectVault,
+                              in context: CommandContext) throws -> JourneyState {
+        let connection = context.connection
+        func seal(_ value: String, _ field: String) throws -> SealedField {
+            try vault.seal(value, field: field, subject: target.reference, on: connection)
+        }
+        let creation = ProcessCreation(
+            attempt: target.attempt, processID: ProcessID(process.id),
+            webAppToken: try seal(process.webAppToken, SealedName.webAppToken),
+            processToken: try seal(process.token, SealedName.processToken),
+            link: try seal(process.link, SealedName.link), tokenExpiresAt: tokenExpiresAt)
+        let created = try context.execute(.recordProcessCreated(creation), journey: target.journeyID, metadata: metadata)
+        // The webhook's lookup (schema/0005), in the transaction of the ProcessCreated event.
+        try connection.query(EngineStatements.insertProcessJourney(
+            processID: process.id, journeyID: target.journeyID, attempt: target.attempt))
+        return created.state
+    }
+}

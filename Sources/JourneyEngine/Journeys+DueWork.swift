@@ -1,0 +1,89 @@
+import EventStore
+import Foundation
+import HumanTokenAPI
+import JourneyDomain
+import JourneyStore
+
+/// The workers' use cases: token expiry, retries with a fresh process, and reconciliation of a
+/// Create Process intent that got no answer. Unico is called with background priority.
+extension Journeys {
+    /// Records that `attempt`'s token expired; the domain refuses it before the token's lifetime ended.
+    @discardableResult
+    public func expireToken(_ id: JourneyID, attempt: Int) async throws -> JourneyRepository.Outcome {
+        try await commands.execute(.expireToken(attempt: attempt), journey: id, metadata: workerMetadata)
+    }
+
+    /// Records attempt n+1's intent, then creates its process.
+    public func retry(_ id: JourneyID, afterAttempt attempt: Int) async throws -> CreationOutcome {
+        let (vault, metadata) = (dependencies.vault, workerMetadata)
+        let target = try await commands.transaction { context -> AttemptTarget? in
+            let outcome = try context.execute(.retry(afterAttempt: attempt), journey: id, metadata: metadata)
+            return try AttemptTarget.current(outcome.state, vault: vault, on: context.connection)
+        }
+        guard let target else { return .stale }
+        return try await createProcess(target)
+    }
+
+    /// Looks the open intent of `state`'s current attempt up by client reference; adopts the
+    /// process Unico created for it, or creates it if absent. A failed lookup records nothing,
+    /// unless it is the `lastTry`: then the attempt is recorded as failed.
+    public func reconcileProcessCreation(_ state: JourneyState, lastTry: Bool) async throws -> Reconciliation {
+        let vault = dependencies.vault
+        guard let target = try await database.withConnection({ try AttemptTarget.current(state, vault: vault, on: $0) })
+        else { return .creation(.stale) }
+        guard let unico = dependencies.unico[target.environment] else { return .creation(.noUnicoClient) }
+        let found: [FoundProcess]
+        do {
+            found = try await unico.findProcesses(clientReference: target.unicoClientReference, priority: .background)
+        } catch let error as HumanTokenAPIError {
+            guard lastTry else { return .lookupFailed(error) }
+            try await recordFailure(target, error)
+            return .gaveUp
+        }
+        guard let existing = found.first else { return .creation(try await createProcess(target)) }
+        guard let process = existing.created else {
+            // The lookup did not return the tokens: the attempt cannot be used; the policy retries.
+            let failure = ProcessCreationFailure(
+                httpStatus: nil, message: "reconciled process without readable tokens", retryable: true)
+            try await commands.execute(.recordProcessCreationFailed(attempt: target.attempt, failure: failure),
+                                       journey: target.journeyID, metadata: workerMetadata)
+            return .adoptedUnusable
+        }
+        let expiry = existing.snapshot.createdAt.map { $0.addingTimeInterval(JourneyTiming.webAppTokenLifetime) }
+        try await recordCreated(process, target: target, tokenExpiresAt: expiry)
+        return .adopted
+    }
+
+    /// Create Process and its outcome: recorded, left open for reconciliation (no answer: the
+    /// intent's `reconcileProcessCreation` item follows), or a failure the retry policy decides
+    /// about (429 with its `Retry-After`, 5xx).
+    private func createProcess(_ target: AttemptTarget) async throws -> CreationOutcome {
+        guard let unico = dependencies.unico[target.environment] else { return .noUnicoClient }
+        switch await Self.createProcess(target, with: unico, priority: .background) {
+        case .success(let process):
+            try await recordCreated(process, target: target, tokenExpiresAt: nil)
+            return .created
+        case .failure(let error) where Self.leavesIntentOpen(error):
+            return .leftOpen
+        case .failure(let error):
+            try await recordFailure(target, error)
+            return .failed
+        }
+    }
+
+    private func recordCreated(_ process: CreatedProcess, target: AttemptTarget, tokenExpiresAt: Date?) async throws {
+        let (vault, metadata) = (dependencies.vault, workerMetadata)
+        _ = try await commands.transaction { context in
+            try Self.recordCreated(process, target: target, metadata: metadata, tokenExpiresAt: tokenExpiresAt,
+                                   vault: vault, in: context)
+        }
+    }
+
+    private func recordFailure(_ target: AttemptTarget, _ error: HumanTokenAPIError) async throws {
+        try await commands.execute(.recordProcessCreationFailed(attempt: target.attempt, failure: Self.failure(error)),
+                                   journey: target.journeyID, metadata: workerMetadata)
+    }
+
+    /// Metadata of one worker write: a fresh correlation id each.
+    private var workerMetadata: EventMetadata { metadata(actor: Self.workerActor) }
+}

@@ -1,0 +1,67 @@
+import EventStore
+import Foundation
+import HumanTokenAPI
+import JourneyDomain
+import Privacy
+
+/// Fetching the result: Get Process for the journey's current attempt, recorded through the
+/// domain as `ResultFetched` (the Human Token sealed under the subject's data key, field
+/// `PersonalDataField.humanToken`) and `JourneyCompleted`, or `ResultPending` while Unico has not
+/// finished.
+///
+/// No transaction is held across the Unico call: the state is read, Get Process runs (background
+/// priority), then one short transaction reloads the journey and records the snapshot only if the
+/// same attempt is still awaiting its result. Concurrent fetches (a callback and a webhook, or two
+/// webhooks) therefore record at most one `ResultFetched`; the losers are no-ops.
+extension Journeys {
+    /// The actor of recorded results.
+    static let resultActor = "result-fetcher"
+
+    /// Fetches and records the result of the journey's current attempt, if it is awaiting one.
+    /// Throws the Unico client's error when Get Process fails (the journey stays awaiting its result).
+    @discardableResult
+    public func fetchResult(_ id: JourneyID) async throws -> ResultFetch {
+        let (state, version) = try await commands.load(id)
+        guard version > 0, state.status == .awaitingResult, let attempt = state.currentAttempt,
+              let processID = attempt.processID, let environment = state.environment, let subject = state.subject
+        else { return .nothingToFetch }
+        guard let unico = dependencies.unico[environment] else {
+            throw HumanTokenAPIError(.configuration, "no Unico client for the environment")
+        }
+        let snapshot = try await unico.getProcess(processID.rawValue, priority: .background)
+        do {
+            return try await record(snapshot, attempt: attempt.number, subject: subject.reference, journey: id)
+        } catch let refusal as DomainError where refusal.code.suggestedHTTPStatus == 409 {
+            // Each statement of a READ COMMITTED transaction sees the latest commit: another fetch
+            // may have recorded the result between the check and the decision. Then it is done.
+            let (current, _) = try await commands.load(id)
+            guard current.status == .awaitingResult, current.currentAttemptNumber == attempt.number else {
+                return .alreadyRecorded
+            }
+            throw refusal
+        }
+    }
+
+    /// Records `snapshot` in one short transaction if the attempt still awaits its result.
+    private func record(_ snapshot: HumanTokenAPI.ProcessSnapshot, attempt number: Int, subject: SubjectReference,
+                        journey id: JourneyID) async throws -> ResultFetch {
+        let vault = dependencies.vault
+        let metadata = metadata(actor: Self.resultActor)
+        return try await commands.transaction { context in
+            let (current, _) = try context.load(id)
+            guard current.status == .awaitingResult, current.currentAttemptNumber == number else {
+                return .alreadyRecorded
+            }
+            let sealed = try snapshot.humanToken.map {
+                try vault.seal($0, field: PersonalDataField.humanToken, subject: subject, on: context.connection)
+            }
+            let recorded = JourneyDomain.ProcessSnapshot(
+                state: JourneyDomain.ProcessState(rawValue: snapshot.state.rawValue),
+                result: JourneyDomain.ProcessResult(rawValue: snapshot.result.rawValue),
+                humanToken: sealed, finishedAt: snapshot.finishedAt)
+            let outcome = try context.execute(.recordResult(attempt: number, snapshot: recorded), journey: id,
+                                              metadata: metadata)
+            return outcome.state.status == .awaitingResult ? .pending : .recorded(outcome.state.status)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import JourneyDomain
+import Postgres
+
+extension Journeys {
+    /// Starts a journey: seals the subject and records the start (after `claim`) in one
+    /// transaction, creates the first attempt's Unico process outside it, then records the
+    /// outcome, with `answer` run inside that last transaction.
+    ///
+    /// `claim` runs first in the start's transaction with the new journey's id; false (another
+    /// request holds the caller's idempotency key) starts nothing and returns `.claimedElsewhere`.
+    public func start<Answer: Sendable>(
+        _ valid: ValidatedStartJourney, actor: String,
+        claim: @escaping @Sendable (JourneyID, PostgresConnection) throws -> Bool = { _, _ in true },
+        answer: @escaping @Sendable (AttemptOutcome, PostgresConnection) throws -> Answer
+    ) async throws -> StartOutcome<Answer> {
+        let journeyID = JourneyID(dependencies.ids().uuidString.lowercased())
+        let metadata = metadata(actor: actor)
+        let (vault, policy) = (dependencies.vault, dependencies.retryPolicy)
+        let started: AttemptTarget? = try await commands.transaction { context in
+            guard try claim(journeyID, context.connection) else { return nil }
+            let sealed = try vault.seal(valid.subject, on: context.connection)
+            let start = valid.command(journeyID: journeyID, subject: sealed, retryPolicy: policy)
+            let outcome = try context.execute(.start(start), journey: journeyID, metadata: metadata)
+            guard let attempt = outcome.state.currentAttempt else {
+                throw EngineError(.inconsistentState, "a started journey has no attempt")
+            }
+            return AttemptTarget(
+                journeyID: journeyID, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
+                environment: valid.environment, flow: valid.flow, purpose: valid.purpose, subject: valid.subject,
+                reference: sealed.reference)
+        }
+        guard let target = started else { return .claimedElsewhere }
+        return .answered(try await runAttempt(target, metadata: metadata, answer: answer))
+    }
+}
