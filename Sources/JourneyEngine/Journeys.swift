@@ -11,11 +11,11 @@ import Postgres
 /// or `HumanTokenAPIError`; every write goes through ``commands``. No Unico call is made inside
 /// a transaction.
 public struct Journeys: Sendable {
-    public let commands: JourneyCommands
+    public let commands: CommandPath
     public let dependencies: EngineDependencies
 
     public init(database: PostgresClient, dependencies: EngineDependencies) {
-        self.commands = JourneyCommands(database: database, clock: dependencies.clock, random: dependencies.random)
+        self.commands = CommandPath(database: database, clock: dependencies.clock, random: dependencies.random)
         self.dependencies = dependencies
     }
 
