@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography"]),
         .target(name: "SDKLiteSimulator"),
         .target(name: "Observability"),
-        .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "JourneyStore"]),
+        .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain"]),
         .target(name: "OutboundWebhooks", dependencies: [
             "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy",
         ]),
@@ -52,61 +52,72 @@ let package = Package(
         .target(name: "JourneyDomain"),
         .target(name: "JourneyClient"),
 
-        // Composition root and executable
+        // Composition root, commands, benchmarks and executable
         .target(name: "JourneyApp", dependencies: [
-            "Postgres", "EmbeddedPostgres", "Migrations", "EventStore", "Cryptography", "HTTPServer",
-            "JourneyDomain", "CLI", "UnicoEmulator", "HumanTokenAPI", "SDKLiteSimulator", "Privacy", "AccessControl", "JourneyStore", "JourneyEngine", "JourneyAPI", "Observability", "Projections", "OutboundWebhooks",
-            "Reports", "Audit", "Workers", "RateBudget",
+            "AccessControl", "CLI", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyDomain", "JourneyAPI",
+            "Migrations", "OutboundWebhooks", "Postgres", "Privacy", "RateBudget", "UnicoEmulator", "Workers",
         ]),
-        .executableTarget(name: "journeys", dependencies: ["JourneyApp"]),
+        .target(name: "JourneyBenchmarks", dependencies: [
+            "CLI", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyApp", "JourneyDomain",
+            "JourneyEngine", "Migrations", "Postgres", "Projections", "Workers",
+        ]),
+        .target(name: "JourneyCommands", dependencies: [
+            "AccessControl", "Audit", "CLI", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI",
+            "JourneyApp", "JourneyBenchmarks", "JourneyDomain", "JourneyAPI", "Migrations", "OutboundWebhooks", "Postgres",
+            "Privacy", "Projections", "Reports", "SDKLiteSimulator", "UnicoEmulator", "Workers",
+        ]),
+        .executableTarget(name: "journeys", dependencies: ["CLI", "JourneyCommands"]),
 
         // Test support and tests
-        .target(name: "JourneyTesting", dependencies: ["Postgres", "EmbeddedPostgres", "Migrations", "EventStore", "Cryptography"]),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "JourneyTesting"]),
-        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting"]),
+        .target(name: "JourneyTesting", dependencies: ["Postgres", "EmbeddedPostgres", "Migrations", "Cryptography"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "EmbeddedPostgres", "JourneyTesting"]),
+        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting", "Postgres"]),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "JourneyDomainTests", dependencies: ["JourneyDomain"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
-        .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography"]),
+        .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography", "HTTPServer"]),
         .testTarget(name: "RateBudgetTests", dependencies: ["RateBudget", "HumanTokenAPI", "Postgres", "JourneyTesting"]),
         .testTarget(name: "HumanTokenAPITests", dependencies: ["HumanTokenAPI", "UnicoEmulator", "Cryptography"]),
         .testTarget(name: "SDKLiteSimulatorTests", dependencies: ["SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "ProjectionsTests", dependencies: [
-            "Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore", "JourneyEngine",
+            "Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore", "JourneyEngine", "Postgres",
         ]),
         .testTarget(name: "OutboundWebhooksTests", dependencies: [
             "OutboundWebhooks", "JourneyTesting", "Cryptography", "HTTPServer", "EventStore", "JourneyDomain", "JourneyStore",
-            "JourneyEngine", "AccessControl", "Privacy", "JourneyApp", "CLI", "Migrations",
+            "JourneyEngine", "AccessControl", "Privacy", "CLI", "Migrations", "JourneyCommands", "Postgres",
         ]),
         .testTarget(name: "JourneyAPITests", dependencies: [
             "JourneyAPI", "JourneyEngine", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
-            "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Cryptography", "Projections",
+            "AccessControl", "JourneyDomain", "EventStore", "Projections", "Postgres",
         ]),
         .testTarget(name: "JourneyClientTests", dependencies: [
             "JourneyClient", "JourneyAPI", "JourneyTesting", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
-            "AccessControl", "Privacy", "HTTPServer",
+            "AccessControl",
         ]),
-        .testTarget(name: "JourneyStoreTests", dependencies: ["JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain"]),
+        .testTarget(name: "JourneyStoreTests", dependencies: ["JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres"]),
         .testTarget(name: "JourneyEngineTests", dependencies: [
             "JourneyEngine", "JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres",
         ]),
-        .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain"]),
-        .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography"]),
+        .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain", "Postgres"]),
+        .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography", "Postgres"]),
         .testTarget(name: "ReportsTests", dependencies: [
             "Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore", "Migrations", "Postgres",
-            "JourneyApp", "JourneyAPI", "JourneyEngine", "HTTPServer", "AccessControl", "CLI",
+            "JourneyCommands", "JourneyAPI", "JourneyEngine", "HTTPServer", "AccessControl", "CLI",
         ]),
         .testTarget(name: "AuditTests", dependencies: [
-            "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore", "JourneyApp", "CLI",
-            "JourneyAPI", "JourneyEngine", "HTTPServer", "Postgres", "Projections",
+            "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore", "CLI",
+            "JourneyAPI", "JourneyEngine", "HTTPServer", "Postgres", "Projections", "JourneyCommands",
         ]),
         .testTarget(name: "WorkersTests", dependencies: [
             "Workers", "JourneyTesting", "JourneyAPI", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
-            "AccessControl", "Privacy", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
-            "JourneyStore", "Cryptography", "JourneyApp", "CLI",
+            "AccessControl", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
+            "JourneyStore", "Cryptography", "JourneyApp", "CLI", "JourneyCommands", "Postgres",
         ]),
-        .testTarget(name: "JourneyAppTests", dependencies: ["JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI"]),
+        .testTarget(name: "JourneyCommandsTests", dependencies: [
+            "JourneyCommands", "JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI", "AccessControl", "EventStore", "Postgres",
+        ]),
+        .testTarget(name: "JourneyBenchmarksTests", dependencies: ["JourneyBenchmarks"]),
     ]
 )

@@ -18,6 +18,12 @@ stop_cluster() {
   fi
 }
 trap stop_cluster EXIT
+# Every target declares the modules of this package it imports (Package.swift matches the code).
+if ! ops/check-imports.sh; then
+  echo "error: Package.swift does not declare what the sources import (see above)" >&2
+  rm -f "$log"
+  exit 1
+fi
 # Serial: run in parallel, the whole suite holds well over a thousand file descriptors at once
 # (HTTP servers, emulators, connections), and Foundation's select()-based socket thread stops
 # working for descriptors above 1024, which hung URLSession-based tests.

@@ -37,42 +37,24 @@ struct IdempotencyStore: Sendable {
 
     /// Inserts the in-progress row on `connection`; false when another request holds the key.
     static func claim(_ claim: Claim, journeyID: String, on connection: PostgresConnection) throws -> Bool {
-        let rows = try connection.query("""
-            INSERT INTO idempotency_keys (api_key_id, key, request_hash, journey_id)
-            VALUES (\(claim.apiKeyID), \(claim.key), \(claim.requestHash), \(journeyID))
-            ON CONFLICT (api_key_id, key) DO NOTHING RETURNING 1
-            """)
+        let rows = try connection.query(APIStatements.claimKey(claim, journeyID: journeyID))
         return rows.first != nil
     }
 
     /// Stores the answer of the request that holds the key, on `connection`.
     static func complete(_ claim: Claim, response: HTTPResponse, on connection: PostgresConnection) throws {
-        _ = try connection.query("""
-            UPDATE idempotency_keys SET state = 'completed', response_status = \(response.status.code),
-                response_body = \(String(decoding: response.body, as: UTF8.self)), completed_at = now()
-            WHERE api_key_id = \(claim.apiKeyID) AND key = \(claim.key) AND state = 'in_progress'
-            """)
+        _ = try connection.query(APIStatements.completeKey(claim, response: response))
     }
 
     /// Stores a recovered answer unless another replay stored one first; false then.
     func completeRecovered(_ claim: Claim, response: HTTPResponse) async throws -> Bool {
-        let rows = try await database.query("""
-            UPDATE idempotency_keys SET state = 'completed', response_status = \(response.status.code),
-                response_body = \(String(decoding: response.body, as: UTF8.self)), completed_at = now()
-            WHERE api_key_id = \(claim.apiKeyID) AND key = \(claim.key) AND state = 'in_progress'
-            RETURNING 1
-            """)
+        let rows = try await database.query(APIStatements.completeKey(claim, response: response))
         return rows.first != nil
     }
 
     /// The row of `claim`'s key, if any.
     func lookup(_ claim: Claim) async throws -> Record? {
-        let rows = try await database.query("""
-            SELECT request_hash, state, response_status, response_body, journey_id,
-                   created_at < now() - make_interval(secs => \(staleSeconds)) AS stale
-            FROM idempotency_keys
-            WHERE api_key_id = \(claim.apiKeyID) AND key = \(claim.key)
-            """)
+        let rows = try await database.query(APIStatements.lookupKey(claim, staleSeconds: staleSeconds))
         return try rows.first.map {
             Record(requestHash: try $0.decode(0), completed: try $0.decode(1, as: String.self) == "completed",
                    status: try $0.decode(2), body: try $0.decode(3), journeyID: try $0.decode(4), stale: try $0.decode(5))

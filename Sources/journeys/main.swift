@@ -1,4 +1,4 @@
 import CLI
-import JourneyApp
+import JourneyCommands
 
 await CommandLineTool.main(root: JourneysCommand.self, arguments: CommandLine.arguments)

@@ -2,7 +2,7 @@ import CLI
 import Cryptography
 import EventStore
 import Foundation
-import JourneyApp
+import JourneyCommands
 import JourneyDomain
 import JourneyEngine
 import JourneyStore

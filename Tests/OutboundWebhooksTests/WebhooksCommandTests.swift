@@ -2,7 +2,7 @@ import AccessControl
 import CLI
 import Cryptography
 import Foundation
-import JourneyApp
+import JourneyCommands
 import JourneyTesting
 import OutboundWebhooks
 import Postgres

@@ -4,8 +4,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import JourneyApp
 import JourneyAPI
+import JourneyCommands
 import JourneyTesting
 
 /// The service on loopback over the fixture's database, its clock at ``Fixture/now``, with keys.

@@ -1,7 +1,7 @@
 import CLI
 import Foundation
 import HTTPServer
-import JourneyApp
+import JourneyCommands
 import JourneyDomain
 import OutboundWebhooks
 import Synchronization

@@ -2,6 +2,7 @@ import CLI
 import Cryptography
 import Foundation
 @testable import JourneyApp
+import JourneyCommands
 import JourneyTesting
 import Testing
 

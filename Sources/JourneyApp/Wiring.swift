@@ -1,0 +1,74 @@
+import AccessControl
+import HumanTokenAPI
+import JourneyAPI
+import JourneyDomain
+import OutboundWebhooks
+import Privacy
+import Workers
+
+/// Builds the services' collaborators from configuration: what `serve`, `work` and the webhook
+/// commands run with. Development keys are used only on the embedded database.
+public enum Wiring {
+    /// Unico clients, sealing and client-token keys from `variables` (and the Unico settings file);
+    /// development keys only on the embedded database. Every process shares each tenant's Unico
+    /// rate through the database; this one's own limiter allows `unicoShare` of it.
+    public static func dependencies(_ variables: [String: String], database: Database, unicoConfig: String? = nil,
+                                    unicoShare: Double = 1) throws -> JourneyDependencies {
+        let retryPolicy = try RetryPolicy.fromEnvironment(variables)
+        let embedded = database.embedded != nil
+        var unico: [Environment: HumanTokenAPIClient] = [:]
+        for (environment, configuration) in try UnicoSettings.configurations(variables, file: unicoConfig) {
+            unico[environment] = try UnicoSettings.client(configuration, share: unicoShare, sharedWith: database.app)
+        }
+        if unico.isEmpty, !embedded {
+            throw AppError(.invalidInput, "no Unico environment is configured: set \(HumanTokenAPIEnvironment.uat.variablePrefix)"
+                + "SERVICE_ACCOUNT, ...TENANT and ...PRIVATE_KEY_FILE (or the \(HumanTokenAPIEnvironment.prod.variablePrefix) ones), "
+                + "or give --unico-config FILE (\(UnicoSettings.fileVariable))")
+        }
+        let privacy: PrivacyConfiguration
+        if variables[PrivacyConfiguration.Variable.activeKey] != nil || !embedded {
+            guard variables[PrivacyConfiguration.Variable.activeKey] != nil else {
+                throw AppError(.invalidInput, "\(PrivacyConfiguration.Variable.activeKey) is not set")
+            }
+            privacy = try PrivacyConfiguration.fromEnvironment(variables)
+        } else {
+            privacy = .development()
+        }
+        let clientTokens: ClientTokenIssuer
+        if variables[ClientTokenIssuer.environmentVariable] != nil || !embedded {
+            guard variables[ClientTokenIssuer.environmentVariable] != nil else {
+                throw AppError(.invalidInput, "\(ClientTokenIssuer.environmentVariable) is not set")
+            }
+            clientTokens = try ClientTokenIssuer(environment: variables)
+        } else {
+            clientTokens = try .development()
+        }
+        return JourneyDependencies(vault: SubjectVault(client: database.app, configuration: privacy),
+                                   clientTokens: clientTokens, unico: unico,
+                                   retryPolicy: retryPolicy)
+    }
+
+    /// The webhook secret sealer from the privacy KEKs in `variables`; development keys only on the embedded database.
+    public static func webhookSecretSealer(_ variables: [String: String], database: Database) throws -> WebhookSecretSealer {
+        let privacy: PrivacyConfiguration
+        if variables[PrivacyConfiguration.Variable.activeKey] != nil || database.embedded == nil {
+            guard variables[PrivacyConfiguration.Variable.activeKey] != nil else {
+                throw AppError(.invalidInput, "\(PrivacyConfiguration.Variable.activeKey) is not set")
+            }
+            do {
+                privacy = try PrivacyConfiguration.fromEnvironment(variables)
+            } catch let error as PrivacyError {
+                throw AppError(.invalidInput, error.message)
+            }
+        } else {
+            privacy = .development()
+        }
+        return try WebhookSecretSealer(privacy: privacy)
+    }
+
+    /// The outbound webhook follower and dispatcher of `work` and `serve --with-workers`.
+    public static func outboundWebhooks(_ variables: [String: String], database: Database) throws -> OutboundWebhookService {
+        OutboundWebhookService(owner: database.admin, app: database.app,
+                               sealer: try webhookSecretSealer(variables, database: database))
+    }
+}

@@ -1,0 +1,101 @@
+import CLI
+import EmbeddedPostgres
+import Foundation
+import JourneyApp
+import Migrations
+import Postgres
+
+/// `journeys bench`: measurements with a baseline from the same run.
+public struct BenchCommand: CommandGroup {
+    public static let configuration = CommandConfiguration(
+        name: "bench", summary: "Benchmarks that print figures and ratios to a same-run baseline.",
+        subcommands: [BenchAppend.self, BenchHTTP.self, BenchE2E.self, BenchClaims.self, BenchClaimsWorker.self, BenchRebuild.self,
+                      BenchFreshness.self])
+    public init() {}
+}
+
+struct BenchAppend: Command {
+    static let configuration = CommandConfiguration(
+        name: "append", summary: "Appends with every guarantee on versus a raw INSERT ceiling.",
+        discussion: """
+            Writers append single events and batches to their own streams with exact expected \
+            versions, unique ids, the hash chain and the gap-safe global order; the ceiling \
+            inserts the same rows into a bare table through the same client. Runs in a fresh \
+            database (journeys_bench) on the embedded cluster, or on DATABASE_ADMIN_URL.
+            """,
+        options: [
+            .optional("writers", valueName: "N", help: "Concurrent writers.", default: "8"),
+            .optional("seconds", valueName: "S", help: "Seconds per workload.", default: "5"),
+            .optional("batch-size", valueName: "N", help: "Events per batched append.", default: "10"),
+        ],
+        flags: [FlagSpec("json", help: "Print one JSON object instead of a table.")])
+    let configuration: AppendBenchmark.Configuration
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws {
+        var configuration = AppendBenchmark.Configuration()
+        configuration.writers = try arguments.int("writers", in: 1...64)
+        configuration.seconds = try arguments.double("seconds", in: 0.5...600)
+        configuration.batchSize = try arguments.int("batch-size", in: 2...1000)
+        self.configuration = configuration
+        json = try arguments.flag("json")
+    }
+
+    func run() async throws {
+        let client = try await BenchDatabase.open(AppEnvironment.current.database, poolSize: configuration.writers)
+        defer { client.close() }
+        let quiet = json
+        let result = try await AppendBenchmark(client: client, configuration: configuration).run { workload in
+            if !quiet { StandardStream.error.writeLine("running \(workload)") }
+        }
+        let out = AppEnvironment.current.writeLine
+        if json { return try printJSON(result) }
+        var table = TextTable(columns: ["workload", .init("appends/s", alignment: .right), .init("events/s", alignment: .right),
+                                        .init("p50 ms", alignment: .right), .init("p99 ms", alignment: .right),
+                                        .init("ratio", alignment: .right)])
+        let rows: [(String, AppendBenchmark.Group)] = [
+            ("single append", result.single), ("single raw INSERT (ceiling)", result.single_ceiling),
+            ("single raw INSERT + order index", result.single_ceiling_with_order_index),
+            ("\(configuration.batchSize)-event append", result.batch),
+            ("\(configuration.batchSize)-row raw INSERT (ceiling)", result.batch_ceiling),
+        ]
+        for (name, group) in rows {
+            table.append([name, format(group.appends_per_s, 0), format(group.events_per_s, 0), format(group.p50_ms, 2),
+                          format(group.p99_ms, 2), group.ratio_to_ceiling.map { format($0, 2) } ?? "1.00"])
+        }
+        out("\(configuration.writers) writers, \(configuration.seconds) s per workload; ordering: \(result.ordering_strategy)")
+        out(table.render())
+    }
+
+    private func format(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+}
+
+/// A fresh, migrated database for benchmarks.
+enum BenchDatabase {
+    static func open(_ settings: DatabaseSettings, poolSize: Int) async throws -> PostgresClient {
+        if let url = settings.adminURL ?? settings.url {
+            let client = try PostgresClient(url: url, configuration: .init(maxConnections: poolSize))
+            try await Migrations.Migrator().migrate(client)
+            return client
+        }
+        let cluster = settings.embedded
+        let status = try cluster.start()
+        let admin = try PostgresClient(url: status.superuserURL, configuration: .init(maxConnections: 1))
+        try await admin.withConnection { connection in
+            try connection.execute(unsafeSQL: "DROP DATABASE IF EXISTS journeys_bench WITH (FORCE)")
+            try connection.execute(unsafeSQL: "CREATE DATABASE journeys_bench OWNER \(EmbeddedPostgres.ownerRole)")
+        }
+        admin.close()
+        let client = try PostgresClient(url: status.url(user: EmbeddedPostgres.ownerRole, database: "journeys_bench"),
+                                        configuration: .init(maxConnections: poolSize))
+        try await Migrations.Migrator().migrate(client)
+        return client
+    }
+}
+
+/// Writes `value` as one line of JSON with sorted keys (the `--json` output of benchmarks).
+func printJSON<Value: Encodable>(_ value: Value) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    AppEnvironment.current.writeLine(String(decoding: try encoder.encode(value), as: UTF8.self))
+}

@@ -1,0 +1,84 @@
+import Foundation
+import HumanTokenAPI
+import JourneyApp
+import JourneyDomain
+
+/// `journeys bench e2e`: journey starts through service, emulator (rate limit off) and
+/// PostgreSQL, against Create Process called directly on the same emulator (the baseline).
+struct EndToEndBenchmark: Sendable {
+    struct Configuration: Sendable {
+        /// Concurrent callers. Default 8.
+        var clients = 8
+        /// Seconds per workload. Default 5.
+        var seconds = 5.0
+    }
+
+    struct Group: Sendable, Codable, Equatable {
+        let starts_per_s: Double
+        let p50_ms: Double
+        let p99_ms: Double
+        let ratio_to_baseline: Double?
+        let failures: Int
+    }
+
+    struct Result: Sendable, Codable, Equatable {
+        let journey_start: Group
+        let unico_create_process_baseline: Group
+        let clients: Int
+        let seconds_per_workload: Double
+    }
+
+    let database: Database
+    let configuration: Configuration
+
+    func run() async throws -> Result {
+        let stack = try await LocalStack.start(database: database)
+        defer { Task { await stack.stop() } }
+        guard let unico = stack.unicoClients[.uat] else { throw AppError(.invalidInput, "no UAT client") }
+        let baseline = try await measure {
+            _ = try await unico.createProcess(CreateProcessRequest(
+                flow: "humantoken", purpose: .creditProcess, person: ProcessPerson(duiValue: Self.document())))
+            return true
+        }
+        let starts = try await measure {
+            let (status, _) = try await stack.api.call("POST", "v1/journeys", bearer: stack.apiKey, body: [
+                "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": Self.document(), "name": "Bench Person"],
+                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
+            ], headers: ["Idempotency-Key": UUID().uuidString])
+            return status == 201
+        }
+        func group(_ stats: (LatencyStats, Int), baseline: LatencyStats?) -> Group {
+            Group(starts_per_s: stats.0.perSecond, p50_ms: stats.0.p50Milliseconds, p99_ms: stats.0.p99Milliseconds,
+                  ratio_to_baseline: baseline.map { $0.perSecond > 0 ? stats.0.perSecond / $0.perSecond : 0 }, failures: stats.1)
+        }
+        return Result(journey_start: group(starts, baseline: baseline.0), unico_create_process_baseline: group(baseline, baseline: nil),
+                      clients: configuration.clients, seconds_per_workload: configuration.seconds)
+    }
+
+    /// Each client loops until the deadline; returns latencies of successes and the failure count.
+    private func measure(_ operation: @escaping @Sendable () async throws -> Bool) async throws -> (LatencyStats, Int) {
+        let started = ContinuousClock.now
+        let deadline = started + .seconds(configuration.seconds)
+        let results = try await withThrowingTaskGroup(of: ([Double], Int).self) { group in
+            for _ in 0..<configuration.clients {
+                group.addTask {
+                    var durations: [Double] = []
+                    var failures = 0
+                    while ContinuousClock.now < deadline {
+                        let begin = ContinuousClock.now
+                        if (try? await operation()) == true {
+                            durations.append((ContinuousClock.now - begin).seconds)
+                        } else {
+                            failures += 1
+                        }
+                    }
+                    return (durations, failures)
+                }
+            }
+            return try await group.reduce(into: ([Double](), 0)) { $0.0 += $1.0; $0.1 += $1.1 }
+        }
+        return (LatencyStats(durations: results.0, seconds: (ContinuousClock.now - started).seconds), results.1)
+    }
+
+    static func document() -> String { String((0..<11).map { _ in Character(String(Int.random(in: 0...9))) }) }
+}

@@ -1,0 +1,190 @@
+import EventStore
+import Foundation
+import JourneyApp
+import JourneyDomain
+import JourneyEngine
+import Postgres
+import Projections
+import Synchronization
+
+/// `journeys bench freshness`: how long after an append commits its journey's `journey_state`
+/// row shows it, with a live `ProjectionRunner` (LISTEN/NOTIFY wake-up, default batch size),
+/// while writers append at half the sustainable rate. The baseline is the append's own
+/// latency, measured in the same run.
+public struct FreshnessBenchmark: Sendable {
+    public struct Configuration: Sendable {
+        /// Concurrent writers. Default 4.
+        public var writers = 4
+        /// Seconds spent finding the sustainable append rate. Default 3.
+        public var probeSeconds = 3.0
+        /// Seconds of paced appends at half that rate. Default 10.
+        public var seconds = 10.0
+        /// Delay between visibility polls, in seconds. Default 0.001.
+        public var pollInterval = 0.001
+        public init() {}
+    }
+
+    public struct Result: Sendable, Codable, Equatable {
+        public let writers: Int
+        public let sustainable_appends_per_s: Double
+        public let target_appends_per_s: Double
+        public let achieved_appends_per_s: Double
+        public let samples: Int
+        public let p50_ms: Double
+        public let p99_ms: Double
+        public let max_ms: Double
+        /// Append (commit) latency at the paced rate: the baseline.
+        public let append_p50_ms: Double
+        public let append_p99_ms: Double
+        public let ratio_p50_to_append_p50: Double
+        public let poll_interval_ms: Double
+    }
+
+    public let client: PostgresClient
+    public let configuration: Configuration
+
+    /// `client` connects as the schema owner (the runner writes the read models).
+    public init(client: PostgresClient, configuration: Configuration = Configuration()) {
+        self.client = client
+        self.configuration = configuration
+    }
+
+    public func run(progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> Result {
+        let runner = ProjectionRunner(client: client)
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask { try await runner.run(); return nil }
+            group.addTask {
+                progress("finding the sustainable append rate (\(configuration.probeSeconds) s)")
+                let probe = try await appendFlat(seconds: configuration.probeSeconds)
+                try await waitForCatchUp()
+                let target = probe / 2
+                progress(String(format: "appending at %.0f/s for %.0f s with a live runner", target, configuration.seconds))
+                return try await measure(rate: target, sustainable: probe)
+            }
+            defer { group.cancelAll() }
+            while let result = try await group.next() {
+                if let result { return result }
+            }
+            throw AppError(.invalidInput, "the projection runner stopped")
+        }
+    }
+
+    /// Appends journey starts as fast as the writers go; returns appends per second.
+    private func appendFlat(seconds: Double) async throws -> Double {
+        let store = EventStore(client: client)
+        let repository = CommandPath(database: client)
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let started = ContinuousClock.now
+        let count = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<configuration.writers {
+                group.addTask {
+                    var n = 0
+                    while ContinuousClock.now < deadline {
+                        let id = Self.newID()
+                        _ = try await repository.execute(Self.start(id), journey: id, metadata: EventMetadata(actor: "bench"))
+                        store.notifyAppended()
+                        n += 1
+                    }
+                    return n
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        return Double(count) / (ContinuousClock.now - started).seconds
+    }
+
+    /// Paced appends at `rate`, each followed until its row shows it.
+    private func measure(rate: Double, sustainable: Double) async throws -> Result {
+        let store = EventStore(client: client)
+        let repository = CommandPath(database: client)
+        let tracker = Tracker()
+        let writers = configuration.writers
+        let interval = Double(writers) / max(rate, 1)
+        let started = ContinuousClock.now
+        let end = started + .seconds(configuration.seconds)
+        let poll = configuration.pollInterval
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<writers {
+                group.addTask {
+                    var i = 0
+                    while true {
+                        let due = started + .seconds((Double(i) + Double(writer) / Double(writers)) * interval)
+                        guard due < end else { return }
+                        try await Task.sleep(until: due, clock: .continuous)
+                        let id = Self.newID()
+                        let begin = ContinuousClock.now
+                        let outcome = try await repository.execute(Self.start(id), journey: id, metadata: EventMetadata(actor: "bench"))
+                        let committed = ContinuousClock.now
+                        store.notifyAppended()
+                        tracker.appends.withLock { $0.append((committed - begin).seconds) }
+                        tracker.pending.withLock { $0[id.rawValue] = (Int(outcome.version), committed) }
+                        i += 1
+                    }
+                }
+            }
+            group.addTask {
+                let drainDeadline = end + .seconds(30)
+                while ContinuousClock.now < drainDeadline {
+                    let waiting = tracker.pending.withLock { Array($0.keys) }
+                    if waiting.isEmpty, ContinuousClock.now > end { return }
+                    if !waiting.isEmpty {
+                        let list = String(decoding: try JSONEncoder().encode(waiting), as: UTF8.self)
+                        let rows = try await client.query("""
+                            SELECT journey_id, version FROM journey_state
+                            WHERE journey_id IN (SELECT json_array_elements_text(\(list)::json))
+                            """)
+                        let seen = ContinuousClock.now
+                        for row in rows {
+                            let id: String = try row.decode(0)
+                            let version: Int = try row.decode(1)
+                            let done = tracker.pending.withLock { map -> ContinuousClock.Instant? in
+                                guard let entry = map[id], version >= entry.version else { return nil }
+                                map[id] = nil
+                                return entry.committed
+                            }
+                            if let done { tracker.visible.withLock { $0.append((seen - done).seconds) } }
+                        }
+                    }
+                    try await Task.sleep(for: .seconds(poll))
+                }
+            }
+            try await group.waitForAll()
+        }
+        let elapsed = (end - started).seconds
+        let freshness = LatencyStats(durations: tracker.visible.withLock { $0 }, seconds: elapsed)
+        let appendStats = LatencyStats(durations: tracker.appends.withLock { $0 }, seconds: elapsed)
+        return Result(
+            writers: writers, sustainable_appends_per_s: sustainable, target_appends_per_s: rate,
+            achieved_appends_per_s: appendStats.perSecond, samples: freshness.operations,
+            p50_ms: freshness.p50Milliseconds, p99_ms: freshness.p99Milliseconds,
+            max_ms: (tracker.visible.withLock { $0.max() } ?? 0) * 1000,
+            append_p50_ms: appendStats.p50Milliseconds, append_p99_ms: appendStats.p99Milliseconds,
+            ratio_p50_to_append_p50: appendStats.p50Milliseconds > 0 ? freshness.p50Milliseconds / appendStats.p50Milliseconds : 0,
+            poll_interval_ms: poll * 1000)
+    }
+
+    /// Waits (up to a minute) until the projection has no readable event left to apply.
+    private func waitForCatchUp() async throws {
+        for _ in 0..<600 {
+            if try await ProjectionStatus.read(name: JourneyStateProjection.name, client: client)?.lagEvents == 0 { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    static func newID() -> JourneyID { JourneyID(UUID.v7().uuidString.lowercased()) }
+
+    static func start(_ id: JourneyID) -> JourneyCommand {
+        let sealed = SealedField(ciphertext: Data(repeating: 7, count: 48).base64EncodedString(), keyID: "dk-bench")
+        return .start(StartJourney(
+            journeyID: id, environment: .uat, flow: Flow("humantoken"), purpose: .creditProcess,
+            subject: SealedSubject(reference: SubjectReference("sr-bench"), documentType: .brCPF, documentNumber: sealed),
+            clientReference: "bench"))
+    }
+}
+
+/// The measurements shared by the writers and the poller.
+private final class Tracker: Sendable {
+    let pending = Mutex<[String: (version: Int, committed: ContinuousClock.Instant)]>([:])
+    let visible = Mutex<[Double]>([])
+    let appends = Mutex<[Double]>([])
+}

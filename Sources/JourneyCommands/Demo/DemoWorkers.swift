@@ -1,0 +1,30 @@
+import JourneyAPI
+import JourneyApp
+import Projections
+import Workers
+
+/// The demo's workers, stepped by hand after each move of the clock: bring `journey_state` up to
+/// date, then claim and perform whatever is due until nothing is.
+struct DemoWorkers: Sendable {
+    let projections: ProjectionRunner
+    let worker: WorkerService
+
+    init(database: Database, dependencies: JourneyDependencies) throws {
+        projections = ProjectionRunner(client: database.admin, configuration: .init(listen: false))
+        worker = try WorkerService(
+            configuration: .init(batchSize: 50, concurrency: 4, workerID: "demo-worker"),
+            database: database.app, dependencies: dependencies.engine)
+    }
+
+    func pass() async throws {
+        for _ in 0..<20 {
+            _ = try await projections.catchUp()
+            guard try await worker.runOnce() > 0 else { return }
+        }
+    }
+
+    var statistics: String {
+        let counts = worker.statistics
+        return "claimed \(counts.claimed), done \(counts.done)"
+    }
+}

@@ -1,0 +1,88 @@
+import CLI
+import Cryptography
+import Foundation
+import JourneyApp
+import UnicoEmulator
+
+/// `journeys emulator`: a local stand-in for Unico's identity and process APIs.
+struct EmulatorCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "emulator", summary: "Run the local Unico emulator until interrupted.",
+        discussion: """
+            Serves the token endpoint, Create/Get Process, the SDK-facing capture endpoints and \
+            webhook delivery on 127.0.0.1. Development service accounts for UAT and PROD are \
+            generated once into --key-dir; the printed UNICO_* variables point the client at it.
+            """,
+        options: [
+            .optional("port", valueName: "P", help: "Port (0 picks a free one).", default: "8095"),
+            .optional("faults", valueName: "FILE", help: "Fault script (JSON): latency, 5xx/429 rates, webhook faults."),
+            .optional("seed", valueName: "N", help: "Seed for fault decisions (deterministic per seed).", default: "1"),
+            .optional("key-dir", valueName: "DIR", help: "Where the development private keys live.", default: ".journeys/unico"),
+            .optional("rate-limit", valueName: "N", help: "Requests per second per tenant (0 = off).", default: "10"),
+        ])
+    let port: Int
+    let faults: String?
+    let seed: UInt64
+    let keyDirectory: String
+    let rateLimit: Int
+
+    init(arguments: ParsedArguments) throws {
+        port = try arguments.int("port", in: 0...65535)
+        faults = try arguments.optionalString("faults")
+        seed = UInt64(try arguments.int("seed", in: 0...Int.max))
+        keyDirectory = try arguments.string("key-dir")
+        rateLimit = try arguments.int("rate-limit", in: 0...100_000)
+    }
+
+    func run() async throws {
+        let accounts = try DevelopmentAccounts.load(directory: keyDirectory)
+        var configuration = try UnicoEmulator.Configuration(
+            port: port, faultsFile: faults, seed: seed, serviceAccounts: accounts.map(\.account))
+        configuration.acceptsBaseURLAsAudience = true
+        configuration.rateLimitPerSecond = rateLimit
+        configuration.accessLog = { _ in }
+        let emulator = try UnicoEmulator(configuration: configuration)
+        try emulator.start()
+        let out = AppEnvironment.current.writeLine
+        let base = emulator.baseURL?.absoluteString ?? "http://127.0.0.1:\(port)"
+        out("Unico emulator listening on \(base)")
+        for account in accounts {
+            let prefix = "UNICO_\(account.account.environment.rawValue.uppercased())_"
+            out("\(prefix)TOKEN_HOST=\(base)")
+            out("\(prefix)API_HOST=\(base)")
+            out("\(prefix)SERVICE_ACCOUNT=\(account.account.name)")
+            out("\(prefix)TENANT=\(account.account.tenantID)")
+            out("\(prefix)PRIVATE_KEY_FILE=\(account.keyFile)")
+        }
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(3600))
+        }
+        await emulator.shutdown()
+    }
+}
+
+/// Development service accounts kept as PEM files, one per environment.
+struct DevelopmentAccounts {
+    let account: UnicoEmulator.ServiceAccount
+    let keyFile: String
+
+    static func load(directory: String) throws -> [DevelopmentAccounts] {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return try [UnicoEmulator.Environment.uat, .prod].map { environment in
+            let file = URL(fileURLWithPath: directory).appendingPathComponent("\(environment.rawValue.lowercased()).pem").path
+            let key: RSAPrivateKey
+            if let pem = try? String(contentsOfFile: file, encoding: .utf8) {
+                key = try RSAPrivateKey(pem: pem)
+            } else {
+                let generated = try DevelopmentServiceAccount.generate(environment: environment)
+                try generated.writePrivateKey(to: file)
+                key = generated.privateKey
+            }
+            // A tenant per environment: UAT and PROD are separate systems with separate accounts.
+            let account = UnicoEmulator.ServiceAccount(tenantID: "dev-tenant-\(environment.rawValue.lowercased())",
+                                                       name: "journeys", environment: environment,
+                                                       publicKey: key.publicKey)
+            return DevelopmentAccounts(account: account, keyFile: file)
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import CLI
+import JourneyBenchmarks
+
+/// `journeys`: the root of the command tree.
+public struct JourneysCommand: CommandGroup {
+    public static let configuration = CommandConfiguration(
+        name: "journeys",
+        summary: "Event-sourced orchestrator for Unico Human Token journeys.",
+        discussion: """
+            Without DATABASE_URL every command uses a private PostgreSQL cluster in \
+            .journeys/pg (JOURNEYS_PG_DIR), started and migrated on demand.
+            """,
+        subcommands: [DbCommand.self, MigrateCommand.self, ServeCommand.self, EventsCommand.self, AuditCommand.self,
+                      KeysCommand.self, WebhooksCommand.self, WorkCommand.self, ProjectionsCommand.self, ReportCommand.self,
+                      EmulatorCommand.self, DemoCommand.self, BenchCommand.self])
+    public init() {}
+}

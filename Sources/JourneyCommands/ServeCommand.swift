@@ -1,0 +1,94 @@
+import CLI
+import HTTPServer
+import JourneyAPI
+import JourneyApp
+import Projections
+import Workers
+
+/// `journeys serve`: the HTTP API.
+struct ServeCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "serve", summary: "Run the HTTP API until interrupted (graceful shutdown on SIGINT/SIGTERM).",
+        discussion: """
+            Serves /healthz, /readyz, /metrics, /openapi.json, /v1/journeys, /v1/webhooks/unico, \
+            /v1/reports/NAME and /dashboard. Unico clients come from \
+            UNICO_UAT_* / UNICO_PROD_* (SERVICE_ACCOUNT, TENANT, PRIVATE_KEY_FILE, ...) or from the JSON file of \
+            --unico-config (or UNICO_CONFIG_FILE); sealing keys from \
+            JOURNEYS_KEK and JOURNEYS_SUBJECT_REF_KEY; the client-token key from JOURNEYS_CLIENT_TOKEN_KEY; Unico \
+            webhook credentials from UNICO_WEBHOOK_AUTH (basic:user:password, header:Name:value or bearer:token). \
+            On the embedded database, missing keys fall back to public development keys. The retry policy \
+            frozen into new journeys comes from JOURNEYS_RETRY_* (INITIAL_INTERVAL, BACKOFF_COEFFICIENT, \
+            MAXIMUM_INTERVAL, MAXIMUM_ATTEMPTS, JITTER_FRACTION, NON_RETRYABLE_CODES). Also follows the log \
+            into journey_state as the schema owner; with --with-workers, runs the workers of `journeys work` too \
+            (and the outbound webhooks to the company).
+            """,
+        options: [
+            .optional("host", valueName: "ADDR", help: "Listen address.", default: "127.0.0.1"),
+            .optional("port", valueName: "P", help: "Listen port (0 picks a free one).", default: "8080"),
+            unicoConfigOption,
+            .optional("concurrency", valueName: "N", help: "With --with-workers: items performed at once.", default: "8"),
+            .optional("batch-size", valueName: "N", help: "With --with-workers: items claimed per poll.", default: "50"),
+            .optional("poll-interval", valueName: "S", help: "With --with-workers: seconds between idle polls.", default: "2"),
+            .optional("lease", valueName: "S", help: "With --with-workers: seconds a claim holds.", default: "60"),
+        ],
+        flags: [FlagSpec("with-workers",
+                         help: "Also run the workers (expiry, retries, reconciliation, results, outbound webhooks).")])
+    let host: String
+    let port: Int
+    let workers: WorkerService.Configuration?
+    let unicoConfig: String?
+
+    /// `--unico-config`, shared with `work`.
+    static let unicoConfigOption = OptionSpec.optional(
+        "unico-config", valueName: "FILE",
+        help: "JSON file of Unico client settings per environment ({\"uat\": {\"serviceAccount\", \"tenant\", "
+            + "\"privateKeyFile\", ...}}); default UNICO_CONFIG_FILE, else the UNICO_UAT_* / UNICO_PROD_* variables.")
+
+    init(arguments: ParsedArguments) throws {
+        host = try arguments.string("host")
+        unicoConfig = try arguments.optionalString("unico-config")
+        port = try arguments.int("port", in: 0...65535)
+        workers = try arguments.flag("with-workers") ? try WorkCommand.workerConfiguration(arguments) : nil
+    }
+
+    func run() async throws {
+        let database = try await Database.open(AppEnvironment.current.database, poolSize: 8 + (workers?.concurrency ?? 0))
+        defer { database.close() }
+        var configuration = APIServer.Configuration()
+        configuration.http.host = host
+        configuration.http.port = port
+        let dependencies = try Wiring.dependencies(AppEnvironment.current.variables, database: database,
+                                                    unicoConfig: unicoConfig)
+        let service = APIServer(configuration: configuration, database: database.app, dependencies: dependencies)
+        let worker = try workers.map {
+            try WorkerService(configuration: $0, database: database.app, dependencies: dependencies.engine, metrics: service.metrics)
+        }
+        let webhooks = try worker.map { _ in try Wiring.outboundWebhooks(AppEnvironment.current.variables, database: database) }
+        try service.start()
+        AppEnvironment.current.writeLine("listening on http://\(host):\(service.port ?? port)"
+            + (worker.map { " with worker \($0.configuration.workerID)" } ?? ""))
+        await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await Self.followProjections(database) }
+            if let worker { group.addTask { try await worker.run() } }
+            if let webhooks { group.addTask { await WorkCommand.follow(webhooks) } }
+            group.addTask {
+                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            }
+            _ = try? await group.next()
+            group.cancelAll()
+        }
+        await service.shutdown()
+    }
+
+    /// Runs the journey_state projection until cancelled; if it cannot (no owner rights on
+    /// DATABASE_ADMIN_URL), says so once and keeps the rest of the process running.
+    static func followProjections(_ database: Database) async {
+        do {
+            try await ProjectionRunner(client: database.admin).run()
+        } catch {
+            StandardStream.error.writeLine("journey_state projection stopped (set DATABASE_ADMIN_URL to the schema owner): "
+                + String(describing: type(of: error)))
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        }
+    }
+}

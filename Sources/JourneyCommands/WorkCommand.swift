@@ -1,0 +1,88 @@
+import CLI
+import Foundation
+import JourneyApp
+import OutboundWebhooks
+import Workers
+
+/// `journeys work`: the background workers, until interrupted.
+struct WorkCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "work", summary: "Run the workers until interrupted: token expiry, retries, reconciliation, result fetching.",
+        discussion: """
+            Any number of workers may run, in any number of processes; they share due work through \
+            work_leases (FOR UPDATE SKIP LOCKED with leases renewed by heartbeat). Also follows the \
+            log into journey_state (the workers' source of due work) as the schema owner, unless \
+            --no-projections, and sends the outbound webhooks of completed and abandoned journeys \
+            to the endpoints set with `journeys webhooks set`. Every process shares each tenant's Unico \
+            rate through the database (unico_rate_buckets), where background calls leave a reserve for \
+            live journey starts; --unico-share caps this process's own limiter. Unico, \
+            sealing and retry settings come \
+            from the same variables as `serve` (JOURNEYS_RETRY_* for the retry policy of journeys the \
+            service starts).
+            """,
+        options: [
+            .optional("concurrency", valueName: "N", help: "Items performed at once.", default: "8"),
+            .optional("batch-size", valueName: "N", help: "Items claimed per poll.", default: "50"),
+            .optional("poll-interval", valueName: "S", help: "Seconds between polls when idle.", default: "2"),
+            .optional("lease", valueName: "S", help: "Seconds a claim holds before another worker may take it.", default: "60"),
+            .optional("unico-share", valueName: "F",
+                      help: "Fraction of each environment's Unico rate limit (UNICO_*_RATE_LIMIT, default 10/s) this "
+                          + "process's own limiter allows; all processes together stay within the whole rate.", default: "1"),
+            ServeCommand.unicoConfigOption,
+        ],
+        flags: [FlagSpec("no-projections", help: "Do not run the journey_state projection in this process.")])
+    let configuration: WorkerService.Configuration
+    let projections: Bool
+    let unicoShare: Double
+    let unicoConfig: String?
+
+    init(arguments: ParsedArguments) throws {
+        configuration = try Self.workerConfiguration(arguments)
+        projections = try !arguments.flag("no-projections")
+        unicoShare = try arguments.double("unico-share", in: 0.01...1)
+        unicoConfig = try arguments.optionalString("unico-config")
+    }
+
+    /// The worker settings of `work` and `serve --with-workers`.
+    static func workerConfiguration(_ arguments: ParsedArguments) throws -> WorkerService.Configuration {
+        var configuration = WorkerService.Configuration()
+        configuration.concurrency = try arguments.int("concurrency", in: 1...256)
+        configuration.batchSize = try arguments.int("batch-size", in: 1...10_000)
+        configuration.pollInterval = .milliseconds(Int(try arguments.double("poll-interval", in: 0.01...60) * 1000))
+        configuration.leaseDuration = try arguments.double("lease", in: 1...3600)
+        configuration.heartbeatInterval = .milliseconds(Int(configuration.leaseDuration * 1000 / 4))
+        return configuration
+    }
+
+    /// Runs the webhook service until cancelled; if it stops (no owner rights for its checkpoint,
+    /// an event it cannot read), says so once and keeps the rest of the process running.
+    static func follow(_ webhooks: OutboundWebhookService) async {
+        do {
+            try await webhooks.run()
+        } catch {
+            StandardStream.error.writeLine("outbound webhooks stopped (set DATABASE_ADMIN_URL to the schema owner): "
+                + String(describing: type(of: error)))
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        }
+    }
+
+    func run() async throws {
+        let database = try await Database.open(AppEnvironment.current.database, poolSize: configuration.concurrency + 4)
+        defer { database.close() }
+        let dependencies = try Wiring.dependencies(AppEnvironment.current.variables, database: database,
+                                                   unicoConfig: unicoConfig, unicoShare: unicoShare)
+        let worker = try WorkerService(configuration: configuration, database: database.app, dependencies: dependencies.engine)
+        let webhooks = try Wiring.outboundWebhooks(AppEnvironment.current.variables, database: database)
+        AppEnvironment.current.writeLine("worker \(configuration.workerID) running")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await worker.run() }
+            group.addTask { await Self.follow(webhooks) }
+            if projections { group.addTask { await ServeCommand.followProjections(database) } }
+            try await group.next()
+            group.cancelAll()
+        }
+        let statistics = worker.statistics
+        AppEnvironment.current.writeLine(
+            "worker stopped: claimed \(statistics.claimed), done \(statistics.done), postponed \(statistics.postponed)")
+    }
+}

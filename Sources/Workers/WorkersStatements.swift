@@ -1,0 +1,85 @@
+import Foundation
+import JourneyDomain
+import Postgres
+
+/// Every statement over `work_leases` (schema/0009); values are binds.
+///
+/// `seed` is the one read of a read model outside Projections: it copies due items from
+/// `journey_state` into `work_leases` in one INSERT … SELECT, so seeding a million journeys is
+/// one statement rather than a read and a write per item.
+enum WorkersStatements {
+    static func seed(now: Date, limit: Int) -> PostgresQuery {
+        """
+        INSERT INTO work_leases (journey_id, kind, attempt, due_at)
+        SELECT s.journey_id, s.next_due_kind, s.current_attempt, s.next_due_at
+        FROM journey_state s
+        WHERE s.next_due_at <= \(now) AND s.next_due_kind IS NOT NULL
+          AND NOT EXISTS (
+            SELECT 1 FROM work_leases l
+            WHERE l.journey_id = s.journey_id AND l.kind = s.next_due_kind
+              AND l.attempt = s.current_attempt AND l.due_at = s.next_due_at)
+        ORDER BY s.next_due_at
+        LIMIT \(limit)
+        ON CONFLICT DO NOTHING
+        RETURNING 1
+        """
+    }
+
+    static func claim(worker: String, now: Date, leaseUntil: Date, limit: Int) -> PostgresQuery {
+        """
+        UPDATE work_leases w
+        SET worker = \(worker), lease_until = \(leaseUntil), tries = w.tries + 1
+        FROM (
+            SELECT journey_id, kind, attempt, due_at FROM work_leases
+            WHERE done_at IS NULL AND lease_until <= \(now) AND due_at <= \(now)
+            ORDER BY lease_until, due_at
+            LIMIT \(limit)
+            FOR UPDATE SKIP LOCKED
+        ) c
+        WHERE w.journey_id = c.journey_id AND w.kind = c.kind AND w.attempt = c.attempt AND w.due_at = c.due_at
+        RETURNING w.journey_id, w.kind, w.attempt, w.due_at, w.tries
+        """
+    }
+
+    static func renew(worker: String, leaseUntil: Date) -> PostgresQuery {
+        """
+        UPDATE work_leases SET lease_until = \(leaseUntil)
+        WHERE worker = \(worker) AND done_at IS NULL
+        RETURNING 1
+        """
+    }
+
+    static func completeOne(_ item: WorkItem, outcome: String, now: Date) -> PostgresQuery {
+        """
+        UPDATE work_leases SET done_at = \(now), outcome = \(outcome), lease_until = \(now)
+        WHERE journey_id = \(item.journeyID.rawValue) AND kind = \(item.kind.rawValue)
+          AND attempt = \(item.attempt) AND due_at = \(item.dueAt) AND done_at IS NULL
+        RETURNING 1
+        """
+    }
+
+    static func completeMany(_ items: [WorkItem], outcomes: [String], now: Date) -> PostgresQuery {
+        """
+        UPDATE work_leases w SET done_at = \(now), outcome = d.outcome, lease_until = \(now)
+        FROM unnest(\(items.map(\.journeyID.rawValue))::text[], \(items.map(\.kind.rawValue))::text[],
+                    \(items.map(\.attempt))::integer[], \(items.map(\.dueAt))::timestamptz[], \(outcomes)::text[])
+             AS d(journey_id, kind, attempt, due_at, outcome)
+        WHERE w.journey_id = d.journey_id AND w.kind = d.kind AND w.attempt = d.attempt AND w.due_at = d.due_at
+          AND w.done_at IS NULL
+        RETURNING 1
+        """
+    }
+
+    static func release(_ item: WorkItem, worker: String, until at: Date, outcome: String) -> PostgresQuery {
+        """
+        UPDATE work_leases SET worker = NULL, lease_until = \(at), outcome = \(outcome)
+        WHERE journey_id = \(item.journeyID.rawValue) AND kind = \(item.kind.rawValue)
+          AND attempt = \(item.attempt) AND due_at = \(item.dueAt) AND done_at IS NULL AND worker = \(worker)
+        RETURNING 1
+        """
+    }
+
+    static func purge(finishedBefore cutoff: Date) -> PostgresQuery {
+        "DELETE FROM work_leases WHERE done_at < \(cutoff) RETURNING 1"
+    }
+}

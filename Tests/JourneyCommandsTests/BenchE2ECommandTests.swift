@@ -1,0 +1,20 @@
+import Foundation
+import JourneyCommands
+import JourneyTesting
+import Testing
+
+@Suite struct BenchE2ECommandTests {
+    @Test func endToEndBenchmarkReportsStartsWithoutFailures() async throws {
+        let db = try await TestDatabase.create(poolSize: 8)
+        defer { Task { await db.drop() } }
+        let result = await journeys(["bench", "e2e", "--seconds", "0.5", "--clients", "2", "--json"], database: db)
+        #expect(result.code == 0, "\(result.error)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        let starts = json?["journey_start"] as? [String: Any]
+        #expect((starts?["starts_per_s"] as? Double ?? 0) > 0)
+        #expect(starts?["failures"] as? Int == 0)
+        #expect((starts?["ratio_to_baseline"] as? Double ?? 0) > 0)
+        let journeys = try await db.app.query("SELECT count(DISTINCT stream_name) FROM events").first!.decode(0, as: Int.self)
+        #expect(journeys > 0)
+    }
+}

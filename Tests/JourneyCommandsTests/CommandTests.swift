@@ -1,0 +1,178 @@
+import CLI
+import EventStore
+import Foundation
+import JourneyApp
+import JourneyCommands
+import JourneyTesting
+import Postgres
+import Testing
+
+/// Runs `journeys` in-process against a test database; returns exit code, output and errors.
+func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [String: String] = [:]) async
+    -> (code: Int32, output: String, error: String) {
+    var variables = extra
+    if let database {
+        variables["DATABASE_URL"] = database.appURL
+        variables["DATABASE_ADMIN_URL"] = database.ownerURL
+    }
+    return await JourneysCommand.run(arguments, variables: variables)
+}
+
+@Suite struct CommandTests {
+    @Test func commandTreeIsWellDeclared() {
+        #expect(CommandConfiguration.problems(inTree: JourneysCommand.self).isEmpty)
+    }
+
+    @Test func everyCommandHasHelp() async {
+        for path in [["--help"], ["db", "start", "--help"], ["events", "append", "--help"], ["events", "tail", "-h"],
+                     ["audit", "verify", "--help"], ["bench", "append", "--help"], ["migrate", "--help"], ["help", "events"]] {
+            let result = await journeys(path)
+            #expect(result.code == 0, "\(path)")
+            #expect(result.output.contains("Usage:"), "\(path)")
+        }
+    }
+
+    @Test func appendReadAndTailRoundTrip() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let id = UUID.v7().uuidString.lowercased()
+        let appended = await journeys(["events", "append", "--stream", "journey-a", "--type", "JourneyStarted",
+                                       "--data", #"{"env":"UAT"}"#, "--expected-version", "no-stream", "--id", id], database: db)
+        #expect(appended.code == 0, "\(appended.error)")
+        #expect(appended.output.contains(#""streamVersion":1"#))
+        let retried = await journeys(["events", "append", "--stream", "journey-a", "--type", "JourneyStarted",
+                                      "--data", #"{"env":"UAT"}"#, "--expected-version", "no-stream", "--id", id], database: db)
+        #expect(retried.code == 0)
+        #expect(retried.output == appended.output)
+        let conflict = await journeys(["events", "append", "--stream", "journey-a", "--type", "X", "--data", "{}",
+                                       "--expected-version", "no-stream"], database: db)
+        #expect(conflict.code == 1)
+        #expect(conflict.error.contains("wrong_expected_version"))
+
+        let read = await journeys(["events", "read", "--stream", "journey-a"], database: db)
+        #expect(read.code == 0)
+        let lines = read.output.split(separator: "\n")
+        #expect(lines.count == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
+        #expect(object?["id"] as? String == id)
+        #expect((object?["data"] as? [String: Any])?["env"] as? String == "UAT")
+        #expect((object?["hash"] as? String)?.count == 64)
+
+        _ = await journeys(["events", "append", "--stream", "journey-b", "--type", "X", "--data", "[1]"], database: db)
+        let deadline = ContinuousClock.now + .seconds(20)
+        var tail = await journeys(["events", "tail"], database: db)
+        while tail.output.split(separator: "\n").count < 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            tail = await journeys(["events", "tail"], database: db)
+        }
+        #expect(tail.output.split(separator: "\n").count == 2)
+        let position = try #require(object?["position"] as? Int)
+        let after = await journeys(["events", "tail", "--after", String(position)], database: db)
+        #expect(after.output.contains("journey-b") && !after.output.contains("journey-a"))
+    }
+
+    @Test func badInputIsRefusedWithNothingWritten() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let cases: [([String], Int32, String)] = [
+            (["events", "append", "--stream", "s", "--type", "T", "--data", "{not json"], 64, "--data is not valid JSON"),
+            (["events", "append", "--stream", "s", "--type", "T", "--data", "{}", "--expected-version", "soon"], 64, "--expected-version"),
+            (["events", "append", "--stream", "s", "--type", "T", "--data", "{}", "--id", "nope"], 64, "--id"),
+            (["events", "append", "--stream", "s", "--data", "{}"], 64, "--type"),
+            (["events", "append", "--stream", "", "--type", "T", "--data", "{}"], 64, "--stream"),
+            (["events", "apend"], 64, "did you mean 'append'"),
+            (["events", "read", "--stream", "missing"], 1, "does not exist"),
+            (["events", "tail", "--after", "999"], 1, "no event at position 999"),
+        ]
+        for (arguments, code, message) in cases {
+            let result = await journeys(arguments, database: db)
+            #expect(result.code == code, "\(arguments)")
+            #expect(result.error.contains(message), "\(arguments): \(result.error)")
+        }
+        #expect(try await db.app.query("SELECT count(*) FROM events").first?.decode(0, as: Int.self) == 0)
+    }
+
+    @Test func unreachableOrMalformedDatabasesFailClearly() async {
+        let unreachable = await journeys(["events", "tail"], extra: ["DATABASE_URL": "postgresql://journeys_app@127.0.0.1:1/x?connect_timeout=2"])
+        #expect(unreachable.code == 1)
+        #expect(unreachable.error.contains("could not connect"))
+        let malformed = await journeys(["events", "tail"], extra: ["DATABASE_URL": "postgresql://u@h/db?bogus=1"])
+        #expect(malformed.code == 1)
+        #expect(malformed.error.contains("invalid database URL"))
+    }
+
+    @Test func pendingMigrationsAreReportedNotSilentlyApplied() async throws {
+        let db = try await TestDatabase.create(migrated: false)
+        defer { Task { await db.drop() } }
+        let refused = await journeys(["events", "tail"], database: db)
+        #expect(refused.code == 1)
+        #expect(refused.error.contains("journeys migrate"))
+        let status = await journeys(["migrate", "--status"], database: db)
+        #expect(status.output.contains("pending 0001_event_store.sql"))
+        let migrated = await journeys(["migrate"], database: db)
+        #expect(migrated.code == 0)
+        #expect(migrated.output.contains("applied 0001_event_store.sql"))
+        #expect(await journeys(["events", "tail"], database: db).code == 0)
+    }
+
+    @Test func auditVerifyExitsThreeAtTheBrokenLink() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let store = EventStore(client: db.app)
+        let stream = StreamName.journey(UUID())
+        for n in 1...3 {
+            try await store.append([NewEvent(type: "Step", data: JSONB(text: #"{"n": \#(n)}"#))], to: stream,
+                                   expectedVersion: .exact(Int64(n - 1)))
+        }
+        let intact = await journeys(["audit", "verify"], database: db)
+        #expect(intact.code == 0)
+        #expect(intact.output.contains("streams=1 events=3"))
+        try await db.superuser.withConnection { connection in
+            try connection.execute(unsafeSQL: "SET session_replication_role = replica")
+            try connection.query("UPDATE events SET data = '{\"n\": 7}' WHERE stream_name = \(stream.rawValue) AND stream_version = 2")
+        }
+        let broken = await journeys(["audit", "verify"], database: db)
+        #expect(broken.code == 3)
+        #expect(broken.error.contains("stream \(stream) version 2"))
+    }
+
+    @Test func dbStatusAndStartAreIdempotent() async throws {
+        let status = try TestCluster.status()
+        let directory = TestCluster.cluster.configuration.directory
+        let started = await journeys(["db", "start", "--dir", directory])
+        #expect(started.code == 0)
+        #expect(started.output.contains("DATABASE_URL=\(status.appURL)"))
+        let shown = await journeys(["db", "status", "--dir", directory])
+        #expect(shown.code == 0)
+        #expect(shown.output.hasPrefix("running"))
+        let missing = await journeys(["db", "status", "--dir", "/tmp/journeys-no-such-cluster-\(getpid())"])
+        #expect(missing.code == 3)
+    }
+}
+
+@Suite struct TailFollowTests {
+    @Test func tailFollowPrintsEventsAppendedAfterItStarted() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let capture = OutputCapture()
+        let environment = AppEnvironment(
+            variables: ["DATABASE_URL": db.appURL, "DATABASE_ADMIN_URL": db.ownerURL], writeLine: { capture.append($0) })
+        let following = Task {
+            await AppEnvironment.$current.withValue(environment) {
+                await CommandLineTool.execute(root: JourneysCommand.self, arguments: ["events", "tail", "--follow"])
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let store = EventStore(client: db.app)
+        try await store.append([NewEvent(type: "Late", data: JSONB(text: #"{"late": true}"#))], to: StreamName("journey-late"),
+                               expectedVersion: .noStream)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !capture.text.contains("journey-late"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(capture.text.contains(#""type":"Late""#))
+        following.cancel()
+        let result = await following.value
+        #expect(result.exitCode == 0 || result.exitCode == 130)
+    }
+}

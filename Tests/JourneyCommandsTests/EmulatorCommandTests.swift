@@ -1,0 +1,47 @@
+import CLI
+import Foundation
+import HumanTokenAPI
+import JourneyApp
+import JourneyCommands
+import Testing
+
+@Suite struct EmulatorCommandTests {
+    /// The variables `journeys emulator` prints are all a real client needs to reach it.
+    @Test func printedSettingsPointTheRealClientAtTheEmulator() async throws {
+        let keys = NSTemporaryDirectory() + "journeys-emulator-keys-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: keys) }
+        let capture = OutputCapture()
+        let environment = AppEnvironment(variables: [:], writeLine: { capture.append($0) })
+        let running = Task {
+            await AppEnvironment.$current.withValue(environment) {
+                await CommandLineTool.execute(root: JourneysCommand.self, arguments: ["emulator", "--port", "0", "--key-dir", keys])
+            }
+        }
+        defer { running.cancel() }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !capture.text.contains("UNICO_PROD_PRIVATE_KEY_FILE"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        var variables: [String: String] = [:]
+        for line in capture.all where line.hasPrefix("UNICO_") {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            variables[parts[0]] = parts[1]
+        }
+        #expect(variables.count == 10)
+        let keyFile = try #require(variables["UNICO_UAT_PRIVATE_KEY_FILE"])
+        let attributes = try FileManager.default.attributesOfItem(atPath: keyFile)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+        let client = try HumanTokenAPIClient(configuration: try HumanTokenAPIConfiguration.fromEnvironment(variables, environment: .uat))
+        let created = try await client.createProcess(CreateProcessRequest(
+            flow: "idlive", purpose: .creditProcess, person: ProcessPerson(duiValue: "12345678909")))
+        #expect(!created.webAppToken.isEmpty)
+        #expect(created.webAppToken != created.token)
+        let snapshot = try await client.getProcess(created.id)
+        #expect(snapshot.state == .created)
+
+        running.cancel()
+        let result = await running.value
+        #expect(result.exitCode == 0 || result.exitCode == 130)
+    }
+}

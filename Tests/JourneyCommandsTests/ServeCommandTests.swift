@@ -1,0 +1,26 @@
+import Foundation
+import JourneyCommands
+import JourneyTesting
+import Testing
+
+@Suite struct ServeCommandTests {
+    /// Outside the embedded default, serve refuses to start without its secrets, naming what is missing.
+    @Test func serveNamesTheMissingSetting() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let noUnico = await journeys(["serve", "--port", "0"], database: db)
+        #expect(noUnico.code == 64)
+        #expect(noUnico.error.contains("UNICO_UAT_SERVICE_ACCOUNT"))
+
+        let unico = ["UNICO_UAT_SERVICE_ACCOUNT": "journeys", "UNICO_UAT_TENANT": "t",
+                     "UNICO_UAT_PRIVATE_KEY_FILE": "/nonexistent/key.pem"]
+        let badKey = await journeys(["serve", "--port", "0"], database: db, extra: unico)
+        #expect(badKey.code != 0)
+        #expect(badKey.error.contains("UNICO_UAT_PRIVATE_KEY_FILE"))
+        #expect(!badKey.error.contains("BEGIN"))
+
+        let noFile = await journeys(["serve", "--port", "0", "--unico-config", "/nonexistent/unico.json"], database: db)
+        #expect(noFile.code == 64)
+        #expect(noFile.error.contains("/nonexistent/unico.json"))
+    }
+}
