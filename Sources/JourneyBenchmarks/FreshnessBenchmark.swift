@@ -72,7 +72,7 @@ public struct FreshnessBenchmark: Sendable {
     /// Appends journey starts as fast as the writers go; returns appends per second.
     private func appendFlat(seconds: Double) async throws -> Double {
         let store = EventStore(client: client)
-        let repository = CommandPath(database: client)
+        let repository = JourneyCommandRunner(database: client)
         let deadline = ContinuousClock.now + .seconds(seconds)
         let started = ContinuousClock.now
         let count = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -96,7 +96,7 @@ public struct FreshnessBenchmark: Sendable {
     /// Paced appends at `rate`, each followed until its row shows it.
     private func measure(rate: Double, sustainable: Double) async throws -> Result {
         let store = EventStore(client: client)
-        let repository = CommandPath(database: client)
+        let repository = JourneyCommandRunner(database: client)
         let tracker = Tracker()
         let writers = configuration.writers
         let interval = Double(writers) / max(rate, 1)

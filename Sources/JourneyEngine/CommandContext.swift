@@ -4,7 +4,7 @@ import JourneyDomain
 import JourneyStore
 import Postgres
 
-/// What a body of ``CommandPath/transaction(_:)`` works with: the open transaction and the
+/// What a body of ``JourneyCommandRunner/transaction(_:)`` works with: the open transaction and the
 /// decision time of this try.
 public struct CommandContext {
     /// The connection holding the transaction.

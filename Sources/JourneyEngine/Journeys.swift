@@ -11,11 +11,11 @@ import Postgres
 /// or `HumanTokenAPIError`; every write goes through ``commands``. No Unico call is made inside
 /// a transaction.
 public struct Journeys: Sendable {
-    public let commands: CommandPath
+    public let commands: JourneyCommandRunner
     public let dependencies: EngineDependencies
 
     public init(database: PostgresClient, dependencies: EngineDependencies) {
-        self.commands = CommandPath(database: database, clock: dependencies.clock, random: dependencies.random)
+        self.commands = JourneyCommandRunner(database: database, clock: dependencies.clock, random: dependencies.random)
         self.dependencies = dependencies
     }
 

@@ -5,7 +5,7 @@ import Postgres
 
 /// A journey's event stream: loads it and runs one command through the pure decider, appending
 /// the resulting events with the stream's version as the expected version, on a caller's
-/// connection. Commands run through the engine's one command path (`CommandPath`), which
+/// connection. Commands run through the engine's one command path (`JourneyCommandRunner`), which
 /// adds the transaction, the retry on conflicts and the wake-up of followers.
 ///
 /// Event ids are not derived from the version: two different commands racing at one version

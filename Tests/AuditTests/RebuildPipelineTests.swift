@@ -16,7 +16,7 @@ import Testing
         // Interleave journeys step by step so each one spans many batches.
         let ids = (0..<6).map { _ in JourneyID(UUID().uuidString.lowercased()) }
         let histories = ids.map(approvedOnSecondAttempt)
-        let repository = CommandPath(database: db.app)
+        let repository = JourneyCommandRunner(database: db.app)
         for step in 0..<histories[0].count {
             for (index, id) in ids.enumerated() where step < histories[index].count - index % 3 {
                 _ = try await repository.execute(histories[index][step], journey: id, metadata: EventMetadata(actor: "t"))

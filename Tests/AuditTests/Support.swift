@@ -57,7 +57,7 @@ func approvedOnSecondAttempt(_ id: JourneyID) -> [JourneyCommand] {
 /// Appends `commands` one by one; returns, per command that appended, the stream version after it.
 @discardableResult
 func record(_ commands: [JourneyCommand], journey id: JourneyID, db: TestDatabase) async throws -> [Int64] {
-    let repository = CommandPath(database: db.app)
+    let repository = JourneyCommandRunner(database: db.app)
     var versions: [Int64] = []
     for command in commands {
         let outcome = try await repository.execute(command, journey: id, metadata: EventMetadata(actor: "api-key:test"))

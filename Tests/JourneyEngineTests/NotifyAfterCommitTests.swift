@@ -27,7 +27,7 @@ import Testing
         defer { listening.cancel() }
         try await waitUntil { received.listening }
 
-        let commands = CommandPath(database: db.app)
+        let commands = JourneyCommandRunner(database: db.app)
         let id = JourneyID(UUID().uuidString.lowercased())
         let refusal = await captureError {
             try await commands.execute(.recordCaptureOpened(attempt: 1), journey: id, metadata: EventMetadata())
@@ -36,7 +36,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         #expect(received.notifications == 0)
 
-        try await commands.execute(CommandPathTests.startCommand(id), journey: id, metadata: EventMetadata(actor: "test"))
+        try await commands.execute(JourneyCommandRunnerTests.startCommand(id), journey: id, metadata: EventMetadata(actor: "test"))
         try await waitUntil { received.notifications >= 1 }
         #expect(received.notifications >= 1)
     }

@@ -11,12 +11,12 @@ import Testing
 
 /// Takes journeys to their end through the repository (real events in the real store).
 struct Journeys: Sendable {
-    let repository: CommandPath
+    let repository: JourneyCommandRunner
     let db: TestDatabase
 
     init(_ db: TestDatabase, clock: TestClock) {
         self.db = db
-        repository = CommandPath(database: db.app, clock: { clock.now })
+        repository = JourneyCommandRunner(database: db.app, clock: { clock.now })
     }
 
     /// The audit actor the API records for the fixture's key (prefix `abcdefgh`).

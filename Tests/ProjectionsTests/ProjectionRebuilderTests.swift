@@ -38,7 +38,7 @@ import Testing
         // The live runner keeps going on the swapped-in tables.
         let more = try await seedJourneys(db, count: 2, tag: "after")
         #expect(try await runner.catchUp() > 0)
-        let repository = CommandPath(database: db.app)
+        let repository = JourneyCommandRunner(database: db.app)
         for id in more {
             #expect(try await projectedState(db, id) == (try await repository.load(id)).state)
         }
@@ -66,7 +66,7 @@ import Testing
         #expect(try await runner.runBatch() == .applied(4))
         try await ProjectionRebuilder(client: db.owner).rebuild()
         #expect(try await runner.catchUp() == 0)
-        let repository = CommandPath(database: db.app)
+        let repository = JourneyCommandRunner(database: db.app)
         for id in ids {
             #expect(try await projectedState(db, id) == (try await repository.load(id)).state)
         }
@@ -127,7 +127,7 @@ import Testing
         #expect(try await ProjectionStatus.read(client: db.app).first?.lagEvents == 0)
         let rows = try await snapshotRows(db.app)
         #expect(try await db.app.query("SELECT count(*) FROM journey_state").first!.decode(0, as: Int.self) == 18)
-        let repository = CommandPath(database: db.app)
+        let repository = JourneyCommandRunner(database: db.app)
         for id in more {
             #expect(try await projectedState(db, id) == (try await repository.load(id)).state)
         }

@@ -18,7 +18,7 @@ import Testing
         let runner = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 7))
         #expect(try await runner.catchUp() == total)
         #expect(try await runner.catchUp() == 0)
-        let repository = CommandPath(database: db.app)
+        let repository = JourneyCommandRunner(database: db.app)
         for id in ids {
             let (expected, version) = try await repository.load(id)
             #expect(try await projectedState(db, id) == expected)
@@ -71,7 +71,7 @@ import Testing
         // Restart: the rest is applied once, from the committed checkpoint.
         let resumed = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 3))
         #expect(try await resumed.catchUp() == total - 3)
-        let repository = CommandPath(database: store.client)
+        let repository = JourneyCommandRunner(database: store.client)
         for id in ids {
             #expect(try await projectedState(db, id) == (try await repository.load(id)).state)
         }
@@ -113,7 +113,7 @@ import Testing
         var applied = try await a + b
         applied += try await runner.catchUp() + other.catchUp()
         #expect(applied == total)
-        let repository = CommandPath(database: db.app)
+        let repository = JourneyCommandRunner(database: db.app)
         for id in ids {
             #expect(try await projectedState(db, id) == (try await repository.load(id)).state)
         }
@@ -127,7 +127,7 @@ import Testing
         defer { task.cancel() }
         try await Task.sleep(for: .milliseconds(300))
         let ids = try await seedJourneys(db, count: 3, tag: "live")
-        let repository = CommandPath(database: db.app)
+        let repository = JourneyCommandRunner(database: db.app)
         var seen = false
         for _ in 0..<100 {
             var all = true
@@ -160,7 +160,7 @@ import Testing
         let counts = delivered.withLock { $0 }
         #expect(counts.count == total)
         #expect(counts.values.allSatisfy { $0 == 1 })
-        let repository = CommandPath(database: db.app)
+        let repository = JourneyCommandRunner(database: db.app)
         for id in ids {
             #expect(try await projectedState(db, id) == (try await repository.load(id)).state)
         }

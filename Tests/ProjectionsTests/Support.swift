@@ -18,7 +18,7 @@ struct Injected: Error {}
 /// scheduled), or a success callback and an approved result (completed).
 @discardableResult
 func seedJourneys(_ db: TestDatabase, count: Int, tag: String = "a") async throws -> [JourneyID] {
-    let repository = CommandPath(database: db.app)
+    let repository = JourneyCommandRunner(database: db.app)
     var ids: [JourneyID] = []
     for i in 0..<count {
         let id = JourneyID("\(tag)-\(i)-\(UUID().uuidString.lowercased())")

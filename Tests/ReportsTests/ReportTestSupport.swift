@@ -36,7 +36,7 @@ enum Step {
 struct History {
     let db: TestDatabase
     let clock = TestClock(t0)
-    var repository: CommandPath { CommandPath(database: db.app, clock: { [clock] in clock.now }) }
+    var repository: JourneyCommandRunner { JourneyCommandRunner(database: db.app, clock: { [clock] in clock.now }) }
 
     /// Appends a journey started at `start` and taken through `steps`.
     @discardableResult

@@ -11,7 +11,7 @@ import Postgres
 /// A command retried after an ambiguous failure is decided again on the reloaded state, where
 /// the decider treats it as a duplicate. Domain refusals (`DomainError`) are thrown as they are
 /// and never retried.
-public struct CommandPath: Sendable {
+public struct JourneyCommandRunner: Sendable {
     /// Tries when another writer moved the stream first (`wrong_expected_version`, `order_conflict`).
     public static let maximumAttempts = 5
 

@@ -11,7 +11,7 @@ private func sealed(_ label: String) -> SealedField {
     SealedField(ciphertext: Data("sealed:\(label)".utf8).base64EncodedString(), keyID: "k1")
 }
 
-@Suite struct CommandPathTests {
+@Suite struct JourneyCommandRunnerTests {
     static func startCommand(_ id: JourneyID) -> JourneyCommand {
         .start(StartJourney(
             journeyID: id, environment: .uat, flow: Flow("humantoken"), purpose: .creditProcess,
@@ -23,7 +23,7 @@ private func sealed(_ label: String) -> SealedField {
     @Test func startThenLoadFoldsTheStream() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
-        let commands = CommandPath(database: db.app)
+        let commands = JourneyCommandRunner(database: db.app)
         let id = JourneyID(UUID().uuidString.lowercased())
         let outcome = try await commands.execute(Self.startCommand(id), journey: id, metadata: EventMetadata(actor: "test"))
         #expect(!outcome.events.isEmpty)
@@ -41,7 +41,7 @@ private func sealed(_ label: String) -> SealedField {
     @Test func domainRefusalsAppendNothing() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
-        let commands = CommandPath(database: db.app)
+        let commands = JourneyCommandRunner(database: db.app)
         let id = JourneyID(UUID().uuidString.lowercased())
         let error = await captureError {
             try await commands.execute(.recordCaptureOpened(attempt: 1), journey: id, metadata: EventMetadata())
@@ -53,7 +53,7 @@ private func sealed(_ label: String) -> SealedField {
     @Test func concurrentCommandsOnOneJourneyAreSerializedByRetry() async throws {
         let db = try await TestDatabase.create(poolSize: 8)
         defer { Task { await db.drop() } }
-        let commands = CommandPath(database: db.app)
+        let commands = JourneyCommandRunner(database: db.app)
         let id = JourneyID(UUID().uuidString.lowercased())
         // Eight racing starts: one applies, the rest see a started journey (refused or a no-op).
         let results = await withTaskGroup(of: Bool.self) { group in
