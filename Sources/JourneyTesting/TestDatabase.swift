@@ -19,14 +19,18 @@ public struct TestDatabase: Sendable {
     public let owner: PostgresClient
     /// Connected as the `postgres` superuser, to this database.
     public let superuser: PostgresClient
+    /// This database's place among those alive at once (``TestPermits``).
+    let permit: TestPermit
 
     public var appURL: String { status.url(user: EmbeddedPostgres.appRole, database: name) }
     public var ownerURL: String { status.url(user: EmbeddedPostgres.ownerRole, database: name) }
     public var superuserURL: String { status.url(user: "postgres", database: name) }
 
     /// Creates a new database, migrated unless `migrated` is false. A migrated one is copied from
-    /// the cluster's template of the current schema (``TestTemplate``), not migrated anew.
+    /// the cluster's template of the current schema (``TestTemplate``), not migrated anew. Waits
+    /// for a permit of ``TestPermits/shared`` first.
     public static func create(migrated: Bool = true, poolSize: Int = 8) async throws -> TestDatabase {
+        let permit = await TestPermits.shared.acquire()
         let status = try TestCluster.status()
         let name = "t_\(getpid())_\(TestCluster.nextNumber())"
         if migrated {
@@ -41,16 +45,18 @@ public struct TestDatabase: Sendable {
             owner: try PostgresClient(url: status.url(user: EmbeddedPostgres.ownerRole, database: name),
                                       configuration: .init(maxConnections: 2)),
             superuser: try PostgresClient(url: status.url(user: "postgres", database: name),
-                                          configuration: .init(maxConnections: 2)))
+                                          configuration: .init(maxConnections: 2)),
+            permit: permit)
         return database
     }
 
-    /// Closes the pools and drops the database.
+    /// Closes the pools, drops the database and gives its permit back.
     public func drop() async {
         app.close()
         owner.close()
         superuser.close()
         try? await cluster.dropDatabase(name, status: status)
+        permit.release()
     }
 }
 

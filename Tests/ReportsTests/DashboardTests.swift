@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func chromiumShowsTheFunnelErrorsRatesHistogramAndFilters() async throws {
-        try await withService { service, _ in
+        try await withService(listening: true) { service, _ in
             let dom = try await Chromium.dumpDOM(signingInTo: service, query: "from=2026-03-01&to=2026-03-07")
             #expect(dom.contains("<title>Human Token Journeys — compliance dashboard</title>"))
             #expect(dom.contains("<h2>Funnel</h2>"))
@@ -113,7 +113,7 @@ import Testing
     }
 
     @Test func chromiumRendersInjectedParametersAsText() async throws {
-        try await withService { service, _ in
+        try await withService(listening: true) { service, _ in
             let attack = "<script>document.title='owned'</script>"
             let query = "from=" + attack.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "&to=2026-03-07"
             let dom = try await Chromium.dumpDOM(signingInTo: service, query: query)

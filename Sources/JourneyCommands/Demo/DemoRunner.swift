@@ -23,15 +23,18 @@ struct DemoRunner: Sendable {
     let log: @Sendable (String) -> Void
 
     func run() async throws -> Summary {
-        let stack = try await LocalStack.start(database: database, faults: FaultScript(tokenEntryDisabled: [.prod]),
-                                               retryPolicy: Self.retryPolicy)
+        // One manual clock for Unico and the service: moving it expires tokens on both sides.
+        let clock = ManualEmulatorClock(start: Date())
+        var configuration = LocalStack.Configuration(clock: clock)
+        configuration.faults = FaultScript(tokenEntryDisabled: [.prod])
+        configuration.retryPolicy = Self.retryPolicy
+        let stack = try await LocalStack.start(database: database, configuration: configuration)
         defer { Task { await stack.stop() } }
         log("Unico emulator on \(stack.unicoURL.absoluteString) (token entry disabled for PROD, to show 73303)")
         log("journey service on \(stack.api.baseURL.absoluteString)")
         let api = stack.api
         let key = stack.apiKey
         let unicoURL = stack.unicoURL
-        let clock = stack.clock
 
         let scenarios = DemoScenario.all(approvals: approvals)
         var results: [(DemoScenario, String?)] = []
