@@ -5,9 +5,14 @@ import Synchronization
 /// of pools, servers and sockets together (Foundation's socket thread stops working for
 /// descriptors above 1024).
 ///
+/// Each permit is a slot: a cluster of its own (``TestCluster/status(slot:)``) that no other
+/// live test database uses. The log's readers wait for the cluster-wide MVCC horizon, so a test's
+/// open transaction would otherwise hold back every other test's followers.
+///
 /// ``TestDatabase/create(migrated:poolSize:)`` takes a permit; ``TestDatabase/drop()`` (or the
 /// last copy of the database going away) gives it back. A test that waits longer than
-/// ``patience`` goes ahead without one, so a test holding two databases can never deadlock the run.
+/// ``patience`` goes ahead without one (on slot 0), so a test holding two databases can never
+/// deadlock the run.
 public final class TestPermits: Sendable {
     /// `JOURNEYS_TEST_PERMITS` permits, default 8.
     public static let shared = TestPermits(
@@ -17,61 +22,54 @@ public final class TestPermits: Sendable {
 
     private struct Waiter {
         let id: Int
-        let continuation: CheckedContinuation<Bool, Never>
+        let continuation: CheckedContinuation<Int?, Never>
     }
 
     private struct State {
-        var available: Int
+        var free: [Int]
         var waiters: [Waiter] = []
         var nextID = 0
     }
 
     private let state: Mutex<State>
 
+    /// `count` permits: slots 0 to `count - 1`.
     public init(count: Int) {
-        state = Mutex(State(available: max(1, count)))
+        state = Mutex(State(free: Array(0..<max(1, count))))
     }
 
     /// Waits for a permit (at most ``patience``); the returned permit gives it back once.
     public func acquire() async -> TestPermit {
-        let id = state.withLock { state -> Int? in
-            if state.available > 0 {
-                state.available -= 1
-                return nil
-            }
+        let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
         }
-        guard let id else { return TestPermit(permits: self) }
         let timeout = Task { [self] in
             try? await Task.sleep(for: Self.patience)
             giveUp(id)
         }
-        let granted = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let resumeNow = state.withLock { state -> Bool in
-                if state.available > 0 {
-                    state.available -= 1
-                    return true
-                }
+        defer { timeout.cancel() }
+        let slot = await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
+            let free = state.withLock { state -> Int? in
+                if !state.free.isEmpty { return state.free.removeFirst() }
                 state.waiters.append(Waiter(id: id, continuation: continuation))
-                return false
+                return nil
             }
-            if resumeNow { continuation.resume(returning: true) }
+            if let free { continuation.resume(returning: free) }
         }
-        timeout.cancel()
-        return TestPermit(permits: granted ? self : nil)
+        return TestPermit(permits: slot == nil ? nil : self, slot: slot)
     }
 
-    /// Hands the permit to the longest waiter, or back to the pool.
-    func release() {
+    /// Hands slot `slot` to the longest waiter, or back to the pool.
+    func release(_ slot: Int) {
         let next = state.withLock { state -> Waiter? in
             if state.waiters.isEmpty {
-                state.available += 1
+                state.free.append(slot)
                 return nil
             }
             return state.waiters.removeFirst()
         }
-        next?.continuation.resume(returning: true)
+        next?.continuation.resume(returning: slot)
     }
 
     /// Lets waiter `id` go ahead without a permit (if it still waits).
@@ -80,23 +78,26 @@ public final class TestPermits: Sendable {
             guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
             return state.waiters.remove(at: index)
         }
-        waiter?.continuation.resume(returning: false)
+        waiter?.continuation.resume(returning: nil)
     }
 }
 
 /// One permit of ``TestPermits``; released by ``release()`` or when the last reference goes away.
 public final class TestPermit: Sendable {
     private let permits: TestPermits?
+    /// The cluster this permit's database lives in: its own slot, or 0 when it went ahead without one.
+    public let slot: Int
     private let released = Atomic<Bool>(false)
 
-    init(permits: TestPermits?) {
+    init(permits: TestPermits?, slot: Int?) {
         self.permits = permits
+        self.slot = slot ?? 0
     }
 
     /// Gives the permit back; later calls do nothing.
     public func release() {
         guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        permits?.release()
+        permits?.release(slot)
     }
 
     deinit { release() }

@@ -1,6 +1,7 @@
 import AccessControl
 import Foundation
 import HTTPServer
+import Synchronization
 import Testing
 
 /// `/dashboard`: sign-in, what a person sees in headless Chromium, and escaping of every echo.
@@ -165,13 +166,21 @@ enum Chromium {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let reader = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
+        // Read on a thread of its own: a blocking read must not hold one of the few threads
+        // the parallel test run shares.
+        let read = Mutex<Data?>(nil)
+        let thread = Thread {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            read.withLock { $0 = data }
+        }
+        thread.start()
         let deadline = ContinuousClock.now + .seconds(60)
         while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
         if process.isRunning {
             process.terminate()
             throw Failed(description: "chromium did not finish within 60 s")
         }
-        return String(decoding: await reader.value, as: UTF8.self)
+        while read.withLock({ $0 == nil }) { try await Task.sleep(for: .milliseconds(50)) }
+        return String(decoding: read.withLock { $0 ?? Data() }, as: UTF8.self)
     }
 }
