@@ -33,8 +33,9 @@ fi
 # TestDatabase.create waits for one of JOURNEYS_TEST_PERMITS (default 8) permits, so a run never
 # holds more than a few stacks (pools, emulators, servers) at once. Each permit is a cluster of
 # its own: readers of the log wait for the cluster-wide MVCC horizon, which one test's open
-# transaction would otherwise hold back for all.
-swift test 2>&1 | tee "$log"
+# transaction would otherwise hold back for all. At most 10 tests run at once: the cooperative
+# pool has one thread per core, and a start of every test at once starved timing-bound ones.
+swift test --experimental-maximum-parallelization-width 10 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 # No test may skip: benchmarks live in `journeys bench`, not in the suite.
 skipped=$(grep -E '^.{0,4}Test .* skipped' "$log" || true)
