@@ -32,14 +32,38 @@ public final class TestPermits: Sendable {
     }
 
     private let state: Mutex<State>
+    /// How many permits there are.
+    public let count: Int
 
     /// `count` permits: slots 0 to `count - 1`.
     public init(count: Int) {
+        self.count = max(1, count)
         state = Mutex(State(free: Array(0..<max(1, count))))
+    }
+
+    /// The slots an ``alone(_:)`` test holds, lent to the databases it creates.
+    @TaskLocal static var reservation: Reservation?
+    /// One ``alone(_:)`` test at a time, so two never each hold half of the permits.
+    private static let aloneGate = TestPermits(count: 1)
+
+    /// Runs `body` with every permit held: no other test database is alive meanwhile, so a test
+    /// whose timing a busy run would upset (a PostgreSQL restart mid-run) sees a quiet machine.
+    /// The databases `body` creates take the held slots.
+    public func alone<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        let gate = await Self.aloneGate.acquire()
+        defer { gate.release() }
+        var held: [TestPermit] = []
+        for _ in 0..<count { held.append(await acquire()) }
+        defer { for permit in held { permit.release() } }
+        let reservation = Reservation(slots: held.filter(\.owned).map(\.slot))
+        return try await Self.$reservation.withValue(reservation) { try await body() }
     }
 
     /// Waits for a permit (at most ``patience``); the returned permit gives it back once.
     public func acquire() async -> TestPermit {
+        if let reservation = Self.reservation, let slot = reservation.take() {
+            return TestPermit(slot: slot) { reservation.giveBack($0) }
+        }
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -57,7 +81,8 @@ public final class TestPermits: Sendable {
             }
             if let free { continuation.resume(returning: free) }
         }
-        return TestPermit(permits: slot == nil ? nil : self, slot: slot)
+        guard let slot else { return TestPermit(slot: 0, giveBack: nil) }
+        return TestPermit(slot: slot) { [self] in release($0) }
     }
 
     /// Hands slot `slot` to the longest waiter, or back to the pool.
@@ -84,21 +109,34 @@ public final class TestPermits: Sendable {
 
 /// One permit of ``TestPermits``; released by ``release()`` or when the last reference goes away.
 public final class TestPermit: Sendable {
-    private let permits: TestPermits?
     /// The cluster this permit's database lives in: its own slot, or 0 when it went ahead without one.
     public let slot: Int
+    private let giveBack: (@Sendable (Int) -> Void)?
     private let released = Atomic<Bool>(false)
 
-    init(permits: TestPermits?, slot: Int?) {
-        self.permits = permits
-        self.slot = slot ?? 0
+    init(slot: Int, giveBack: (@Sendable (Int) -> Void)?) {
+        self.slot = slot
+        self.giveBack = giveBack
     }
+
+    /// Whether the slot is this permit's own (not slot 0 after running out of patience).
+    var owned: Bool { giveBack != nil }
 
     /// Gives the permit back; later calls do nothing.
     public func release() {
         guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        permits?.release(slot)
+        giveBack?(slot)
     }
 
     deinit { release() }
+}
+
+/// Slots held by an ``TestPermits/alone(_:)`` test.
+final class Reservation: Sendable {
+    private let slots: Mutex<[Int]>
+
+    init(slots: [Int]) { self.slots = Mutex(slots) }
+
+    func take() -> Int? { slots.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
+    func giveBack(_ slot: Int) { slots.withLock { $0.append(slot) } }
 }

@@ -40,6 +40,9 @@ extension TestStack {
         public var listen = false
         /// The application pool's size. Default 8.
         public var poolSize = 8
+        /// Whether no other test database may be alive meanwhile (``TestPermits/alone(_:)``), for a
+        /// test whose timing a busy parallel run upsets. Default false.
+        public var alone = false
 
         public init(time: Time = .manual, faults: FaultScript = .none, retryPolicy: RetryPolicy = .standard,
                     requestTimeout: TimeInterval = 5, listen: Bool = false) {

@@ -72,6 +72,10 @@ public struct TestStack: Sendable {
     /// then stops it and drops the database it created.
     public static func with(_ options: Options = Options(), database: TestDatabase? = nil,
                             _ body: (TestStack) async throws -> Void) async throws {
+        if options.alone, TestPermits.reservation == nil {
+            try await TestPermits.shared.alone { try await with(options, database: database, body) }
+            return
+        }
         let db: TestDatabase
         if let database {
             db = database
