@@ -63,6 +63,21 @@ public struct LocalStack: Sendable {
                           unicoClients: clients, dependencies: dependencies)
     }
 
+    /// Starts a stack, runs `body` with it and stops it on every way out.
+    public static func with<Result>(database: Database, faults: FaultScript = .none, retryPolicy: RetryPolicy = .standard,
+                                    _ body: (LocalStack) async throws -> Result) async throws -> Result {
+        let stack = try await start(database: database, faults: faults, retryPolicy: retryPolicy)
+        do {
+            let result = try await body(stack)
+            await stack.stop()
+            return result
+        } catch {
+            await stack.stop()
+            throw error
+        }
+    }
+
+    /// Shuts the service, then the emulator, down; awaited, so nothing outlives the caller.
     public func stop() async {
         await service.shutdown()
         await emulator.shutdown()

@@ -32,8 +32,10 @@ struct EndToEndBenchmark: Sendable {
     let configuration: Configuration
 
     func run() async throws -> Result {
-        let stack = try await LocalStack.start(database: database)
-        defer { Task { await stack.stop() } }
+        try await LocalStack.with(database: database) { try await run(on: $0) }
+    }
+
+    private func run(on stack: LocalStack) async throws -> Result {
         guard let unico = stack.unicoClients[.uat] else { throw AppError(.invalidInput, "no UAT client") }
         let baseline = try await measure {
             _ = try await unico.createProcess(CreateProcessRequest(

@@ -1,6 +1,7 @@
 import CLI
 import Foundation
 import JourneyApp
+import Lifecycle
 import Projections
 
 /// `journeys projections`: the read models built from the log.
@@ -45,7 +46,7 @@ struct ProjectionsRun: Command {
             AppEnvironment.current.writeLine("applied \(applied) events")
             return
         }
-        try await runner.run()
+        try await AppServices.run([.init(service: runner, name: "projections")])
     }
 }
 

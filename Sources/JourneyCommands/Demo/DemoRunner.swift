@@ -23,9 +23,11 @@ struct DemoRunner: Sendable {
     let log: @Sendable (String) -> Void
 
     func run() async throws -> Summary {
-        let stack = try await LocalStack.start(database: database, faults: FaultScript(tokenEntryDisabled: [.prod]),
-                                               retryPolicy: Self.retryPolicy)
-        defer { Task { await stack.stop() } }
+        try await LocalStack.with(database: database, faults: FaultScript(tokenEntryDisabled: [.prod]),
+                                  retryPolicy: Self.retryPolicy) { try await run(on: $0) }
+    }
+
+    private func run(on stack: LocalStack) async throws -> Summary {
         log("Unico emulator on \(stack.unicoURL.absoluteString) (token entry disabled for PROD, to show 73303)")
         log("journey service on \(stack.api.baseURL.absoluteString)")
         let api = stack.api
