@@ -10,7 +10,7 @@ private typealias sighandler_t = sig_t
 /// Calls back on each of `signals` until stopped. The signals are ignored by default action
 /// (`SIG_IGN`) while any listener holds them, so they reach the dispatch sources instead of
 /// ending the process; the previous disposition comes back when the last listener stops.
-final class SignalListener: Sendable {
+final class SignalListener {
     private let signals: [UnixSignal]
     private let sources: [any DispatchSourceSignal]
 
