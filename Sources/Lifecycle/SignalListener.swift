@@ -4,22 +4,23 @@ import Synchronization
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-private typealias sighandler_t = sig_t
 #endif
 
-/// Calls back on each of `signals` until stopped. The signals are ignored by default action
-/// (`SIG_IGN`) while any listener holds them, so they reach the dispatch sources instead of
-/// ending the process; the previous disposition comes back when the last listener stops.
+/// Calls back on each of `signals` until stopped, through dispatch signal sources.
+///
+/// A signal still at its default action is set to `SIG_IGN` first, so it cannot end the process
+/// before the source is armed; one that already has a handler (the CLI's own sources, which on
+/// Linux install dispatch's handler) is left alone, since ignoring it then would swallow it. The
+/// default comes back once the last listener's source is cancelled.
 final class SignalListener {
-    private let signals: [UnixSignal]
     private let sources: [any DispatchSourceSignal]
 
     init(_ signals: [UnixSignal], handler: @escaping @Sendable (UnixSignal) -> Void) {
-        self.signals = signals
         self.sources = signals.map { unixSignal in
             SignalDispositions.hold(unixSignal.rawValue)
             let source = DispatchSource.makeSignalSource(signal: unixSignal.rawValue, queue: .global())
             source.setEventHandler { handler(unixSignal) }
+            source.setCancelHandler { SignalDispositions.release(unixSignal.rawValue) }
             source.resume()
             return source
         }
@@ -27,15 +28,15 @@ final class SignalListener {
 
     func stop() {
         for source in sources { source.cancel() }
-        for unixSignal in signals { SignalDispositions.release(unixSignal.rawValue) }
     }
 }
 
-/// Process-wide count of listeners per signal, so concurrent groups (tests) share `SIG_IGN`.
+/// Process-wide count of listeners per signal, so concurrent groups (tests) share one disposition.
 private enum SignalDispositions {
     private struct Held {
         var count: Int
-        var previous: sighandler_t?
+        /// Whether the first holder changed the default action to `SIG_IGN`.
+        var ignoredDefault: Bool
     }
 
     private static let held = Mutex<[Int32: Held]>([:])
@@ -44,9 +45,11 @@ private enum SignalDispositions {
         held.withLock { held in
             if held[number] != nil {
                 held[number]!.count += 1
-            } else {
-                held[number] = Held(count: 1, previous: signal(number, SIG_IGN))
+                return
             }
+            let atDefault = isDefault(number)
+            if atDefault { signal(number, SIG_IGN) }
+            held[number] = Held(count: 1, ignoredDefault: atDefault)
         }
     }
 
@@ -56,10 +59,21 @@ private enum SignalDispositions {
             entry.count -= 1
             if entry.count > 0 {
                 held[number] = entry
-            } else {
-                held[number] = nil
-                signal(number, entry.previous)
+                return
             }
+            held[number] = nil
+            if entry.ignoredDefault { signal(number, SIG_DFL) }
         }
+    }
+
+    /// Whether `number` still has its default action.
+    private static func isDefault(_ number: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(number, nil, &current) == 0 else { return false }
+        #if canImport(Glibc)
+        return current.__sigaction_handler.sa_handler == nil
+        #else
+        return current.__sigaction_u.__sa_handler == nil
+        #endif
     }
 }

@@ -57,6 +57,33 @@ import Glibc
             if journal.stops.isEmpty { kill(getpid(), SIGUSR1) }
             return journal.stops.count == 2
         })
+        if journal.stops.count < 2 { run.cancel() }  // fail rather than hang
+        try await run.value
+        #expect(journal.stops == ["stop b", "stop a"])
+    }
+
+    /// As under `journeys`, whose CLI listens for SIGTERM/SIGINT itself before the group starts:
+    /// the group must not ignore a signal that already has a handler.
+    @Test func aSignalAlsoHeardByAnotherSourceStillShutsTheGroupDown() async throws {
+        let heard = Journal()
+        signal(SIGUSR2, SIG_IGN)
+        let outside = DispatchSource.makeSignalSource(signal: SIGUSR2, queue: .global())
+        outside.setEventHandler { heard.record("outside") }
+        outside.resume()
+        defer { outside.cancel() }
+        #expect(await eventually {
+            if heard.all.isEmpty { kill(getpid(), SIGUSR2) }
+            return !heard.all.isEmpty
+        })
+        let journal = Journal()
+        let group = group(["a", "b"].map { WaitingService(name: $0, journal: journal) }, signals: [.sigusr2])
+        let run = Task { try await group.run() }
+        #expect(await eventually { journal.started("a", "b") })
+        #expect(await eventually {
+            if journal.stops.isEmpty { kill(getpid(), SIGUSR2) }
+            return journal.stops.count == 2
+        })
+        if journal.stops.count < 2 { run.cancel() }  // fail rather than hang
         try await run.value
         #expect(journal.stops == ["stop b", "stop a"])
     }
