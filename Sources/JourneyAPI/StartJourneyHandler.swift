@@ -17,6 +17,7 @@ struct StartJourneyHandler: Sendable {
 
     func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
         let principal = try await authenticator.apiKey(request, scope: .journeysWrite)
+        try request.requireMediaType()
         let body: StartJourneyRequest = try request.decode()
         let valid: ValidatedStartJourney
         do {
