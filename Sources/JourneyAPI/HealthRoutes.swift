@@ -53,7 +53,7 @@ struct HealthRoutes: Sendable {
         do {
             pending = try await Migrator().pending(database)
         } catch {
-            throw Problem(status: .serviceUnavailable, code: "database_unavailable", detail: "the database is not reachable")
+            throw Problem.databaseUnavailable()
         }
         guard pending.isEmpty else {
             throw Problem(status: .serviceUnavailable, code: "schema_outdated", detail: "\(pending.count) migrations are pending")
