@@ -30,13 +30,13 @@ let package = Package(
         .target(name: "Observability"),
         .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain"]),
         .target(name: "OutboundWebhooks", dependencies: [
-            "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy",
+            "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy", "AccessControl",
         ]),
         .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain"]),
         .target(name: "Audit", dependencies: ["Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore"]),
         .target(name: "JourneyAPI", dependencies: [
             "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
-            "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit",
+            "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit", "Projections",
         ]),
         .target(name: "Workers", dependencies: [
             "Postgres", "EventStore", "JourneyDomain", "JourneyEngine", "HumanTokenAPI", "Observability",
