@@ -6,6 +6,7 @@ import Foundation
 import JourneyApp
 import JourneyDomain
 import Postgres
+import Timestamps
 
 /// `journeys audit`: tamper evidence, timelines and evidence bundles.
 ///
