@@ -75,7 +75,8 @@ public final class WebhookDispatcher: Sendable {
         let leaseUntil = now.addingTimeInterval(configuration.leaseDuration)
         let owner = owner
         return try await client.transaction { connection in
-            let rows = try connection.query(OutboundWebhooksStatements.claim(now: now, leaseUntil: leaseUntil, owner: owner, limit: limit))
+            let rows = try connection.query(
+                OutboundWebhooksStatements.claim(now: now, leaseUntil: leaseUntil, owner: owner, limit: limit))
             return try rows.map { row in
                 WebhookDelivery(
                     id: try row.decode("id"), endpointID: try row.decode("endpoint_id"),
@@ -137,15 +138,18 @@ public final class WebhookDispatcher: Sendable {
             case .gone:
                 let reason = "410 Gone"
                 try connection.query(OutboundWebhooksStatements.disableEndpoint(delivery.endpointID, at: now, reason: reason))
-                try connection.query(OutboundWebhooksStatements.giveUpGone(endpointID: delivery.endpointID, delivery: delivery.id, owner: owner, at: now))
+                try connection.query(
+                    OutboundWebhooksStatements.giveUpGone(endpointID: delivery.endpointID, delivery: delivery.id, owner: owner, at: now))
             case .failed(let status, let error, let retryAfter):
                 if schedule.shouldGiveUp(attempts: delivery.attempt, createdAt: delivery.createdAt, now: now) {
                     let reason = "gave up after \(delivery.attempt) attempts: \(error)"
-                    try connection.query(OutboundWebhooksStatements.giveUp(delivery.id, owner: owner, status: status, reason: reason, at: now))
+                    try connection.query(
+                        OutboundWebhooksStatements.giveUp(delivery.id, owner: owner, status: status, reason: reason, at: now))
                 } else {
                     let next = now.addingTimeInterval(
                         schedule.delay(afterAttempt: delivery.attempt, random: random, retryAfter: retryAfter))
-                    try connection.query(OutboundWebhooksStatements.retry(delivery.id, owner: owner, at: next, status: status, error: error))
+                    try connection.query(
+                        OutboundWebhooksStatements.retry(delivery.id, owner: owner, at: next, status: status, error: error))
                 }
             }
         }

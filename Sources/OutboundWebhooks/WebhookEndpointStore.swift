@@ -67,7 +67,8 @@ public struct WebhookEndpointStore: Sendable {
         let now = now()
         return try await client.transaction { connection in
             let keyID = try Self.resolveKey(reference, on: connection).id
-            return try connection.query(OutboundWebhooksStatements.disableEndpoints(apiKeyID: keyID, at: now, reason: reason)).affectedRows
+            return try connection.query(OutboundWebhooksStatements.disableEndpoints(apiKeyID: keyID, at: now, reason: reason))
+                .affectedRows
         }
     }
 
