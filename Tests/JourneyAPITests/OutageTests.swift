@@ -1,8 +1,13 @@
 import AccessControl
 import Foundation
+import HumanTokenAPI
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import HTTPServer
+@testable import JourneyAPI
+import JourneyDomain
+import JourneyEngine
 import JourneyTesting
 import Postgres
 import Testing
@@ -75,5 +80,21 @@ import Testing
             let started = try await h.start(key: "after-the-blip")
             #expect(started.status == 201)
         }
+    }
+
+    @Test func aStartInterruptedByTheDatabaseIs503NamingTheJourney() {
+        let lost = EngineError(.startInterrupted, "interrupted", journeyID: JourneyID("j-1"),
+                               underlying: PostgresError(.connectionClosed, "server closed the connection"))
+        let problem = Problem.engine(lost)
+        #expect(problem.status == .serviceUnavailable)
+        #expect(problem.code == "service_unavailable")
+        #expect(problem.extra["journeyId"] == "j-1")
+        #expect(problem.headers["Retry-After"] == "1")
+        let refused = EngineError(.startInterrupted, "interrupted", journeyID: JourneyID("j-2"),
+                                  underlying: EngineError(.processCreationFailed, "Create Process failed",
+                                                          unico: HumanTokenAPIError(.rateLimited, "slow", status: 429)))
+        #expect(Problem.engine(refused).status == .tooManyRequests)
+        #expect(Problem.engine(refused).extra["journeyId"] == "j-2")
+        #expect(Problem.mapped(PostgresError(.uniqueViolation, "duplicate")) == nil)
     }
 }
