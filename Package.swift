@@ -22,22 +22,25 @@ let package = Package(
         .target(name: "Migrations", dependencies: ["Postgres", "Cryptography"]),
         .target(name: "EventStore", dependencies: ["Postgres", "Cryptography"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
-        .target(name: "CLI"),
-        .target(name: "HumanTokenAPI", dependencies: ["Cryptography"]),
+        .target(name: "CLI", dependencies: ["Timestamps"]),
+        .target(name: "HumanTokenAPI", dependencies: ["Cryptography", "Timestamps"]),
         .target(name: "RateBudget", dependencies: ["Postgres", "HumanTokenAPI"]),
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography"]),
         .target(name: "SDKLiteSimulator"),
         .target(name: "Observability"),
         .target(name: "Lifecycle"),
-        .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "Lifecycle"]),
+        .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "Timestamps", "Lifecycle"]),
         .target(name: "OutboundWebhooks", dependencies: [
-            "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy", "Lifecycle",
+            "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy", "AccessControl", "Lifecycle",
         ]),
-        .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain"]),
-        .target(name: "Audit", dependencies: ["Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore"]),
+        .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain", "Timestamps"]),
+        .target(name: "Audit", dependencies: [
+            "Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore", "Timestamps",
+        ]),
         .target(name: "JourneyAPI", dependencies: [
             "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
-            "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit", "Lifecycle",
+            "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit", "Projections",
+            "Lifecycle",
         ]),
         .target(name: "Workers", dependencies: [
             "Postgres", "EventStore", "JourneyDomain", "JourneyEngine", "HumanTokenAPI", "Observability", "Lifecycle",
@@ -50,7 +53,8 @@ let package = Package(
         .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography"]),
 
         // Domain
-        .target(name: "JourneyDomain"),
+        .target(name: "JourneyDomain", dependencies: ["Timestamps"]),
+        .target(name: "Timestamps"),
         .target(name: "JourneyClient"),
 
         // Composition root, commands, benchmarks and executable
@@ -66,7 +70,7 @@ let package = Package(
         .target(name: "JourneyCommands", dependencies: [
             "AccessControl", "Audit", "CLI", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI",
             "JourneyApp", "JourneyBenchmarks", "JourneyDomain", "JourneyAPI", "Migrations", "OutboundWebhooks", "Postgres",
-            "Privacy", "Projections", "Reports", "SDKLiteSimulator", "UnicoEmulator", "Workers", "Lifecycle",
+            "Privacy", "Projections", "Reports", "SDKLiteSimulator", "Timestamps", "UnicoEmulator", "Workers", "Lifecycle",
         ]),
         .executableTarget(name: "journeys", dependencies: ["CLI", "JourneyCommands"]),
 
@@ -76,11 +80,13 @@ let package = Package(
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting", "Postgres"]),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "JourneyDomainTests", dependencies: ["JourneyDomain"]),
+        .testTarget(name: "JourneyDomainTests", dependencies: ["JourneyDomain", "Timestamps"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
         .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography", "HTTPServer"]),
         .testTarget(name: "RateBudgetTests", dependencies: ["RateBudget", "HumanTokenAPI", "Postgres", "JourneyTesting"]),
-        .testTarget(name: "HumanTokenAPITests", dependencies: ["HumanTokenAPI", "UnicoEmulator", "Cryptography"]),
+        .testTarget(name: "HumanTokenAPITests", dependencies: [
+            "HumanTokenAPI", "UnicoEmulator", "Cryptography", "Timestamps",
+        ]),
         .testTarget(name: "SDKLiteSimulatorTests", dependencies: ["SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
@@ -107,11 +113,11 @@ let package = Package(
         .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography", "Postgres"]),
         .testTarget(name: "ReportsTests", dependencies: [
             "Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore", "Migrations", "Postgres",
-            "JourneyCommands", "JourneyAPI", "JourneyEngine", "HTTPServer", "AccessControl", "CLI",
+            "JourneyCommands", "JourneyAPI", "JourneyEngine", "HTTPServer", "AccessControl", "CLI", "Timestamps",
         ]),
         .testTarget(name: "AuditTests", dependencies: [
             "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore", "CLI",
-            "JourneyAPI", "JourneyEngine", "HTTPServer", "Postgres", "Projections", "JourneyCommands",
+            "JourneyAPI", "JourneyEngine", "HTTPServer", "Postgres", "Projections", "JourneyCommands", "Timestamps",
         ]),
         .testTarget(name: "WorkersTests", dependencies: [
             "Workers", "JourneyTesting", "JourneyAPI", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",

@@ -24,6 +24,12 @@ if ! ops/check-imports.sh; then
   rm -f "$log"
   exit 1
 fi
+# Each module keeps its SQL in its statements file (no SQL literals elsewhere in Sources/).
+if ! ops/check-sql.sh; then
+  echo "error: SQL literals outside the modules' statements files (see above)" >&2
+  rm -f "$log"
+  exit 1
+fi
 # Serial: run in parallel, the whole suite holds well over a thousand file descriptors at once
 # (HTTP servers, emulators, connections), and Foundation's select()-based socket thread stops
 # working for descriptors above 1024, which hung URLSession-based tests.

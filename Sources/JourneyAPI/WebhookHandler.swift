@@ -47,6 +47,7 @@ struct WebhookHandler: Sendable {
         }
         let payload: Payload
         do {
+            try request.requireMediaType()
             payload = try request.decode()
         } catch {
             count("invalid")

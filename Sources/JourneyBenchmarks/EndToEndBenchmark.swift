@@ -82,5 +82,6 @@ struct EndToEndBenchmark: Sendable {
         return (LatencyStats(durations: results.0, seconds: (ContinuousClock.now - started).seconds), results.1)
     }
 
-    static func document() -> String { String((0..<11).map { _ in Character(String(Int.random(in: 0...9))) }) }
+    /// A random CPF with valid check digits (the API refuses others).
+    static func document() -> String { CheckDigits.randomCPF() }
 }

@@ -1,4 +1,5 @@
 import CLI
+import EventStore
 import Foundation
 import JourneyApp
 import Lifecycle
@@ -66,7 +67,7 @@ struct ProjectionsRebuild: Command {
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: 1)
         defer { database.close() }
-        let total = try await database.app.query("SELECT count(*) FROM events").first?.decode(0, as: Int.self) ?? 0
+        let total = try await EventStore(client: database.app).eventCount()
         let bar = ProgressBox(ProgressBar(total: max(total, 1), label: "rebuild \(name)"))
         let checkpoint = try await ProjectionRebuilder(client: database.admin).rebuild(name: name) { done, _ in bar.update(done) }
         bar.finish()

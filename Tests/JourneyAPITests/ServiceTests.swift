@@ -70,7 +70,9 @@ func get(_ port: Int, _ path: String) async throws -> (status: Int, type: String
         try await withService(unreachable) { port, _ in
             let ready = try await get(port, "/readyz")
             #expect(ready.status == 503)
-            #expect(String(decoding: ready.body, as: UTF8.self).contains("database_unavailable"))
+            let problem = try JSONSerialization.jsonObject(with: ready.body) as? [String: Any]
+            #expect(problem?["code"] as? String == "service_unavailable")
+            #expect(problem?["database"] as? String == "unreachable")
         }
     }
 

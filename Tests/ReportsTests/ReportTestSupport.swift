@@ -8,6 +8,7 @@ import Postgres
 import Projections
 import Reports
 import Synchronization
+import Timestamps
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
@@ -18,7 +19,7 @@ final class TestClock: Sendable {
     func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
 
-func date(_ text: String) -> Date { ReportDate.parse(text)!.date }
+func date(_ text: String) -> Date { ISO8601Date.parse(text)!.date }
 
 /// 2026-03-02T09:00:00Z: the start of the hand-built history's day.
 let t0 = date("2026-03-02T09:00:00Z")

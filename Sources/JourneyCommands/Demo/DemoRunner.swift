@@ -119,7 +119,7 @@ struct DemoRunner: Sendable {
 
     /// What the company's backend does: start a journey with its API key.
     private func start(_ scenario: DemoScenario, api: LocalStackHTTP, key: String) async throws -> Started? {
-        let document = String((0..<11).map { _ in Character(String(Int.random(in: 0...9))) })
+        let document = CheckDigits.randomCPF()
         let (status, json) = try await api.call("POST", "v1/journeys", bearer: key, body: [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": document, "name": "Demo Person"],
             "environment": scenario.environment, "flow": "humantoken", "purpose": "creditprocess",

@@ -1,0 +1,100 @@
+import AccessControl
+import Foundation
+import HumanTokenAPI
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPServer
+@testable import JourneyAPI
+import JourneyDomain
+import JourneyEngine
+import JourneyTesting
+import Postgres
+import Testing
+
+/// With PostgreSQL out of reach every route answers 503 `service_unavailable` with `Retry-After`,
+/// never 500; the service recovers by itself when PostgreSQL is back.
+@Suite(.serialized) struct OutageTests {
+    struct Answer {
+        var status: Int
+        var headers: [String: String]
+        var json: [String: Any]
+    }
+
+    func send(_ port: Int, _ method: String, _ path: String, json: Bool = false) async throws -> Answer {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        request.setValue("Bearer \(APIKeyCredential.generate().text)", forHTTPHeaderField: "Authorization")
+        if json {
+            request.httpBody = Data("{}".utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields { fields[String(describing: name).lowercased()] = String(describing: value) }
+        return Answer(status: http.statusCode, headers: fields,
+                      json: (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+    }
+
+    @Test func everyRouteAnswers503WithRetryAfterWhenPostgreSQLIsUnreachable() async throws {
+        let unreachable = try PostgresClient(url: "postgresql://journeys_app@127.0.0.1:1/x?connect_timeout=1")
+        try await withService(unreachable) { port, service in
+            let id = UUID().uuidString.lowercased()
+            let mustBe503: Set<String> = ["POST /v1/journeys", "GET /v1/journeys", "GET /v1/journeys/{id}",
+                                          "POST /v1/journeys/{id}/token", "GET /v1/journeys/{id}/events", "GET /readyz"]
+            var seen: Set<String> = []
+            for route in service.routes {
+                let name = "\(route.method.rawValue) \(route.path)"
+                let path = route.path.replacingOccurrences(of: "{id}", with: id).replacingOccurrences(of: "{name}", with: "funnel")
+                let answer = try await send(port, route.method.rawValue, path, json: route.method.rawValue == "POST")
+                #expect(answer.status != 500, "\(name) answered 500")
+                guard answer.status == 503 else { continue }
+                seen.insert(name)
+                #expect(answer.json["code"] as? String == "service_unavailable", "\(name)")
+                #expect(answer.json["database"] as? String == "unreachable", "\(name)")
+                #expect(answer.headers["retry-after"] == "1", "\(name)")
+                #expect(answer.headers["content-type"] == "application/problem+json", "\(name)")
+            }
+            #expect(mustBe503.isSubset(of: seen), "not 503: \(mustBe503.subtracting(seen).sorted())")
+        }
+    }
+
+    @Test func aLostConnectionIs503AndTheNextRequestIsServed() async throws {
+        try await withJourneys { h in
+            #expect(try await h.send("GET", "/v1/journeys", bearer: h.reader).status == 200)
+            // What a PostgreSQL restart does to the pooled connections of the service.
+            try await h.database.superuser.query("""
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                WHERE datname = current_database() AND usename = 'journeys_app'
+                """)
+            let lost = try await h.send("GET", "/v1/journeys", bearer: h.reader)
+            #expect(lost.status == 503)
+            #expect(lost.code == "service_unavailable")
+            #expect(lost.headers["retry-after"] == "1")
+            var recovered = try await h.send("GET", "/v1/journeys", bearer: h.reader)
+            for _ in 0..<8 where recovered.status == 503 {
+                recovered = try await h.send("GET", "/v1/journeys", bearer: h.reader)
+            }
+            #expect(recovered.status == 200)
+            let started = try await h.start(key: "after-the-blip")
+            #expect(started.status == 201)
+        }
+    }
+
+    @Test func aStartInterruptedByTheDatabaseIs503NamingTheJourney() {
+        let lost = EngineError(.startInterrupted, "interrupted", journeyID: JourneyID("j-1"),
+                               underlying: PostgresError(.connectionClosed, "server closed the connection"))
+        let problem = Problem.engine(lost)
+        #expect(problem.status == .serviceUnavailable)
+        #expect(problem.code == "service_unavailable")
+        #expect(problem.extra["journeyId"] == "j-1")
+        #expect(problem.headers["Retry-After"] == "1")
+        let refused = EngineError(.startInterrupted, "interrupted", journeyID: JourneyID("j-2"),
+                                  underlying: EngineError(.processCreationFailed, "Create Process failed",
+                                                          unico: HumanTokenAPIError(.rateLimited, "slow", status: 429)))
+        #expect(Problem.engine(refused).status == .tooManyRequests)
+        #expect(Problem.engine(refused).extra["journeyId"] == "j-2")
+        #expect(Problem.mapped(PostgresError(.uniqueViolation, "duplicate")) == nil)
+    }
+}
