@@ -25,20 +25,8 @@ public final class JourneyWebhookFollower: Sendable {
     /// The follower's checkpoint name.
     public static let name = "outbound_webhooks"
 
-    public struct Configuration: Sendable {
-        /// Events per batch (one transaction); 500 by default.
-        public var batchSize: Int
-        /// Longest wait between polls when no notification arrives; 500 ms by default.
-        public var pollInterval: Duration
-        /// Use LISTEN/NOTIFY as a wake-up; true by default.
-        public var listen: Bool
-
-        public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(500), listen: Bool = true) {
-            self.batchSize = batchSize
-            self.pollInterval = pollInterval
-            self.listen = listen
-        }
-    }
+    /// Batch size, poll interval and LISTEN: the follower's own settings.
+    public typealias Configuration = LogFollower.Configuration
 
     /// What one batch did.
     public enum BatchResult: Sendable, Equatable {
