@@ -75,7 +75,10 @@ let package = Package(
         .executableTarget(name: "journeys", dependencies: ["CLI", "JourneyCommands"]),
 
         // Test support and tests
-        .target(name: "JourneyTesting", dependencies: ["Postgres", "EmbeddedPostgres", "Migrations", "Cryptography"]),
+        .target(name: "JourneyTesting", dependencies: [
+            "AccessControl", "Cryptography", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyAPI", "JourneyApp",
+            "JourneyDomain", "Migrations", "Postgres", "Projections", "UnicoEmulator", "Workers",
+        ]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "EmbeddedPostgres", "JourneyTesting"]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting", "Postgres"]),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
@@ -85,9 +88,11 @@ let package = Package(
         .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography", "HTTPServer"]),
         .testTarget(name: "RateBudgetTests", dependencies: ["RateBudget", "HumanTokenAPI", "Postgres", "JourneyTesting"]),
         .testTarget(name: "HumanTokenAPITests", dependencies: [
-            "HumanTokenAPI", "UnicoEmulator", "Cryptography", "Timestamps",
+            "HumanTokenAPI", "UnicoEmulator", "Cryptography", "Timestamps", "JourneyTesting",
         ]),
-        .testTarget(name: "SDKLiteSimulatorTests", dependencies: ["SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography"]),
+        .testTarget(name: "SDKLiteSimulatorTests", dependencies: [
+            "SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography", "JourneyTesting",
+        ]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "ProjectionsTests", dependencies: [

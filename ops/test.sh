@@ -6,16 +6,19 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export JOURNEYS_TEST_PG_DIR="${JOURNEYS_TEST_PG_DIR:-/tmp/journeys-test-pg-$(id -u)}"
 log=$(mktemp)
-# Stop the test cluster afterwards so repeated runs do not leave servers behind.
+# Stop the test clusters afterwards (slot 0 in the folder, one per parallel slot in slot-N) so
+# repeated runs do not leave servers behind.
 stop_cluster() {
-  local data="$JOURNEYS_TEST_PG_DIR/data" bin
-  [ -f "$data/postmaster.pid" ] || return 0
+  local data bin
   bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-  if [ "$(id -u)" = 0 ]; then
-    runuser -u postgres -- "$bin/pg_ctl" -D "$data" -m fast stop >/dev/null 2>&1 || true
-  else
-    "$bin/pg_ctl" -D "$data" -m fast stop >/dev/null 2>&1 || true
-  fi
+  for data in "$JOURNEYS_TEST_PG_DIR/data" "$JOURNEYS_TEST_PG_DIR"/slot-*/data; do
+    [ -f "$data/postmaster.pid" ] || continue
+    if [ "$(id -u)" = 0 ]; then
+      runuser -u postgres -- "$bin/pg_ctl" -D "$data" -m fast stop >/dev/null 2>&1 || true
+    else
+      "$bin/pg_ctl" -D "$data" -m fast stop >/dev/null 2>&1 || true
+    fi
+  done
 }
 trap stop_cluster EXIT
 # Every target declares the modules of this package it imports (Package.swift matches the code).
@@ -30,10 +33,15 @@ if ! ops/check-sql.sh; then
   rm -f "$log"
   exit 1
 fi
-# Serial: run in parallel, the whole suite holds well over a thousand file descriptors at once
-# (HTTP servers, emulators, connections), and Foundation's select()-based socket thread stops
-# working for descriptors above 1024, which hung URLSession-based tests.
-swift test --no-parallel 2>&1 | tee "$log"
+# In parallel (Swift Testing's default). Foundation's select()-based socket thread stops working
+# for descriptors above 1024, which once hung URLSession-based tests and kept this run serial; now
+# API tests call the router in-process (JourneyTesting's TestClient, no socket), and
+# TestDatabase.create waits for one of JOURNEYS_TEST_PERMITS (default 8) permits, so a run never
+# holds more than a few stacks (pools, emulators, servers) at once. Each permit is a cluster of
+# its own: readers of the log wait for the cluster-wide MVCC horizon, which one test's open
+# transaction would otherwise hold back for all. At most 10 tests run at once: the cooperative
+# pool has one thread per core, and a start of every test at once starved timing-bound ones.
+swift test --experimental-maximum-parallelization-width 10 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 # No test may skip: benchmarks live in `journeys bench`, not in the suite.
 skipped=$(grep -E '^.{0,4}Test .* skipped' "$log" || true)

@@ -20,6 +20,8 @@ public final class APIServer: Sendable {
     public let metrics: MetricsRegistry
     /// The method and path template of every registered route (the OpenAPI check uses it).
     public let routes: [Route]
+    /// Every route behind the middleware, as the server runs it; tests call it without a socket.
+    public let router: Router
     let server: HTTPServer
 
     public init(configuration: Configuration, database: PostgresClient, dependencies: JourneyDependencies,
@@ -29,6 +31,7 @@ public final class APIServer: Sendable {
         self.metrics = metrics
         let router = Self.router(database: database, dependencies: dependencies, metrics: metrics)
         self.routes = router.routes
+        self.router = router
         self.server = HTTPServer(configuration: configuration.http, router: router, accessLog: configuration.accessLog)
     }
 

@@ -4,69 +4,109 @@ import HTTPServer
 import HumanTokenAPI
 import JourneyDomain
 import JourneyAPI
+import Postgres
 import Privacy
 import UnicoEmulator
 
 /// The emulator and the journey service in this process, with an API key: what `demo` and
-/// `bench e2e` run against.
+/// `bench e2e` run against, and what the tests' `TestStack` wraps.
 public struct LocalStack: Sendable {
     public let emulator: UnicoEmulator
     public let service: APIServer
-    public let clock: ManualEmulatorClock
+    /// The emulator's clock (the demo's is manual and moved by it).
+    public let clock: any EmulatorClock
     public let unicoURL: URL
-    /// Calls the journey service on loopback.
-    public let api: LocalStackHTTP
+    /// The emulated service accounts, with their private keys.
+    public let accounts: [DevelopmentServiceAccount]
+    /// Calls the journey service on loopback; nil when the service does not listen.
+    public let http: LocalStackHTTP?
     /// An API key with the journeys read and write scopes.
     public let apiKey: String
     /// The service's own Unico clients (benchmarks call Unico directly with them as a baseline).
     public let unicoClients: [Environment: HumanTokenAPIClient]
+    /// The Unico clients' settings, per environment.
+    public let unicoConfigurations: [Environment: HumanTokenAPIConfiguration]
     /// What the service runs with; the demo's workers share it.
     public let dependencies: JourneyDependencies
 
-    /// Starts both on free loopback ports. The emulator's rate limit is off and its clock is
-    /// manual (the demo moves it to expire tokens); the client's own limiter is raised to match.
-    public static func start(database: Database, faults: FaultScript = .none,
-                             retryPolicy: RetryPolicy = .standard) async throws -> LocalStack {
-        let clock = ManualEmulatorClock(start: Date())
-        // UAT and PROD are separate systems with separate accounts, as at Unico.
-        let accounts = try [UnicoEmulator.Environment.uat, .prod].map {
+    /// Calls the journey service on loopback (the stack was started with a port).
+    public var api: LocalStackHTTP {
+        guard let http else { preconditionFailure("the local stack's service does not listen") }
+        return http
+    }
+
+    /// Starts both on free loopback ports with `configuration` over `database`'s application pool.
+    public static func start(database: Database, configuration: Configuration = Configuration()) async throws -> LocalStack {
+        try await start(app: database.app, configuration: configuration)
+    }
+
+    /// Starts the emulator on a free loopback port and the service on `configuration.port` (or not
+    /// at all), both over `app`, with an API key holding the journeys read and write scopes.
+    public static func start(app: PostgresClient, configuration: Configuration) async throws -> LocalStack {
+        let accounts = try configuration.accounts ?? [UnicoEmulator.Environment.uat, .prod].map {
             try DevelopmentServiceAccount.generate(tenantID: "dev-tenant-\($0.rawValue.lowercased())", environment: $0)
         }
-        var configuration = UnicoEmulator.Configuration(
-            port: 0, serviceAccounts: accounts.map(\.account), faultScript: faults, seed: 7, clock: clock, accessLog: { _ in })
-        configuration.acceptsBaseURLAsAudience = true
-        configuration.rateLimitPerSecond = 0
-        let emulator = try UnicoEmulator(configuration: configuration)
+        var emulatorConfiguration = UnicoEmulator.Configuration(
+            port: 0, serviceAccounts: accounts.map(\.account), webhook: configuration.emulatorWebhook,
+            faultScript: configuration.faults, seed: configuration.seed, clock: configuration.clock, accessLog: { _ in })
+        emulatorConfiguration.acceptsBaseURLAsAudience = true
+        emulatorConfiguration.rateLimitPerSecond = configuration.emulatorRateLimit
+        let emulator = try UnicoEmulator(configuration: emulatorConfiguration)
         try emulator.start()
-        guard let unicoURL = emulator.baseURL else { throw AppError(.invalidInput, "the emulator did not start") }
-
-        var clients: [Environment: HumanTokenAPIClient] = [:]
-        for (account, environment, api) in [(accounts[0], Environment.uat, HumanTokenAPIEnvironment.uat), (accounts[1], .prod, .prod)] {
-            clients[environment] = try HumanTokenAPIClient(configuration: HumanTokenAPIConfiguration(
-                environment: api, serviceAccount: account.account.name, tenant: account.account.tenantID,
-                privateKey: .pem(try account.privateKeyPEM()), tokenHost: unicoURL, apiHost: unicoURL, rateLimit: 100_000))
+        do {
+            return try await wire(app: app, emulator: emulator, accounts: accounts, configuration: configuration)
+        } catch {
+            await emulator.shutdown()
+            throw error
         }
-        // One clock for Unico and the service, so moving it expires tokens on both sides.
+    }
+
+    /// The Unico clients, the service's dependencies, the service and the API key around a started emulator.
+    private static func wire(app: PostgresClient, emulator: UnicoEmulator, accounts: [DevelopmentServiceAccount],
+                             configuration: Configuration) async throws -> LocalStack {
+        guard let unicoURL = emulator.baseURL else { throw AppError(.invalidInput, "the emulator did not start") }
+        var clients: [Environment: HumanTokenAPIClient] = [:]
+        var settings: [Environment: HumanTokenAPIConfiguration] = [:]
+        for account in accounts {
+            let (environment, api): (Environment, HumanTokenAPIEnvironment) =
+                account.account.environment == .uat ? (.uat, .uat) : (.prod, .prod)
+            let clientSettings = HumanTokenAPIConfiguration(
+                environment: api, serviceAccount: account.account.name, tenant: account.account.tenantID,
+                privateKey: .pem(try account.privateKeyPEM()), tokenHost: unicoURL, apiHost: unicoURL,
+                requestTimeout: configuration.clientRequestTimeout, rateLimit: configuration.clientRateLimit)
+            settings[environment] = clientSettings
+            clients[environment] = try HumanTokenAPIClient(configuration: clientSettings, clock: configuration.clientClock)
+        }
         let dependencies = JourneyDependencies(
-            vault: SubjectVault(client: database.app, configuration: .development()),
-            clientTokens: try .development(), unico: clients, retryPolicy: retryPolicy, clock: { clock.now() })
+            vault: SubjectVault(client: app, configuration: .development()),
+            clientTokens: try .development(), unico: clients, retryPolicy: configuration.retryPolicy,
+            clock: configuration.serviceClock, webhookAuthentication: configuration.webhookAuthentication)
         var serviceConfiguration = APIServer.Configuration()
-        serviceConfiguration.http.port = 0
+        serviceConfiguration.http.port = configuration.port ?? 0
         serviceConfiguration.accessLog = AccessLogEntry.discard
-        let service = APIServer(configuration: serviceConfiguration, database: database.app, dependencies: dependencies)
-        try service.start()
-        guard let port = service.port else { throw AppError(.invalidInput, "the service did not start") }
-        let key = try await APIKeyStore(client: database.app).create(
-            name: "local-\(UUID().uuidString.prefix(8))", scopes: [.journeysWrite, .journeysRead]).plaintext
-        return LocalStack(emulator: emulator, service: service, clock: clock, unicoURL: unicoURL,
-                          api: LocalStackHTTP(baseURL: URL(string: "http://127.0.0.1:\(port)")!), apiKey: key,
-                          unicoClients: clients, dependencies: dependencies)
+        let service = APIServer(configuration: serviceConfiguration, database: app, dependencies: dependencies)
+        var http: LocalStackHTTP?
+        if configuration.port != nil {
+            try service.start()
+            guard let port = service.port else { throw AppError(.invalidInput, "the service did not start") }
+            http = LocalStackHTTP(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+        }
+        do {
+            let key = try await APIKeyStore(client: app).create(
+                name: "local-\(UUID().uuidString.prefix(8))", scopes: [.journeysWrite, .journeysRead]).plaintext
+            return LocalStack(emulator: emulator, service: service, clock: configuration.clock, unicoURL: unicoURL,
+                              accounts: accounts, http: http, apiKey: key, unicoClients: clients,
+                              unicoConfigurations: settings, dependencies: dependencies)
+        } catch {
+            await service.shutdown()
+            throw error
+        }
     }
 
     /// Starts a stack, runs `body` with it and stops it on every way out.
-    public static func with<Result>(database: Database, faults: FaultScript = .none, retryPolicy: RetryPolicy = .standard,
+    public static func with<Result>(database: Database, configuration: Configuration = Configuration(),
                                     _ body: (LocalStack) async throws -> Result) async throws -> Result {
-        let stack = try await start(database: database, faults: faults, retryPolicy: retryPolicy)
+        let stack = try await start(database: database, configuration: configuration)
         do {
             let result = try await body(stack)
             await stack.stop()

@@ -19,52 +19,93 @@ public struct TestDatabase: Sendable {
     public let owner: PostgresClient
     /// Connected as the `postgres` superuser, to this database.
     public let superuser: PostgresClient
+    /// This database's place among those alive at once (``TestPermits``).
+    let permit: TestPermit
 
     public var appURL: String { status.url(user: EmbeddedPostgres.appRole, database: name) }
     public var ownerURL: String { status.url(user: EmbeddedPostgres.ownerRole, database: name) }
     public var superuserURL: String { status.url(user: "postgres", database: name) }
 
     /// Creates a new database, migrated unless `migrated` is false. A migrated one is copied from
-    /// the cluster's template of the current schema (``TestTemplate``), not migrated anew.
+    /// the cluster's template of the current schema (``TestTemplate``), not migrated anew. Waits
+    /// for a permit of ``TestPermits/shared`` first.
     public static func create(migrated: Bool = true, poolSize: Int = 8) async throws -> TestDatabase {
-        let status = try TestCluster.status()
+        let permit = await TestPermits.shared.acquire()
+        let status = try await TestCluster.start(slot: permit.slot)
+        let cluster = TestCluster.cluster(slot: permit.slot)
         let name = "t_\(getpid())_\(TestCluster.nextNumber())"
         if migrated {
             try await TestTemplate.copy(into: name, status: status)
         } else {
-            try await TestCluster.cluster.createDatabase(name, status: status)
+            try await cluster.createDatabase(name, status: status)
         }
         let database = TestDatabase(
-            name: name, cluster: TestCluster.cluster, status: status,
+            name: name, cluster: cluster, status: status,
             app: try PostgresClient(url: status.url(user: EmbeddedPostgres.appRole, database: name),
                                     configuration: .init(maxConnections: poolSize)),
             owner: try PostgresClient(url: status.url(user: EmbeddedPostgres.ownerRole, database: name),
                                       configuration: .init(maxConnections: 2)),
             superuser: try PostgresClient(url: status.url(user: "postgres", database: name),
-                                          configuration: .init(maxConnections: 2)))
+                                          configuration: .init(maxConnections: 2)),
+            permit: permit)
         return database
     }
 
-    /// Closes the pools and drops the database.
+    /// Closes the pools, drops the database and gives its permit back.
     public func drop() async {
         app.close()
         owner.close()
         superuser.close()
         try? await cluster.dropDatabase(name, status: status)
+        permit.release()
     }
 }
 
-/// The embedded cluster shared by one test process.
+/// The embedded clusters of one test process: slot 0 in `JOURNEYS_TEST_PG_DIR` (default
+/// `/tmp/journeys-test-pg`), slot n in its `slot-n` folder, one per ``TestPermits`` permit.
 public enum TestCluster {
-    public static let cluster = EmbeddedPostgres(.init(
-        directory: ProcessInfo.processInfo.environment["JOURNEYS_TEST_PG_DIR"] ?? "/tmp/journeys-test-pg",
-        database: "journeys", durable: false))
+    /// The folder of slot 0.
+    public static let directory = ProcessInfo.processInfo.environment["JOURNEYS_TEST_PG_DIR"] ?? "/tmp/journeys-test-pg"
+    /// Slot 0's cluster.
+    public static let cluster = cluster(slot: 0)
 
-    private static let started = Result { try cluster.start() }
+    private static let started = Mutex<[Int: Result<EmbeddedPostgres.Status, any Error>]>([:])
     private static let counter = Atomic<Int>(0)
 
-    /// Starts the cluster on first use; throws (failing the test) when it cannot.
-    public static func status() throws -> EmbeddedPostgres.Status { try started.get() }
+    /// The cluster of `slot`.
+    public static func cluster(slot: Int) -> EmbeddedPostgres {
+        EmbeddedPostgres(.init(directory: slot == 0 ? directory : directory + "/slot-\(slot)",
+                               database: "journeys", durable: false))
+    }
+
+    /// Starts slot 0's cluster on first use; throws (failing the test) when it cannot.
+    public static func status() throws -> EmbeddedPostgres.Status { try status(slot: 0) }
+
+    /// Starts `slot`'s cluster on first use, one at a time (a new cluster picks a free port);
+    /// throws (failing the test) when it cannot. Blocks the caller while a cluster starts.
+    public static func status(slot: Int) throws -> EmbeddedPostgres.Status {
+        try starting.sync { try startOnce(slot) }
+    }
+
+    /// ``status(slot:)`` without blocking a thread of the cooperative pool: `initdb` and `pg_ctl`
+    /// run on a queue of their own while the test's task waits.
+    public static func start(slot: Int) async throws -> EmbeddedPostgres.Status {
+        if let known = started.withLock({ $0[slot] }) { return try known.get() }
+        return try await withCheckedThrowingContinuation { continuation in
+            starting.async { continuation.resume(with: Result { try startOnce(slot) }) }
+        }
+    }
+
+    /// Starts clusters one at a time, off the cooperative pool.
+    private static let starting = DispatchQueue(label: "journeys.test-cluster.start")
+
+    private static func startOnce(_ slot: Int) throws -> EmbeddedPostgres.Status {
+        if let known = started.withLock({ $0[slot] }) { return try known.get() }
+        let result = Result { try cluster(slot: slot).start() }
+        started.withLock { $0[slot] = result }
+        return try result.get()
+    }
 
     static func nextNumber() -> Int { counter.add(1, ordering: .relaxed).newValue }
 }
+

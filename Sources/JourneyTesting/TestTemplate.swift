@@ -18,11 +18,18 @@ public enum TestTemplate {
         return "tmpl_" + SHA256.hexDigest(manifest).prefix(16)
     }()
 
-    private static let ready = TemplateOnce()
+    /// One build per cluster, by socket folder.
+    private static let ready = Mutex<[String: TemplateOnce]>([:])
 
     /// Creates database `database` owned by the schema owner as a copy of the template.
     public static func copy(into database: String, status: EmbeddedPostgres.Status) async throws {
-        try await ready.ensure { try await build(status: status) }
+        let once = ready.withLock { ready in
+            if let once = ready[status.socketDirectory] { return once }
+            let once = TemplateOnce()
+            ready[status.socketDirectory] = once
+            return once
+        }
+        try await once.ensure { try await build(status: status) }
         let admin = try PostgresClient(url: status.superuserURL, configuration: .init(maxConnections: 1))
         defer { admin.close() }
         try await admin.withConnection { connection in

@@ -9,13 +9,13 @@ import Testing
     @Test func createAuthenticateAndRevokeRoundTrip() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
-        let clock = TestClock()
-        let store = APIKeyStore(client: db.app, now: { clock.now })
+        let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
+        let store = APIKeyStore(client: db.app, now: { clock.now() })
         let (key, plaintext) = try await store.create(name: "  partner backend ", scopes: [.journeysWrite, .journeysRead, .journeysWrite])
         #expect(key.name == "partner backend")
         #expect(key.scopes == [.journeysWrite, .journeysRead])
         #expect(plaintext.hasPrefix("jk_\(key.prefix)_"))
-        #expect(key.createdAt == clock.now && key.lastUsedAt == nil && !key.isRevoked)
+        #expect(key.createdAt == clock.now() && key.lastUsedAt == nil && !key.isRevoked)
 
         let principal = try await store.authenticate(authorizationHeader: "Bearer \(plaintext)")
         #expect(principal == Principal(keyID: key.id, name: "partner backend", prefix: key.prefix,
@@ -25,7 +25,7 @@ import Testing
 
         clock.advance(by: 10)
         let revoked = try await store.revoke(key.id.uuidString)
-        #expect(revoked.revokedAt == clock.now)
+        #expect(revoked.revokedAt == clock.now())
         let error = await #expect(throws: AccessError.self) {
             try await store.authenticate(authorizationHeader: "Bearer \(plaintext)")
         }
@@ -114,25 +114,25 @@ import Testing
     @Test func lastUseIsTouchedAtMostOnceAMinute() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
-        let clock = TestClock()
-        let store = APIKeyStore(client: db.app, now: { clock.now })
+        let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
+        let store = APIKeyStore(client: db.app, now: { clock.now() })
         let (key, plaintext) = try await store.create(name: "busy", scopes: [.journeysRead])
         func lastUsed() async throws -> Date? { try await store.list().first { $0.id == key.id }?.lastUsedAt }
 
         _ = try await store.authenticate(authorizationHeader: "Bearer \(plaintext)")
-        let first = clock.now
+        let first = clock.now()
         #expect(try await lastUsed() == first)
         clock.advance(by: 59)
         _ = try await store.authenticate(authorizationHeader: "Bearer \(plaintext)")
         #expect(try await lastUsed() == first)
         clock.advance(by: 2)
         _ = try await store.authenticate(authorizationHeader: "Bearer \(plaintext)")
-        #expect(try await lastUsed() == clock.now)
+        #expect(try await lastUsed() == clock.now())
 
         let wrong = String(plaintext.prefix(12)) + String(repeating: "A", count: 43)
         clock.advance(by: 120)
         _ = await captureError { try await store.authenticate(authorizationHeader: "Bearer \(wrong)") }
-        #expect(try await lastUsed() == clock.now.addingTimeInterval(-120), "a failed attempt does not touch")
+        #expect(try await lastUsed() == clock.now().addingTimeInterval(-120), "a failed attempt does not touch")
     }
 
     @Test func badNamesScopesAndReferencesAreRefused() async throws {
@@ -158,8 +158,8 @@ import Testing
     @Test func listShowsEveryKeyOldestFirstWithoutSecrets() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
-        let clock = TestClock()
-        let store = APIKeyStore(client: db.app, now: { clock.now })
+        let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
+        let store = APIKeyStore(client: db.app, now: { clock.now() })
         var created: [APIKey] = []
         for name in ["a", "b", "c"] {
             created.append(try await store.create(name: name, scopes: [.reportsRead]).key)

@@ -1,6 +1,7 @@
 import Cryptography
 import Foundation
 import HumanTokenAPI
+import JourneyTesting
 import Testing
 import UnicoEmulator
 #if canImport(FoundationNetworking)
@@ -19,7 +20,7 @@ struct Emulated: Sendable {
 
     let emulator: UnicoEmulator
     let baseURL: URL
-    let clock: ManualEmulatorClock?
+    let clock: TestClock?
 
     /// A client configuration pointing both hosts at the emulator.
     func configuration(
@@ -93,7 +94,7 @@ struct Emulated: Sendable {
 /// the emulator signs. `clock` nil runs it on the system clock, which its rate limit needs to refill.
 func withEmulator(
     faults: FaultScript = .none, rateLimit: Int = 10, accessTokenLifetime: TimeInterval = 3600,
-    clock: ManualEmulatorClock? = ManualEmulatorClock(start: Date()),
+    clock: TestClock? = TestClock(Date()),
     _ body: (Emulated) async throws -> Void
 ) async throws {
     let accounts: [UnicoEmulator.ServiceAccount] = [

@@ -8,6 +8,9 @@ struct RateLimiterTests {
     @Test func aCancelledWaiterLeavesTheQueue() async throws {
         let limiter = HumanTokenRateLimiter(requestsPerSecond: 1)
         try await limiter.acquire(.live)
+        // Held back for an hour, so a busy (parallel) run cannot let the waiter through before
+        // the test sees it waiting.
+        limiter.pause(for: 3600)
         let waiter = Task { try await limiter.acquire(.background) }
         while limiter.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
         waiter.cancel()

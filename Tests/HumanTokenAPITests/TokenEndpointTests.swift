@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import JourneyTesting
 import Testing
 import UnicoEmulator
 @testable import HumanTokenAPI
@@ -31,7 +32,7 @@ struct TokenEndpointTests {
 
     @Test func theTokenIsReplacedOnceTheMarginIsReached() async throws {
         try await withEmulator(accessTokenLifetime: 120) { unico in
-            let clock = TestClock()
+            let clock = TestClock(Date())
             let client = try unico.client(unico.configuration(tokenRefreshMargin: 100), clock: clock.now)
             let created = try await client.createProcess(Samples.minimalRequest())
             clock.advance(by: 19)

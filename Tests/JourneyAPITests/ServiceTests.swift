@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPServer
 import HumanTokenAPI
 import JourneyDomain
@@ -10,41 +7,31 @@ import JourneyTesting
 import Postgres
 import Testing
 
-/// Starts the service on a free port against `database`, with development keys and `unico` clients.
+/// The service against `database`, with development keys and `unico` clients, called in-process.
 func withService(_ database: PostgresClient, unico: [Environment: HumanTokenAPIClient] = [:],
-                 port: Int = 0, webhookAuthentication: WebhookAuthenticator? = nil,
-                 _ body: (Int, APIServer) async throws -> Void) async throws {
-    var configuration = APIServer.Configuration()
-    configuration.http.port = port
+                 webhookAuthentication: WebhookAuthenticator? = nil,
+                 _ body: (TestClient, APIServer) async throws -> Void) async throws {
     var dependencies = try JourneyDependencies.development(database: database, unico: unico)
     dependencies.webhookAuthentication = webhookAuthentication
-    let service = APIServer(configuration: configuration, database: database, dependencies: dependencies)
-    try service.start()
-    do {
-        try await body(try #require(service.port), service)
-    } catch {
-        await service.shutdown()
-        throw error
-    }
-    await service.shutdown()
+    let service = APIServer(configuration: APIServer.Configuration(), database: database, dependencies: dependencies)
+    try await body(TestClient(router: service.router), service)
 }
 
-func get(_ port: Int, _ path: String) async throws -> (status: Int, type: String, body: Data) {
-    let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-    let http = response as! HTTPURLResponse
-    return (http.statusCode, http.value(forHTTPHeaderField: "Content-Type") ?? "", data)
+func get(_ client: TestClient, _ path: String) async throws -> (status: Int, type: String, body: Data) {
+    let answer = try await client.send("GET", path)
+    return (answer.status, answer.headers["content-type"] ?? "", answer.body)
 }
 
 @Suite struct ServiceTests {
     @Test func healthReadinessAndMetrics() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
-        try await withService(db.app) { port, _ in
-            #expect(try await get(port, "/healthz").status == 200)
-            let ready = try await get(port, "/readyz")
+        try await withService(db.app) { client, _ in
+            #expect(try await get(client, "/healthz").status == 200)
+            let ready = try await get(client, "/readyz")
             #expect(ready.status == 200)
-            _ = try await get(port, "/nope")
-            let metrics = try await get(port, "/metrics")
+            _ = try await get(client, "/nope")
+            let metrics = try await get(client, "/metrics")
             let text = String(decoding: metrics.body, as: UTF8.self)
             #expect(metrics.type.hasPrefix("text/plain"))
             #expect(text.contains(#"http_requests_total{method="GET",route="/readyz",status="200"} 1"#))
@@ -56,8 +43,8 @@ func get(_ port: Int, _ path: String) async throws -> (status: Int, type: String
     @Test func readinessFailsWithPendingMigrations() async throws {
         let db = try await TestDatabase.create(migrated: false)
         defer { Task { await db.drop() } }
-        try await withService(db.owner) { port, _ in
-            let ready = try await get(port, "/readyz")
+        try await withService(db.owner) { client, _ in
+            let ready = try await get(client, "/readyz")
             #expect(ready.status == 503)
             #expect(ready.type == "application/problem+json")
             let problem = try JSONSerialization.jsonObject(with: ready.body) as? [String: Any]
@@ -67,8 +54,8 @@ func get(_ port: Int, _ path: String) async throws -> (status: Int, type: String
 
     @Test func readinessFailsWhenTheDatabaseIsUnreachable() async throws {
         let unreachable = try PostgresClient(url: "postgresql://journeys_app@127.0.0.1:1/x?connect_timeout=1")
-        try await withService(unreachable) { port, _ in
-            let ready = try await get(port, "/readyz")
+        try await withService(unreachable) { client, _ in
+            let ready = try await get(client, "/readyz")
             #expect(ready.status == 503)
             let problem = try JSONSerialization.jsonObject(with: ready.body) as? [String: Any]
             #expect(problem?["code"] as? String == "service_unavailable")
@@ -79,10 +66,10 @@ func get(_ port: Int, _ path: String) async throws -> (status: Int, type: String
     @Test func openAPIDocumentListsExactlyTheRegisteredRoutes() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
-        try await withService(db.app) { port, service in
+        try await withService(db.app) { client, service in
             let registered = Set(service.routes.map { "\($0.method.rawValue) \($0.path)" })
             #expect(registered == OpenAPIDocument.operations)
-            let served = try await get(port, "/openapi.json")
+            let served = try await get(client, "/openapi.json")
             #expect(served.status == 200)
             let document = try JSONSerialization.jsonObject(with: served.body) as? [String: Any]
             #expect(document?["openapi"] as? String == "3.1.0")

@@ -1,11 +1,8 @@
-import AccessControl
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HumanTokenAPI
 import JourneyClient
-import JourneyAPI
 import JourneyTesting
 import Testing
 import UnicoEmulator
@@ -15,7 +12,7 @@ struct ClientHarness: Sendable {
     let baseURL: URL
     let emulatorURL: URL
     /// The emulator's clock; advancing it expires `webAppToken`s at Unico (the SDK then answers 73305).
-    let unicoClock: ManualEmulatorClock
+    let unicoClock: TestClock
     /// The backend's API key (`journeys:write`, `journeys:read`).
     let apiKey: String
 
@@ -51,43 +48,18 @@ struct ClientHarness: Sendable {
     }
 }
 
-/// Runs `body` against a fresh database, an emulator on a manual clock (set to now) and the service.
+/// Runs `body` against a fresh database, an emulator on a manual clock (set to now) and the
+/// service listening on loopback (the client under test talks to it through URLSession).
 func withClientHarness(_ body: (ClientHarness) async throws -> Void) async throws {
-    let db = try await TestDatabase.create()
-    defer { Task { await db.drop() } }
-    let clock = ManualEmulatorClock(start: Date())
-    let account = try DevelopmentServiceAccount.generate(tenantID: "acme", name: "journeys", environment: .uat)
-    let emulator = try UnicoEmulator(configuration: .init(
-        port: 0, serviceAccounts: [account.account], acceptsBaseURLAsAudience: true, rateLimitPerSecond: 1000,
-        clock: clock, accessLog: { _ in }))
-    try emulator.start()
-    do {
-        let emulatorURL = try #require(emulator.baseURL)
-        let configuration = HumanTokenAPIConfiguration(
-            environment: .uat, serviceAccount: "journeys", tenant: "acme", privateKey: .pem(try account.privateKeyPEM()),
-            tokenHost: emulatorURL, apiHost: emulatorURL, requestTimeout: 5, rateLimit: 100)
-        let unico = try HumanTokenAPIClient(configuration: configuration)
-        let keys = APIKeyStore(client: db.app)
-        let apiKey = try await keys.create(name: "backend", scopes: [.journeysWrite, .journeysRead]).plaintext
-        var serviceConfiguration = APIServer.Configuration()
-        serviceConfiguration.http.port = 0
-        let service = APIServer(configuration: serviceConfiguration, database: db.app,
-                                     dependencies: try .development(database: db.app, unico: [.uat: unico]))
-        try service.start()
-        do {
-            let port = try #require(service.port)
-            try await body(ClientHarness(baseURL: URL(string: "http://127.0.0.1:\(port)")!, emulatorURL: emulatorURL,
-                                         unicoClock: clock, apiKey: apiKey))
-        } catch {
-            await service.shutdown()
-            throw error
-        }
-        await service.shutdown()
-    } catch {
-        await emulator.shutdown()
-        throw error
+    var options = TestStack.Options(time: .emulatorOnly, listen: true)
+    options.clockStart = Date()
+    options.emulatorRateLimit = 1000
+    options.clientRateLimit = 100
+    try await TestStack.with(options) { stack in
+        let port = try #require(stack.port)
+        try await body(ClientHarness(baseURL: URL(string: "http://127.0.0.1:\(port)")!, emulatorURL: stack.emulatorURL,
+                                     unicoClock: stack.clock, apiKey: stack.writer))
     }
-    await emulator.shutdown()
 }
 
 /// The error a throwing call ended with, as a `JourneyClientError`.

@@ -52,7 +52,7 @@ import Testing
             #expect(body?["type"] as? String == "journey.completed")
             #expect((body?["data"] as? [String: Any])?["journeyID"] as? String == "j-1")
             let state = try await f.delivery("msg_1")
-            #expect(state.deliveredAt == f.clock.now)
+            #expect(state.deliveredAt == f.clock.now())
             #expect(state.nextAttemptAt == nil)
             #expect(state.attempts == 1)
             #expect(state.lastStatus == 204)
@@ -75,7 +75,7 @@ import Testing
             var state = try await f.delivery("msg_1")
             #expect(state.attempts == 1 && state.lastStatus == nil && state.deliveredAt == nil)
             #expect(state.lastError?.hasPrefix("transport error") == true)
-            let first = try #require(state.nextAttemptAt).timeIntervalSince(f.clock.now)
+            let first = try #require(state.nextAttemptAt).timeIntervalSince(f.clock.now())
             #expect(first == 2.5)   // 0.5 × 5 s
 
             // Back up, but failing with 500 twice.
@@ -88,7 +88,7 @@ import Testing
                 #expect(try await dispatcher.dispatchDue(limit: 10) == 1)
                 state = try await f.delivery("msg_1")
                 #expect(state.lastStatus == 500)
-                delays.append(try #require(state.nextAttemptAt).timeIntervalSince(f.clock.now))
+                delays.append(try #require(state.nextAttemptAt).timeIntervalSince(f.clock.now()))
             }
             #expect(abs(delays[1] - 0.9 * 300) < 0.001)
             #expect(abs(delays[2] - 0.25 * 1800) < 0.001)
@@ -116,10 +116,10 @@ import Testing
             #expect(try await dispatcher.dispatchDue(limit: 10) == 1)
             let state = try await f.delivery("msg_1")
             #expect(state.lastStatus == 503)
-            #expect(try #require(state.nextAttemptAt).timeIntervalSince(f.clock.now) == 120)
-            f.clock.advance(119)
+            #expect(try #require(state.nextAttemptAt).timeIntervalSince(f.clock.now()) == 120)
+            f.clock.advance(by: 119)
             #expect(try await dispatcher.dispatchDue(limit: 10) == 0)
-            f.clock.advance(1)
+            f.clock.advance(by: 1)
             #expect(try await dispatcher.dispatchDue(limit: 10) == 1)
             #expect(try await f.delivery("msg_1").deliveredAt != nil)
         }
@@ -139,7 +139,7 @@ import Testing
             #expect(state.givenUpAt != nil && state.nextAttemptAt == nil && state.lastStatus == 410)
 
             try await f.enqueue("msg_2")
-            f.clock.advance(3600)
+            f.clock.advance(by: 3600)
             #expect(try await dispatcher.dispatchDue(limit: 10) == 0)
             #expect(f.receiver.received.count == 1)
             #expect(try await f.delivery("msg_2").attempts == 0)
@@ -182,7 +182,7 @@ import Testing
             let schedule = WebhookRetrySchedule()
             f.receiver.script(Array(repeating: .text("boom", status: 500), count: schedule.maxAttempts + 1))
             let dispatcher = f.dispatcher(random: { 0.999_999 })
-            let start = f.clock.now
+            let start = f.clock.now()
             for attempt in 1...schedule.maxAttempts {
                 #expect(try await dispatcher.dispatchDue(limit: 10) == 1)
                 let state = try await f.delivery("msg_1")
@@ -194,8 +194,8 @@ import Testing
             let state = try await f.delivery("msg_1")
             #expect(state.givenUpAt != nil && state.nextAttemptAt == nil && state.deliveredAt == nil)
             #expect(state.lastError == "gave up after 11 attempts: HTTP 500")
-            #expect(f.clock.now.timeIntervalSince(start) >= 72 * 3600)
-            f.clock.advance(7 * 86400)
+            #expect(f.clock.now().timeIntervalSince(start) >= 72 * 3600)
+            f.clock.advance(by: 7 * 86400)
             #expect(try await dispatcher.dispatchDue(limit: 10) == 0)
             #expect(f.receiver.received.count == schedule.maxAttempts)
         }

@@ -17,7 +17,7 @@ struct Fixture: Sendable {
 
     static func with(_ body: (Fixture) async throws -> Void) async throws {
         let db = try await TestDatabase.create()
-        let clock = TestClock()
+        let clock = TestClock(Date(timeIntervalSince1970: 1_800_000_000))
         let secret = WebhookSecret.generate()
         let sealer = try WebhookSecretSealer(activeKeyID: "test-kek-1", keys: ["test-kek-1": SecureRandom.bytes(32)])
         let receiver = Receiver(secret: secret, clock: clock)
@@ -47,12 +47,12 @@ struct Fixture: Sendable {
                     configuration: WebhookDispatcher.Configuration = .init(requestTimeout: 5, leaseDuration: 30)) -> WebhookDispatcher {
         let clock = clock
         return WebhookDispatcher(client: db.app, sealer: sealer, configuration: configuration, owner: owner,
-                                 now: { clock.now }, random: random)
+                                 now: { clock.now() }, random: random)
     }
 
     func enqueue(_ messageID: String, endpointID: UUID? = nil) async throws {
         let endpoint = endpointID ?? self.endpointID
-        let now = clock.now
+        let now = clock.now()
         _ = try await db.app.transaction { connection in
             try WebhookOutbox.enqueue(endpointID: endpoint, messageID: messageID, type: "journey.completed",
                                       payload: JSONB(text: #"{"journeyID": "j-1", "outcome": "completed"}"#),

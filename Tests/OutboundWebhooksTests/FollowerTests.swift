@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct FollowerTests {
     func follower(_ f: Fixture, batchSize: Int = 50) -> JourneyWebhookFollower {
         let clock = f.clock
-        return JourneyWebhookFollower(client: f.db.owner, configuration: .init(batchSize: batchSize), now: { clock.now })
+        return JourneyWebhookFollower(client: f.db.owner, configuration: .init(batchSize: batchSize), now: { clock.now() })
     }
 
     func endingEventID(_ f: Fixture, _ id: JourneyID) async throws -> UUID {
@@ -66,7 +66,7 @@ import Testing
             try await journeys.start()
             try await journeys.waitUntilReadable()
             let follower = JourneyWebhookFollower(client: f.db.owner, configuration: .init(pollInterval: .seconds(60)),
-                                                  now: { clock.now })
+                                                  now: { clock.now() })
             let running = Task { try await follower.run() }
             defer { running.cancel() }
             let last = try #require(try await EventStore(client: f.db.app).readAll(after: .start, limit: 1000).last)
@@ -137,7 +137,7 @@ import Testing
             try await journeys.abandon()
             try await journeys.waitUntilReadable()
             struct Crash: Error {}
-            let now = f.clock.now
+            let now = f.clock.now()
             await #expect(throws: Crash.self) {
                 try await f.db.owner.transaction { connection in
                     let checkpoint = try #require(try JourneyWebhookFollower.lockCheckpoint(on: connection))
@@ -193,7 +193,7 @@ import Testing
             let url = try second.start()
             _ = try await f.db.app.transaction { [f] connection in
                 try WebhookEndpoints.create(apiKeyID: f.apiKeyID, url: url, secret: secondSecret, sealer: f.sealer,
-                                            now: f.clock.now, on: connection)
+                                            now: f.clock.now(), on: connection)
             }
             let journeys = Journeys(f.db, clock: f.clock)
             try await journeys.complete()

@@ -16,7 +16,7 @@ struct Journeys: Sendable {
 
     init(_ db: TestDatabase, clock: TestClock) {
         self.db = db
-        repository = JourneyCommandRunner(database: db.app, clock: { clock.now })
+        repository = JourneyCommandRunner(database: db.app, clock: { clock.now() })
     }
 
     /// The audit actor the API records for the fixture's key (prefix `abcdefgh`).

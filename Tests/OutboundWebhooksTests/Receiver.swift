@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JourneyTesting
 import OutboundWebhooks
 import Synchronization
 
@@ -48,7 +49,7 @@ final class Receiver: Sendable {
     private func handle(_ request: HTTPRequest) -> HTTPResponse {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.lowercased()] = field.value }
-        let verified = (try? verifier.verify(body: request.body, headers: headers, now: clock.now)) != nil
+        let verified = (try? verifier.verify(body: request.body, headers: headers, now: clock.now())) != nil
         return state.withLock { state in
             state.received.append(Received(messageID: headers["webhook-id"] ?? "", body: request.body, verified: verified))
             return state.script.isEmpty ? .empty(status: .noContent) : state.script.removeFirst()

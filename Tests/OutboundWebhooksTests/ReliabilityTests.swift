@@ -13,14 +13,14 @@ import Testing
             // "crashed" claims and never records an outcome.
             #expect(try await crashed.claim(limit: 10).count == 1)
             #expect(try await survivor.dispatchDue(limit: 10) == 0)   // leased
-            f.clock.advance(30)                                         // lease over
+            f.clock.advance(by: 30)                                         // lease over
             #expect(try await survivor.dispatchDue(limit: 10) == 1)
             let state = try await f.delivery("msg_1")
             #expect(state.deliveredAt != nil && state.attempts == 2)
             // A late outcome from the crashed dispatcher changes nothing.
             let stale = WebhookDelivery(id: try await f.db.app.query("SELECT id FROM webhook_deliveries").first!.decode(0),
                                         endpointID: f.endpointID, messageID: "msg_1", eventType: "journey.completed",
-                                        payload: "{}", attempt: 1, createdAt: f.clock.now, url: "",
+                                        payload: "{}", attempt: 1, createdAt: f.clock.now(), url: "",
                                         sealedSecret: Data(), secretKeyID: "test-kek-1")
             try await crashed.record(.failed(status: 500, error: "HTTP 500", retryAfter: nil), for: stale)
             let after = try await f.delivery("msg_1")
@@ -60,7 +60,7 @@ import Testing
                 try await f.db.app.transaction { connection in
                     try WebhookOutbox.enqueue(apiKeyID: f.apiKeyID, messageID: "msg_1", type: "journey.abandoned",
                                               payload: JSONB(text: #"{"reason": "attempts exhausted"}"#),
-                                              now: f.clock.now, on: connection)
+                                              now: f.clock.now(), on: connection)
                 }
             }
             #expect(try await enqueue() == 2)

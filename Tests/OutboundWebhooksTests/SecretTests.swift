@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct SecretTests {
     @Test func theSecretIsNotReadableInPlainTextFromTheTable() async throws {
         try await Fixture.with { f in
-            let store = WebhookEndpointStore(client: f.db.app, sealer: f.sealer, now: { f.clock.now })
+            let store = WebhookEndpointStore(client: f.db.app, sealer: f.sealer, now: { f.clock.now() })
             let result = try await store.set(key: "abcdefgh", url: "https://hooks.example.com/journeys", rotateSecret: true)
             let secret = try #require(result.newSecret)
             let rows = try await f.db.superuser.query("SELECT to_jsonb(e)::text FROM webhook_endpoints e")
@@ -89,7 +89,7 @@ import Testing
 
     @Test func setKeepsOrRotatesTheSecretDisablesAndRefusesBadKeys() async throws {
         try await Fixture.with { f in
-            let store = WebhookEndpointStore(client: f.db.app, sealer: f.sealer, now: { f.clock.now })
+            let store = WebhookEndpointStore(client: f.db.app, sealer: f.sealer, now: { f.clock.now() })
             // The fixture's endpoint is the key's newest: set updates it and keeps its secret.
             let kept = try await store.set(key: "abcdefgh", url: "https://a.example.com/hook")
             #expect(!kept.created && kept.newSecret == nil && kept.endpoint.id == f.endpointID)

@@ -11,7 +11,7 @@ import Testing
             owner: f.db.owner, app: f.db.app, sealer: f.sealer,
             configuration: .init(follower: .init(batchSize: 100, pollInterval: .milliseconds(20)),
                                  dispatcher: .init(requestTimeout: 5, leaseDuration: 30, pollInterval: .milliseconds(20))),
-            now: { clock.now }, random: { 0.5 })
+            now: { clock.now() }, random: { 0.5 })
     }
 
     /// Polls `condition` every 20 ms for up to 10 s (the service runs on its own).

@@ -23,7 +23,7 @@ import Testing
             INSERT INTO webhook_endpoints (id, api_key_id, url, secret)
             SELECT \(endpointID), id, 'https://hooks.example.com/x', \(plain.text) FROM api_keys
             """)
-        let journeys = Journeys(db, clock: TestClock())
+        let journeys = Journeys(db, clock: TestClock(Date(timeIntervalSince1970: 1_800_000_000)))
         try await journeys.complete()
         try await journeys.waitUntilReadable()
         let last = try #require(try await EventStore(client: db.owner).readAll(after: .start, limit: 1000).last)

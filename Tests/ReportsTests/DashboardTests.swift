@@ -1,6 +1,7 @@
 import AccessControl
 import Foundation
 import HTTPServer
+import Synchronization
 import Testing
 
 /// `/dashboard`: sign-in, what a person sees in headless Chromium, and escaping of every echo.
@@ -87,7 +88,7 @@ import Testing
     }
 
     @Test func chromiumShowsTheFunnelErrorsRatesHistogramAndFilters() async throws {
-        try await withService { service, _ in
+        try await withService(listening: true) { service, _ in
             let dom = try await Chromium.dumpDOM(signingInTo: service, query: "from=2026-03-01&to=2026-03-07")
             #expect(dom.contains("<title>Human Token Journeys — compliance dashboard</title>"))
             #expect(dom.contains("<h2>Funnel</h2>"))
@@ -113,7 +114,7 @@ import Testing
     }
 
     @Test func chromiumRendersInjectedParametersAsText() async throws {
-        try await withService { service, _ in
+        try await withService(listening: true) { service, _ in
             let attack = "<script>document.title='owned'</script>"
             let query = "from=" + attack.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "&to=2026-03-07"
             let dom = try await Chromium.dumpDOM(signingInTo: service, query: query)
@@ -165,13 +166,21 @@ enum Chromium {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let reader = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
+        // Read on a thread of its own: a blocking read must not hold one of the few threads
+        // the parallel test run shares.
+        let read = Mutex<Data?>(nil)
+        let thread = Thread {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            read.withLock { $0 = data }
+        }
+        thread.start()
         let deadline = ContinuousClock.now + .seconds(60)
         while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
         if process.isRunning {
             process.terminate()
             throw Failed(description: "chromium did not finish within 60 s")
         }
-        return String(decoding: await reader.value, as: UTF8.self)
+        while read.withLock({ $0 == nil }) { try await Task.sleep(for: .milliseconds(50)) }
+        return String(decoding: read.withLock { $0 ?? Data() }, as: UTF8.self)
     }
 }

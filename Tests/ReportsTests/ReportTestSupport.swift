@@ -10,15 +10,6 @@ import Reports
 import Synchronization
 import Timestamps
 
-/// A clock tests move by hand.
-final class TestClock: Sendable {
-    private let current: Mutex<Date>
-    init(_ start: Date) { current = Mutex(start) }
-    var now: Date { current.withLock { $0 } }
-    func set(_ date: Date) { current.withLock { $0 = date } }
-    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
-
 func date(_ text: String) -> Date { ISO8601Date.parse(text)!.date }
 
 /// 2026-03-02T09:00:00Z: the start of the hand-built history's day.
@@ -37,7 +28,7 @@ enum Step {
 struct History {
     let db: TestDatabase
     let clock = TestClock(t0)
-    var repository: JourneyCommandRunner { JourneyCommandRunner(database: db.app, clock: { [clock] in clock.now }) }
+    var repository: JourneyCommandRunner { JourneyCommandRunner(database: db.app, clock: { [clock] in clock.now() }) }
 
     /// Appends a journey started at `start` and taken through `steps`.
     @discardableResult
@@ -59,14 +50,14 @@ struct History {
             case .created(let expiresIn):
                 try await run(.recordProcessCreated(ProcessCreation(
                     attempt: attempt, processID: process(), webAppToken: sealed("wat"), processToken: sealed("pt"),
-                    link: sealed("link"), tokenExpiresAt: expiresIn.map { clock.now.addingTimeInterval($0) })), id)
+                    link: sealed("link"), tokenExpiresAt: expiresIn.map { clock.now().addingTimeInterval($0) })), id)
             case .token: try await run(.issueToken, id)
             case .capture: try await run(.recordCaptureOpened(attempt: attempt), id)
             case .success: try await run(.recordCallback(attempt: attempt, outcome: .success(processID: process())), id)
             case .error(let code): try await run(.recordCallback(attempt: attempt, outcome: .error(code: code)), id)
             case .result(let result):
                 try await run(.recordResult(attempt: attempt, snapshot: ProcessSnapshot(
-                    state: .finished, result: result, humanToken: result == .ok ? sealed("ht") : nil, finishedAt: clock.now)), id)
+                    state: .finished, result: result, humanToken: result == .ok ? sealed("ht") : nil, finishedAt: clock.now())), id)
             case .expire: try await run(.expireToken(attempt: attempt), id)
             case .retry:
                 try await run(.retry(afterAttempt: attempt), id)

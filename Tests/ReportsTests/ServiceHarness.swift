@@ -1,89 +1,36 @@
-import AccessControl
 import CLI
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import JourneyAPI
 import JourneyCommands
 import JourneyTesting
 
-/// The service on loopback over the fixture's database, its clock at ``Fixture/now``, with keys.
+/// The service over the fixture's database, its clock at ``Fixture/now``, with keys, called in-process.
 struct ServiceHarness: Sendable {
-    let port: Int
+    typealias Answer = TestResponse
+
+    let stack: TestStack
+    /// The loopback port when the service listens (for Chromium); 0 otherwise.
+    var port: Int { stack.port ?? 0 }
     /// Holds `reports:read`.
-    let reporter: String
+    var reporter: String { stack.reporter }
     /// Holds `journeys:read` only.
-    let reader: String
+    var reader: String { stack.reader }
 
-    struct Answer: Sendable {
-        let status: Int
-        let headers: [String: String]
-        let body: Data
-        var text: String { String(decoding: body, as: UTF8.self) }
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-        var code: String? { json["code"] as? String }
-        var field: String? { json["field"] as? String }
-    }
-
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
-
-    /// Sends a request without following redirects.
+    /// Sends a request in-process (nothing follows redirects).
     func send(_ path: String, method: String = "GET", bearer: String? = nil, headers: [String: String] = [:],
               form: String? = nil) async throws -> Answer {
-        var request = URLRequest(url: url(path))
-        request.httpMethod = method
-        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        if let form {
-            request.httpBody = Data(form.utf8)
-            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        }
-        let (data, response) = try await NoRedirects.session.data(for: request)
-        let http = response as! HTTPURLResponse
-        var fields: [String: String] = [:]
-        for (name, value) in http.allHeaderFields { fields[String(describing: name).lowercased()] = String(describing: value) }
-        return Answer(status: http.statusCode, headers: fields, body: data)
+        try await stack.send(method, path, bearer: bearer, headers: headers, form: form)
     }
 }
 
-/// A URL session that reports redirects instead of following them and keeps no cookies (tests
-/// send the `Cookie` header themselves).
-final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.httpCookieStorage = nil
-        return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
-    }()
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        completionHandler(nil)
-    }
-}
-
-/// Runs `body` with the fixture's history and the service serving it.
-func withService(_ body: (ServiceHarness, Fixture) async throws -> Void) async throws {
+/// Runs `body` with the fixture's history and the service serving it; with `listening`, the
+/// service also listens on loopback (for a browser).
+func withService(listening: Bool = false, _ body: (ServiceHarness, Fixture) async throws -> Void) async throws {
     try await withFixture { db, fixture in
-        let keys = APIKeyStore(client: db.app)
-        let reporter = try await keys.create(name: "auditor", scopes: [.reportsRead]).plaintext
-        let reader = try await keys.create(name: "reader", scopes: [.journeysRead]).plaintext
-        var dependencies = try JourneyDependencies.development(database: db.app)
-        dependencies.clock = { Fixture.now }
-        var configuration = APIServer.Configuration()
-        configuration.http.port = 0
-        configuration.http.host = "127.0.0.1"
-        configuration.accessLog = { _ in }
-        let service = APIServer(configuration: configuration, database: db.app, dependencies: dependencies)
-        try service.start()
-        do {
-            try await body(ServiceHarness(port: service.port!, reporter: reporter, reader: reader), fixture)
-        } catch {
-            await service.shutdown()
-            throw error
+        var options = TestStack.Options(time: .manual, listen: listening)
+        options.clockStart = Fixture.now
+        try await TestStack.with(options, database: db) { stack in
+            try await body(ServiceHarness(stack: stack), fixture)
         }
-        await service.shutdown()
     }
 }
 

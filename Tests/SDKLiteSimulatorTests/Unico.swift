@@ -1,5 +1,6 @@
 import Foundation
 import HumanTokenAPI
+import JourneyTesting
 import SDKLiteSimulator
 import Testing
 import UnicoEmulator
@@ -14,12 +15,12 @@ struct Unico: Sendable {
 
     let emulator: UnicoEmulator
     let baseURL: URL
-    let clock: ManualEmulatorClock
+    let clock: TestClock
     let requests: RequestLog
     private let uat: HumanTokenAPIClient
     private let prod: HumanTokenAPIClient
 
-    fileprivate init(emulator: UnicoEmulator, clock: ManualEmulatorClock, requests: RequestLog) throws {
+    fileprivate init(emulator: UnicoEmulator, clock: TestClock, requests: RequestLog) throws {
         self.emulator = emulator
         self.baseURL = try #require(emulator.baseURL)
         self.clock = clock
@@ -64,7 +65,7 @@ struct Unico: Sendable {
 
 /// Starts an emulator with a UAT and a PROD account of tenant `acme`, runs `body`, shuts it down.
 func withUnico(faults: FaultScript = .none, _ body: (Unico) async throws -> Void) async throws {
-    let clock = ManualEmulatorClock(start: Date())
+    let clock = TestClock(Date())
     let requests = RequestLog()
     let accounts: [UnicoEmulator.ServiceAccount] = [
         .init(tenantID: Unico.tenant, name: "journeys", environment: .uat, publicKey: TestKeys.account.publicKey),

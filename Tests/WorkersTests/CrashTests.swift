@@ -38,7 +38,12 @@ final class LogLines: Sendable {
             let run = Task { try await worker.run() }
             let deadline = Date().addingTimeInterval(10)
             while worker.statistics.done < 3, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            try h.database.cluster.restart()
+            // A restart with an outage polls cannot miss, even in a busy parallel run: stop, wait,
+            // start again (pg_ctl off the cooperative pool).
+            let cluster = h.database.cluster
+            try await offPool { try cluster.stop() }
+            try await Task.sleep(for: .milliseconds(500))
+            _ = try await offPool { try cluster.start() }
             // Claims cut off by the restart wait for their lease; the clock moves past it.
             for _ in 0..<300 {
                 var open = 0

@@ -1,9 +1,6 @@
 import AccessControl
 import EventStore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HumanTokenAPI
 import JourneyDomain
 import JourneyAPI
@@ -16,27 +13,29 @@ import Testing
 import UnicoEmulator
 import Workers
 
-/// A migrated database, the Unico emulator and the journey service on loopback, all on one manual
-/// clock; the projection runner and workers are driven by the test.
+/// A ``TestStack`` as the worker tests see it: one manual clock (or the system clock), the
+/// service called in-process, the projection runner and workers driven by the test.
 struct WorkersHarness: Sendable {
-    let database: TestDatabase
-    let clock: ManualEmulatorClock
-    let emulator: UnicoEmulator
-    let emulatorURL: URL
-    let unicoConfiguration: HumanTokenAPIConfiguration
+    typealias Answer = TestResponse
+
+    let stack: TestStack
+    var database: TestDatabase { stack.database }
+    var clock: TestClock { stack.clock }
+    var emulator: UnicoEmulator { stack.emulator }
+    var emulatorURL: URL { stack.emulatorURL }
+    var unicoConfiguration: HumanTokenAPIConfiguration { stack.unicoConfiguration }
     /// The emulator's service-account key, for child processes.
-    let privateKeyPEM: String
+    var privateKeyPEM: String { stack.privateKeyPEM }
     /// True when everything runs on the system clock (for child processes) instead of `clock`.
-    let realTime: Bool
-    let dependencies: JourneyDependencies
-    let projections: ProjectionRunner
-    let port: Int
-    let writer: String
+    var realTime: Bool { stack.options.time == .system }
+    var dependencies: JourneyDependencies { stack.dependencies }
+    var projections: ProjectionRunner { stack.projections }
+    var writer: String { stack.writer }
 
     /// A worker on the harness's app pool unless `database` is given.
     func worker(_ configuration: WorkerService.Configuration = WorkersHarness.quick(),
                 database: PostgresClient? = nil) throws -> WorkerService {
-        try WorkerService(configuration: configuration, database: database ?? self.database.app, dependencies: dependencies.engine)
+        try stack.worker(configuration, database: database)
     }
 
     static func quick(_ id: String = "w-\(UUID().uuidString.prefix(6))") -> WorkerService.Configuration {
@@ -54,27 +53,13 @@ struct WorkersHarness: Sendable {
         return try await worker.runOnce()
     }
 
-    func now() -> Date { realTime ? Date() : clock.now() }
+    func now() -> Date { stack.now() }
 
     // MARK: - HTTP
 
-    struct Answer: Sendable {
-        let status: Int
-        let body: Data
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-        subscript(_ key: String) -> Any? { json[key] }
-    }
-
+    /// Sends a request in-process, with the writer key unless `bearer` is given.
     func send(_ method: String, _ path: String, json: Any? = nil, bearer: String? = nil) async throws -> Answer {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        request.setValue("Bearer \(bearer ?? writer)", forHTTPHeaderField: "Authorization")
-        if let json {
-            request.httpBody = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return Answer(status: (response as! HTTPURLResponse).statusCode, body: data)
+        try await stack.send(method, path, bearer: bearer ?? writer, json: json)
     }
 
     /// Starts a journey through the API; returns the answer (201 when Unico created the process).
@@ -153,47 +138,8 @@ struct WorkersHarness: Sendable {
 /// Runs `body` against a fresh database, an emulator with `faults`, and the service with `policy`.
 func withWorkers(faults: FaultScript = .none, policy: RetryPolicy = .standard, requestTimeout: TimeInterval = 5,
                  realTime: Bool = false, _ body: (WorkersHarness) async throws -> Void) async throws {
-    let db = try await TestDatabase.create(poolSize: 12)
-    let clock = ManualEmulatorClock(start: Date(timeIntervalSince1970: 1_780_000_000))
-    let account = try DevelopmentServiceAccount.generate(tenantID: "acme", name: "journeys", environment: .uat)
-    let emulator = try UnicoEmulator(configuration: .init(
-        port: 0, serviceAccounts: [account.account], acceptsBaseURLAsAudience: true, rateLimitPerSecond: 10_000,
-        faultScript: faults, clock: realTime ? SystemEmulatorClock() as any EmulatorClock : clock, accessLog: { _ in }))
-    try emulator.start()
-    do {
-        let baseURL = try #require(emulator.baseURL)
-        let unicoConfiguration = HumanTokenAPIConfiguration(
-            environment: .uat, serviceAccount: "journeys", tenant: "acme", privateKey: .pem(try account.privateKeyPEM()),
-            tokenHost: baseURL, apiHost: baseURL, requestTimeout: requestTimeout, rateLimit: 1000)
-        let system: @Sendable () -> Date = { Date() }
-        let manual: @Sendable () -> Date = { clock.now() }
-        let now = realTime ? system : manual
-        let unico = try HumanTokenAPIClient(configuration: unicoConfiguration, clock: now)
-        var dependencies = try JourneyDependencies.development(database: db.app, unico: [.uat: unico])
-        dependencies.retryPolicy = policy
-        dependencies.clock = now
-        let writer = try await APIKeyStore(client: db.app).create(name: "backend", scopes: [.journeysWrite, .journeysRead]).plaintext
-        var serviceConfiguration = APIServer.Configuration()
-        serviceConfiguration.http.port = 0
-        serviceConfiguration.accessLog = { _ in }
-        let service = APIServer(configuration: serviceConfiguration, database: db.app, dependencies: dependencies)
-        try service.start()
-        let harness = WorkersHarness(
-            database: db, clock: clock, emulator: emulator, emulatorURL: baseURL, unicoConfiguration: unicoConfiguration,
-            privateKeyPEM: try account.privateKeyPEM(), realTime: realTime, dependencies: dependencies,
-            projections: ProjectionRunner(client: db.owner), port: try #require(service.port), writer: writer)
-        do {
-            try await body(harness)
-        } catch {
-            await service.shutdown()
-            throw error
-        }
-        await service.shutdown()
-    } catch {
-        await emulator.shutdown()
-        await db.drop()
-        throw error
-    }
-    await emulator.shutdown()
-    await db.drop()
+    var options = TestStack.Options(time: realTime ? .system : .manual, faults: faults, retryPolicy: policy,
+                                    requestTimeout: requestTimeout)
+    options.poolSize = 12
+    try await TestStack.with(options) { stack in try await body(WorkersHarness(stack: stack)) }
 }

@@ -23,17 +23,22 @@ struct DemoRunner: Sendable {
     let log: @Sendable (String) -> Void
 
     func run() async throws -> Summary {
-        try await LocalStack.with(database: database, faults: FaultScript(tokenEntryDisabled: [.prod]),
-                                  retryPolicy: Self.retryPolicy) { try await run(on: $0) }
+        // One manual clock for Unico and the service: moving it expires tokens on both sides.
+        let clock = ManualEmulatorClock(start: Date())
+        var configuration = LocalStack.Configuration(clock: clock)
+        configuration.faults = FaultScript(tokenEntryDisabled: [.prod])
+        configuration.retryPolicy = Self.retryPolicy
+        return try await LocalStack.with(database: database, configuration: configuration) {
+            try await run(on: $0, clock: clock)
+        }
     }
 
-    private func run(on stack: LocalStack) async throws -> Summary {
+    private func run(on stack: LocalStack, clock: ManualEmulatorClock) async throws -> Summary {
         log("Unico emulator on \(stack.unicoURL.absoluteString) (token entry disabled for PROD, to show 73303)")
         log("journey service on \(stack.api.baseURL.absoluteString)")
         let api = stack.api
         let key = stack.apiKey
         let unicoURL = stack.unicoURL
-        let clock = stack.clock
 
         let scenarios = DemoScenario.all(approvals: approvals)
         var results: [(DemoScenario, String?)] = []

@@ -1,0 +1,44 @@
+import Foundation
+import JourneyAPI
+import JourneyDomain
+import UnicoEmulator
+
+extension LocalStack {
+    /// How the stack is put together; the defaults are what `demo` and `bench e2e` run.
+    public struct Configuration: Sendable {
+        /// The emulated service accounts (one per environment) with their keys; nil generates one
+        /// for UAT and one for PROD, each its own tenant (as at Unico). Default nil.
+        public var accounts: [DevelopmentServiceAccount]?
+        /// The emulator's clock. Default: a manual clock at the current time (the demo moves it).
+        public var clock: any EmulatorClock
+        /// The service's clock. Default: the emulator's, so moving it expires tokens on both sides.
+        public var serviceClock: @Sendable () -> Date
+        /// The Unico clients' clock (assertions, token caching). Default: the system clock.
+        public var clientClock: @Sendable () -> Date = Date.init
+        /// Faults the emulator injects. Default none.
+        public var faults: FaultScript = .none
+        /// Seed of the emulator's fault decisions. Default 7.
+        public var seed: UInt64 = 7
+        /// The emulator's requests per second per tenant; 0 turns its limit off. Default 0.
+        public var emulatorRateLimit: Int = 0
+        /// Where the emulator sends its webhooks; nil sends none. Default nil.
+        public var emulatorWebhook: UnicoEmulator.WebhookConfiguration?
+        /// The Unico clients' own limiter, in requests per second. Default 100,000 (the emulator's limit is off).
+        public var clientRateLimit: Double = 100_000
+        /// The Unico clients' request timeout, in seconds. Default 10.
+        public var clientRequestTimeout: TimeInterval = 10
+        /// The policy frozen into new journeys. Default ``RetryPolicy/standard``.
+        public var retryPolicy: RetryPolicy = .standard
+        /// How the service authenticates Unico's webhooks. Default: read from `UNICO_WEBHOOK_AUTH`.
+        public var webhookAuthentication: WebhookAuthenticator? = WebhookAuthenticator.configured()
+        /// The service's loopback port: 0 picks a free one; nil does not listen (callers use
+        /// `service.router` in-process). Default 0.
+        public var port: Int? = 0
+
+        /// The defaults, on `clock` (default: a manual clock at the current time).
+        public init(clock: any EmulatorClock = ManualEmulatorClock(start: Date())) {
+            self.clock = clock
+            self.serviceClock = { clock.now() }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import HumanTokenAPI
+import JourneyAPI
+import JourneyDomain
+import UnicoEmulator
+
+extension TestStack {
+    /// What a test changes about the stack; the defaults suit most tests.
+    public struct Options: Sendable {
+        /// Where the stack reads the time.
+        public enum Time: Sendable {
+            /// One ``TestClock`` for the emulator, the service and the Unico client.
+            case manual
+            /// The ``TestClock`` at Unico only; the service and client on the system clock.
+            case emulatorOnly
+            /// The system clock everywhere (for child processes and real-time tests).
+            case system
+        }
+
+        /// Default ``Time/manual``.
+        public var time: Time = .manual
+        /// Where the ``TestClock`` starts. Default 2026-05-28T20:26:40Z.
+        public var clockStart = Date(timeIntervalSince1970: 1_780_000_000)
+        /// Faults the emulator injects. Default none.
+        public var faults: FaultScript = .none
+        /// The policy frozen into new journeys. Default ``RetryPolicy/standard``.
+        public var retryPolicy: RetryPolicy = .standard
+        /// The Unico client's request timeout, in seconds. Default 5.
+        public var requestTimeout: TimeInterval = 5
+        /// The Unico client's own limiter. Default 1000 per second.
+        public var clientRateLimit: Double = 1000
+        /// The emulator's limit per tenant. Default 10,000 per second.
+        public var emulatorRateLimit = 10_000
+        /// How the service authenticates Unico's webhooks; nil refuses them. Default nil.
+        public var webhookAuthentication: WebhookAuthenticator?
+        /// When set, the emulator sends its webhooks to the service with these credentials (the
+        /// service then listens on loopback). Default nil.
+        public var emulatorWebhooks: UnicoEmulator.WebhookAuthentication?
+        /// Whether the service listens on a loopback port (for real-socket callers). Default false.
+        public var listen = false
+        /// The application pool's size. Default 8.
+        public var poolSize = 8
+
+        public init(time: Time = .manual, faults: FaultScript = .none, retryPolicy: RetryPolicy = .standard,
+                    requestTimeout: TimeInterval = 5, listen: Bool = false) {
+            self.time = time
+            self.faults = faults
+            self.retryPolicy = retryPolicy
+            self.requestTimeout = requestTimeout
+            self.listen = listen
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import AccessControl
+import Foundation
+import HumanTokenAPI
+import JourneyAPI
+import JourneyApp
+import JourneyDomain
+import Postgres
+import Projections
+import UnicoEmulator
+import Workers
+
+/// The whole stack for a test: a fresh database, the Unico emulator on loopback, the service
+/// wired by `LocalStack` (as `demo` and `bench e2e` run it) and called in-process, API keys,
+/// the projection runner and workers, all on one ``TestClock`` unless told otherwise.
+public struct TestStack: Sendable {
+    public let database: TestDatabase
+    /// The emulator, service and Unico clients, as `LocalStack` wires them.
+    public let local: LocalStack
+    /// The stack's clock (read by whoever ``Options/time`` says).
+    public let clock: TestClock
+    public let options: Options
+    /// Calls the service's router without a socket.
+    public let client: TestClient
+    /// Holds `journeys:write` and `journeys:read`.
+    public let writer: String
+    /// Holds `journeys:read` only.
+    public let reader: String
+    /// Holds `reports:read` only.
+    public let reporter: String
+    /// Applies events to `journey_state` (driven by the test).
+    public let projections: ProjectionRunner
+
+    public var emulator: UnicoEmulator { local.emulator }
+    public var emulatorURL: URL { local.unicoURL }
+    public var service: APIServer { local.service }
+    public var dependencies: JourneyDependencies { local.dependencies }
+    /// The UAT client of the emulator, as the service uses it.
+    public var unico: HumanTokenAPIClient { local.unicoClients[.uat]! }
+    /// The UAT client's settings (for child processes).
+    public var unicoConfiguration: HumanTokenAPIConfiguration { local.unicoConfigurations[.uat]! }
+    /// The UAT service account's private key, as PEM (for child processes).
+    public var privateKeyPEM: String { (try? Self.account.privateKeyPEM()) ?? "" }
+    /// The service's loopback port when it listens (``Options/listen`` or emulator webhooks).
+    public var port: Int? { service.port }
+    /// The service's metrics in the Prometheus text format.
+    public var metricsText: String { service.metrics.render() }
+
+    /// The time as the service reads it.
+    public func now() -> Date { options.time == .manual ? clock.now() : Date() }
+
+    /// Sends a request to the service in-process (see ``TestClient/send(_:_:bearer:headers:json:form:)``).
+    public func send(_ method: String, _ uri: String, bearer: String? = nil, headers: [String: String] = [:],
+                     json: Any? = nil, form: String? = nil) async throws -> TestResponse {
+        try await client.send(method, uri, bearer: bearer, headers: headers, json: json, form: form)
+    }
+
+    /// A worker over the stack's engine on the application pool unless `database` is given.
+    public func worker(_ configuration: WorkerService.Configuration, database: PostgresClient? = nil) throws -> WorkerService {
+        try WorkerService(configuration: configuration, database: database ?? self.database.app, dependencies: dependencies.engine)
+    }
+
+    /// The UAT service account `journeys@acme`, generated once per process (RSA keys are slow to make).
+    public static let account: DevelopmentServiceAccount = {
+        do {
+            return try DevelopmentServiceAccount.generate(tenantID: "acme", name: "journeys", environment: .uat)
+        } catch {
+            preconditionFailure("could not generate the test service account: \(error)")
+        }
+    }()
+
+    /// Runs `body` against a stack over a fresh database (or `database`, which the caller drops),
+    /// then stops it and drops the database it created.
+    public static func with(_ options: Options = Options(), database: TestDatabase? = nil,
+                            _ body: (TestStack) async throws -> Void) async throws {
+        let db: TestDatabase
+        if let database {
+            db = database
+        } else {
+            db = try await TestDatabase.create(poolSize: options.poolSize)
+        }
+        let stack: TestStack
+        do {
+            stack = try await start(options, database: db)
+        } catch {
+            if database == nil { await db.drop() }
+            throw error
+        }
+        do {
+            try await body(stack)
+        } catch {
+            await stack.local.stop()
+            if database == nil { await db.drop() }
+            throw error
+        }
+        await stack.local.stop()
+        if database == nil { await db.drop() }
+    }
+
+    /// Starts the emulator and wires the service over `database`; the caller stops `local`.
+    public static func start(_ options: Options, database: TestDatabase) async throws -> TestStack {
+        let clock = TestClock(options.clockStart)
+        var configuration = LocalStack.Configuration(clock: options.time == .system ? SystemEmulatorClock() : clock)
+        if options.time != .manual { configuration.serviceClock = Date.init }
+        if options.time == .manual { configuration.clientClock = clock.read }
+        configuration.accounts = [account]
+        configuration.faults = options.faults
+        configuration.seed = 0
+        configuration.emulatorRateLimit = options.emulatorRateLimit
+        configuration.clientRateLimit = options.clientRateLimit
+        configuration.clientRequestTimeout = options.requestTimeout
+        configuration.retryPolicy = options.retryPolicy
+        configuration.webhookAuthentication = options.webhookAuthentication
+        configuration.port = options.listen ? 0 : nil
+        if let authentication = options.emulatorWebhooks {
+            let port = try freePort()
+            configuration.port = port
+            configuration.emulatorWebhook = UnicoEmulator.WebhookConfiguration(
+                url: URL(string: "http://127.0.0.1:\(port)/v1/webhooks/unico")!, authentication: authentication,
+                maxAttempts: 3, requestTimeout: .seconds(10))
+        }
+        let local = try await LocalStack.start(app: database.app, configuration: configuration)
+        do {
+            let keys = APIKeyStore(client: database.app)
+            let reader = try await keys.create(name: "reader", scopes: [.journeysRead]).plaintext
+            let reporter = try await keys.create(name: "reporter", scopes: [.reportsRead]).plaintext
+            return TestStack(database: database, local: local, clock: clock, options: options,
+                             client: TestClient(router: local.service.router), writer: local.apiKey, reader: reader,
+                             reporter: reporter, projections: ProjectionRunner(client: database.owner))
+        } catch {
+            await local.stop()
+            throw error
+        }
+    }
+}
