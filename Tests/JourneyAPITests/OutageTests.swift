@@ -21,25 +21,17 @@ import Testing
         var json: [String: Any]
     }
 
-    func send(_ port: Int, _ method: String, _ path: String, json: Bool = false) async throws -> Answer {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        request.setValue("Bearer \(APIKeyCredential.generate().text)", forHTTPHeaderField: "Authorization")
-        if json {
-            request.httpBody = Data("{}".utf8)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as! HTTPURLResponse
-        var fields: [String: String] = [:]
-        for (name, value) in http.allHeaderFields { fields[String(describing: name).lowercased()] = String(describing: value) }
-        return Answer(status: http.statusCode, headers: fields,
-                      json: (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+    /// Sends through the router in-process, with a well-formed key nobody holds.
+    func send(_ client: TestClient, _ method: String, _ path: String, json: Bool = false) async throws -> Answer {
+        let answer = try await client.send(method, path, bearer: APIKeyCredential.generate().text,
+                                           json: json ? [String: Any]() : nil)
+        return Answer(status: answer.status, headers: answer.headers,
+                      json: (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] ?? [:])
     }
 
     @Test func everyRouteAnswers503WithRetryAfterWhenPostgreSQLIsUnreachable() async throws {
         let unreachable = try PostgresClient(url: "postgresql://journeys_app@127.0.0.1:1/x?connect_timeout=1")
-        try await withService(unreachable) { port, service in
+        try await withService(unreachable) { client, service in
             let id = UUID().uuidString.lowercased()
             let mustBe503: Set<String> = ["POST /v1/journeys", "GET /v1/journeys", "GET /v1/journeys/{id}",
                                           "POST /v1/journeys/{id}/token", "GET /v1/journeys/{id}/events", "GET /readyz"]
@@ -47,7 +39,7 @@ import Testing
             for route in service.routes {
                 let name = "\(route.method.rawValue) \(route.path)"
                 let path = route.path.replacingOccurrences(of: "{id}", with: id).replacingOccurrences(of: "{name}", with: "funnel")
-                let answer = try await send(port, route.method.rawValue, path, json: route.method.rawValue == "POST")
+                let answer = try await send(client, route.method.rawValue, path, json: route.method.rawValue == "POST")
                 #expect(answer.status != 500, "\(name) answered 500")
                 guard answer.status == 503 else { continue }
                 seen.insert(name)
