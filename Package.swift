@@ -22,24 +22,28 @@ let package = Package(
         .target(name: "Migrations", dependencies: ["Postgres", "Cryptography"]),
         .target(name: "EventStore", dependencies: ["Postgres", "Cryptography"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
-        .target(name: "CLI"),
-        .target(name: "HumanTokenAPI", dependencies: ["Cryptography"]),
+        .target(name: "CLI", dependencies: ["Timestamps"]),
+        .target(name: "HumanTokenAPI", dependencies: ["Cryptography", "Timestamps"]),
         .target(name: "RateBudget", dependencies: ["Postgres", "HumanTokenAPI"]),
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography"]),
         .target(name: "SDKLiteSimulator"),
         .target(name: "Observability"),
-        .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain"]),
+        .target(name: "Lifecycle"),
+        .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "Timestamps", "Lifecycle"]),
         .target(name: "OutboundWebhooks", dependencies: [
-            "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy",
+            "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy", "AccessControl", "Lifecycle",
         ]),
-        .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain"]),
-        .target(name: "Audit", dependencies: ["Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore"]),
+        .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain", "Timestamps"]),
+        .target(name: "Audit", dependencies: [
+            "Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore", "Timestamps",
+        ]),
         .target(name: "JourneyAPI", dependencies: [
             "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
-            "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit",
+            "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit", "Projections",
+            "Lifecycle",
         ]),
         .target(name: "Workers", dependencies: [
-            "Postgres", "EventStore", "JourneyDomain", "JourneyEngine", "HumanTokenAPI", "Observability",
+            "Postgres", "EventStore", "JourneyDomain", "JourneyEngine", "HumanTokenAPI", "Observability", "Lifecycle",
         ]),
         .target(name: "JourneyStore", dependencies: ["EventStore", "JourneyDomain", "Postgres"]),
         .target(name: "JourneyEngine", dependencies: [
@@ -49,13 +53,15 @@ let package = Package(
         .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography"]),
 
         // Domain
-        .target(name: "JourneyDomain"),
+        .target(name: "JourneyDomain", dependencies: ["Timestamps"]),
+        .target(name: "Timestamps"),
         .target(name: "JourneyClient"),
 
         // Composition root, commands, benchmarks and executable
         .target(name: "JourneyApp", dependencies: [
             "AccessControl", "CLI", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyDomain", "JourneyAPI",
             "Migrations", "OutboundWebhooks", "Postgres", "Privacy", "RateBudget", "UnicoEmulator", "Workers",
+            "Lifecycle", "Observability", "Projections",
         ]),
         .target(name: "JourneyBenchmarks", dependencies: [
             "CLI", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyApp", "JourneyDomain",
@@ -64,7 +70,7 @@ let package = Package(
         .target(name: "JourneyCommands", dependencies: [
             "AccessControl", "Audit", "CLI", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI",
             "JourneyApp", "JourneyBenchmarks", "JourneyDomain", "JourneyAPI", "Migrations", "OutboundWebhooks", "Postgres",
-            "Privacy", "Projections", "Reports", "SDKLiteSimulator", "UnicoEmulator", "Workers",
+            "Privacy", "Projections", "Reports", "SDKLiteSimulator", "Timestamps", "UnicoEmulator", "Workers", "Lifecycle",
         ]),
         .executableTarget(name: "journeys", dependencies: ["CLI", "JourneyCommands"]),
 
@@ -77,15 +83,18 @@ let package = Package(
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting", "Postgres"]),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "JourneyDomainTests", dependencies: ["JourneyDomain"]),
+        .testTarget(name: "JourneyDomainTests", dependencies: ["JourneyDomain", "Timestamps"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
         .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography", "HTTPServer"]),
         .testTarget(name: "RateBudgetTests", dependencies: ["RateBudget", "HumanTokenAPI", "Postgres", "JourneyTesting"]),
-        .testTarget(name: "HumanTokenAPITests", dependencies: ["HumanTokenAPI", "UnicoEmulator", "Cryptography", "JourneyTesting"]),
+        .testTarget(name: "HumanTokenAPITests", dependencies: [
+            "HumanTokenAPI", "UnicoEmulator", "Cryptography", "Timestamps", "JourneyTesting",
+        ]),
         .testTarget(name: "SDKLiteSimulatorTests", dependencies: [
             "SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography", "JourneyTesting",
         ]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
+        .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "ProjectionsTests", dependencies: [
             "Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore", "JourneyEngine", "Postgres",
         ]),
@@ -109,16 +118,16 @@ let package = Package(
         .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography", "Postgres"]),
         .testTarget(name: "ReportsTests", dependencies: [
             "Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore", "Migrations", "Postgres",
-            "JourneyCommands", "JourneyAPI", "JourneyEngine", "HTTPServer", "AccessControl", "CLI",
+            "JourneyCommands", "JourneyAPI", "JourneyEngine", "HTTPServer", "AccessControl", "CLI", "Timestamps",
         ]),
         .testTarget(name: "AuditTests", dependencies: [
             "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore", "CLI",
-            "JourneyAPI", "JourneyEngine", "HTTPServer", "Postgres", "Projections", "JourneyCommands",
+            "JourneyAPI", "JourneyEngine", "HTTPServer", "Postgres", "Projections", "JourneyCommands", "Timestamps",
         ]),
         .testTarget(name: "WorkersTests", dependencies: [
             "Workers", "JourneyTesting", "JourneyAPI", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
             "AccessControl", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
-            "JourneyStore", "Cryptography", "JourneyApp", "CLI", "JourneyCommands", "Postgres",
+            "JourneyStore", "Cryptography", "JourneyApp", "CLI", "JourneyCommands", "Postgres", "Observability",
         ]),
         .testTarget(name: "JourneyCommandsTests", dependencies: [
             "JourneyCommands", "JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI", "AccessControl", "EventStore", "Postgres",

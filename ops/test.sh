@@ -27,6 +27,12 @@ if ! ops/check-imports.sh; then
   rm -f "$log"
   exit 1
 fi
+# Each module keeps its SQL in its statements file (no SQL literals elsewhere in Sources/).
+if ! ops/check-sql.sh; then
+  echo "error: SQL literals outside the modules' statements files (see above)" >&2
+  rm -f "$log"
+  exit 1
+fi
 # In parallel (Swift Testing's default). Foundation's select()-based socket thread stops working
 # for descriptors above 1024, which once hung URLSession-based tests and kept this run serial; now
 # API tests call the router in-process (JourneyTesting's TestClient, no socket), and

@@ -43,4 +43,17 @@ enum AccessControlStatements {
         WHERE id = \(id) AND (last_used_at IS NULL OR last_used_at <= \(stale))
         """
     }
+
+    /// Id and prefix of the keys among `prefixes`, revoked ones included.
+    static func keyIDs(prefixes: [String]) -> PostgresQuery {
+        "SELECT prefix, id FROM api_keys WHERE prefix = ANY(\(prefixes)::text[])"
+    }
+
+    /// Id and revocation of the key with this id or prefix (either may be nil); `FOR UPDATE` with `lock`.
+    static func keyReference(id: UUID?, prefix: String?, lock: Bool) -> PostgresQuery {
+        """
+        SELECT id, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = \(id) OR prefix = \(prefix)
+        \(unsafeSQL: lock ? "FOR UPDATE" : "")
+        """
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import JourneyDomain
+import Timestamps
 
 /// Parses the `--as-of` / `asOf` timestamp: RFC 3339 with an offset, e.g.
 /// `2026-11-29T18:00:00Z` or `2026-11-29T15:00:00.250-03:00` (fractions beyond microseconds are cut).

@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import JourneyDomain
 import Postgres
+import Timestamps
 
 /// A stored, Ed25519-signed summary of the event log (a row of `audit_checkpoints`).
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import JourneyDomain
+import Timestamps
 
 /// One short, human sentence per journey event; never reads sealed fields or free-text details.
 public enum EventDescription {

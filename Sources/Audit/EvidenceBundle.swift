@@ -4,6 +4,7 @@ import Foundation
 import JourneyDomain
 import JourneyStore
 import Postgres
+import Timestamps
 
 /// Everything an auditor needs about one journey, as one JSON document: its events with their
 /// hashes, the stream's chain verification, the newest signed checkpoint covering it (with its

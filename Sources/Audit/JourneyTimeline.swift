@@ -3,6 +3,7 @@ import Foundation
 import JourneyDomain
 import JourneyStore
 import Postgres
+import Timestamps
 
 /// A journey's steps as recorded, and its state, as of an instant: only events recorded at or
 /// before it are folded (with the domain's `Journey.evolve`).

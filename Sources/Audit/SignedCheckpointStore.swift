@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import JourneyDomain
 import Postgres
+import Timestamps
 
 /// Writes and reads `audit_checkpoints`; works with the application role (INSERT and SELECT).
 public struct SignedCheckpointStore: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import Timestamps
 
 extension ParsedArguments {
     /// An integer value, optionally checked against a range.
@@ -62,29 +63,7 @@ extension ParsedArguments {
     public func optionalDate(_ name: String) throws -> Date? {
         try convert(
             name, expected: "an ISO-8601 date (2024-05-01) or timestamp (2024-05-01T12:30:00Z)",
-            Self.parseISO8601)
-    }
-
-    /// Parses the strict forms `2024-05-01` and `2024-05-01T12:30:00[.fff](Z|±hh:mm)`,
-    /// rejecting impossible dates such as `2024-02-30`.
-    static func parseISO8601(_ text: String) -> Date? {
-        let shape = #/(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:(Z)|([+-])(\d{2}):(\d{2})))?/#
-        guard let match = text.wholeMatch(of: shape) else { return nil }
-        let number = { (digits: Substring?) in digits.flatMap { Int($0) } ?? 0 }
-        var calendar = Calendar(identifier: .gregorian)
-        guard let utc = TimeZone(secondsFromGMT: 0) else { return nil }
-        calendar.timeZone = utc
-        let (hour, minute, second) = (number(match.4), number(match.5), number(match.6))
-        let (offsetHours, offsetMinutes) = (number(match.10), number(match.11))
-        let components = DateComponents(
-            year: number(match.1), month: number(match.2), day: number(match.3),
-            hour: hour, minute: minute, second: second)
-        guard components.isValidDate(in: calendar), hour < 24, minute < 60, second < 60,
-            offsetHours < 24, offsetMinutes < 60, let date = calendar.date(from: components)
-        else { return nil }
-        let fraction = match.7.flatMap { Double("0" + $0) } ?? 0
-        let offset = Double(offsetHours * 3600 + offsetMinutes * 60) * (match.9 == "-" ? -1 : 1)
-        return date.addingTimeInterval(fraction - offset)
+            { ISO8601Date.parse($0)?.date })
     }
 
     private func convert<Value>(

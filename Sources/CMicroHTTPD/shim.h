@@ -21,6 +21,7 @@ struct htj_mhd_settings {
     unsigned int connection_timeout;  /* seconds, 0 disables */
     unsigned int thread_pool_size;    /* 0 or 1: the single internal polling thread */
     unsigned int listen_backlog;
+    size_t memory_limit;              /* bytes per connection, 0 keeps MHD's default */
 };
 
 /// Starts an epoll daemon with internal polling threads and suspend/resume enabled.
@@ -56,6 +57,8 @@ static inline struct MHD_Daemon *htj_mhd_start(
         { MHD_OPTION_CONNECTION_LIMIT, (intptr_t)settings->connection_limit, NULL },
         { MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)settings->connection_timeout, NULL },
         { MHD_OPTION_LISTEN_BACKLOG_SIZE, (intptr_t)settings->listen_backlog, NULL },
+        { settings->memory_limit > 0 ? MHD_OPTION_CONNECTION_MEMORY_LIMIT : MHD_OPTION_LISTEN_BACKLOG_SIZE,
+          settings->memory_limit > 0 ? (intptr_t)settings->memory_limit : (intptr_t)settings->listen_backlog, NULL },
         { settings->thread_pool_size > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END,
           (intptr_t)settings->thread_pool_size, NULL },
         { MHD_OPTION_END, 0, NULL },
@@ -87,3 +90,12 @@ static inline int htj_mhd_client_address(struct MHD_Connection *connection, char
     return inet_ntop(address->sa_family, raw, buffer, length) == NULL ? -1 : 0;
 }
 
+
+/// Writes `length` bytes straight to the connection's socket without blocking; returns the bytes
+/// written or -1. Only for a last answer before the connection is closed (MHD 0.9.75 cannot
+/// queue a response while a request body is still arriving).
+static inline ssize_t htj_mhd_write_final(struct MHD_Connection *connection, const void *bytes, size_t length) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info == NULL) return -1;
+    return send(info->connect_fd, bytes, length, MSG_NOSIGNAL | MSG_DONTWAIT);
+}

@@ -27,7 +27,7 @@ final class AppendNotifier: Sendable {
 
     private func drain() async {
         while true {
-            _ = try? await client.query("SELECT pg_notify(\(EventStore.notificationChannel), '')")
+            try? await client.withConnection { try $0.notify(EventStore.notificationChannel) }
             let again = state.withLock { state -> Bool in
                 if state.pending {
                     state.pending = false

@@ -64,24 +64,11 @@ public struct ChainVerifier: Sendable {
     }
 
     private func page(after cursor: (stream: String, version: Int64)) async throws -> [PostgresRow] {
-        try await client.query("""
-            SELECT e.stream_name, e.stream_version, e.position, e.event_id::text, e.event_type, e.data::text,
-                   e.correlation_id::text, e.causation_id::text, e.actor,
-                   (extract(epoch FROM e.recorded_at) * 1000000)::bigint, e.previous_hash, e.hash,
-                   s.version, s.head_hash
-            FROM events e LEFT JOIN streams s ON s.stream_name = e.stream_name
-            WHERE (e.stream_name, e.stream_version) > (\(cursor.stream), \(cursor.version))
-            ORDER BY e.stream_name, e.stream_version
-            LIMIT \(pageSize)
-            """).rows
+        try await client.query(EventStoreStatements.chainPage(after: cursor, limit: pageSize)).rows
     }
 
     private func streamWithoutEvents() async throws -> StreamName? {
-        try await client.query("""
-            SELECT s.stream_name FROM streams s
-            WHERE s.version > 0 AND NOT EXISTS (SELECT 1 FROM events e WHERE e.stream_name = s.stream_name)
-            LIMIT 1
-            """).first.map { StreamName(try $0.decode(0)) }
+        try await client.query(EventStoreStatements.streamWithoutEvents).first.map { StreamName(try $0.decode(0)) }
     }
 }
 

@@ -16,13 +16,13 @@ public struct CheckpointStore: Sendable {
 
     /// `name`'s stored checkpoint; `.start` when it has none.
     public func checkpoint(_ name: String) async throws -> GlobalCheckpoint {
-        guard let row = try await client.query(CheckpointStatements.read(name)).first else { return .start }
+        guard let row = try await client.query(EventStoreStatements.readCheckpoint(name)).first else { return .start }
         return GlobalCheckpoint(transactionID: try row.decode(0), position: try row.decode(1))
     }
 
     /// Every checkpoint and how far behind the readable log it is, by name.
     public func statuses() async throws -> [CheckpointStatus] {
-        try await client.query(CheckpointStatements.statuses).map { row in
+        try await client.query(EventStoreStatements.checkpointStatuses).map { row in
             CheckpointStatus(
                 name: try row.decode(0),
                 checkpoint: GlobalCheckpoint(transactionID: try row.decode(1), position: try row.decode(2)),
@@ -33,13 +33,13 @@ public struct CheckpointStore: Sendable {
     /// Row-locks `name`'s checkpoint for the caller's transaction, creating it at the start of the
     /// log if missing. Returns nil while another transaction holds it, or with `wait` waits for it.
     public static func lock(_ name: String, wait: Bool = false, on connection: PostgresConnection) throws -> GlobalCheckpoint? {
-        try connection.query(CheckpointStatements.create(name))
-        guard let row = try connection.query(CheckpointStatements.lock(name, skipLocked: !wait)).first else { return nil }
+        try connection.query(EventStoreStatements.createCheckpoint(name))
+        guard let row = try connection.query(EventStoreStatements.lockCheckpoint(name, skipLocked: !wait)).first else { return nil }
         return GlobalCheckpoint(transactionID: try row.decode(0), position: try row.decode(1))
     }
 
     /// Stores `name`'s checkpoint in the caller's transaction (after `lock`).
     public static func store(_ name: String, _ checkpoint: GlobalCheckpoint, on connection: PostgresConnection) throws {
-        try connection.query(CheckpointStatements.store(name, checkpoint))
+        try connection.query(EventStoreStatements.storeCheckpoint(name, checkpoint))
     }
 }

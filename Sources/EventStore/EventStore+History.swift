@@ -22,18 +22,18 @@ extension EventStore {
     /// The last event readable in the global order (below the MVCC horizon, so no event can later
     /// commit before it); `.start` for an empty log.
     public static func lastReadableCheckpoint(on connection: PostgresConnection) throws -> GlobalCheckpoint {
-        guard let row = try connection.query(HistoryStatements.lastReadable).first else { return .start }
+        guard let row = try connection.query(EventStoreStatements.lastReadable).first else { return .start }
         return GlobalCheckpoint(transactionID: try row.decode(0), position: try row.decode(1))
     }
 
     /// How many events are at or before `cut`.
     public static func eventCount(upTo cut: GlobalCheckpoint, on connection: PostgresConnection) throws -> Int64 {
-        try connection.query(HistoryStatements.eventCount(upTo: cut)).first?.decode(0, as: Int64.self) ?? 0
+        try connection.query(EventStoreStatements.eventCount(upTo: cut)).first?.decode(0, as: Int64.self) ?? 0
     }
 
     /// The head of every stream with an event at or before `cut`.
     public static func streamHeads(upTo cut: GlobalCheckpoint, on connection: PostgresConnection) throws -> [StreamHead] {
-        try connection.query(HistoryStatements.streamHeads(upTo: cut)).map { row in
+        try connection.query(EventStoreStatements.streamHeads(upTo: cut)).map { row in
             StreamHead(stream: StreamName(try row.decode(0)), version: try row.decode(1), hash: try row.decode(2))
         }
     }
@@ -41,14 +41,14 @@ extension EventStore {
     /// The stream's head at `cut`, nil when it had no event by then.
     public static func streamHead(of stream: StreamName, upTo cut: GlobalCheckpoint,
                                   on connection: PostgresConnection) throws -> StreamHead? {
-        guard let row = try connection.query(HistoryStatements.streamHead(of: stream, upTo: cut)).first else { return nil }
+        guard let row = try connection.query(EventStoreStatements.streamHead(of: stream, upTo: cut)).first else { return nil }
         return StreamHead(stream: stream, version: try row.decode(0), hash: try row.decode(1))
     }
 
     /// The checkpoint of the stream's first event in the global order: a cut includes an event of
     /// the stream exactly when it is at or after this. Nil for a stream without events.
     public static func firstCheckpoint(of stream: StreamName, on connection: PostgresConnection) throws -> GlobalCheckpoint? {
-        guard let row = try connection.query(HistoryStatements.firstEvent(of: stream)).first else { return nil }
+        guard let row = try connection.query(EventStoreStatements.firstEvent(of: stream)).first else { return nil }
         return GlobalCheckpoint(transactionID: try row.decode(0), position: try row.decode(1))
     }
 }

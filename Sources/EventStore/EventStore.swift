@@ -56,12 +56,7 @@ public final class EventStore: Sendable {
         if let blank = events.first(where: { $0.type.isEmpty }) {
             throw EventStoreError(.invalidEvent, "event \(blank.id) has an empty type")
         }
-        let query: PostgresQuery = """
-            SELECT positions, version FROM append_events(\(stream.rawValue), \(expectedVersion.databaseValue), \
-            \(events.map(\.id))::uuid[], \(events.map(\.type))::text[], \(events.map(\.data))::jsonb[], \
-            \(events.map(\.metadata.correlationID))::uuid[], \(events.map(\.metadata.causationID))::uuid[], \
-            \(events.map(\.metadata.actor))::text[])
-            """
+        let query = EventStoreStatements.append(events, to: stream, expectedVersion: expectedVersion)
         do {
             let rows = try connection.query(query)
             guard let row = rows.first else { throw EventStoreError(.invalidEvent, "append returned nothing") }
@@ -74,18 +69,24 @@ public final class EventStore: Sendable {
 
     /// The stream's events with version >= `version`, in order.
     public func readStream(_ stream: StreamName, from version: Int64 = 1, limit: Int = 10_000) async throws -> [RecordedEvent] {
-        try await client.withConnection { connection in
-            try connection.query("""
-                SELECT \(unsafeSQL: Self.columns) FROM events
-                WHERE stream_name = \(stream.rawValue) AND stream_version >= \(version)
-                ORDER BY stream_version LIMIT \(limit)
-                """).map(RecordedEvent.init(row:))
-        }
+        try await client.withConnection { try Self.readStream(stream, from: version, limit: limit, on: $0) }
+    }
+
+    /// `readStream` on a caller's connection (inside the caller's transaction if one is open);
+    /// every event by default.
+    public static func readStream(_ stream: StreamName, from version: Int64 = 1, limit: Int = .max,
+                                  on connection: PostgresConnection) throws -> [RecordedEvent] {
+        try connection.query(EventStoreStatements.readStream(stream, from: version, limit: limit)).map(RecordedEvent.init(row:))
+    }
+
+    /// The first event (version 1) of each of `streams` that has one, in no particular order.
+    public static func firstEvents(of streams: [StreamName], on connection: PostgresConnection) throws -> [RecordedEvent] {
+        try connection.query(EventStoreStatements.firstEvents(of: streams.map(\.rawValue))).map(RecordedEvent.init(row:))
     }
 
     /// The stream's current version, or nil when it does not exist.
     public func streamVersion(_ stream: StreamName) async throws -> Int64? {
-        try await client.query("SELECT version FROM streams WHERE stream_name = \(stream.rawValue)")
+        try await client.query(EventStoreStatements.streamVersion(stream))
             .first?.decode(0, as: Int64.self)
     }
 
@@ -96,29 +97,27 @@ public final class EventStore: Sendable {
 
     /// `readAll` on a caller's connection.
     public static func readAll(after checkpoint: GlobalCheckpoint, limit: Int, on connection: PostgresConnection) throws -> [RecordedEvent] {
-        try connection.query("""
-            SELECT \(unsafeSQL: columns) FROM events
-            WHERE (transaction_id, position) > (\(String(checkpoint.transactionID))::xid8, \(checkpoint.position))
-              AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-            ORDER BY events.transaction_id, events.position
-            LIMIT \(limit)
-            """).map(RecordedEvent.init(row:))
+        try connection.query(EventStoreStatements.readAll(after: checkpoint, limit: limit)).map(RecordedEvent.init(row:))
     }
 
     /// The checkpoint just before the event at `position` (to resume "after position P").
     public func checkpoint(atPosition position: Int64) async throws -> GlobalCheckpoint? {
         guard position > 0 else { return .start }
-        let row = try await client.query("SELECT transaction_id::text FROM events WHERE position = \(position)").first
+        let row = try await client.query(EventStoreStatements.transactionID(atPosition: position)).first
         guard let row else { return nil }
         return GlobalCheckpoint(transactionID: try row.decode(0, as: UInt64.self), position: position)
     }
 
-    /// The text form of the transaction id is aliased: an output column named `transaction_id`
-    /// would make `ORDER BY transaction_id` sort as text (1000 before 999) and skip events.
-    static let columns = """
-        position, transaction_id::text AS transaction_id_text, stream_name, stream_version, event_id, event_type, data, \
-        correlation_id, causation_id, actor, recorded_at, previous_hash, hash
-        """
+    /// How many events the log holds, readable or not.
+    public func eventCount() async throws -> Int {
+        try await client.query(EventStoreStatements.eventCount).first?.decode(0, as: Int.self) ?? 0
+    }
+
+    /// How many events are readable in the global order (below the MVCC horizon): what reading
+    /// the whole log with `readAll` returns now.
+    public func readableEventCount() async throws -> Int {
+        try await client.query(EventStoreStatements.readableEventCount).first?.decode(0, as: Int.self) ?? 0
+    }
 }
 
 /// Parses `{1,2,3}`.

@@ -8,6 +8,10 @@ extension HTTPServer {
         /// Largest accepted request body in bytes; larger ones get a 413 `payload_too_large`
         /// problem. Default 1 MiB.
         public var maxBodySize: Int
+        /// Largest accepted request head (request line and header fields) in bytes; larger ones
+        /// get a 431 `header_fields_too_large` problem. libmicrohttpd keeps each connection's head
+        /// in `headerMemory` bytes and answers a bare 431 itself for heads beyond that. Default 32 KiB.
+        public var maxHeaderSize: Int
         /// How long a connection may stay idle or stall mid-request before it is closed; whole
         /// seconds, rounded up, zero disables. Default 30 s.
         public var connectionTimeout: Duration
@@ -22,6 +26,7 @@ extension HTTPServer {
             host: String = "127.0.0.1",
             port: Int = 8080,
             maxBodySize: Int = 1 << 20,
+            maxHeaderSize: Int = 32 << 10,
             connectionTimeout: Duration = .seconds(30),
             connectionLimit: Int = 1000,
             threadPoolSize: Int = 2,
@@ -30,6 +35,7 @@ extension HTTPServer {
             self.host = host
             self.port = port
             self.maxBodySize = maxBodySize
+            self.maxHeaderSize = maxHeaderSize
             self.connectionTimeout = connectionTimeout
             self.connectionLimit = connectionLimit
             self.threadPoolSize = threadPoolSize
@@ -43,10 +49,17 @@ extension HTTPServer {
             }
             try check((0...65535).contains(port), "port must be in 0...65535")
             try check(maxBodySize >= 0, "maxBodySize must not be negative")
+            try check(maxHeaderSize >= 1024, "maxHeaderSize must be at least 1024")
             try check(connectionTimeout >= .zero, "connectionTimeout must not be negative")
             try check(connectionLimit >= 1, "connectionLimit must be at least 1")
             try check(threadPoolSize >= 1, "threadPoolSize must be at least 1")
             try check(shutdownTimeout >= .zero, "shutdownTimeout must not be negative")
+        }
+
+        /// libmicrohttpd's memory per connection (head, read and write buffers): room for heads
+        /// of several times `maxHeaderSize`, so that they still get the problem answer.
+        var headerMemory: Int {
+            4 * maxHeaderSize + (64 << 10)
         }
 
         /// The bind address with `localhost` resolved.

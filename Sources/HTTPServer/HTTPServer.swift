@@ -91,7 +91,7 @@ public final class HTTPServer: Sendable {
                 throw HTTPServerError(code: .alreadyStarted, message: "An HTTPServer can be started once")
             }
             let dispatcher = RequestDispatcher(
-                router: router, maxBodySize: configuration.maxBodySize,
+                router: router, maxBodySize: configuration.maxBodySize, maxHeaderSize: configuration.maxHeaderSize,
                 accessLog: accessLog, makeRequestID: makeRequestID
             )
             let daemon = try MHDDaemon(configuration: configuration, dispatcher: dispatcher)

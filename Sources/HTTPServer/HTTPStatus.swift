@@ -47,6 +47,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, ExpressibleByInt
         case 422: "Unprocessable Content"
         case 428: "Precondition Required"
         case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 501: "Not Implemented"
         case 502: "Bad Gateway"

@@ -35,6 +35,19 @@ struct MHDConnection {
         return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
+    /// Writes `response` as the connection's last answer, with `Connection: close`, straight to
+    /// the socket (no MHD response object); true when all of it was written.
+    func writeFinal(_ response: HTTPResponse, requestID: String) -> Bool {
+        var head = "HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)\r\n"
+        for field in response.headers where !["content-length", "connection", "x-request-id"].contains(field.name.lowercased()) {
+            head += "\(field.name): \(field.value)\r\n"
+        }
+        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\nX-Request-ID: \(requestID)\r\n\r\n"
+        let bytes = Data(head.utf8) + response.body
+        let written = bytes.withUnsafeBytes { htj_mhd_write_final(handle, $0.baseAddress, $0.count) }
+        return written == bytes.count
+    }
+
     private func pairs(of kind: MHD_ValueKind) -> [(String, String?)] {
         var result: [(String, String?)] = []
         withUnsafeMutablePointer(to: &result) { pointer in

@@ -19,7 +19,8 @@ final class MHDDaemon: @unchecked Sendable {
                 connection_limit: UInt32(clamping: configuration.connectionLimit),
                 connection_timeout: configuration.connectionTimeoutSeconds,
                 thread_pool_size: UInt32(clamping: configuration.threadPoolSize),
-                listen_backlog: 1024
+                listen_backlog: 1024,
+                memory_limit: configuration.headerMemory
             )
             return htj_mhd_start(&settings, MHDDaemon.accessCallback, target, MHDDaemon.completedCallback, target)
         }

@@ -95,6 +95,18 @@ extension Problem {
                 detail: "The request body exceeds \(limit) bytes.", extra: ["limit": String(limit)])
     }
 
+    /// 431 `header_fields_too_large`: the request line and header fields exceed `limit` bytes.
+    public static func headerFieldsTooLarge(limit: Int) -> Problem {
+        Problem(status: 431, code: "header_fields_too_large",
+                detail: "The request's header fields exceed \(limit) bytes.", extra: ["limit": String(limit)])
+    }
+
+    /// 415 `unsupported_media_type`: the body is not sent as `expected` (e.g. `application/json`).
+    public static func unsupportedMediaType(expected: String) -> Problem {
+        Problem(status: .unsupportedMediaType, code: "unsupported_media_type",
+                detail: "Send the body as \(expected).", extra: ["expected": expected])
+    }
+
     /// 400 `invalid_json`: the body could not be decoded; `field` names the offending member.
     public static func invalidJSON(field: String?, detail: String) -> Problem {
         Problem(status: .badRequest, code: "invalid_json", detail: detail,

@@ -23,6 +23,7 @@ final class RequestDispatcher: Sendable {
     private let accessLog: @Sendable (AccessLogEntry) -> Void
     private let makeRequestID: @Sendable () -> String
     private let maxBodySize: Int
+    private let maxHeaderSize: Int
     /// Bytes still read and dropped after an over-limit streamed body before the connection is cut.
     private let discardAllowance: Int
     private let registry = Mutex(Registry())
@@ -32,11 +33,13 @@ final class RequestDispatcher: Sendable {
     init(
         router: Router,
         maxBodySize: Int,
+        maxHeaderSize: Int,
         accessLog: @escaping @Sendable (AccessLogEntry) -> Void,
         makeRequestID: @escaping @Sendable () -> String
     ) {
         self.router = router
         self.maxBodySize = maxBodySize
+        self.maxHeaderSize = maxHeaderSize
         self.discardAllowance = max(maxBodySize, 1 << 20)
         self.accessLog = accessLog
         self.makeRequestID = makeRequestID
@@ -82,7 +85,7 @@ final class RequestDispatcher: Sendable {
         if uploadDataSize.pointee > 0 {
             let count = uploadDataSize.pointee
             uploadDataSize.pointee = 0
-            return receive(context, UnsafeRawBufferPointer(start: uploadData, count: count))
+            return receive(context, UnsafeRawBufferPointer(start: uploadData, count: count), connection)
         }
         switch context.phase {
         case .receiving:
@@ -103,7 +106,8 @@ final class RequestDispatcher: Sendable {
         }
     }
 
-    /// First call, headers only: create the context; answer 413 at once for a too-large Content-Length.
+    /// First call, headers only: create the context; answer 431 at once for a too-large head and
+    /// 413 for a too-large Content-Length.
     private func begin(
         _ connection: MHDConnection,
         url: UnsafePointer<CChar>,
@@ -114,6 +118,10 @@ final class RequestDispatcher: Sendable {
         slot.pointee = Unmanaged.passRetained(context).toOpaque()
         inFlightCount.add(1, ordering: .relaxed)
         context.requestID = requestID(from: connection)
+        let headSize = connection.headers.reduce(strlen(method) + strlen(url) + 12) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        if headSize > maxHeaderSize {
+            return queue(Problem.headerFieldsTooLarge(limit: maxHeaderSize).response, context, connection)
+        }
         if let length = connection.header("Content-Length").flatMap(Int.init), length > maxBodySize {
             context.overflowed = true
             return queue(Problem.payloadTooLarge(limit: maxBodySize).response, context, connection)
@@ -121,10 +129,21 @@ final class RequestDispatcher: Sendable {
         return .YES
     }
 
-    private func receive(_ context: RequestContext, _ chunk: UnsafeRawBufferPointer) -> MHD_Result {
+    /// Collects a piece of the body. Past the limit the rest is read and dropped so that the 413
+    /// goes out once the body ends; past `discardAllowance` as well (a huge chunked body, which
+    /// had no Content-Length to refuse up front), the 413 is written straight to the socket and
+    /// the connection closed, since MHD cannot queue a response while a body is arriving.
+    private func receive(_ context: RequestContext, _ chunk: UnsafeRawBufferPointer,
+                         _ connection: MHDConnection) -> MHD_Result {
         if context.overflowed {
             context.discardedBytes += chunk.count
-            return context.discardedBytes > discardAllowance ? .NO : .YES
+            guard context.discardedBytes > discardAllowance else { return .YES }
+            let response = Problem.payloadTooLarge(limit: maxBodySize).response
+            if connection.writeFinal(response, requestID: context.requestID) {
+                context.phase = .responded
+                context.sent = (response.status, response.body.count)
+            }
+            return .NO
         }
         if context.body.count + chunk.count > maxBodySize {
             context.overflowed = true

@@ -7,18 +7,18 @@ import Foundation
 /// ``created`` is present only when the answer carries the tokens, as the emulator's does.
 public struct FoundProcess: Sendable, Hashable, CustomStringConvertible {
     /// What Get Process would say about it.
-    public let snapshot: ProcessSnapshot
+    public let snapshot: UnicoProcessSnapshot
     /// The Create Process fields (id, tokens, link), when the lookup returned them.
     public let created: CreatedProcess?
 
-    public init(snapshot: ProcessSnapshot, created: CreatedProcess?) {
+    public init(snapshot: UnicoProcessSnapshot, created: CreatedProcess?) {
         self.snapshot = snapshot
         self.created = created
     }
 
     /// Reads one entry of the lookup's `processes` array.
     init(json: JSONValue) throws {
-        snapshot = try ProcessSnapshot(json: json)
+        snapshot = try UnicoProcessSnapshot(json: json)
         created = try? CreatedProcess(json: json)
     }
 

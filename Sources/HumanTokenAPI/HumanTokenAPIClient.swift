@@ -78,7 +78,7 @@ public final class HumanTokenAPIClient: Sendable {
     }
 
     /// Reads a process (`GET {apiHost}/processes/{id}`).
-    public func getProcess(_ id: String, priority: RequestPriority = .background) async throws -> ProcessSnapshot {
+    public func getProcess(_ id: String, priority: RequestPriority = .background) async throws -> UnicoProcessSnapshot {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/;?#%")
         guard !id.isEmpty, id != ".", id != "..", let escaped = id.addingPercentEncoding(withAllowedCharacters: allowed) else {
@@ -87,7 +87,7 @@ public final class HumanTokenAPIClient: Sendable {
         let json = try await call(
             "GET", configuration.apiURL("/processes/" + escaped), body: nil, expecting: [200],
             priority: priority, what: "Get Process")
-        return try ProcessSnapshot(json: json)
+        return try UnicoProcessSnapshot(json: json)
     }
 
     /// Finds the tenant's processes created with `clientReference`

@@ -13,12 +13,22 @@ enum APIStatements {
         """
     }
 
-    /// Stores the answer while the key is still in progress; returns a row when it did.
+    /// Stores the answer while the key is still in progress or released; returns a row when it did.
     static func completeKey(_ claim: IdempotencyStore.Claim, response: HTTPResponse) -> PostgresQuery {
         """
         UPDATE idempotency_keys SET state = 'completed', response_status = \(response.status.code),
             response_body = \(String(decoding: response.body, as: UTF8.self)), completed_at = now()
-        WHERE api_key_id = \(claim.apiKeyID) AND key = \(claim.key) AND state = 'in_progress'
+        WHERE api_key_id = \(claim.apiKeyID) AND key = \(claim.key) AND state IN ('in_progress', 'released')
+        RETURNING 1
+        """
+    }
+
+    /// Releases the in-progress key of `journeyID` (no answer stored); returns a row when it did.
+    static func releaseKey(_ claim: IdempotencyStore.Claim, journeyID: String) -> PostgresQuery {
+        """
+        UPDATE idempotency_keys SET state = 'released', completed_at = now()
+        WHERE api_key_id = \(claim.apiKeyID) AND key = \(claim.key) AND journey_id = \(journeyID)
+            AND state = 'in_progress'
         RETURNING 1
         """
     }

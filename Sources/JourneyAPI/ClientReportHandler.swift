@@ -27,6 +27,7 @@ struct ClientReportHandler: Sendable {
     let journeys: Journeys
 
     func captureOpened(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try request.requireMediaType()
         let body: CaptureOpened = request.body.isEmpty ? CaptureOpened() : try request.decode()
         let id = try authenticated(request)
         return try Recorded(id: id, state: try await journeys.recordCaptureOpened(id, attempt: body.attempt)).response()
@@ -45,6 +46,7 @@ struct ClientReportHandler: Sendable {
     /// webhook was faster) answers 200 with the final state; nothing is appended. Anything else the
     /// domain refuses stays a 409.
     func callback(_ request: HTTPRequest) async throws -> Recorded {
+        try request.requireMediaType()
         let body: Callback = try request.decode()
         let id = try authenticated(request)
         return Recorded(id: id, state: try await journeys.recordCallback(id, attempt: body.attempt, outcome: body.outcome))

@@ -4,6 +4,7 @@ import JourneyDomain
 import Migrations
 import Observability
 import Postgres
+import Projections
 
 /// `/healthz` (the process answers), `/readyz` (database reachable, schema current), `/metrics`.
 struct HealthRoutes: Sendable {
@@ -23,19 +24,8 @@ struct HealthRoutes: Sendable {
     /// included); leaves the last values when the database does not answer.
     private func refreshJourneyGauges() async {
         let minutes = Self.resultSLAMinutes
-        guard let rows = try? await database.query("""
-            SELECT status, count(*),
-                   count(*) FILTER (WHERE status = 'awaitingResult' AND callback_at < now() - make_interval(mins => \(minutes)))
-            FROM journey_state GROUP BY status
-            """) else { return }
-        var counts: [String: Int64] = [:]
-        var late: Int64 = 0
-        for row in rows {
-            if let status = try? row.decode(0, as: String.self), let count = try? row.decode(1, as: Int64.self) {
-                counts[status] = count
-            }
-            late += (try? row.decode(2, as: Int64.self)) ?? 0
-        }
+        guard let (counts, late) = try? await JourneyStateQueries.statusCounts(resultOverdueAfterMinutes: minutes,
+                                                                                on: database) else { return }
         for status in JourneyStatus.allCases where status != .notStarted {
             metrics.set("journeys_by_state", help: "Journeys per state, from the journey-state read model.",
                         labels: ["state": status.rawValue], to: Double(counts[status.rawValue] ?? 0))
@@ -53,7 +43,7 @@ struct HealthRoutes: Sendable {
         do {
             pending = try await Migrator().pending(database)
         } catch {
-            throw Problem(status: .serviceUnavailable, code: "database_unavailable", detail: "the database is not reachable")
+            throw Problem.databaseUnavailable()
         }
         guard pending.isEmpty else {
             throw Problem(status: .serviceUnavailable, code: "schema_outdated", detail: "\(pending.count) migrations are pending")

@@ -2,8 +2,11 @@ import Foundation
 import HTTPServer
 import Postgres
 
-/// The `idempotency_keys` table: claims a key with the journey's first events, stores the answer,
-/// and lets a replay wait for it.
+/// The `idempotency_keys` table: claims a key with the journey's first events, stores a final
+/// answer or releases the key after a retryable one, and lets a replay wait for the answer.
+///
+/// Only final answers are kept (``isFinal(_:)``). A released key, or one left in progress by a
+/// request that died, is answered from its journey's current state: never a second journey.
 struct IdempotencyStore: Sendable {
     /// A key as a request presents it, scoped to the API key that sent it.
     struct Claim: Sendable {
@@ -13,10 +16,21 @@ struct IdempotencyStore: Sendable {
         var requestHash: Data
     }
 
+    /// Where a key stands.
+    enum State: String, Sendable {
+        /// The first request is running (or died before it could answer).
+        case inProgress = "in_progress"
+        /// A final answer is stored and replayed.
+        case completed
+        /// The first request ended with a retryable answer; retries answer from the journey.
+        case released
+    }
+
     /// A stored row.
     struct Record: Sendable {
         var requestHash: Data
-        var completed: Bool
+        var state: State
+        var completed: Bool { state == .completed }
         var status: Int?
         var body: String?
         var journeyID: String
@@ -24,8 +38,8 @@ struct IdempotencyStore: Sendable {
         var stale: Bool
     }
 
-    /// Answers a stale key from its journey's current state; nil while that is not possible yet.
-    typealias Recovery = @Sendable (_ journeyID: String) async throws -> HTTPResponse?
+    /// Answers a released or stale key from its journey's current state.
+    typealias Recovery = @Sendable (_ journeyID: String) async throws -> HTTPResponse
 
     /// Longest key accepted.
     static let maximumKeyLength = 255
@@ -41,9 +55,32 @@ struct IdempotencyStore: Sendable {
         return rows.first != nil
     }
 
-    /// Stores the answer of the request that holds the key, on `connection`.
-    static func complete(_ claim: Claim, response: HTTPResponse, on connection: PostgresConnection) throws {
-        _ = try connection.query(APIStatements.completeKey(claim, response: response))
+    /// True for an answer a key keeps: a success, or a 4xx about the request itself (validation,
+    /// a refused field). Retryable answers are not final: 408, 409, 425, 429 and every 5xx.
+    static func isFinal(_ status: HTTPStatus) -> Bool {
+        switch status.code {
+        case 200..<300: true
+        case 408, 409, 425, 429: false
+        case 400..<500: true
+        default: false
+        }
+    }
+
+    /// Stores the answer of the request that holds the key when it is final (``isFinal(_:)``),
+    /// else releases the key, on `connection`.
+    static func finish(_ claim: Claim, journeyID: String, response: HTTPResponse,
+                       on connection: PostgresConnection) throws {
+        if isFinal(response.status) {
+            _ = try connection.query(APIStatements.completeKey(claim, response: response))
+        } else {
+            _ = try connection.query(APIStatements.releaseKey(claim, journeyID: journeyID))
+        }
+    }
+
+    /// Releases `claim`'s key if it is still in progress for `journeyID` (the request that holds
+    /// it failed); false when there was no such key.
+    func release(_ claim: Claim, journeyID: String) async throws -> Bool {
+        try await database.query(APIStatements.releaseKey(claim, journeyID: journeyID)).first != nil
     }
 
     /// Stores a recovered answer unless another replay stored one first; false then.
@@ -56,7 +93,7 @@ struct IdempotencyStore: Sendable {
     func lookup(_ claim: Claim) async throws -> Record? {
         let rows = try await database.query(APIStatements.lookupKey(claim, staleSeconds: staleSeconds))
         return try rows.first.map {
-            Record(requestHash: try $0.decode(0), completed: try $0.decode(1, as: String.self) == "completed",
+            Record(requestHash: try $0.decode(0), state: State(rawValue: try $0.decode(1)) ?? .inProgress,
                    status: try $0.decode(2), body: try $0.decode(3), journeyID: try $0.decode(4), stale: try $0.decode(5))
         }
     }
@@ -65,17 +102,20 @@ struct IdempotencyStore: Sendable {
         staleAfter / .seconds(1)
     }
 
-    /// The first answer for `claim`'s key, polling while it is in progress for at most `wait`.
+    /// The answer for `claim`'s key, polling while it is in progress for at most `wait`.
     ///
-    /// A key left in progress for longer than `staleAfter` (its request died between recording the
-    /// start and storing the answer) is answered by `recover` from the journey's current state, and
-    /// that answer is stored for later replays. Throws 422 `idempotency_key_reused` for another body
-    /// and 409 `idempotency_key_in_progress` when no answer can be given in time.
+    /// A released key, or one left in progress for longer than `staleAfter` (its request died
+    /// between recording the start and storing the answer), is answered by `recover` from the
+    /// journey's current state; a final answer is stored for later replays, any other is given as
+    /// it is and the key stays open. Throws 422 `idempotency_key_reused` for another body and 409
+    /// `idempotency_key_in_progress` (with `journeyId`) when no answer can be given in time.
     func replay(_ claim: Claim, wait: Duration, recover: Recovery? = nil) async throws -> HTTPResponse {
         let deadline = ContinuousClock.now + wait
         var delay = Duration.milliseconds(20)
+        var journeyID: String?
         while true {
             if let record = try await lookup(claim) {
+                journeyID = record.journeyID
                 guard record.requestHash == claim.requestHash else {
                     throw Problem(status: .unprocessableContent, code: "idempotency_key_reused",
                                   detail: "This Idempotency-Key was used with another request body.",
@@ -86,18 +126,19 @@ struct IdempotencyStore: Sendable {
                     return HTTPResponse(status: HTTPStatus(code: status),
                                         headers: ["Content-Type": type, "Idempotent-Replayed": "true"], body: Data(body.utf8))
                 }
-                if record.stale, let recover, var recovered = try await recover(record.journeyID) {
-                    if try await completeRecovered(claim, response: recovered) {
-                        recovered.headers["Idempotent-Replayed"] = "true"
-                        return recovered
+                if record.state == .released || record.stale, let recover {
+                    var recovered = try await recover(record.journeyID)
+                    if Self.isFinal(recovered.status) {
+                        guard try await completeRecovered(claim, response: recovered) else { continue }
                     }
-                    continue
+                    recovered.headers["Idempotent-Replayed"] = "true"
+                    return recovered
                 }
             }
             guard ContinuousClock.now < deadline else {
                 throw Problem(status: .conflict, code: "idempotency_key_in_progress",
                               detail: "The first request with this Idempotency-Key has not finished; retry later.",
-                              headers: ["Retry-After": "1"])
+                              extra: journeyID.map { ["journeyId": $0] } ?? [:], headers: ["Retry-After": "1"])
             }
             try await Task.sleep(for: delay)
             delay = min(delay * 2, .milliseconds(200))

@@ -3,6 +3,7 @@ import Foundation
 import HumanTokenAPI
 import JourneyDomain
 import JourneyEngine
+import Observability
 import Postgres
 import Privacy
 
@@ -19,6 +20,9 @@ public struct JourneyDependencies: Sendable {
     /// `UNICO_WEBHOOK_AUTH` (`basic:user:password`, `header:Name:value` or `bearer:token`);
     /// an unreadable value leaves it nil and says so on standard error (without the value).
     public var webhookAuthentication: WebhookAuthenticator?
+    /// Where the API logs refused webhooks and failed result fetches (constant messages, never
+    /// credentials or personal data). Default: label `api`, JSON lines on standard error.
+    public var logger = Logger(label: "api")
 
     public init(
         vault: SubjectVault, clientTokens: ClientTokenIssuer, unico: [Environment: HumanTokenAPIClient],

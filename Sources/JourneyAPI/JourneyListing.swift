@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import JourneyDomain
 import Postgres
+import Projections
 
 /// `GET /v1/journeys?subject=&state=&environment=&limit=&cursor=`: journeys newest first from the
 /// `journey_state` read model, one keyset page at a time.
@@ -104,31 +105,18 @@ struct JourneyListing: Sendable {
     }
 
     func page(_ query: Query) async throws -> Page {
-        let rows = try await database.query("""
-            SELECT journey_id, status, current_attempt, environment, flow, purpose, client_reference,
-                   subject_reference, started_at, completed_at, abandoned_at, outcome, last_error_code,
-                   (extract(epoch FROM started_at) * 1000000)::bigint AS started_micros
-            FROM journey_state
-            WHERE started_at IS NOT NULL
-              AND (\(nullable: query.subject)::text IS NULL OR subject_reference = \(nullable: query.subject))
-              AND (\(nullable: query.status?.rawValue)::text IS NULL OR status = \(nullable: query.status?.rawValue))
-              AND (\(nullable: query.environment?.rawValue)::text IS NULL OR environment = \(nullable: query.environment?.rawValue))
-              AND (\(nullable: query.after?.startedMicros)::bigint IS NULL
-                   OR (started_at, journey_id) < ('epoch'::timestamptz + \(nullable: query.after?.startedMicros) * interval '1 microsecond',
-                                                  \(nullable: query.after?.journeyID)))
-            ORDER BY started_at DESC, journey_id DESC
-            LIMIT \(query.limit + 1)
-            """)
+        let rows = try await JourneyStateQueries.page(
+            subject: query.subject, status: query.status?.rawValue, environment: query.environment?.rawValue,
+            after: query.after.map { ($0.startedMicros, $0.journeyID) }, limit: query.limit + 1, on: database)
         var items: [Item] = []
         var last: Cursor?
         for row in rows.prefix(query.limit) {
             items.append(Item(
-                journeyId: try row.decode(0), status: try row.decode(1), attempt: try row.decode(2),
-                environment: try row.decode(3), flow: try row.decode(4), purpose: try row.decode(5),
-                clientReference: try row.decode(6), subjectReference: try row.decode(7), startedAt: try row.decode(8),
-                completedAt: try row.decode(9), abandonedAt: try row.decode(10), outcome: try row.decode(11),
-                lastErrorCode: try row.decode(12)))
-            last = Cursor(startedMicros: try row.decode(13), journeyID: items[items.count - 1].journeyId)
+                journeyId: row.journeyID, status: row.status, attempt: row.attempt, environment: row.environment,
+                flow: row.flow, purpose: row.purpose, clientReference: row.clientReference,
+                subjectReference: row.subjectReference, startedAt: row.startedAt, completedAt: row.completedAt,
+                abandonedAt: row.abandonedAt, outcome: row.outcome, lastErrorCode: row.lastErrorCode))
+            last = Cursor(startedMicros: row.startedMicros, journeyID: row.journeyID)
         }
         return Page(items: items, nextCursor: rows.count > query.limit ? last?.encoded : nil)
     }

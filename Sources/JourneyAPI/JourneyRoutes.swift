@@ -31,7 +31,8 @@ struct JourneyRoutes: Sendable {
         let reports = ClientReportHandler(authenticator: authenticator, journeys: journeys)
         let store = EventStore(client: database)
         let webhooks = WebhookHandler(journeys: journeys, authentication: dependencies.webhookAuthentication,
-                                      metrics: metrics)
+                                      metrics: metrics, logger: dependencies.logger)
+        let logger = dependencies.logger
         let vault = dependencies.vault
 
         let listing = JourneyListing(database: database)
@@ -59,7 +60,7 @@ struct JourneyRoutes: Sendable {
         router.post("/v1/journeys/{id}/callback") { request in
             let recorded = try await reports.callback(request)
             guard recorded.state.status == .awaitingResult else { return try recorded.response() }
-            await journeys.fetchCounting(recorded.id, trigger: "callback", metrics: metrics)
+            await journeys.fetchCounting(recorded.id, trigger: "callback", metrics: metrics, logger: logger)
             return try HTTPResponse.json(JourneyView(try await journeys.state(of: recorded.id), id: recorded.id),
                                          encoder: TokenResponse.encoder)
         }

@@ -34,7 +34,8 @@ extension OpenAPIDocument {
             "post": journeyOperation(
                 "startJourney", "Start a journey: creates the Unico process and answers with its webAppToken.",
                 security: ["apiKey"], request: body("StartJourney"),
-                responses: ["201": startedAnswer], problems: ["400", "401", "403", "409", "422", "429", "502", "503"]),
+                responses: ["201": startedAnswer],
+                problems: ["400", "401", "403", "409", "415", "422", "429", "502", "503"]),
             "get": listOperation,
         ],
         "/v1/journeys/{id}": ["get": getJourneyOperation],
@@ -44,13 +45,13 @@ extension OpenAPIDocument {
         "/v1/journeys/{id}/capture-opened": ["post": journeyOperation(
             "reportCaptureOpened", "The app opened the capture.", security: ["clientToken"],
             request: body("CaptureOpened", required: false),
-            responses: ["200": answer("Recorded.", "Journey")], problems: ["400", "401", "403", "404", "409", "422"])],
+            responses: ["200": answer("Recorded.", "Journey")], problems: ["400", "401", "403", "404", "409", "415", "422"])],
         "/v1/journeys/{id}/callback": ["post": journeyOperation(
             "reportCallback",
             "The SDK's onSuccess or onErrorSelfie. After a success the service calls Get Process before answering "
                 + "and records the result (completed approved/rejected, or still awaitingResult while Unico works).",
             security: ["clientToken"], request: body("Callback"),
-            responses: ["200": answer("Recorded.", "Journey")], problems: ["400", "401", "403", "404", "409", "422"])],
+            responses: ["200": answer("Recorded.", "Journey")], problems: ["400", "401", "403", "404", "409", "415", "422"])],
         "/v1/journeys/{id}/human-token": ["get": journeyOperation(
             "getHumanToken", "The opened Human Token of a journey completed approved (sealed in the log; never cache).",
             security: ["apiKey"],
@@ -63,7 +64,7 @@ extension OpenAPIDocument {
             security: ["unicoWebhookBasic", "unicoWebhookHeader", "unicoWebhookBearer"], request: body("UnicoWebhook"),
             responses: ["200": answer("Recorded (and the result fetched when Unico has it).", "WebhookAnswer"),
                         "202": answer("No journey created this process (code unknown_process).", "WebhookAnswer")],
-            problems: ["400", "401", "413"])],
+            problems: ["400", "401", "413", "415"])],
         "/v1/journeys/{id}/token": ["post": journeyOperation(
             "issueToken", "The current webAppToken with at least 60 s left, or a fresh process.",
             security: ["clientToken", "apiKey"],
@@ -127,7 +128,8 @@ extension OpenAPIDocument {
             "subject": object([
                 "documentType": ["type": "string", "pattern": "^DUI_TYPE_[A-Z]{2}_[A-Z0-9_]+$"],
                 "documentNumber": ["type": "string", "pattern": "^[0-9]{1,\(FieldRules.documentNumberMaximumLength)}$",
-                                   "description": "Digits only; a CPF has 11 with valid check digits."],
+                                   "description": "Digits only; a CPF (DUI_TYPE_BR_CPF) has 11 and a CNPJ (DUI_TYPE_BR_CNPJ) 14, "
+                                       + "with valid check digits (else 422 naming subject.documentNumber)."],
                 "name": ["type": "string", "maxLength": FieldRules.nameMaximumLength],
                 "phone": string, "email": ["type": "string", "maxLength": FieldRules.emailMaximumLength],
                 "friendlyName": ["type": "string", "maxLength": FieldRules.friendlyNameMaximumLength],

@@ -13,7 +13,7 @@ enum OpenAPIDocument {
         var paths = base["paths"] as? [String: Any] ?? [:]
         paths.merge(journeyPaths) { $1 }
         paths.merge(reportPaths) { $1 }
-        base["paths"] = paths
+        base["paths"] = withServerAnswers(paths)
         var components = base["components"] as? [String: Any] ?? [:]
         var schemas = components["schemas"] as? [String: Any] ?? [:]
         schemas.merge(journeySchemas) { $1 }
@@ -39,15 +39,45 @@ enum OpenAPIDocument {
                 "Problem": [
                     "type": "object",
                     "required": ["type", "title", "status", "code"],
+                    "description": problemCodes,
                     "properties": [
                         "type": ["type": "string"], "title": ["type": "string"], "status": ["type": "integer"],
                         "detail": ["type": "string"], "code": ["type": "string"], "instance": ["type": "string"],
                         "field": ["type": "string"],
+                        "journeyId": ["type": "string", "description": "The journey the answer is about, when one exists."],
+                        "database": ["type": "string", "enum": ["unreachable"]],
                     ],
                 ],
             ],
         ],
     ] }
+
+    /// What the server itself may answer on any route, added to every operation: 413 (a body
+    /// over 1 MiB, however it is framed), 431 (header fields over 32 KiB) and 503 (PostgreSQL out
+    /// of reach, with `Retry-After`; or the server shutting down).
+    static func withServerAnswers(_ paths: [String: Any]) -> [String: Any] {
+        paths.mapValues { methods in
+            guard let methods = methods as? [String: Any] else { return methods }
+            return methods.mapValues { operation -> Any in
+                guard var operation = operation as? [String: Any],
+                      var responses = operation["responses"] as? [String: Any] else { return operation }
+                for status in ["413", "431", "503"] where responses[status] == nil { responses[status] = problem }
+                operation["responses"] = responses
+                return operation
+            }
+        }
+    }
+
+    /// The problem codes a client may switch on, for the Problem schema.
+    static let problemCodes = """
+        Stable codes: validation_failed and invalid_json (400/422, `field` names the input), unsupported_media_type \
+        (415: send application/json), payload_too_large (413), header_fields_too_large (431), \
+        idempotency_key_reused (422), idempotency_key_in_progress (409, retry after Retry-After), \
+        unico_rate_limited (429, Retry-After), unico_unavailable (502 or 503), unico_refused_field (422), \
+        unico_not_configured (503), service_unavailable (503, Retry-After; `database: unreachable` when \
+        PostgreSQL is out of reach), journey_not_found (404), process_creation_pending (409, Retry-After), \
+        and the access codes (401/403). Answers about an existing journey carry its `journeyId`.
+        """
 
     static func operation(_ id: String, _ summary: String, ok: String, contentType: String = "application/json",
                           extra: [String: Any] = [:]) -> [String: Any] {

@@ -3,6 +3,7 @@ import HTTPServer
 import HumanTokenAPI
 import JourneyDomain
 import JourneyEngine
+import Postgres
 
 /// Problem responses of the journey routes; details never carry personal data or secrets.
 extension Problem {
@@ -25,7 +26,8 @@ extension Problem {
     }
 
     /// The engine's error: 404 `journey_not_found`, 503 `unico_not_configured`, Unico's problem
-    /// for a failed Create Process, 500 otherwise.
+    /// for a failed Create Process, the interrupting error's problem with `journeyId` for
+    /// `start_interrupted`, 500 otherwise.
     static func engine(_ error: EngineError) -> Problem {
         if let unico = error.unico { return .unico(unico) }
         switch error.code {
@@ -33,20 +35,57 @@ extension Problem {
         case .unicoNotConfigured:
             guard let environment = error.environment else { return .internalError() }
             return .unicoNotConfigured(environment)
+        case .startInterrupted:
+            let problem = error.underlying.flatMap(Problem.mapped) ?? .internalError()
+            return error.journeyID.map { problem.about(journey: $0.rawValue) } ?? problem
         default: return .internalError()
         }
     }
 
-    /// Renders what the engine throws (`DomainError`, ``JourneyEngine/EngineError``) as problems;
-    /// everything else passes through.
+    /// The problem for what the engine and the database throw (`DomainError`,
+    /// ``JourneyEngine/EngineError``, an unreachable database); nil for anything else.
+    static func mapped(_ error: any Error) -> Problem? {
+        switch error {
+        case let problem as Problem: problem
+        case let error as DomainError: .domain(error)
+        case let error as EngineError: .engine(error)
+        case let error as PostgresError where error.isUnavailable: .databaseUnavailable()
+        default: nil
+        }
+    }
+
+    /// Renders what the engine and the database throw as problems (see ``mapped(_:)``), naming
+    /// the route's journey (`journeyId`) in the engine's refusals; everything else passes through.
     static let engineErrors: Middleware = { request, next in
         do {
             return try await next(request)
-        } catch let error as DomainError {
-            throw Problem.domain(error)
-        } catch let error as EngineError {
-            throw Problem.engine(error)
+        } catch let error where !(error is Problem) {
+            if let engine = error as? EngineError, engine.code == .startInterrupted, let underlying = engine.underlying,
+               mapped(underlying) == nil {
+                throw underlying  // unexpected: a 500 that logs what it was
+            }
+            guard var problem = mapped(error) else { throw error }
+            if error is DomainError || error is EngineError, problem.status != .notFound,
+               let id = request.pathParameters["id"] {
+                problem = problem.about(journey: id.lowercased())
+            }
+            throw problem
         }
+    }
+
+    /// The problem with the journey it is about as `journeyId`, so a client can find that journey.
+    func about(journey journeyID: String) -> Problem {
+        var problem = self
+        if problem.extra["journeyId"] == nil { problem.extra["journeyId"] = journeyID }
+        return problem
+    }
+
+    /// 503 `service_unavailable` with `Retry-After: 1`: PostgreSQL cannot be reached; nothing
+    /// half-done was kept (each step is one transaction).
+    static func databaseUnavailable() -> Problem {
+        Problem(status: .serviceUnavailable, code: "service_unavailable",
+                detail: "The database cannot be reached; retry shortly.", extra: ["database": "unreachable"],
+                headers: ["Retry-After": "1"])
     }
 
     /// 422 `validation_failed` naming the first invalid field (and all of them in `fields`).

@@ -1,12 +1,14 @@
+import HumanTokenAPI
 import JourneyDomain
 import JourneyEngine
 import Observability
 
 extension Journeys {
     /// Fetches the result for a route (`trigger` is `callback` or `webhook`): counts the outcome in
-    /// `result_fetches_total{trigger,outcome}` and logs a failure instead of throwing it; the
-    /// journey then stays `awaitingResult` and its `nextDue` asks a worker to fetch again.
-    func fetchCounting(_ id: JourneyID, trigger: String, metrics: MetricsRegistry) async {
+    /// `result_fetches_total{trigger,outcome}` and logs a failure instead of throwing it (its type,
+    /// and code and description for a Unico error); the journey then stays `awaitingResult` and its
+    /// `nextDue` asks a worker to fetch again.
+    func fetchCounting(_ id: JourneyID, trigger: String, metrics: MetricsRegistry, logger: Logger) async {
         let label: String
         do {
             switch try await fetchResult(id) {
@@ -17,7 +19,13 @@ extension Journeys {
             }
         } catch {
             label = "failed"
-            WebhookHandler.log("\(trigger) for journey \(id.rawValue): Get Process failed: \(String(describing: error))")
+            var metadata = ["trigger": trigger, "journey_id": id.rawValue, "error": String(describing: type(of: error))]
+            if let error = error as? HumanTokenAPIError {
+                // Its description never holds credentials or personal data (see HumanTokenAPIError).
+                metadata["code"] = error.code.rawValue
+                metadata["detail"] = error.description
+            }
+            logger.warning("Get Process failed", metadata: metadata)
         }
         metrics.increment("result_fetches_total", help: "Get Process calls after callbacks and webhooks, by outcome.",
                           labels: ["trigger": trigger, "outcome": label])

@@ -7,8 +7,10 @@ import JourneyEngine
 import Postgres
 
 /// `POST /v1/journeys`: validates the subject and starts the journey through the engine, with
-/// the idempotency claim in the start's transaction and the answer stored in the transaction
-/// that records the first attempt's outcome.
+/// the idempotency claim in the start's transaction and the answer stored (or, when it is
+/// retryable, the key released) in the transaction that records the first attempt's outcome.
+///
+/// Every answer about the started journey, problems included, names it as `journeyId`.
 struct StartJourneyHandler: Sendable {
     let authenticator: RequestAuthenticator
     let journeys: Journeys
@@ -17,6 +19,7 @@ struct StartJourneyHandler: Sendable {
 
     func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
         let principal = try await authenticator.apiKey(request, scope: .journeysWrite)
+        try request.requireMediaType()
         let body: StartJourneyRequest = try request.decode()
         let valid: ValidatedStartJourney
         do {
@@ -26,14 +29,26 @@ struct StartJourneyHandler: Sendable {
         }
         let claim = try Self.claim(request, principal: principal)
         let tokens = dependencies.clientTokens
-        let outcome = try await journeys.start(valid, actor: principal.actor, claim: { journeyID, connection in
-            guard let claim else { return true }
-            return try IdempotencyStore.claim(claim, journeyID: journeyID.rawValue, on: connection)
-        }, answer: { outcome, connection in
-            let response = try Self.response(outcome, tokens: tokens)
-            if let claim { try IdempotencyStore.complete(claim, response: response, on: connection) }
-            return response
-        })
+        let outcome: StartOutcome<HTTPResponse>
+        do {
+            outcome = try await journeys.start(valid, actor: principal.actor, claim: { journeyID, connection in
+                guard let claim else { return true }
+                return try IdempotencyStore.claim(claim, journeyID: journeyID.rawValue, on: connection)
+            }, answer: { outcome, connection in
+                let response = try Self.response(outcome, tokens: tokens)
+                if let claim {
+                    try IdempotencyStore.finish(claim, journeyID: outcome.journeyID.rawValue, response: response, on: connection)
+                }
+                return response
+            })
+        } catch let error as EngineError where error.code == .startInterrupted {
+            // The journey exists but its answer was not recorded: free the key for a retry, which
+            // answers from the journey (when the database is back; until then the key goes stale).
+            if let claim, let journeyID = error.journeyID {
+                _ = try? await idempotency.release(claim, journeyID: journeyID.rawValue)
+            }
+            throw error
+        }
         switch outcome {
         case .answered(let response):
             return response
@@ -44,27 +59,28 @@ struct StartJourneyHandler: Sendable {
         }
     }
 
-    /// Answers a stale key like a first start: the journey's current token (or a fresh attempt) with
-    /// a new client token; nil while the attempt's Create Process is still unresolved (the workers
-    /// reconcile it) or when the outcome is not a success worth storing.
+    /// Answers a released or stale key like a first start, from the journey's current state: its
+    /// current token (or a fresh attempt) with a new client token, or the problem (with
+    /// `journeyId`) of why there is none yet, e.g. 409 `process_creation_pending` while the
+    /// attempt's Create Process is unresolved (the workers reconcile it).
     private func recovery(actor: String) -> IdempotencyStore.Recovery {
         let (journeys, tokens) = (journeys, dependencies.clientTokens)
         return { journeyID in
             do {
-                let outcome = try await journeys.issueToken(JourneyID(journeyID), actor: actor)
-                let response = try Self.response(outcome, tokens: tokens)
-                return response.status == .created ? response : nil
-            } catch let refusal as DomainError where refusal.code.suggestedHTTPStatus == 409 {
-                return nil
+                return try Self.response(try await journeys.issueToken(JourneyID(journeyID), actor: actor), tokens: tokens)
+            } catch let refusal as DomainError {
+                var problem = Problem.domain(refusal).about(journey: journeyID)
+                if refusal.code == .processCreationPending { problem.headers["Retry-After"] = "1" }
+                return problem.response
             }
         }
     }
 
-    /// 201 with the token and a client token, or the problem of a failed creation.
+    /// 201 with the token and a client token, or the problem of a failed creation naming the journey.
     static func response(_ outcome: AttemptOutcome, tokens: ClientTokenIssuer) throws -> HTTPResponse {
         let issued: IssuedToken
         switch outcome.result {
-        case .failure(let error): return Problem.engine(error).response
+        case .failure(let error): return Problem.engine(error).about(journey: outcome.journeyID.rawValue).response
         case .success(let value): issued = value
         }
         let (journeyID, now) = (outcome.journeyID, outcome.decidedAt)

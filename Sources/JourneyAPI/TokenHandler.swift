@@ -17,7 +17,7 @@ struct TokenHandler: Sendable {
         let outcome = try await journeys.issueToken(id, actor: actor)
         switch outcome.result {
         case .failure(let error):
-            return Problem.engine(error).response
+            return Problem.engine(error).about(journey: id.rawValue).response
         case .success(let issued):
             let body = TokenResponse(journeyId: id.rawValue, attempt: issued.attempt, webAppToken: issued.webAppToken,
                                      webAppTokenExpiresAt: issued.expiresAt, environment: outcome.environment.rawValue)

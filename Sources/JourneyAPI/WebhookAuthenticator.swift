@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Observability
 
 /// How Unico authenticates its webhook calls to `POST /v1/webhooks/unico`, as configured at Unico.
 ///
@@ -65,15 +66,16 @@ public struct WebhookAuthenticator: Sendable, Equatable {
         return try WebhookAuthenticator(parsing: text)
     }
 
-    /// ``fromEnvironment(_:)`` for the service's default: a malformed value is reported on
-    /// standard error (never the value) and leaves webhooks refused.
-    public static func configured(_ environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> WebhookAuthenticator? {
+    /// ``fromEnvironment(_:)`` for the service's default: a malformed value is logged (never the
+    /// value) and leaves webhooks refused.
+    public static func configured(_ environment: [String: String] = ProcessInfo.processInfo.environment,
+                                  logger: Logger = Logger(label: "api")) -> WebhookAuthenticator? {
         do {
             return try fromEnvironment(environment)
         } catch {
-            WebhookHandler.log("\(environmentVariable) is malformed (expected basic:user:password, header:Name:value "
-                               + "or bearer:token); every webhook will be refused")
+            logger.error("webhook authentication is malformed; every webhook will be refused", metadata: [
+                "variable": environmentVariable, "expected": "basic:user:password, header:Name:value or bearer:token",
+            ])
             return nil
         }
     }

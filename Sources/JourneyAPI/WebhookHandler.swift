@@ -34,17 +34,20 @@ struct WebhookHandler: Sendable {
     let journeys: Journeys
     let authentication: WebhookAuthenticator?
     let metrics: MetricsRegistry
+    let logger: Logger
 
     func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let authentication, authentication.accepts(request.headers) else {
             count("unauthorized")
             let mode = authentication?.modeName ?? "unconfigured"
-            Self.log("webhook refused: credentials missing or wrong (mode \(mode), peer \(request.remoteAddress ?? "?"))")
+            logger.warning("webhook refused: credentials missing or wrong",
+                           metadata: ["mode": mode, "peer": request.remoteAddress ?? "?"])
             throw Problem(status: .unauthorized, code: "webhook_unauthorized",
                           detail: "The webhook credentials are missing or wrong.")
         }
         let payload: Payload
         do {
+            try request.requireMediaType()
             payload = try request.decode()
         } catch {
             count("invalid")
@@ -65,16 +68,12 @@ struct WebhookHandler: Sendable {
         }
         try await journeys.recordWebhook(notice, journey: id)
         count("recorded")
-        await journeys.fetchCounting(id, trigger: "webhook", metrics: metrics)
+        await journeys.fetchCounting(id, trigger: "webhook", metrics: metrics, logger: logger)
         let state = try await journeys.state(of: id)
         return try HTTPResponse.json(Answer(code: "recorded", journeyId: id.rawValue, status: state.status.rawValue))
     }
 
     private func count(_ outcome: String) {
         metrics.increment("webhook_requests_total", help: "Unico webhook calls by outcome.", labels: ["outcome": outcome])
-    }
-
-    static func log(_ message: String) {
-        FileHandle.standardError.write(Data("journeys: \(message)\n".utf8))
     }
 }

@@ -103,6 +103,21 @@ public struct LocalStack: Sendable {
         }
     }
 
+    /// Starts a stack, runs `body` with it and stops it on every way out.
+    public static func with<Result>(database: Database, configuration: Configuration = Configuration(),
+                                    _ body: (LocalStack) async throws -> Result) async throws -> Result {
+        let stack = try await start(database: database, configuration: configuration)
+        do {
+            let result = try await body(stack)
+            await stack.stop()
+            return result
+        } catch {
+            await stack.stop()
+            throw error
+        }
+    }
+
+    /// Shuts the service, then the emulator, down; awaited, so nothing outlives the caller.
     public func stop() async {
         await service.shutdown()
         await emulator.shutdown()

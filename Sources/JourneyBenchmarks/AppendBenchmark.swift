@@ -119,27 +119,12 @@ public struct AppendBenchmark: Sendable {
         let stream = "bench-\(writer)-\(n)"
         let data = (0..<count).map { Self.payload(writer: writer, n: n, i: $0) }
         let ids = (0..<count).map { _ in UUID.v7() }
-        try await client.query("""
-            INSERT INTO \(unsafeSQL: table) (stream_name, stream_version, event_id, event_type, data,
-                correlation_id, actor, recorded_at, previous_hash, hash)
-            SELECT \(stream), v, id, 'BenchEvent', d, \(UUID.v7()), 'bench', clock_timestamp(),
-                   '\\x00'::bytea, sha256(d::text::bytea)
-            FROM unnest(\(ids)::uuid[], \(data)::jsonb[]) WITH ORDINALITY AS x(id, d, v)
-            """)
+        try await client.query(BenchmarkStatements.insertCeilingRows(table: table, stream: stream, ids: ids, data: data))
     }
 
     private func createCeilingTables() async throws {
         try await client.withConnection { connection in
-            try connection.execute(unsafeSQL: """
-                DROP TABLE IF EXISTS bench_ceiling, bench_ceiling_ordered;
-                CREATE TABLE bench_ceiling (
-                    stream_name text, stream_version bigint, event_id uuid, event_type text, data jsonb,
-                    correlation_id uuid, actor text, recorded_at timestamptz, previous_hash bytea, hash bytea);
-                CREATE TABLE bench_ceiling_ordered (LIKE bench_ceiling,
-                    position bigint GENERATED ALWAYS AS IDENTITY,
-                    transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id());
-                CREATE INDEX ON bench_ceiling_ordered (transaction_id, position);
-                """)
+            try connection.execute(unsafeSQL: BenchmarkStatements.createCeilingTables)
         }
     }
 

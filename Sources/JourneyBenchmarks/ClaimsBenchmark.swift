@@ -96,43 +96,23 @@ struct ClaimsBenchmark: Sendable {
     private func insertRows(due: Int) async throws {
         let total = configuration.journeys
         try await setup.withConnection { connection in
-            let rows = try connection.query("SELECT count(*)::int FROM journey_state WHERE journey_id NOT LIKE 'bench-%'")
+            let rows = try connection.query(BenchmarkStatements.realJourneyCount)
             guard try rows.first?.decode(0, as: Int.self) == 0 else {
                 throw AppError(.invalidInput, "bench claims needs a database without journeys: use the embedded cluster")
             }
-            try connection.execute(unsafeSQL: "DELETE FROM journey_state WHERE journey_id LIKE 'bench-%'")
-            try connection.execute(unsafeSQL: "DELETE FROM work_leases WHERE journey_id LIKE 'bench-%'")
+            try connection.execute(unsafeSQL: BenchmarkStatements.deleteBenchJourneys)
+            try connection.execute(unsafeSQL: BenchmarkStatements.deleteBenchLeases)
             // Due rows: one second ago; the rest due in a day. Same shape as the projection writes.
-            try connection.query("""
-                INSERT INTO journey_state (journey_id, status, current_attempt, next_due_at, next_due_kind, version,
-                                           updated_position, state)
-                SELECT 'bench-' || g, 'tokenIssued', 1,
-                       CASE WHEN g <= \(due) THEN now() - interval '1 second' ELSE now() + interval '1 day' END,
-                       'expireToken', 3, g, '{}'::jsonb
-                FROM generate_series(1, \(total)) g
-                """)
-            try connection.execute(unsafeSQL: """
-                DROP TABLE IF EXISTS claims_baseline;
-                CREATE TABLE claims_baseline (id bigint PRIMARY KEY, due_at timestamptz NOT NULL);
-                CREATE INDEX claims_baseline_due ON claims_baseline (due_at);
-                GRANT SELECT, UPDATE, DELETE ON claims_baseline TO journeys_app;
-                """)
-            try connection.query("""
-                INSERT INTO claims_baseline (id, due_at)
-                SELECT g, CASE WHEN g <= \(due) THEN now() - interval '1 second' ELSE now() + interval '1 day' END
-                FROM generate_series(1, \(total)) g
-                """)
-            try connection.execute(unsafeSQL: "ANALYZE journey_state; ANALYZE claims_baseline; ANALYZE work_leases")
+            try connection.query(BenchmarkStatements.insertBenchJourneys(total: total, due: due))
+            try connection.execute(unsafeSQL: BenchmarkStatements.createClaimsBaseline)
+            try connection.query(BenchmarkStatements.insertClaimsBaseline(total: total, due: due))
+            try connection.execute(unsafeSQL: BenchmarkStatements.analyzeClaimTables)
         }
     }
 
     private func cleanUp() async throws {
         try await setup.withConnection { connection in
-            try connection.execute(unsafeSQL: """
-                DELETE FROM journey_state WHERE journey_id LIKE 'bench-%';
-                DELETE FROM work_leases WHERE journey_id LIKE 'bench-%';
-                DROP TABLE IF EXISTS claims_baseline;
-                """)
+            try connection.execute(unsafeSQL: BenchmarkStatements.cleanUpClaims)
         }
     }
 
@@ -187,7 +167,7 @@ struct ClaimsBenchmark: Sendable {
         // Wall time from the first claim to the last item done (process start-up excluded when
         // the claimers are processes: each reports its own loop, and they run side by side).
         let seconds = configuration.inProcess ? Self.seconds(since: started) : runs.map(\.seconds).max() ?? 0
-        let rows = try await setup.query("SELECT count(*)::int FROM work_leases WHERE journey_id LIKE 'bench-%' AND tries > 1")
+        let rows = try await setup.query(BenchmarkStatements.duplicateClaimCount)
         let duplicates = try rows.first?.decode(0, as: Int.self) ?? 0
         return (LatencyStats(durations: runs.flatMap(\.durations), seconds: seconds), runs.map(\.claims).reduce(0, +), duplicates)
     }
@@ -227,8 +207,8 @@ struct ClaimsBenchmark: Sendable {
 
     private func resetLeases() async throws {
         try await setup.withConnection { connection in
-            try connection.execute(unsafeSQL: "DELETE FROM work_leases WHERE journey_id LIKE 'bench-%'")
-            try connection.execute(unsafeSQL: "VACUUM ANALYZE work_leases")
+            try connection.execute(unsafeSQL: BenchmarkStatements.deleteBenchLeases)
+            try connection.execute(unsafeSQL: BenchmarkStatements.vacuumLeases)
         }
     }
 
@@ -269,7 +249,7 @@ struct ClaimsBenchmark: Sendable {
             try await group.waitForAll()
         }
         let seconds = Self.seconds(since: started)
-        let rows = try await setup.query("SELECT count(*)::int FROM work_leases WHERE journey_id LIKE 'bench-%' AND tries > 1")
+        let rows = try await setup.query(BenchmarkStatements.duplicateClaimCount)
         return (LatencyStats(durations: samples.durations.withLock { $0 }, seconds: seconds),
                 samples.claims.load(ordering: .relaxed), try rows.first?.decode(0, as: Int.self) ?? 0)
     }
@@ -287,12 +267,7 @@ struct ClaimsBenchmark: Sendable {
                 group.addTask {
                     while true {
                         let batch = ContinuousClock.now
-                        let rows = try await pool.query("""
-                            DELETE FROM claims_baseline WHERE id IN (
-                                SELECT id FROM claims_baseline WHERE due_at <= now() ORDER BY due_at
-                                LIMIT \(limit) FOR UPDATE SKIP LOCKED)
-                            RETURNING id
-                            """)
+                        let rows = try await pool.query(BenchmarkStatements.claimBaseline(limit: limit))
                         if rows.count == 0 { return }
                         samples.claims.add(rows.count, ordering: .relaxed)
                         let elapsed = Self.seconds(since: batch)
@@ -313,8 +288,7 @@ struct ClaimsBenchmark: Sendable {
     }
 
     private static func doneCount(_ client: PostgresClient) async throws -> Int {
-        let rows = try await client.query(
-            "SELECT count(*)::int FROM work_leases WHERE journey_id LIKE 'bench-%' AND done_at IS NOT NULL")
+        let rows = try await client.query(BenchmarkStatements.doneClaimCount)
         return try rows.first?.decode(0, as: Int.self) ?? 0
     }
 

@@ -32,8 +32,10 @@ struct EndToEndBenchmark: Sendable {
     let configuration: Configuration
 
     func run() async throws -> Result {
-        let stack = try await LocalStack.start(database: database)
-        defer { Task { await stack.stop() } }
+        try await LocalStack.with(database: database) { try await run(on: $0) }
+    }
+
+    private func run(on stack: LocalStack) async throws -> Result {
         guard let unico = stack.unicoClients[.uat] else { throw AppError(.invalidInput, "no UAT client") }
         let baseline = try await measure {
             _ = try await unico.createProcess(CreateProcessRequest(
@@ -80,5 +82,6 @@ struct EndToEndBenchmark: Sendable {
         return (LatencyStats(durations: results.0, seconds: (ContinuousClock.now - started).seconds), results.1)
     }
 
-    static func document() -> String { String((0..<11).map { _ in Character(String(Int.random(in: 0...9))) }) }
+    /// A random CPF with valid check digits (the API refuses others).
+    static func document() -> String { CheckDigits.randomCPF() }
 }

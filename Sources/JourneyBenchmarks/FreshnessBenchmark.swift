@@ -129,10 +129,7 @@ public struct FreshnessBenchmark: Sendable {
                     if waiting.isEmpty, ContinuousClock.now > end { return }
                     if !waiting.isEmpty {
                         let list = String(decoding: try JSONEncoder().encode(waiting), as: UTF8.self)
-                        let rows = try await client.query("""
-                            SELECT journey_id, version FROM journey_state
-                            WHERE journey_id IN (SELECT json_array_elements_text(\(list)::json))
-                            """)
+                        let rows = try await client.query(BenchmarkStatements.projectedVersions(ids: list))
                         let seen = ContinuousClock.now
                         for row in rows {
                             let id: String = try row.decode(0)

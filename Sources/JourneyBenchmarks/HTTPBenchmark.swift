@@ -48,10 +48,17 @@ public struct HTTPBenchmark: Sendable {
         serverConfiguration.threadPoolSize = configuration.serverThreads
         let server = HTTPServer(configuration: serverConfiguration, router: router, accessLog: AccessLogEntry.discard)
         try server.start()
-        defer { Task { await server.shutdown() } }
-        guard let port = server.port else { throw AppError(.invalidInput, "the server did not bind a port") }
-        let ping = try wrk("http://127.0.0.1:\(port)/ping")
-        let json = try wrk("http://127.0.0.1:\(port)/journeys/0193a5e0-0000-7000-8000-000000000001")
+        let measured: (ping: (rate: Double, p50: Double, p99: Double), json: (rate: Double, p50: Double, p99: Double))
+        do {
+            guard let port = server.port else { throw AppError(.invalidInput, "the server did not bind a port") }
+            measured = (try wrk("http://127.0.0.1:\(port)/ping"),
+                        try wrk("http://127.0.0.1:\(port)/journeys/0193a5e0-0000-7000-8000-000000000001"))
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+        let (ping, json) = measured
         return Result(
             ping: Group(requests_per_s: ping.rate, p50_ms: ping.p50, p99_ms: ping.p99, ratio_to_baseline: nil),
             json: Group(requests_per_s: json.rate, p50_ms: json.p50, p99_ms: json.p99,

@@ -42,7 +42,7 @@ public struct RebuildBenchmark: Sendable {
     }
 
     public func run(progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> Result {
-        let existing = try await client.query("SELECT count(*) FROM events").first?.decode(0, as: Int.self) ?? 0
+        let existing = try await EventStore(client: client).eventCount()
         guard existing == 0 else {
             throw AppError(.invalidInput, "bench rebuild needs a database with an empty log (this one holds \(existing) events): "
                            + "unset DATABASE_URL to use the embedded cluster's journeys_bench database")
@@ -61,7 +61,7 @@ public struct RebuildBenchmark: Sendable {
         let rebuildTime = try await clock.measure {
             try await ProjectionRebuilder(client: client, batchSize: configuration.batchSize).rebuild()
         }
-        let rows = try await client.query("SELECT (SELECT count(*) FROM journey_state), (SELECT count(*) FROM journey_attempts)").first!
+        let rows = try await client.query(BenchmarkStatements.readModelRowCounts).first!
         let readRate = Double(read) / max(readTime.seconds, 1e-9)
         let rebuildRate = Double(generated.events) / max(rebuildTime.seconds, 1e-9)
         return Result(events: generated.events, journeys: generated.journeys, batch_size: configuration.batchSize,
@@ -88,11 +88,9 @@ public struct RebuildBenchmark: Sendable {
 
     /// Waits (up to a minute) until every generated event is below the MVCC horizon.
     private func waitUntilReadable() async throws {
+        let store = EventStore(client: client)
         for _ in 0..<2400 {
-            let row = try await client.query("""
-                SELECT count(*) FILTER (WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())), count(*) FROM events
-                """).first!
-            if try row.decode(0, as: Int.self) == row.decode(1, as: Int.self) { return }
+            if try await store.readableEventCount() == store.eventCount() { return }
             try await Task.sleep(for: .milliseconds(25))
         }
     }
@@ -142,18 +140,9 @@ extension RebuildBenchmark {
             var first = 0
             while first < journeys {
                 let last = min(journeys, first + chunk) - 1
-                let inserted = try await client.query("""
-                    INSERT INTO events (stream_name, stream_version, event_id, event_type, data, correlation_id, actor,
-                                        recorded_at, previous_hash, hash)
-                    SELECT 'journey-' || j.id, t.seq, gen_random_uuid(), t.type, replace(t.data, \(placeholder), j.id)::jsonb,
-                           gen_random_uuid(), 'bench', now(), sha256(convert_to(j.id || (t.seq - 1), 'UTF8')),
-                           sha256(convert_to(j.id || t.seq, 'UTF8'))
-                    FROM (SELECT g, md5(\(run) || g)::uuid::text AS id, g % \(templates.count) AS slot
-                          FROM generate_series(\(first)::int, \(last)::int) g) j
-                    JOIN unnest(\(slots)::int[], \(sequences)::int[], \(types)::text[], \(datas)::text[]) AS t(slot, seq, type, data)
-                      ON t.slot = j.slot
-                    ORDER BY j.g, t.seq
-                    """).affectedRows
+                let inserted = try await client.query(BenchmarkStatements.insertHistory(
+                    first: first, last: last, run: run, placeholder: placeholder, templateCount: templates.count,
+                    slots: slots, sequences: sequences, types: types, datas: datas)).affectedRows
                 done += inserted
                 first = last + 1
                 progress(done)

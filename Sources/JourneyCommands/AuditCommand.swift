@@ -6,6 +6,7 @@ import Foundation
 import JourneyApp
 import JourneyDomain
 import Postgres
+import Timestamps
 
 /// `journeys audit`: tamper evidence, timelines and evidence bundles.
 ///
@@ -103,7 +104,7 @@ struct AuditVerify: Command {
     /// Runs the chain verifier with a progress bar on large logs; prints the counts.
     static func verifyChains(_ client: PostgresClient) async throws -> ChainVerifier.Report {
         var bar: ProgressBar? = nil
-        let total = try await client.query("SELECT count(*) FROM events").first?.decode(0, as: Int.self) ?? 0
+        let total = try await EventStore(client: client).eventCount()
         if total > 50_000 { bar = ProgressBar(total: total, label: "verify") }
         let progressBar = ProgressBox(bar)
         let report = try await ChainVerifier(client: client).verify { done in progressBar.update(done) }

@@ -2,6 +2,7 @@ import CLI
 import Cryptography
 import Foundation
 import JourneyApp
+import Lifecycle
 import UnicoEmulator
 
 /// `journeys emulator`: a local stand-in for Unico's identity and process APIs.
@@ -54,9 +55,7 @@ struct EmulatorCommand: Command {
             out("\(prefix)TENANT=\(account.account.tenantID)")
             out("\(prefix)PRIVATE_KEY_FILE=\(account.keyFile)")
         }
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(3600))
-        }
+        await gracefulShutdown()
         await emulator.shutdown()
     }
 }

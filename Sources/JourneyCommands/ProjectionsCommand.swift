@@ -1,6 +1,8 @@
 import CLI
+import EventStore
 import Foundation
 import JourneyApp
+import Lifecycle
 import Projections
 
 /// `journeys projections`: the read models built from the log.
@@ -45,7 +47,7 @@ struct ProjectionsRun: Command {
             AppEnvironment.current.writeLine("applied \(applied) events")
             return
         }
-        try await runner.run()
+        try await AppServices.run([.init(service: runner, name: "projections")])
     }
 }
 
@@ -65,7 +67,7 @@ struct ProjectionsRebuild: Command {
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: 1)
         defer { database.close() }
-        let total = try await database.app.query("SELECT count(*) FROM events").first?.decode(0, as: Int.self) ?? 0
+        let total = try await EventStore(client: database.app).eventCount()
         let bar = ProgressBox(ProgressBar(total: max(total, 1), label: "rebuild \(name)"))
         let checkpoint = try await ProjectionRebuilder(client: database.admin).rebuild(name: name) { done, _ in bar.update(done) }
         bar.finish()

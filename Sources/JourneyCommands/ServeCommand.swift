@@ -2,7 +2,6 @@ import CLI
 import HTTPServer
 import JourneyAPI
 import JourneyApp
-import Projections
 import Workers
 
 /// `journeys serve`: the HTTP API.
@@ -67,28 +66,10 @@ struct ServeCommand: Command {
         try service.start()
         AppEnvironment.current.writeLine("listening on http://\(host):\(service.port ?? port)"
             + (worker.map { " with worker \($0.configuration.workerID)" } ?? ""))
-        await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await Self.followProjections(database) }
-            if let worker { group.addTask { try await worker.run() } }
-            if let webhooks { group.addTask { await WorkCommand.follow(webhooks) } }
-            group.addTask {
-                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
-            }
-            _ = try? await group.next()
-            group.cancelAll()
-        }
-        await service.shutdown()
-    }
-
-    /// Runs the journey_state projection until cancelled; if it cannot (no owner rights on
-    /// DATABASE_ADMIN_URL), says so once and keeps the rest of the process running.
-    static func followProjections(_ database: Database) async {
-        do {
-            try await ProjectionRunner(client: database.admin).run()
-        } catch {
-            StandardStream.error.writeLine("journey_state projection stopped (set DATABASE_ADMIN_URL to the schema owner): "
-                + String(describing: type(of: error)))
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
-        }
+        var services = [AppServices.projections(database)]
+        if let webhooks { services.append(AppServices.webhooks(webhooks)) }
+        if let worker { services.append(AppServices.worker(worker)) }
+        services.append(AppServices.listener(service))
+        try await AppServices.run(services)
     }
 }

@@ -1,7 +1,6 @@
 import CLI
 import Foundation
 import JourneyApp
-import OutboundWebhooks
 import Workers
 
 /// `journeys work`: the background workers, until interrupted.
@@ -54,18 +53,6 @@ struct WorkCommand: Command {
         return configuration
     }
 
-    /// Runs the webhook service until cancelled; if it stops (no owner rights for its checkpoint,
-    /// an event it cannot read), says so once and keeps the rest of the process running.
-    static func follow(_ webhooks: OutboundWebhookService) async {
-        do {
-            try await webhooks.run()
-        } catch {
-            StandardStream.error.writeLine("outbound webhooks stopped (set DATABASE_ADMIN_URL to the schema owner): "
-                + String(describing: type(of: error)))
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
-        }
-    }
-
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: configuration.concurrency + 4)
         defer { database.close() }
@@ -74,13 +61,9 @@ struct WorkCommand: Command {
         let worker = try WorkerService(configuration: configuration, database: database.app, dependencies: dependencies.engine)
         let webhooks = try Wiring.outboundWebhooks(AppEnvironment.current.variables, database: database)
         AppEnvironment.current.writeLine("worker \(configuration.workerID) running")
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await worker.run() }
-            group.addTask { await Self.follow(webhooks) }
-            if projections { group.addTask { await ServeCommand.followProjections(database) } }
-            try await group.next()
-            group.cancelAll()
-        }
+        var services = [AppServices.webhooks(webhooks), AppServices.worker(worker)]
+        if projections { services.insert(AppServices.projections(database), at: 0) }
+        try await AppServices.run(services)
         let statistics = worker.statistics
         AppEnvironment.current.writeLine(
             "worker stopped: claimed \(statistics.claimed), done \(statistics.done), postponed \(statistics.postponed)")

@@ -14,6 +14,10 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
         /// Create Process failed (``EngineError/unico`` says how); the failure is recorded, or the
         /// intent is left open for reconciliation when Unico did not answer.
         public static let processCreationFailed = Code(rawValue: "process_creation_failed")
+        /// The journey was started but its first attempt's outcome could not be recorded
+        /// (``EngineError/underlying`` says why, typically a database outage); the journey
+        /// (``EngineError/journeyID``) exists and answers from its state.
+        public static let startInterrupted = Code(rawValue: "start_interrupted")
         /// The journey's events do not hold what the step needs (a bug, not a caller's mistake).
         public static let inconsistentState = Code(rawValue: "inconsistent_state")
 
@@ -26,12 +30,19 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
     public var environment: Environment?
     /// Unico's answer, for `process_creation_failed`.
     public var unico: HumanTokenAPIError?
+    /// The journey the error is about, for `start_interrupted`.
+    public var journeyID: JourneyID?
+    /// What interrupted the step, for `start_interrupted`.
+    public var underlying: (any Error)?
 
-    public init(_ code: Code, _ message: String, environment: Environment? = nil, unico: HumanTokenAPIError? = nil) {
+    public init(_ code: Code, _ message: String, environment: Environment? = nil, unico: HumanTokenAPIError? = nil,
+                journeyID: JourneyID? = nil, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.environment = environment
         self.unico = unico
+        self.journeyID = journeyID
+        self.underlying = underlying
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

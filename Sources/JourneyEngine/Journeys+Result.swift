@@ -43,7 +43,7 @@ extension Journeys {
     }
 
     /// Records `snapshot` in one short transaction if the attempt still awaits its result.
-    private func record(_ snapshot: HumanTokenAPI.ProcessSnapshot, attempt number: Int, subject: SubjectReference,
+    private func record(_ snapshot: UnicoProcessSnapshot, attempt number: Int, subject: SubjectReference,
                         journey id: JourneyID) async throws -> ResultFetch {
         let vault = dependencies.vault
         let metadata = metadata(actor: Self.resultActor)

@@ -9,6 +9,7 @@ extension Journeys {
     ///
     /// `claim` runs first in the start's transaction with the new journey's id; false (another
     /// request holds the caller's idempotency key) starts nothing and returns `.claimedElsewhere`.
+    /// Once the start is committed, any error is thrown as `start_interrupted` naming the journey.
     public func start<Answer: Sendable>(
         _ valid: ValidatedStartJourney, actor: String,
         claim: @escaping @Sendable (JourneyID, PostgresConnection) throws -> Bool = { _, _ in true },
@@ -31,6 +32,11 @@ extension Journeys {
                 reference: sealed.reference)
         }
         guard let target = started else { return .claimedElsewhere }
-        return .answered(try await runAttempt(target, metadata: metadata, answer: answer))
+        do {
+            return .answered(try await runAttempt(target, metadata: metadata, answer: answer))
+        } catch {
+            throw EngineError(.startInterrupted, "the journey started but its first attempt was not recorded",
+                              journeyID: journeyID, underlying: error)
+        }
     }
 }

@@ -29,14 +29,10 @@ public enum JourneyRepository {
     public static func load(_ id: JourneyID, on connection: PostgresConnection) throws -> (state: JourneyState, version: Int64) {
         var state = Journey.initialState
         var version: Int64 = 0
-        let rows = try connection.query("""
-            SELECT stream_version, event_type, data::text FROM events
-            WHERE stream_name = \(stream(id).rawValue) ORDER BY stream_version
-            """)
-        for row in rows {
-            let event = try JourneyEvent(type: try row.decode(1), data: Data(try row.decode(2, as: String.self).utf8))
+        for recorded in try EventStore.readStream(stream(id), on: connection) {
+            let event = try JourneyEvent(type: recorded.type, data: Data(recorded.data.text.utf8))
             state = Journey.evolve(state, event)
-            version = try row.decode(0)
+            version = recorded.streamVersion
         }
         return (state, version)
     }

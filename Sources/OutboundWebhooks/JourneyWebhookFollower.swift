@@ -1,3 +1,4 @@
+import AccessControl
 import EventStore
 import Foundation
 import JourneyDomain
@@ -24,20 +25,8 @@ public final class JourneyWebhookFollower: Sendable {
     /// The follower's checkpoint name.
     public static let name = "outbound_webhooks"
 
-    public struct Configuration: Sendable {
-        /// Events per batch (one transaction); 500 by default.
-        public var batchSize: Int
-        /// Longest wait between polls when no notification arrives; 500 ms by default.
-        public var pollInterval: Duration
-        /// Use LISTEN/NOTIFY as a wake-up; true by default.
-        public var listen: Bool
-
-        public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(500), listen: Bool = true) {
-            self.batchSize = batchSize
-            self.pollInterval = pollInterval
-            self.listen = listen
-        }
-    }
+    /// Batch size, poll interval and LISTEN: the follower's own settings.
+    public typealias Configuration = LogFollower.Configuration
 
     /// What one batch did.
     public enum BatchResult: Sendable, Equatable {
@@ -119,23 +108,31 @@ public final class JourneyWebhookFollower: Sendable {
     }
 
     /// The `JourneyStarted` event of each stream and the id of the API key that appended it.
+    ///
+    /// Two reads per batch with endings, whatever their number: the streams' first events from the
+    /// log, then the ids of the keys their actors name (`api-key:<prefix>`) from access control.
     static func startsOf(_ streams: [String], on connection: PostgresConnection) throws
         -> [String: (event: JourneyStarted, apiKeyID: UUID?)] {
-        let rows = try connection.query("""
-            SELECT e.stream_name, e.data::text, k.id
-            FROM events e
-            LEFT JOIN api_keys k ON e.actor LIKE 'api-key:%' AND k.prefix = substr(e.actor, 9)
-            WHERE e.stream_name = ANY(\(streams)::text[]) AND e.stream_version = 1
-              AND e.event_type = \(JourneyStarted.eventType)
-            """)
+        let firsts = try EventStore.firstEvents(of: streams.map(StreamName.init), on: connection)
+            .filter { $0.type == JourneyStarted.eventType }
+        let prefixes = firsts.compactMap { keyPrefix(ofActor: $0.metadata.actor) }
+        let keyIDs = try APIKeyStore.keyIDs(prefixes: Array(Set(prefixes)), on: connection)
         var starts: [String: (event: JourneyStarted, apiKeyID: UUID?)] = [:]
-        for row in rows {
-            let event = try JourneyEvent(type: JourneyStarted.eventType, data: Data(try row.decode(1, as: String.self).utf8))
+        for first in firsts {
+            let event = try JourneyEvent(type: JourneyStarted.eventType, data: Data(first.data.text.utf8))
             guard case .journeyStarted(let started) = event else { continue }
-            starts[try row.decode(0)] = (started, try row.decode(2, as: UUID?.self))
+            starts[first.streamName.rawValue] = (started, keyPrefix(ofActor: first.metadata.actor).flatMap { keyIDs[$0] })
         }
         return starts
     }
+
+    /// The key prefix of an `api-key:<prefix>` actor.
+    static func keyPrefix(ofActor actor: String?) -> String? {
+        guard let actor, actor.hasPrefix(actorPrefix) else { return nil }
+        return String(actor.dropFirst(actorPrefix.count))
+    }
+
+    static let actorPrefix = "api-key:"
 
     /// The follower's checkpoint, row-locked for this transaction; nil while another follower holds it.
     static func lockCheckpoint(on connection: PostgresConnection) throws -> GlobalCheckpoint? {

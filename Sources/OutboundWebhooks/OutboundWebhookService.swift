@@ -1,3 +1,4 @@
+import EventStore
 import Foundation
 import Postgres
 

@@ -75,25 +75,8 @@ public final class WebhookDispatcher: Sendable {
         let leaseUntil = now.addingTimeInterval(configuration.leaseDuration)
         let owner = owner
         return try await client.transaction { connection in
-            let rows = try connection.query("""
-                WITH due AS (
-                    SELECT d.id FROM webhook_deliveries d
-                    JOIN webhook_endpoints e ON e.id = d.endpoint_id
-                    WHERE d.next_attempt_at <= \(now)
-                      AND (d.lease_until IS NULL OR d.lease_until <= \(now))
-                      AND e.disabled_at IS NULL AND e.secret_sealed IS NOT NULL
-                    ORDER BY d.next_attempt_at
-                    LIMIT \(limit)
-                    FOR UPDATE OF d SKIP LOCKED
-                )
-                UPDATE webhook_deliveries d
-                SET lease_owner = \(owner), lease_until = \(leaseUntil),
-                    attempt_count = d.attempt_count + 1, last_attempt_at = \(now)
-                FROM due, webhook_endpoints e
-                WHERE d.id = due.id AND e.id = d.endpoint_id
-                RETURNING d.id, d.endpoint_id, d.message_id, d.event_type, d.payload::text AS payload,
-                          d.attempt_count, d.created_at, e.url, e.secret_sealed, e.secret_key_id
-                """)
+            let rows = try connection.query(
+                OutboundWebhooksStatements.claim(now: now, leaseUntil: leaseUntil, owner: owner, limit: limit))
             return try rows.map { row in
                 WebhookDelivery(
                     id: try row.decode("id"), endpointID: try row.decode("endpoint_id"),
@@ -151,43 +134,22 @@ public final class WebhookDispatcher: Sendable {
         try await client.transaction { connection in
             switch outcome {
             case .delivered(let status):
-                try connection.query("""
-                    UPDATE webhook_deliveries
-                    SET delivered_at = \(now), next_attempt_at = NULL, last_status = \(status), last_error = NULL,
-                        lease_owner = NULL, lease_until = NULL
-                    WHERE id = \(delivery.id) AND lease_owner = \(owner)
-                    """)
+                try connection.query(OutboundWebhooksStatements.delivered(delivery.id, owner: owner, status: status, at: now))
             case .gone:
                 let reason = "410 Gone"
-                try connection.query("""
-                    UPDATE webhook_endpoints SET disabled_at = \(now), disabled_reason = \(reason)
-                    WHERE id = \(delivery.endpointID) AND disabled_at IS NULL
-                    """)
-                try connection.query("""
-                    UPDATE webhook_deliveries
-                    SET given_up_at = \(now), next_attempt_at = NULL, last_status = 410,
-                        last_error = 'endpoint disabled: 410 Gone', lease_owner = NULL, lease_until = NULL
-                    WHERE endpoint_id = \(delivery.endpointID) AND next_attempt_at IS NOT NULL
-                      AND ((id = \(delivery.id) AND lease_owner = \(owner)) OR lease_owner IS NULL OR lease_until <= \(now))
-                    """)
+                try connection.query(OutboundWebhooksStatements.disableEndpoint(delivery.endpointID, at: now, reason: reason))
+                try connection.query(
+                    OutboundWebhooksStatements.giveUpGone(endpointID: delivery.endpointID, delivery: delivery.id, owner: owner, at: now))
             case .failed(let status, let error, let retryAfter):
                 if schedule.shouldGiveUp(attempts: delivery.attempt, createdAt: delivery.createdAt, now: now) {
                     let reason = "gave up after \(delivery.attempt) attempts: \(error)"
-                    try connection.query("""
-                        UPDATE webhook_deliveries
-                        SET given_up_at = \(now), next_attempt_at = NULL, last_status = \(NullableBind(status)), last_error = \(reason),
-                            lease_owner = NULL, lease_until = NULL
-                        WHERE id = \(delivery.id) AND lease_owner = \(owner)
-                        """)
+                    try connection.query(
+                        OutboundWebhooksStatements.giveUp(delivery.id, owner: owner, status: status, reason: reason, at: now))
                 } else {
                     let next = now.addingTimeInterval(
                         schedule.delay(afterAttempt: delivery.attempt, random: random, retryAfter: retryAfter))
-                    try connection.query("""
-                        UPDATE webhook_deliveries
-                        SET next_attempt_at = \(next), last_status = \(NullableBind(status)), last_error = \(error),
-                            lease_owner = NULL, lease_until = NULL
-                        WHERE id = \(delivery.id) AND lease_owner = \(owner)
-                        """)
+                    try connection.query(
+                        OutboundWebhooksStatements.retry(delivery.id, owner: owner, at: next, status: status, error: error))
                 }
             }
         }

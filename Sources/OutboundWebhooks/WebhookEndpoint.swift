@@ -14,8 +14,6 @@ public struct WebhookEndpoint: Sendable, Hashable {
 
     public var isEnabled: Bool { disabledAt == nil }
 
-    static let columns = "id, api_key_id, url, created_at, disabled_at, disabled_reason, secret_key_id"
-
     init(row: PostgresRow) throws {
         id = try row.decode("id")
         apiKeyID = try row.decode("api_key_id")

@@ -1,3 +1,4 @@
+import AccessControl
 import Foundation
 import Postgres
 
@@ -66,10 +67,8 @@ public struct WebhookEndpointStore: Sendable {
         let now = now()
         return try await client.transaction { connection in
             let keyID = try Self.resolveKey(reference, on: connection).id
-            return try connection.query("""
-                UPDATE webhook_endpoints SET disabled_at = \(now), disabled_reason = \(reason)
-                WHERE api_key_id = \(keyID) AND disabled_at IS NULL
-                """).affectedRows
+            return try connection.query(OutboundWebhooksStatements.disableEndpoints(apiKeyID: keyID, at: now, reason: reason))
+                .affectedRows
         }
     }
 
@@ -86,14 +85,10 @@ public struct WebhookEndpointStore: Sendable {
             throw WebhookError(.invalidArgument, "expected an API key id (UUID) or prefix (8 characters of a-z, 2-7)")
         }
         let prefix: String? = isPrefix ? lowered : nil
-        let rows = try connection.query("""
-            SELECT id, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = \(NullableBind(id)) OR prefix = \(NullableBind(prefix))
-            \(unsafeSQL: lock ? "FOR UPDATE" : "")
-            """)
-        guard let row = rows.first else {
+        guard let key = try APIKeyStore.key(id: id, prefix: prefix, lock: lock, on: connection) else {
             throw WebhookError(.keyNotFound, "no API key has the id or prefix '\(reference)'")
         }
-        return (try row.decode("id"), try row.decode("revoked"))
+        return key
     }
 
     /// Resolves and row-locks an unrevoked key.

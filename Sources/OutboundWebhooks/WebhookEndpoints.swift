@@ -12,10 +12,8 @@ public enum WebhookEndpoints {
                               on connection: PostgresConnection) throws -> UUID {
         let url = try WebhookURL.validate(url)
         let (sealed, keyID) = try sealer.seal(secret, endpointID: id)
-        try connection.query("""
-            INSERT INTO webhook_endpoints (id, api_key_id, url, secret_sealed, secret_key_id, created_at)
-            VALUES (\(id), \(apiKeyID), \(url), \(sealed), \(keyID), \(now))
-            """)
+        try connection.query(OutboundWebhooksStatements.insertEndpoint(id: id, apiKeyID: apiKeyID, url: url, sealedSecret: sealed, keyID: keyID,
+                                                                  createdAt: now))
         return id
     }
 
@@ -25,31 +23,20 @@ public enum WebhookEndpoints {
         let url = try WebhookURL.validate(url)
         if let secret {
             let (sealed, keyID) = try sealer.seal(secret, endpointID: id)
-            try connection.query("""
-                UPDATE webhook_endpoints SET url = \(url), secret_sealed = \(sealed), secret_key_id = \(keyID),
-                    disabled_at = NULL, disabled_reason = NULL
-                WHERE id = \(id)
-                """)
+            try connection.query(OutboundWebhooksStatements.updateEndpoint(id, url: url, sealedSecret: sealed, keyID: keyID))
         } else {
-            try connection.query("""
-                UPDATE webhook_endpoints SET url = \(url), disabled_at = NULL, disabled_reason = NULL WHERE id = \(id)
-                """)
+            try connection.query(OutboundWebhooksStatements.updateEndpoint(id, url: url))
         }
     }
 
     /// The endpoints of `apiKeyID`, newest first.
     public static func list(apiKeyID: UUID, on connection: PostgresConnection) throws -> [WebhookEndpoint] {
-        try connection.query("""
-            SELECT \(unsafeSQL: WebhookEndpoint.columns) FROM webhook_endpoints
-            WHERE api_key_id = \(apiKeyID) ORDER BY created_at DESC, id
-            """).map(WebhookEndpoint.init(row:))
+        try connection.query(OutboundWebhooksStatements.endpoints(apiKeyID: apiKeyID)).map(WebhookEndpoint.init(row:))
     }
 
     /// When and why the endpoint was disabled, or nil while it is enabled.
     public static func disabled(_ id: UUID, on connection: PostgresConnection) throws -> (at: Date, reason: String)? {
-        let rows = try connection.query("""
-            SELECT disabled_at, disabled_reason FROM webhook_endpoints WHERE id = \(id)
-            """)
+        let rows = try connection.query(OutboundWebhooksStatements.disabled(id))
         guard let row = rows.first, let at = try row.decode("disabled_at", as: Date?.self) else { return nil }
         return (at, try row.decode("disabled_reason", as: String.self))
     }

@@ -12,11 +12,8 @@ public enum WebhookOutbox {
     @discardableResult
     public static func enqueue(endpointID: UUID, messageID: String, type: String, payload: JSONB,
                                now: Date = Date(), on connection: PostgresConnection) throws -> Bool {
-        let rows = try connection.query("""
-            INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event_type, payload, created_at, next_attempt_at)
-            VALUES (\(UUID()), \(endpointID), \(messageID), \(type), \(payload)::jsonb, \(now), \(now))
-            ON CONFLICT ON CONSTRAINT webhook_deliveries_message_key DO NOTHING
-            """)
+        let rows = try connection.query(OutboundWebhooksStatements.enqueue(endpointID: endpointID, messageID: messageID, type: type, payload: payload,
+                                                                       now: now))
         return rows.affectedRows == 1
     }
 
@@ -25,13 +22,8 @@ public enum WebhookOutbox {
     @discardableResult
     public static func enqueue(apiKeyID: UUID, messageID: String, type: String, payload: JSONB,
                                now: Date = Date(), on connection: PostgresConnection) throws -> Int {
-        let rows = try connection.query("""
-            INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event_type, payload, created_at, next_attempt_at)
-            SELECT gen_random_uuid(), e.id, \(messageID), \(type), \(payload)::jsonb, \(now), \(now)
-            FROM webhook_endpoints e
-            WHERE e.api_key_id = \(apiKeyID) AND e.disabled_at IS NULL
-            ON CONFLICT ON CONSTRAINT webhook_deliveries_message_key DO NOTHING
-            """)
+        let rows = try connection.query(OutboundWebhooksStatements.enqueue(apiKeyID: apiKeyID, messageID: messageID, type: type, payload: payload,
+                                                                       now: now))
         return rows.affectedRows
     }
 }

@@ -60,6 +60,13 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         code == .connectionClosed || code == .connectionFailed || code == .adminShutdown
     }
 
+    /// True when PostgreSQL cannot be reached or used right now (connection refused or lost, the
+    /// server shutting down or starting, no pooled connection in time): an outage to answer with
+    /// "retry shortly", not a bug.
+    public var isUnavailable: Bool {
+        isConnectionError || code == .poolTimeout || code == .poolClosed
+    }
+
     /// Maps a SQLSTATE to a stable code.
     static func code(forSQLState state: String) -> Code {
         switch state {

@@ -117,10 +117,7 @@ public struct JourneyStateProjection: Projection {
         let decoder = JSONDecoder()
         let list = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
         var states: [String: JourneyState] = [:]
-        for row in try connection.query("""
-            SELECT journey_id, state::text FROM \(unsafeSQL: tables.state)
-            WHERE journey_id IN (SELECT json_array_elements_text(\(list)::json))
-            """) {
+        for row in try connection.query(ProjectionsStatements.states(ids: list, table: tables.state)) {
             states[try row.decode(0)] = try decoder.decode(JourneyState.self, from: Data(try row.decode(1, as: String.self).utf8))
         }
         return states
@@ -145,30 +142,9 @@ public struct JourneyStateProjection: Projection {
 
     /// Upserts `rows`: one statement per table.
     static func write(_ rows: Rows, tables: Tables, on connection: PostgresConnection) throws {
-        try connection.query("""
-            INSERT INTO \(unsafeSQL: tables.state)
-            SELECT * FROM json_populate_recordset(NULL::\(unsafeSQL: tables.state), \(rows.states)::json)
-            ON CONFLICT (journey_id) DO UPDATE SET status = EXCLUDED.status, environment = EXCLUDED.environment,
-                flow = EXCLUDED.flow, purpose = EXCLUDED.purpose, client_reference = EXCLUDED.client_reference,
-                subject_reference = EXCLUDED.subject_reference, current_attempt = EXCLUDED.current_attempt,
-                current_process_id = EXCLUDED.current_process_id, token_expires_at = EXCLUDED.token_expires_at,
-                last_error_code = EXCLUDED.last_error_code, started_at = EXCLUDED.started_at,
-                captured_at = EXCLUDED.captured_at, callback_at = EXCLUDED.callback_at, result_at = EXCLUDED.result_at,
-                completed_at = EXCLUDED.completed_at, abandoned_at = EXCLUDED.abandoned_at, outcome = EXCLUDED.outcome,
-                next_due_at = EXCLUDED.next_due_at, next_due_kind = EXCLUDED.next_due_kind, version = EXCLUDED.version,
-                updated_position = EXCLUDED.updated_position, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at
-            """)
+        try connection.query(ProjectionsStatements.upsertStates(rows.states, table: tables.state))
         guard let attempts = rows.attempts else { return }
-        try connection.query("""
-            INSERT INTO \(unsafeSQL: tables.attempts)
-            SELECT * FROM json_populate_recordset(NULL::\(unsafeSQL: tables.attempts), \(attempts)::json)
-            ON CONFLICT (journey_id, attempt) DO UPDATE SET process_id = EXCLUDED.process_id,
-                requested_at = EXCLUDED.requested_at, created_at = EXCLUDED.created_at,
-                token_expires_at = EXCLUDED.token_expires_at, capture_opened_at = EXCLUDED.capture_opened_at,
-                callback_at = EXCLUDED.callback_at, result_fetched_at = EXCLUDED.result_fetched_at,
-                outcome = EXCLUDED.outcome, error = EXCLUDED.error, token_issued_at = EXCLUDED.token_issued_at,
-                callback_outcome = EXCLUDED.callback_outcome, sdk_error_code = EXCLUDED.sdk_error_code
-            """)
+        try connection.query(ProjectionsStatements.upsertAttempts(attempts, table: tables.attempts))
     }
 
     /// `success` or `error`: the first callback of an attempt, as the reports count it.
@@ -185,8 +161,7 @@ public struct JourneyStateProjection: Projection {
 
     /// The stored state of a journey, if projected.
     public static func state(of journeyID: String, tables: Tables = .live, on connection: PostgresConnection) throws -> JourneyState? {
-        guard let text = try connection.query(
-            "SELECT state::text FROM \(unsafeSQL: tables.state) WHERE journey_id = \(journeyID)").first?
+        guard let text = try connection.query(ProjectionsStatements.state(of: journeyID, table: tables.state)).first?
             .decode(0, as: String.self) else { return nil }
         return try JSONDecoder().decode(JourneyState.self, from: Data(text.utf8))
     }

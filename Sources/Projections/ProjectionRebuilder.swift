@@ -61,21 +61,13 @@ public struct ProjectionRebuilder: Sendable {
         let live = JourneyStateProjection.Tables.live
         let fresh = JourneyStateProjection.Tables.rebuild
         try await client.withConnection { connection in
-            try connection.execute(unsafeSQL: """
-                DROP TABLE IF EXISTS \(fresh.state), \(fresh.attempts);
-                CREATE TABLE \(fresh.state) (LIKE \(live.state) INCLUDING ALL);
-                CREATE TABLE \(fresh.attempts) (LIKE \(live.attempts) INCLUDING ALL);
-                """)
+            try connection.execute(unsafeSQL: ProjectionsStatements.createRebuildTables(fresh, like: live))
             // Each state is a few kB of JSON, compressed into TOAST: lz4 costs a fraction of pglz.
-            if try connection.query("""
-                SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)
-                """).first != nil {
-                try connection.execute(unsafeSQL: "ALTER TABLE \(fresh.state) ALTER COLUMN state SET COMPRESSION lz4")
+            if try connection.query(ProjectionsStatements.lz4Available).first != nil {
+                try connection.execute(unsafeSQL: ProjectionsStatements.compressStateWithLZ4(fresh.state))
             }
         }
-        let total = try await client.query("""
-            SELECT count(*) FROM events WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-            """).first?.decode(0, as: Int.self) ?? 0
+        let total = try await EventStore(client: client).readableEventCount()
         var checkpoint = GlobalCheckpoint.start
         var done = 0
         try progress?(0, total)
@@ -111,7 +103,7 @@ public struct ProjectionRebuilder: Sendable {
                     writes.addTask { [client] in
                         try await client.transaction { connection in
                             // A batch lost in a crash only restarts the rebuild: no need to wait for its WAL flush.
-                            try connection.execute(unsafeSQL: "SET LOCAL synchronous_commit = off")
+                            try connection.execute(unsafeSQL: ProjectionsStatements.asynchronousCommit)
                             try JourneyStateProjection.write(rows, tables: fresh, on: connection)
                         }
                     }
@@ -138,27 +130,11 @@ public struct ProjectionRebuilder: Sendable {
             }
             // `LIKE` names the copied indexes after their columns; pair each with the live index of
             // the same definition so the swapped-in tables keep the migrations' index names.
-            let pairs = try connection.query("""
-                SELECT DISTINCT ON (f.indexname) o.indexname, f.indexname
-                FROM pg_indexes o JOIN pg_indexes f
-                  ON f.schemaname = o.schemaname
-                 AND f.tablename = CASE o.tablename WHEN \(live.state) THEN \(fresh.state) ELSE \(fresh.attempts) END
-                 AND regexp_replace(f.indexdef, '^.* USING ', '') = regexp_replace(o.indexdef, '^.* USING ', '')
-                WHERE o.schemaname = current_schema() AND o.tablename IN (\(live.state), \(live.attempts))
-                ORDER BY f.indexname, o.indexname
-                """).map { (try $0.decode(0, as: String.self), try $0.decode(1, as: String.self)) }
-            try connection.execute(unsafeSQL: """
-                LOCK TABLE \(live.state), \(live.attempts) IN ACCESS EXCLUSIVE MODE;
-                ALTER TABLE \(live.state) RENAME TO \(live.state)_old;
-                ALTER TABLE \(live.attempts) RENAME TO \(live.attempts)_old;
-                ALTER TABLE \(fresh.state) RENAME TO \(live.state);
-                ALTER TABLE \(fresh.attempts) RENAME TO \(live.attempts);
-                DROP TABLE \(live.state)_old, \(live.attempts)_old;
-                GRANT SELECT ON \(live.state), \(live.attempts) TO journeys_app;
-                """)
+            let pairs = try connection.query(ProjectionsStatements.indexPairs(live: live, fresh: fresh))
+                .map { (try $0.decode(0, as: String.self), try $0.decode(1, as: String.self)) }
+            try connection.execute(unsafeSQL: ProjectionsStatements.swap(fresh, into: live))
             for (liveName, freshName) in pairs {
-                try connection.execute(unsafeSQL: "ALTER INDEX \(PostgresConnection.quoteIdentifier(freshName)) "
-                    + "RENAME TO \(PostgresConnection.quoteIdentifier(liveName))")
+                try connection.execute(unsafeSQL: ProjectionsStatements.renameIndex(freshName, to: liveName))
             }
             try CheckpointStore.store(name, checkpoint, on: connection)
             return (checkpoint, tail)

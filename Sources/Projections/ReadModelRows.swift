@@ -1,5 +1,6 @@
 import Foundation
 import JourneyDomain
+import Timestamps
 
 /// A `journey_state` row as JSON for `json_populate_recordset`: keys are the column names,
 /// timestamps RFC 3339 text, absent values omitted (NULL); `state` nests the encoded state

@@ -1,28 +1,7 @@
 import Foundation
 
-/// Parses the report window's bounds: an ISO 8601 date (`2026-05-01`, midnight UTC) or timestamp
-/// (`2026-05-01T12:30:00Z`, `2026-05-01T12:30:00.250-03:00`); impossible dates are refused.
+/// How reports print instants (their window's bounds are parsed by `Timestamps.ISO8601Date`).
 public enum ReportDate {
-    /// The instant, and whether the text was a bare date (no time of day).
-    public static func parse(_ text: String) -> (date: Date, isDateOnly: Bool)? {
-        let shape = #/(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:(Z)|([+-])(\d{2}):(\d{2})))?/#
-        guard let match = text.wholeMatch(of: shape) else { return nil }
-        let number = { (digits: Substring?) in digits.flatMap { Int($0) } ?? 0 }
-        var calendar = Calendar(identifier: .gregorian)
-        guard let utc = TimeZone(secondsFromGMT: 0) else { return nil }
-        calendar.timeZone = utc
-        let (hour, minute, second) = (number(match.4), number(match.5), number(match.6))
-        let (offsetHours, offsetMinutes) = (number(match.10), number(match.11))
-        let components = DateComponents(year: number(match.1), month: number(match.2), day: number(match.3),
-                                        hour: hour, minute: minute, second: second)
-        guard components.isValidDate(in: calendar), hour < 24, minute < 60, second < 60,
-              offsetHours < 24, offsetMinutes < 60, let date = calendar.date(from: components)
-        else { return nil }
-        let fraction = match.7.flatMap { Double("0" + $0) } ?? 0
-        let offset = Double(offsetHours * 3600 + offsetMinutes * 60) * (match.9 == "-" ? -1 : 1)
-        return (date.addingTimeInterval(fraction - offset), match.4 == nil)
-    }
-
     /// RFC 3339 in UTC with milliseconds, as reports print instants.
     public static func format(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))

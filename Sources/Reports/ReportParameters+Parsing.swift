@@ -1,5 +1,6 @@
 import Foundation
 import JourneyDomain
+import Timestamps
 
 extension ReportParameters {
     /// The parameter names shared by the CLI (`--name`) and the API (`?name=`).
@@ -42,7 +43,7 @@ extension ReportParameters {
         guard let text = values[key], !text.isEmpty else {
             throw ReportError(.missingParameter, parameter: key, "\(key) is required: an ISO 8601 date (2026-05-01) or timestamp (2026-05-01T12:30:00Z)")
         }
-        guard let parsed = ReportDate.parse(text) else {
+        guard let parsed = ISO8601Date.parse(text) else {
             throw ReportError(.invalidDate, parameter: key,
                               "\(key) must be an ISO 8601 date (2026-05-01) or timestamp (2026-05-01T12:30:00Z); got '\(text.prefix(40))'")
         }

@@ -37,18 +37,27 @@ public final class FaultPlan: Sendable {
         public var reordered: Bool
     }
 
-    public let script: FaultScript
+    /// The script in effect.
+    public var script: FaultScript { current.withLock { $0 } }
     public let seed: UInt64
+    private let current: Mutex<FaultScript>
     private let counters = Mutex<[String: UInt64]>([:])
 
     public init(script: FaultScript, seed: UInt64) {
-        self.script = script
+        self.current = Mutex(script)
         self.seed = seed
+    }
+
+    /// Puts `script` in effect from the next decision on (a fault that starts or ends mid-run);
+    /// the decision streams go on where they were.
+    public func replace(_ script: FaultScript) {
+        current.withLock { $0 = script }
     }
 
     /// The next decision for a request on `route`.
     public func requestFault(for route: FaultScript.Route) -> RequestFault {
         var random = generator(for: "route." + route.rawValue)
+        let script = script
         let faults = script.faults(for: route)
         let latency = (faults.latencyMs ?? script.latencyMs)?.pick(&random) ?? 0
         let roll = random.nextUnit()

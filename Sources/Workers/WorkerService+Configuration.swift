@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 
 extension WorkerService {
     /// How often and how much a worker claims, and for how long.
@@ -23,9 +24,10 @@ extension WorkerService {
         public var workerID: String
         /// Timing of items that could not finish.
         public var performer: DuePerformer.Configuration
-        /// Where failures are logged: constant text plus metadata (kind, attempt, journey id, error
-        /// type; never personal data). Default: one JSON line on standard error.
-        public var log: @Sendable (String, [String: String]) -> Void = Configuration.standardErrorLog
+        /// Where failures are logged: a constant message with metadata (kind, attempt, journey id,
+        /// error type, worker id; never personal data). Default: label `worker`, JSON lines on
+        /// standard error.
+        public var logger = Logger(label: "worker")
 
         public init(
             pollInterval: Duration = .seconds(2), batchSize: Int = 50, seedSize: Int = 500, leaseDuration: TimeInterval = 60,
@@ -41,17 +43,6 @@ extension WorkerService {
             self.doneRetention = doneRetention
             self.workerID = workerID
             self.performer = performer
-        }
-
-        /// Writes `{"message": ..., metadata...}` as one line on standard error.
-        public static let standardErrorLog: @Sendable (String, [String: String]) -> Void = { message, metadata in
-            var object = metadata
-            object["message"] = message
-            object["component"] = "worker"
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            guard let data = try? encoder.encode(object) else { return }
-            FileHandle.standardError.write(data + Data("\n".utf8))
         }
 
         /// `host:pid:random`, unique per process and service.

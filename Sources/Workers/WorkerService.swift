@@ -29,6 +29,8 @@ public final class WorkerService: Sendable {
     public let performer: DuePerformer
     let clock: @Sendable () -> Date
     let metrics: MetricsRegistry?
+    /// The configured logger with this worker's id.
+    let logger: Logger
     private let counts = Mutex(Statistics())
 
     /// `database` connects as `journeys_app`; decision and lease times come from `dependencies.clock`.
@@ -49,6 +51,9 @@ public final class WorkerService: Sendable {
         self.performer = DuePerformer(database: database, dependencies: dependencies, configuration: configuration.performer)
         self.clock = dependencies.clock
         self.metrics = metrics
+        var logger = configuration.logger
+        logger.metadata["worker_id"] = configuration.workerID
+        self.logger = logger
     }
 
     /// What this service did so far.
@@ -72,7 +77,7 @@ public final class WorkerService: Sendable {
                     do {
                         performed = try await runOnce()
                     } catch {
-                        configuration.log("worker poll failed", ["error": String(describing: type(of: error))])
+                        logger.warning("worker poll failed", metadata: ["error": String(describing: type(of: error))])
                     }
                     if polls % 100 == 1 {
                         _ = try? await queue.purge(finishedBefore: clock().addingTimeInterval(-configuration.doneRetention))
@@ -136,7 +141,7 @@ public final class WorkerService: Sendable {
         do {
             result = try await performer.perform(item)
         } catch {
-            configuration.log("work item failed", [
+            logger.warning("work item failed", metadata: [
                 "journey_id": item.journeyID.rawValue, "kind": item.kind.rawValue, "attempt": String(item.attempt),
                 "error": String(describing: type(of: error)),
             ])

@@ -5,6 +5,7 @@ import JourneyDomain
 import JourneyStore
 import JourneyTesting
 import Testing
+import Timestamps
 
 @Suite struct ShowCommandTests {
     @Test func showPrintsTheTimelineAndStateWithoutPersonalData() async throws {

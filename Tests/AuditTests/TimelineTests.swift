@@ -8,6 +8,7 @@ import JourneyTesting
 @testable import JourneyAPI
 import JourneyEngine
 import Testing
+import Timestamps
 
 @Suite struct TimelineTests {
     @Test func asOfFoldsOnlyTheEventsRecordedByThen() async throws {

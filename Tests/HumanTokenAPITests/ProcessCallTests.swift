@@ -45,8 +45,8 @@ struct ProcessCallTests {
         }
     }
 
-    @Test(arguments: [("approved", ProcessResult.ok), ("rejected", .invalidIdentity), ("expired", .expired), ("error", .error)])
-    func finishedProcessCarriesResultAndHumanToken(outcome: String, result: ProcessResult) async throws {
+    @Test(arguments: [("approved", UnicoProcessResult.ok), ("rejected", .invalidIdentity), ("expired", .expired), ("error", .error)])
+    func finishedProcessCarriesResultAndHumanToken(outcome: String, result: UnicoProcessResult) async throws {
         try await withEmulator { unico in
             let client = try unico.client()
             let created = try await client.createProcess(Samples.fullRequest())

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HumanTokenAPI
+import Timestamps
 
 @Suite("RFC 3339 timestamps")
 struct RFC3339Tests {

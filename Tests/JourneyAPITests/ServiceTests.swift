@@ -57,7 +57,9 @@ func get(_ client: TestClient, _ path: String) async throws -> (status: Int, typ
         try await withService(unreachable) { client, _ in
             let ready = try await get(client, "/readyz")
             #expect(ready.status == 503)
-            #expect(String(decoding: ready.body, as: UTF8.self).contains("database_unavailable"))
+            let problem = try JSONSerialization.jsonObject(with: ready.body) as? [String: Any]
+            #expect(problem?["code"] as? String == "service_unavailable")
+            #expect(problem?["database"] as? String == "unreachable")
         }
     }
 

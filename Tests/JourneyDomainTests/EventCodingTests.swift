@@ -1,6 +1,7 @@
 import Foundation
 import JourneyDomain
 import Testing
+import Timestamps
 
 @Suite("Event coding")
 struct EventCodingTests {

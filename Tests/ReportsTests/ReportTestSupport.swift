@@ -8,8 +8,9 @@ import Postgres
 import Projections
 import Reports
 import Synchronization
+import Timestamps
 
-func date(_ text: String) -> Date { ReportDate.parse(text)!.date }
+func date(_ text: String) -> Date { ISO8601Date.parse(text)!.date }
 
 /// 2026-03-02T09:00:00Z: the start of the hand-built history's day.
 let t0 = date("2026-03-02T09:00:00Z")

@@ -22,11 +22,11 @@ struct JourneyEndingTests {
 
     /// `onSuccess` means the journey ended: rejected, expired and failed journeys end with it too.
     @Test(arguments: [
-        (SimulatedUser.beRejected, ProcessResult.invalidIdentity),
+        (SimulatedUser.beRejected, UnicoProcessResult.invalidIdentity),
         (.expireToken, .expired),
         (.hitJourneyError, .error),
     ])
-    func otherEndingsAlsoCallOnSuccessButNotAnApproval(_ user: SimulatedUser, _ result: ProcessResult) async throws {
+    func otherEndingsAlsoCallOnSuccessButNotAnApproval(_ user: SimulatedUser, _ result: UnicoProcessResult) async throws {
         try await withUnico { unico in
             let process = try await unico.createProcess()
             let record = await Capture.open(on: unico.device(user), webAppToken: process.webAppToken)

@@ -37,7 +37,7 @@ struct Unico: Sendable {
     }
 
     /// Get Process through the real client.
-    func process(_ id: String, _ environment: EnvironmentEnum = .UAT) async throws -> ProcessSnapshot {
+    func process(_ id: String, _ environment: EnvironmentEnum = .UAT) async throws -> UnicoProcessSnapshot {
         try await client(environment).getProcess(id)
     }
 

@@ -6,6 +6,7 @@ import Glibc
 #endif
 import JourneyDomain
 import JourneyTesting
+import Observability
 import Testing
 import UnicoEmulator
 import Workers
@@ -15,6 +16,10 @@ final class LogLines: Sendable {
     private let lines = Mutex<[String]>([])
     func append(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
+    /// The `message` of each JSON line.
+    var messages: [String] {
+        all.compactMap { ((try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any])?["message"] as? String }
+    }
 }
 
 @Suite(.serialized) struct CrashTests {
@@ -30,7 +35,7 @@ final class LogLines: Sendable {
             var configuration = WorkerService.Configuration(pollInterval: .milliseconds(50), batchSize: 5,
                                                             leaseDuration: 30, concurrency: 2, workerID: "restart")
             let logs = LogLines()
-            configuration.log = { message, metadata in logs.append(message + " " + metadata.description) }
+            configuration.logger = Logger(label: "worker", sink: { logs.append($0) })
             let worker = try h.worker(configuration)
             let run = Task { try await worker.run() }
             let deadline = Date().addingTimeInterval(10)
@@ -52,7 +57,7 @@ final class LogLines: Sendable {
             run.cancel()
             _ = try? await run.value
             // The outage was logged, without personal data.
-            #expect(logs.all.contains { $0.hasPrefix("work item failed") || $0.hasPrefix("worker poll failed") })
+            #expect(logs.messages.contains { $0 == "work item failed" || $0 == "worker poll failed" })
             #expect(logs.all.allSatisfy { !$0.contains("12345678909") && !$0.contains("Maria") })
             // Every intent ended once, whether recorded before the restart or adopted after it.
             let outcomes = worker.statistics.outcomes

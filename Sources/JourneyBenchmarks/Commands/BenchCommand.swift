@@ -80,12 +80,8 @@ enum BenchDatabase {
         }
         let cluster = settings.embedded
         let status = try cluster.start()
-        let admin = try PostgresClient(url: status.superuserURL, configuration: .init(maxConnections: 1))
-        try await admin.withConnection { connection in
-            try connection.execute(unsafeSQL: "DROP DATABASE IF EXISTS journeys_bench WITH (FORCE)")
-            try connection.execute(unsafeSQL: "CREATE DATABASE journeys_bench OWNER \(EmbeddedPostgres.ownerRole)")
-        }
-        admin.close()
+        try await cluster.dropDatabase("journeys_bench", status: status)
+        try await cluster.createDatabase("journeys_bench", status: status)
         let client = try PostgresClient(url: status.url(user: EmbeddedPostgres.ownerRole, database: "journeys_bench"),
                                         configuration: .init(maxConnections: poolSize))
         try await Migrations.Migrator().migrate(client)

@@ -28,8 +28,12 @@ struct DemoRunner: Sendable {
         var configuration = LocalStack.Configuration(clock: clock)
         configuration.faults = FaultScript(tokenEntryDisabled: [.prod])
         configuration.retryPolicy = Self.retryPolicy
-        let stack = try await LocalStack.start(database: database, configuration: configuration)
-        defer { Task { await stack.stop() } }
+        return try await LocalStack.with(database: database, configuration: configuration) {
+            try await run(on: $0, clock: clock)
+        }
+    }
+
+    private func run(on stack: LocalStack, clock: ManualEmulatorClock) async throws -> Summary {
         log("Unico emulator on \(stack.unicoURL.absoluteString) (token entry disabled for PROD, to show 73303)")
         log("journey service on \(stack.api.baseURL.absoluteString)")
         let api = stack.api
@@ -120,7 +124,7 @@ struct DemoRunner: Sendable {
 
     /// What the company's backend does: start a journey with its API key.
     private func start(_ scenario: DemoScenario, api: LocalStackHTTP, key: String) async throws -> Started? {
-        let document = String((0..<11).map { _ in Character(String(Int.random(in: 0...9))) })
+        let document = CheckDigits.randomCPF()
         let (status, json) = try await api.call("POST", "v1/journeys", bearer: key, body: [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": document, "name": "Demo Person"],
             "environment": scenario.environment, "flow": "humantoken", "purpose": "creditprocess",

@@ -1,4 +1,5 @@
 import Foundation
+import Timestamps
 
 /// The journey decider: pure `decide` and `evolve` over ``JourneyState`` and ``JourneyEvent``.
 public enum Journey {

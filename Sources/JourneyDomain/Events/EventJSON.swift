@@ -1,4 +1,5 @@
 import Foundation
+import Timestamps
 
 /// JSON settings shared by every journey event: sorted keys and RFC 3339 UTC microsecond dates.
 public enum EventJSON {

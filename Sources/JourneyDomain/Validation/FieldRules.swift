@@ -16,6 +16,8 @@ public enum FieldRules {
     public static let documentNumberMaximumLength = 32
     /// Digits in a CPF.
     public static let cpfLength = 11
+    /// Digits in a CNPJ.
+    public static let cnpjLength = 14
     /// Digits in a phone number (E.164 allows at most 15).
     public static let phoneDigits = 10...15
 
@@ -85,7 +87,21 @@ public enum FieldRules {
                 )
             )
         }
+        if type == .brCNPJ, value.count != cnpjLength {
+            return .failure(
+                FieldIssue(
+                    field: field,
+                    code: .invalidFormat,
+                    message: "\(field) must have \(cnpjLength) digits for \(DocumentType.brCNPJ)"
+                )
+            )
+        }
         if let issue = tooLong(value, field, maximum: documentNumberMaximumLength) { return .failure(issue) }
+        if type == .brCPF && !CheckDigits.isValidCPF(value) || type == .brCNPJ && !CheckDigits.isValidCNPJ(value) {
+            return .failure(
+                FieldIssue(field: field, code: .invalidValue, message: "\(field) must have valid check digits")
+            )
+        }
         return .success(value)
     }
 

@@ -4,6 +4,8 @@ public struct DocumentType: StringValue {
 
     /// Brazilian CPF: 11 digits.
     public static let brCPF = DocumentType(rawValue: "DUI_TYPE_BR_CPF")
+    /// Brazilian CNPJ: 14 digits.
+    public static let brCNPJ = DocumentType(rawValue: "DUI_TYPE_BR_CNPJ")
 
     public init(rawValue: String) {
         self.rawValue = rawValue

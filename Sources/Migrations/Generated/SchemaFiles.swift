@@ -17,5 +17,6 @@ public enum SchemaFiles {
         migration0012,
         migration0013,
         migration0014,
+        migration0015,
     ]
 }

@@ -4,13 +4,13 @@ import Foundation
 /// A process as Get Process reports it at one moment.
 ///
 /// Unknown members are kept in ``extras``. The Human Token is left out of the description.
-public struct ProcessSnapshot: Sendable, Hashable, CustomStringConvertible {
+public struct UnicoProcessSnapshot: Sendable, Hashable, CustomStringConvertible {
     /// Unico's process id.
     public let id: String
     /// Where the process stands.
-    public let state: ProcessState
-    /// How it ended; ``ProcessResult/unspecified`` while it runs (or when Unico omits it).
-    public let result: ProcessResult
+    public let state: UnicoProcessState
+    /// How it ended; ``UnicoProcessResult/unspecified`` while it runs (or when Unico omits it).
+    public let result: UnicoProcessResult
     /// `data.humanToken.value`: present when the process finished with an OK result.
     public let humanToken: String?
     /// When the process was created.
@@ -23,7 +23,7 @@ public struct ProcessSnapshot: Sendable, Hashable, CustomStringConvertible {
     public let extras: [String: JSONValue]
 
     public init(
-        id: String, state: ProcessState, result: ProcessResult = .unspecified, humanToken: String? = nil,
+        id: String, state: UnicoProcessState, result: UnicoProcessResult = .unspecified, humanToken: String? = nil,
         createdAt: Date? = nil, finishedAt: Date? = nil, expiresAt: Date? = nil, extras: [String: JSONValue] = [:]
     ) {
         self.id = id
@@ -40,8 +40,8 @@ public struct ProcessSnapshot: Sendable, Hashable, CustomStringConvertible {
     init(json: JSONValue) throws {
         var object = try ResponseFields(json, what: "Get Process")
         id = try object.requiredString("id")
-        state = ProcessState(rawValue: try object.requiredString("state"))
-        result = object.optionalString("result").map(ProcessResult.init(rawValue:)) ?? .unspecified
+        state = UnicoProcessState(rawValue: try object.requiredString("state"))
+        result = object.optionalString("result").map(UnicoProcessResult.init(rawValue:)) ?? .unspecified
         createdAt = try object.optionalDate("createdAt")
         finishedAt = try object.optionalDate("finishedAt")
         expiresAt = try object.optionalDate("expiresAt")
@@ -50,7 +50,7 @@ public struct ProcessSnapshot: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "ProcessSnapshot(id: \(id), state: \(state), result: \(result), humanToken: "
+        "UnicoProcessSnapshot(id: \(id), state: \(state), result: \(result), humanToken: "
             + (humanToken == nil ? "nil" : "<redacted>") + ")"
     }
 }

@@ -1,9 +1,12 @@
 import Foundation
 
-/// RFC 3339 UTC timestamps with six fraction digits, e.g. `2026-11-12T08:30:00.250000Z`.
+/// RFC 3339 timestamps: formats in UTC with six fraction digits (`2026-11-12T08:30:00.250000Z`),
+/// parses any offset.
 ///
 /// Dates round to the microsecond, PostgreSQL's `timestamptz` precision; a date that already
 /// sits on a microsecond (see ``roundedToMicroseconds(_:)``) survives a round trip unchanged.
+/// The one parser of events, stored rows and Unico's answers: a leap second (`:60`) is read as
+/// the next minute's first second, as RFC 3339 allows it.
 public enum RFC3339 {
     /// Whole microseconds since 1970-01-01T00:00:00Z, rounded to nearest.
     public static func microseconds(since1970 date: Date) -> Int64 {
@@ -33,7 +36,8 @@ public enum RFC3339 {
             + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2) + "." + pad(fraction, 6) + "Z"
     }
 
-    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; fractions beyond six digits are cut.
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` (`T`/`Z` in either case, or a blank for
+    /// `T`); fractions beyond six digits are cut.
     public static func date(from text: String) -> Date? {
         var scanner = DigitScanner(bytes: Array(text.utf8))
         guard let year = scanner.number(digits: 4), scanner.take("-"),
@@ -43,7 +47,7 @@ public enum RFC3339 {
             let minute = scanner.number(digits: 2), scanner.take(":"),
             let second = scanner.number(digits: 2),
             (1...12).contains(month), (1...daysInMonth(year: year, month: month)).contains(day),
-            hour < 24, minute < 60, second < 60
+            hour < 24, minute < 60, second <= 60
         else { return nil }
         var fraction: Int64 = 0
         if scanner.take(".") {
@@ -145,9 +149,4 @@ private struct DigitScanner {
         }
         return value
     }
-}
-
-extension Date {
-    /// This date at the nearest whole microsecond, the precision events keep.
-    var roundedToMicroseconds: Date { RFC3339.roundedToMicroseconds(self) }
 }

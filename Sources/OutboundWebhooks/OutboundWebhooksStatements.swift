@@ -1,0 +1,151 @@
+import Foundation
+import Postgres
+
+/// Every statement over `webhook_endpoints` and `webhook_deliveries`; values are binds.
+enum OutboundWebhooksStatements {
+    // MARK: - Endpoints (WebhookEndpoints, WebhookEndpointStore)
+
+    /// The columns ``WebhookEndpoint/init(row:)`` reads, by name.
+    static let endpointColumns = "id, api_key_id, url, created_at, disabled_at, disabled_reason, secret_key_id"
+
+    static func insertEndpoint(id: UUID, apiKeyID: UUID, url: String, sealedSecret: Data, keyID: String,
+                               createdAt: Date) -> PostgresQuery {
+        """
+        INSERT INTO webhook_endpoints (id, api_key_id, url, secret_sealed, secret_key_id, created_at)
+        VALUES (\(id), \(apiKeyID), \(url), \(sealedSecret), \(keyID), \(createdAt))
+        """
+    }
+
+    /// Points the endpoint at `url`, replaces its secret and enables it.
+    static func updateEndpoint(_ id: UUID, url: String, sealedSecret: Data, keyID: String) -> PostgresQuery {
+        """
+        UPDATE webhook_endpoints SET url = \(url), secret_sealed = \(sealedSecret), secret_key_id = \(keyID),
+            disabled_at = NULL, disabled_reason = NULL
+        WHERE id = \(id)
+        """
+    }
+
+    /// Points the endpoint at `url` and enables it, keeping its secret.
+    static func updateEndpoint(_ id: UUID, url: String) -> PostgresQuery {
+        """
+        UPDATE webhook_endpoints SET url = \(url), disabled_at = NULL, disabled_reason = NULL WHERE id = \(id)
+        """
+    }
+
+    /// The key's endpoints, newest first.
+    static func endpoints(apiKeyID: UUID) -> PostgresQuery {
+        """
+        SELECT \(unsafeSQL: endpointColumns) FROM webhook_endpoints
+        WHERE api_key_id = \(apiKeyID) ORDER BY created_at DESC, id
+        """
+    }
+
+    static func disabled(_ id: UUID) -> PostgresQuery {
+        """
+        SELECT disabled_at, disabled_reason FROM webhook_endpoints WHERE id = \(id)
+        """
+    }
+
+    /// Disables every enabled endpoint of the key.
+    static func disableEndpoints(apiKeyID: UUID, at now: Date, reason: String) -> PostgresQuery {
+        """
+        UPDATE webhook_endpoints SET disabled_at = \(now), disabled_reason = \(reason)
+        WHERE api_key_id = \(apiKeyID) AND disabled_at IS NULL
+        """
+    }
+
+    /// Disables the endpoint unless it already is.
+    static func disableEndpoint(_ id: UUID, at now: Date, reason: String) -> PostgresQuery {
+        """
+        UPDATE webhook_endpoints SET disabled_at = \(now), disabled_reason = \(reason)
+        WHERE id = \(id) AND disabled_at IS NULL
+        """
+    }
+
+    // MARK: - The outbox (WebhookOutbox)
+
+    /// Queues a message for one endpoint; a second one with the same message id is a no-op.
+    static func enqueue(endpointID: UUID, messageID: String, type: String, payload: JSONB, now: Date) -> PostgresQuery {
+        """
+        INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event_type, payload, created_at, next_attempt_at)
+        VALUES (\(UUID()), \(endpointID), \(messageID), \(type), \(payload)::jsonb, \(now), \(now))
+        ON CONFLICT ON CONSTRAINT webhook_deliveries_message_key DO NOTHING
+        """
+    }
+
+    /// Queues a message for every enabled endpoint of the key, idempotent per endpoint.
+    static func enqueue(apiKeyID: UUID, messageID: String, type: String, payload: JSONB, now: Date) -> PostgresQuery {
+        """
+        INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event_type, payload, created_at, next_attempt_at)
+        SELECT gen_random_uuid(), e.id, \(messageID), \(type), \(payload)::jsonb, \(now), \(now)
+        FROM webhook_endpoints e
+        WHERE e.api_key_id = \(apiKeyID) AND e.disabled_at IS NULL
+        ON CONFLICT ON CONSTRAINT webhook_deliveries_message_key DO NOTHING
+        """
+    }
+
+    // MARK: - Dispatch (WebhookDispatcher)
+
+    /// Leases up to `limit` due deliveries of enabled endpoints to `owner` (`SKIP LOCKED`),
+    /// counting the attempt; returns what ``WebhookDelivery`` needs, by name.
+    static func claim(now: Date, leaseUntil: Date, owner: String, limit: Int) -> PostgresQuery {
+        """
+        WITH due AS (
+            SELECT d.id FROM webhook_deliveries d
+            JOIN webhook_endpoints e ON e.id = d.endpoint_id
+            WHERE d.next_attempt_at <= \(now)
+              AND (d.lease_until IS NULL OR d.lease_until <= \(now))
+              AND e.disabled_at IS NULL AND e.secret_sealed IS NOT NULL
+            ORDER BY d.next_attempt_at
+            LIMIT \(limit)
+            FOR UPDATE OF d SKIP LOCKED
+        )
+        UPDATE webhook_deliveries d
+        SET lease_owner = \(owner), lease_until = \(leaseUntil),
+            attempt_count = d.attempt_count + 1, last_attempt_at = \(now)
+        FROM due, webhook_endpoints e
+        WHERE d.id = due.id AND e.id = d.endpoint_id
+        RETURNING d.id, d.endpoint_id, d.message_id, d.event_type, d.payload::text AS payload,
+                  d.attempt_count, d.created_at, e.url, e.secret_sealed, e.secret_key_id
+        """
+    }
+
+    static func delivered(_ id: UUID, owner: String, status: Int, at now: Date) -> PostgresQuery {
+        """
+        UPDATE webhook_deliveries
+        SET delivered_at = \(now), next_attempt_at = NULL, last_status = \(status), last_error = NULL,
+            lease_owner = NULL, lease_until = NULL
+        WHERE id = \(id) AND lease_owner = \(owner)
+        """
+    }
+
+    /// Gives up every pending delivery of an endpoint that answered `410 Gone`: this one (still
+    /// leased by `owner`) and the ones nobody holds.
+    static func giveUpGone(endpointID: UUID, delivery id: UUID, owner: String, at now: Date) -> PostgresQuery {
+        """
+        UPDATE webhook_deliveries
+        SET given_up_at = \(now), next_attempt_at = NULL, last_status = 410,
+            last_error = 'endpoint disabled: 410 Gone', lease_owner = NULL, lease_until = NULL
+        WHERE endpoint_id = \(endpointID) AND next_attempt_at IS NOT NULL
+          AND ((id = \(id) AND lease_owner = \(owner)) OR lease_owner IS NULL OR lease_until <= \(now))
+        """
+    }
+
+    static func giveUp(_ id: UUID, owner: String, status: Int?, reason: String, at now: Date) -> PostgresQuery {
+        """
+        UPDATE webhook_deliveries
+        SET given_up_at = \(now), next_attempt_at = NULL, last_status = \(NullableBind(status)), last_error = \(reason),
+            lease_owner = NULL, lease_until = NULL
+        WHERE id = \(id) AND lease_owner = \(owner)
+        """
+    }
+
+    static func retry(_ id: UUID, owner: String, at next: Date, status: Int?, error: String) -> PostgresQuery {
+        """
+        UPDATE webhook_deliveries
+        SET next_attempt_at = \(next), last_status = \(NullableBind(status)), last_error = \(error),
+            lease_owner = NULL, lease_until = NULL
+        WHERE id = \(id) AND lease_owner = \(owner)
+        """
+    }
+}

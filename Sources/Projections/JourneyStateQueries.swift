@@ -1,0 +1,56 @@
+import Foundation
+import Postgres
+
+/// Reads of the `journey_state` read model for other modules (the API's listing and gauges):
+/// the read model's tables are read only here, in Projections.
+public enum JourneyStateQueries {
+    /// One journey as listed; statuses and environments are the stored raw values.
+    public struct ListedJourney: Sendable, Equatable {
+        public var journeyID: String
+        public var status: String
+        public var attempt: Int
+        public var environment: String?
+        public var flow: String?
+        public var purpose: String?
+        public var clientReference: String?
+        public var subjectReference: String?
+        public var startedAt: Date?
+        public var completedAt: Date?
+        public var abandonedAt: Date?
+        public var outcome: String?
+        public var lastErrorCode: Int?
+        /// `startedAt` in microseconds since 1970, exact: the keyset cursor's key with `journeyID`.
+        public var startedMicros: Int64
+    }
+
+    /// Started journeys newest first (by start time, then id descending), at most `limit`, those
+    /// strictly after the keyset position `after` (start microseconds, journey id) when given. A
+    /// nil filter matches every value.
+    public static func page(subject: String?, status: String?, environment: String?,
+                            after: (startedMicros: Int64, journeyID: String)?, limit: Int,
+                            on client: PostgresClient) async throws -> [ListedJourney] {
+        let query = ProjectionsStatements.page(subject: subject, status: status, environment: environment,
+                                               afterMicros: after?.startedMicros, afterID: after?.journeyID, limit: limit)
+        return try await client.query(query).map { row in
+            ListedJourney(
+                journeyID: try row.decode(0), status: try row.decode(1), attempt: try row.decode(2),
+                environment: try row.decode(3), flow: try row.decode(4), purpose: try row.decode(5),
+                clientReference: try row.decode(6), subjectReference: try row.decode(7), startedAt: try row.decode(8),
+                completedAt: try row.decode(9), abandonedAt: try row.decode(10), outcome: try row.decode(11),
+                lastErrorCode: try row.decode(12), startedMicros: try row.decode(13))
+        }
+    }
+
+    /// Journeys per stored status (statuses without journeys are absent), and how many of them
+    /// have awaited their result for more than `minutes` since a success callback.
+    public static func statusCounts(resultOverdueAfterMinutes minutes: Int,
+                                    on client: PostgresClient) async throws -> (byStatus: [String: Int64], overdue: Int64) {
+        var counts: [String: Int64] = [:]
+        var overdue: Int64 = 0
+        for row in try await client.query(ProjectionsStatements.statusCounts(resultOverdueAfterMinutes: minutes)) {
+            counts[try row.decode(0)] = try row.decode(1)
+            overdue += try row.decode(2, as: Int64.self)
+        }
+        return (counts, overdue)
+    }
+}

@@ -1,0 +1,4 @@
+import Lifecycle
+
+/// `run()` polls until the group cancels it.
+extension WorkerService: Service {}
