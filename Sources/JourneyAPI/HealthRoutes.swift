@@ -9,6 +9,7 @@ import Projections
 /// `/healthz` (the process answers), `/readyz` (database reachable, schema current), `/metrics`.
 struct HealthRoutes: Sendable {
     let database: PostgresClient
+    let reports: ReportsDatabase
     let metrics: MetricsRegistry
 
     func register(on router: inout Router) {
@@ -16,6 +17,7 @@ struct HealthRoutes: Sendable {
         router.get("/readyz") { _ in try await readiness() }
         router.get("/metrics") { _ in
             await refreshJourneyGauges()
+            await refreshReplicaGauges()
             return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4"], body: Data(metrics.render().utf8))
         }
     }
@@ -33,6 +35,19 @@ struct HealthRoutes: Sendable {
         metrics.set("journeys_awaiting_result_over_sla",
                     help: "Journeys with a success callback and no result after \(minutes) minutes (the sla report lists them).",
                     to: Double(late))
+    }
+
+    /// With a reports standby: `journeys_reports_replica_up` and its replay lag in seconds
+    /// (the last lag stays when the standby does not answer).
+    private func refreshReplicaGauges() async {
+        guard reports.isReplica else { return }
+        let lag = try? await reports.client.standbyLag()
+        metrics.set("journeys_reports_replica_up", help: "1 when the reports database (REPORTS_DATABASE_URL) answers.",
+                    to: lag == nil ? 0 : 1)
+        guard let lag else { return }
+        metrics.set("journeys_reports_replica_lag_seconds",
+                    help: "How far the reports standby's replay is behind the primary, in seconds (0 when caught up).",
+                    to: lag.seconds)
     }
 
     /// Minutes after a success callback by which a result is expected; the `sla` report's default.

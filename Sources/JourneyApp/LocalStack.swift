@@ -84,7 +84,8 @@ public struct LocalStack: Sendable {
         var serviceConfiguration = APIServer.Configuration()
         serviceConfiguration.http.port = configuration.port ?? 0
         serviceConfiguration.accessLog = AccessLogEntry.discard
-        let service = APIServer(configuration: serviceConfiguration, database: app, dependencies: dependencies)
+        let service = APIServer(configuration: serviceConfiguration, database: app, reports: configuration.reports,
+                                dependencies: dependencies)
         var http: LocalStackHTTP?
         if configuration.port != nil {
             try service.start()

@@ -66,9 +66,10 @@ struct ReportCommand: Command {
 
     func run() async throws {
         let parameters = try parameters(now: Date())
-        let database = try await Database.open(AppEnvironment.current.database, poolSize: 1)
-        defer { database.close() }
-        let document = try await name.run(parameters, on: database.app)
+        // With REPORTS_DATABASE_URL only the standby is used: reports answer while the primary is down.
+        let (reports, close) = try await Database.openReports(AppEnvironment.current.database)
+        defer { close() }
+        let document = try await name.run(parameters, on: reports)
         AppEnvironment.current.writeLine(try Self.render(document, as: format))
     }
 
