@@ -40,6 +40,9 @@ import UnicoEmulator
         configuration.port = nil
         configuration.reports = reports
         let stack = try await LocalStack.start(app: app, configuration: configuration)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        let (from, to) = (formatter.string(from: Date().addingTimeInterval(-86_400)), formatter.string(from: Date().addingTimeInterval(86_400)))
         let client = TestClient(router: stack.service.router)
         let reporter = try await APIKeyStore(client: app).create(name: "reporter", scopes: [.reportsRead]).plaintext
         do {
@@ -63,7 +66,7 @@ import UnicoEmulator
             #expect(listed == 3)
             let onStandby = try await reports.standbyLag()
             #expect(onStandby.isStandby)
-            let funnel = try await client.send("GET", "/v1/reports/funnel", bearer: reporter)
+            let funnel = try await client.send("GET", "/v1/reports/funnel?from=\(from)&to=\(to)", bearer: reporter)
             #expect(funnel.status == 200)
             #expect(String(decoding: funnel.body, as: UTF8.self).contains("3"))
             _ = try await client.send("GET", "/metrics")
@@ -74,7 +77,7 @@ import UnicoEmulator
             // The primary down: `journeys report` and `audit show` need only the standby.
             try primary.stop()
             let variables = ["DATABASE_URL": status.appURL, "REPORTS_DATABASE_URL": standbyStatus.appURL]
-            let report = await JourneysCommand.run(["report", "funnel", "--format", "json"], variables: variables)
+            let report = await JourneysCommand.run(["report", "funnel", "--from", from, "--to", to, "--format", "json"], variables: variables)
             #expect(report.code == 0, "\(report.error)")
             #expect(report.output.contains("funnel"))
             let shown = await JourneysCommand.run(["audit", "show", ids[0], "--format", "json"], variables: variables)
@@ -84,7 +87,7 @@ import UnicoEmulator
             // The standby gone, the primary back: reports are a clear 503, writes go on.
             _ = try primary.start()
             try standby.stop()
-            let gone = try await client.send("GET", "/v1/reports/funnel", bearer: reporter)
+            let gone = try await client.send("GET", "/v1/reports/funnel?from=\(from)&to=\(to)", bearer: reporter)
             #expect(gone.status == 503)
             #expect(gone.code == "reports_unavailable")
             let listing = try await client.send("GET", "/v1/journeys", bearer: stack.apiKey)
@@ -102,7 +105,7 @@ import UnicoEmulator
     }
 
     @Test func aBadReportsURLIsAnErrorNamingTheVariable() async throws {
-        let result = await JourneysCommand.run(["report", "funnel"], variables: ["REPORTS_DATABASE_URL": "postgresql://x:y@[bad"])
+        let result = await JourneysCommand.run(["report", "funnel", "--from", "2026-01-01", "--to", "2026-01-31"], variables: ["REPORTS_DATABASE_URL": "postgresql://x:y@[bad"])
         #expect(result.code != 0)
         #expect(result.error.contains("REPORTS_DATABASE_URL"))
         #expect(!result.error.contains("x:y"))
