@@ -17,4 +17,12 @@ import Testing
         let journeys = try await db.app.query("SELECT count(DISTINCT stream_name) FROM events").first!.decode(0, as: Int.self)
         #expect(journeys > 0)
     }
+
+    @Test func throughPgBouncerNeedsTheEmbeddedClusterAndSaysWhatToDoInstead() async throws {
+        let db = try await TestDatabase.create(poolSize: 8)
+        defer { Task { await db.drop() } }
+        let result = await journeys(["bench", "e2e", "--seconds", "0.5", "--clients", "1", "--through-pgbouncer"], database: db)
+        #expect(result.code != 0)
+        #expect(result.error.contains("run bench e2e twice"))
+    }
 }
