@@ -16,7 +16,8 @@ struct ReportCommand: Command {
             The window holds journeys started from --from (inclusive) to --to (exclusive; a bare date \
             means the end of that day, UTC). Dates are ISO 8601: 2026-05-01 or 2026-05-01T12:30:00Z. \
             CSV prints each section as its own block (a `section` column, then the header), blocks \
-            separated by an empty line.
+            separated by an empty line. With REPORTS_DATABASE_URL (a hot standby) only the standby is used, \
+            so reports answer while the primary is down.
             """,
         options: [
             .required("from", valueName: "DATE", help: "Start of the window (ISO 8601 date or timestamp)."),

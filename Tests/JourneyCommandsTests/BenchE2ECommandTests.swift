@@ -26,3 +26,14 @@ import Testing
         #expect(result.error.contains("run bench e2e twice"))
     }
 }
+
+@Suite struct DatabaseVariableTests {
+    @Test func aBadListenURLIsAnErrorNamingTheVariableWithoutThePassword() async throws {
+        let result = await journeys(["report", "funnel", "--from", "2026-01-01", "--to", "2026-01-31"],
+                                    extra: ["DATABASE_URL": "postgresql://journeys_app:secret@127.0.0.1:1/journeys",
+                                            "DATABASE_LISTEN_URL": "postgresql://journeys_app:secret@[bad"])
+        #expect(result.code != 0)
+        #expect(result.error.contains("DATABASE_LISTEN_URL"))
+        #expect(!result.error.contains("secret"))
+    }
+}
