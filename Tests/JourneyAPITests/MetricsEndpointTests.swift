@@ -2,7 +2,6 @@ import Foundation
 import HTTPServer
 @testable import JourneyAPI
 import JourneyTesting
-import Observability
 import Synchronization
 import Testing
 
