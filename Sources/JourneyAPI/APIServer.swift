@@ -12,6 +12,17 @@ public final class APIServer: Sendable {
         public var http = HTTPServer.Configuration(port: 8080)
         /// Where access log entries go. Default: one JSON line each on standard error.
         public var accessLog: @Sendable (AccessLogEntry) -> Void = AccessLogEntry.standardError
+        /// The bearer token `/metrics` requires (`serve` reads `JOURNEYS_METRICS_TOKEN`); nil or
+        /// empty leaves `/metrics` open. Default nil.
+        public var metricsToken: String?
+        /// How long gauges read from the database are reused between scrapes, by the dependencies'
+        /// clock. Default 5 s.
+        public var metricsGaugeLifetime: Duration = .seconds(5)
+        /// Gauges read from tables this module does not own (outbound webhook backlog, work
+        /// failures), next to its own (journeys per state, SLA, overdue work, follower lag). Default none.
+        public var metricsGauges: [MetricsGaugeReader] = []
+        /// The environment variable `serve` reads `metricsToken` from.
+        public static let metricsTokenVariable = "JOURNEYS_METRICS_TOKEN"
         public init() {}
     }
 
@@ -34,7 +45,8 @@ public final class APIServer: Sendable {
         self.reports = reports ?? database
         self.metrics = metrics
         let reading = ReportsDatabase(client: reports ?? database, isReplica: reports.map { $0 !== database } ?? false)
-        let router = Self.router(database: database, reports: reading, dependencies: dependencies, metrics: metrics)
+        let router = Self.router(database: database, reports: reading, dependencies: dependencies, metrics: metrics,
+                                 configuration: configuration)
         self.routes = router.routes
         self.router = router
         self.server = HTTPServer(configuration: configuration.http, router: router, accessLog: configuration.accessLog)
@@ -53,11 +65,14 @@ public final class APIServer: Sendable {
 
     /// Every route of the service, with its metrics middleware.
     static func router(database: PostgresClient, reports: ReportsDatabase, dependencies: JourneyDependencies,
-                       metrics: MetricsRegistry) -> Router {
+                       metrics: MetricsRegistry, configuration: Configuration) -> Router {
         var router = Router()
         router.use(RequestMetrics(registry: metrics).middleware)
         router.use(Problem.engineErrors)
-        HealthRoutes(database: database, reports: reports, metrics: metrics).register(on: &router)
+        let gauges = MetricsGauges(readers: HealthRoutes.readers(database: database, reports: reports) + configuration.metricsGauges,
+                                   registry: metrics, clock: dependencies.clock, lifetime: configuration.metricsGaugeLifetime)
+        HealthRoutes(database: database, reports: reports, metrics: metrics, gauges: gauges,
+                     access: MetricsAccess(token: configuration.metricsToken)).register(on: &router)
         JourneyRoutes(database: database, reports: reports, dependencies: dependencies, metrics: metrics).register(on: &router)
         ReportRoutes(database: database, reports: reports, dependencies: dependencies).register(on: &router)
         router.get("/openapi.json") { _ in

@@ -39,6 +39,7 @@ import UnicoEmulator
         configuration.serviceClock = Date.init
         configuration.port = nil
         configuration.reports = reports
+        configuration.metricsGaugeLifetime = .zero
         let stack = try await LocalStack.start(app: app, configuration: configuration)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate]
