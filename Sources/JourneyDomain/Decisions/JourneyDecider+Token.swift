@@ -9,17 +9,9 @@ extension JourneyDecider {
         switch state.status {
         case .started:
             return try newAttempt(trigger: .initial)
-        case .retryScheduled:
-            if let retryAt = state.currentAttempt?.retryAt, now < retryAt {
-                throw error(
-                    .retryNotDue,
-                    "cannot issue a token while the journey is \(state.status.rawValue): "
-                        + "the next attempt is allowed in \(Int(retryAt.timeIntervalSince(now).rounded(.up))) s",
-                    attempt: current
-                )
-            }
-            return try newAttempt(trigger: .tokenRequest)
-        case .retryAvailable:
+        case .retryScheduled, .retryAvailable:
+            // The user is there: the app need not wait for the workers' back-off (Unico's own
+            // `Retry-After` pauses the client's rate limiter); the budget still applies.
             return try newAttempt(trigger: .tokenRequest)
         case .creatingProcess:
             throw error(
