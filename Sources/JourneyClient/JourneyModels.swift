@@ -83,6 +83,15 @@ public struct TokenGrant: Sendable, Hashable, Codable {
     }
 }
 
+/// The current attempt's Unico link, for an app that cannot use the SDK Lite.
+public struct LinkGrant: Sendable, Hashable, Decodable {
+    public var journeyId: String
+    public var attempt: Int
+    /// Open it in the browser (or a web view); it leads to the same process as the attempt's token.
+    public var link: String
+    public var linkExpiresAt: Date
+}
+
 /// What the service answers to a report: the journey's status after it, without personal data.
 public struct JourneyStatus: Sendable, Hashable, Decodable {
     public var journeyId: String
