@@ -58,7 +58,8 @@ public struct JourneyStart: Sendable, Hashable, Codable {
     }
 }
 
-/// A `webAppToken` for one capture: the current one while it has at least 60 s left, else a fresh process.
+/// A `webAppToken` for one capture: the current one while its capture has not opened and 60 s
+/// of it remain, else a fresh process.
 public struct TokenGrant: Sendable, Hashable, Codable {
     public var journeyId: String
     /// The attempt (Unico process) this token opens; a fresh process increments it.

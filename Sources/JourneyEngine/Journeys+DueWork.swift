@@ -4,7 +4,8 @@ import HumanTokenAPI
 import JourneyDomain
 import JourneyStore
 
-/// The workers' use cases: token expiry, retries with a fresh process, and reconciliation of a
+/// The workers' use cases: token expiry, retries (allowed for SDK journeys, a fresh process for
+/// link journeys), abandonment of absent users, and reconciliation of a
 /// Create Process intent that got no answer. Unico is called with background priority.
 extension Journeys {
     /// Records that `attempt`'s token expired; the domain refuses it before the token's lifetime ended.
