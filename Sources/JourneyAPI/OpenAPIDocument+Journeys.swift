@@ -134,7 +134,9 @@ extension OpenAPIDocument {
                                     "default": JourneyListing.defaultLimit], "Page size."),
                 parameter("cursor", string, "The nextCursor of the previous page."),
             ],
-            "responses": ["200": answer("A page of journeys.", "JourneyPage"), "400": problem, "401": problem, "403": problem],
+            "responses": ["200": answer("A page of journeys.", "JourneyPage"), "400": problem, "401": problem, "403": problem,
+                          "503": ["description": "reports_unavailable: the reports database (REPORTS_DATABASE_URL) cannot be reached.",
+                                  "content": ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]]]],
         ]
     }
 

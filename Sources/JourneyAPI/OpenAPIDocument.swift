@@ -82,7 +82,9 @@ enum OpenAPIDocument {
         idempotency_key_reused (422), idempotency_key_in_progress (409, retry after Retry-After), \
         unico_rate_limited (429, Retry-After), unico_unavailable (502 or 503), unico_refused_field (422), \
         unico_not_configured (503), service_unavailable (503, Retry-After; `database: unreachable` when \
-        PostgreSQL is out of reach), journey_not_found (404), process_creation_pending (409, Retry-After), \
+        PostgreSQL is out of reach), reports_unavailable (503, Retry-After: the reports database of \
+        REPORTS_DATABASE_URL is out of reach; writes are unaffected), journey_not_found (404), \
+        process_creation_pending (409, Retry-After), \
         metrics_unauthorized (401 on /metrics when JOURNEYS_METRICS_TOKEN is set), and the access codes (401/403). \
         Answers about an existing journey carry its `journeyId`.
         """

@@ -172,11 +172,11 @@ struct AuditShow: Command {
     }
 
     func run() async throws {
-        let database = try await Database.open(AppEnvironment.current.database, poolSize: 1)
-        defer { database.close() }
+        let (reports, close) = try await Database.openReports(AppEnvironment.current.database)
+        defer { close() }
         let timeline: JourneyTimeline
         do {
-            timeline = try await JourneyTimeline.load(journey, asOf: asOf, client: database.app)
+            timeline = try await JourneyTimeline.load(journey, asOf: asOf, client: reports)
         } catch {
             throw AuditCommand.mapped(error)
         }

@@ -73,7 +73,8 @@ struct ServeCommand: Command {
         configuration.metricsGauges = AppMetrics.gaugeReaders(database: database.app)
         let dependencies = try Wiring.dependencies(AppEnvironment.current.variables, database: database,
                                                     unicoConfig: unicoConfig)
-        let service = APIServer(configuration: configuration, database: database.app, dependencies: dependencies)
+        let service = APIServer(configuration: configuration, database: database.app, reports: database.reports,
+                                dependencies: dependencies)
         let worker = try workers.map {
             try WorkerService(configuration: $0, database: database.app, dependencies: dependencies.engine, metrics: service.metrics)
         }
