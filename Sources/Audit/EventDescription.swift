@@ -43,6 +43,8 @@ public enum EventDescription {
             return "journey completed: \(e.outcome.rawValue)"
         case .journeyAbandoned(let e):
             return "journey abandoned: \(e.reason.kind.rawValue)\(e.reason.sdkCode.map { " (SDK error \($0.rawValue))" } ?? "")"
+        case .subjectErased(let e):
+            return "subject erased by \(e.requestedBy): \(e.reason)"
         }
     }
 

@@ -54,6 +54,7 @@ public final class APIServer: Sendable {
         HealthRoutes(database: database, metrics: metrics).register(on: &router)
         JourneyRoutes(database: database, dependencies: dependencies, metrics: metrics).register(on: &router)
         ReportRoutes(database: database, dependencies: dependencies).register(on: &router)
+        SubjectRoutes(database: database, dependencies: dependencies).register(on: &router)
         router.get("/openapi.json") { _ in
             HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: OpenAPIDocument.json)
         }

@@ -242,6 +242,7 @@ struct AuditShow: Command {
             ("status", state.status), ("version", String(state.version)), ("attempt", String(state.attempt)),
             ("environment", state.environment), ("flow", state.flow), ("purpose", state.purpose),
             ("client reference", state.clientReference), ("subject reference", state.subjectReference),
+            ("subject erased", state.subjectErasedAt.map(RFC3339.string(from:))),
             ("started", state.startedAt.map(RFC3339.string(from:))), ("outcome", state.outcome),
             ("completed", state.completedAt.map(RFC3339.string(from:))),
             ("abandoned", state.abandonedAt.map { "\(RFC3339.string(from: $0)) (\(state.abandonReason ?? "-"))" }),

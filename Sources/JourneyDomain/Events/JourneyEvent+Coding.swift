@@ -21,6 +21,7 @@ extension JourneyEvent {
             case .attemptFailed(let event): data = try encoder.encode(event)
             case .journeyCompleted(let event): data = try encoder.encode(event)
             case .journeyAbandoned(let event): data = try encoder.encode(event)
+            case .subjectErased(let event): data = try encoder.encode(event)
             }
             return EncodedJourneyEvent(type: eventType, data: data)
         } catch {
@@ -76,5 +77,6 @@ extension JourneyEvent {
         AttemptFailed.eventType: { .attemptFailed(try $1.decode(AttemptFailed.self, from: $0)) },
         JourneyCompleted.eventType: { .journeyCompleted(try $1.decode(JourneyCompleted.self, from: $0)) },
         JourneyAbandoned.eventType: { .journeyAbandoned(try $1.decode(JourneyAbandoned.self, from: $0)) },
+        SubjectErased.eventType: { .subjectErased(try $1.decode(SubjectErased.self, from: $0)) },
     ]
 }

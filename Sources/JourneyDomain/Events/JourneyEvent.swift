@@ -16,6 +16,7 @@ public enum JourneyEvent: Hashable, Sendable {
     case attemptFailed(AttemptFailed)
     case journeyCompleted(JourneyCompleted)
     case journeyAbandoned(JourneyAbandoned)
+    case subjectErased(SubjectErased)
 
     /// The payload struct inside the case.
     public var payload: any JourneyEventPayload {
@@ -34,6 +35,7 @@ public enum JourneyEvent: Hashable, Sendable {
         case .attemptFailed(let event): event
         case .journeyCompleted(let event): event
         case .journeyAbandoned(let event): event
+        case .subjectErased(let event): event
         }
     }
 
@@ -61,5 +63,6 @@ public enum JourneyEvent: Hashable, Sendable {
         AttemptFailed.eventType,
         JourneyCompleted.eventType,
         JourneyAbandoned.eventType,
+        SubjectErased.eventType,
     ]
 }

@@ -100,6 +100,8 @@ extension JourneyState {
             status = .abandoned
             abandonReason = e.reason
             abandonedAt = e.occurredAt
+        case .subjectErased(let e):
+            subjectErasedAt = e.erasedAt
         }
     }
 
