@@ -13,6 +13,7 @@ enum OpenAPIDocument {
         var paths = base["paths"] as? [String: Any] ?? [:]
         paths.merge(journeyPaths) { $1 }
         paths.merge(reportPaths) { $1 }
+        paths.merge(subjectPaths) { $1 }
         base["paths"] = withServerAnswers(paths)
         var components = base["components"] as? [String: Any] ?? [:]
         var schemas = components["schemas"] as? [String: Any] ?? [:]
@@ -76,7 +77,9 @@ enum OpenAPIDocument {
         unico_rate_limited (429, Retry-After), unico_unavailable (502 or 503), unico_refused_field (422), \
         unico_not_configured (503), service_unavailable (503, Retry-After; `database: unreachable` when \
         PostgreSQL is out of reach), journey_not_found (404), process_creation_pending (409, Retry-After), \
-        and the access codes (401/403). Answers about an existing journey carry its `journeyId`.
+        subject_erased (410: the subject was erased, their sealed data no longer opens), unknown_subject (404), \
+        invalid_subject_reference, document_given_as_reference, reference_given_as_document, invalid_document, \
+        invalid_reason (400, `field` names the input), and the access codes (401/403). Answers about an existing journey carry its `journeyId`.
         """
 
     static func operation(_ id: String, _ summary: String, ok: String, contentType: String = "application/json",
