@@ -167,6 +167,14 @@ import Testing
             #expect(after.contains(second.tokens[1]))
             #expect(after.contains(reference))
 
+            // A new journey for the erased document is refused: the subject's key is a tombstone.
+            let restart = try await stack.send("POST", "/v1/journeys", bearer: stack.writer, json: [
+                "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": Self.one.cpf],
+                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
+            ])
+            #expect(restart.status == 410, "\(restart.text)")
+            #expect(restart.code == "subject_erased")
+
             // The chains and the signed checkpoints (before and after the erasure) verify.
             #expect(try await ChainVerifier(client: db.app).verify().isIntact)
             _ = try await SignedCheckpointStore(client: db.app).create(signingWith: signer)

@@ -74,12 +74,14 @@ struct EventCodingTests {
         .journeyAbandoned(
             JourneyAbandoned(attempt: 1, occurredAt: at, reason: AbandonReason(kind: .nonRetryableFailure, sdkCode: 73303, detail: "refused"))
         ),
+        .subjectErased(SubjectErased(attempt: 2, occurredAt: at, requestedBy: "api-key:abcd2345", reason: "LGPD request",
+                                     erasedAt: at - 0.25)),
     ]
 
     @Test("samples cover every event type exactly once")
     func coverage() {
         #expect(Self.samples.map(\.eventType) == JourneyEvent.allEventTypes)
-        #expect(Set(JourneyEvent.allEventTypes).count == 14)
+        #expect(Set(JourneyEvent.allEventTypes).count == 15)
     }
 
     @Test("each event type round-trips through (type, data)", arguments: samples)
@@ -96,7 +98,7 @@ struct EventCodingTests {
         #expect(JourneyEvent.allEventTypes == [
             "JourneyStarted", "ProcessCreationRequested", "ProcessCreated", "ProcessCreationFailed", "TokenIssued",
             "CaptureOpened", "CallbackReceived", "WebhookReceived", "ResultPending", "ResultFetched", "TokenExpired",
-            "AttemptFailed", "JourneyCompleted", "JourneyAbandoned",
+            "AttemptFailed", "JourneyCompleted", "JourneyAbandoned", "SubjectErased",
         ])
     }
 
