@@ -138,9 +138,8 @@ let package = Package(
         ]),
         .testTarget(name: "JourneyBenchmarksTests", dependencies: ["JourneyBenchmarks"]),
         .testTarget(name: "DataSubjectsTests", dependencies: [
-            "DataSubjects", "JourneyTesting", "JourneyAPI", "JourneyDomain", "JourneyEngine", "Privacy", "AccessControl",
-            "Audit", "EventStore", "Postgres", "Projections", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator",
-            "HumanTokenAPI", "JourneyCommands", "CLI", "Cryptography",
+            "DataSubjects", "JourneyTesting", "AccessControl", "Audit", "EventStore", "SDKLiteSimulator", "JourneyCommands",
+            "Cryptography",
         ]),
     ]
 )
