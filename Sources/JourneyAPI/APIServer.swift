@@ -75,6 +75,7 @@ public final class APIServer: Sendable {
                      access: MetricsAccess(token: configuration.metricsToken)).register(on: &router)
         JourneyRoutes(database: database, reports: reports, dependencies: dependencies, metrics: metrics).register(on: &router)
         ReportRoutes(database: database, reports: reports, dependencies: dependencies).register(on: &router)
+        SubjectRoutes(database: database, dependencies: dependencies).register(on: &router)
         router.get("/openapi.json") { _ in
             HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: OpenAPIDocument.json)
         }

@@ -58,7 +58,7 @@ extension OpenAPIDocument {
         "/v1/journeys/{id}/human-token": ["get": journeyOperation(
             "getHumanToken", "The opened Human Token of a journey completed approved (sealed in the log; never cache).",
             security: ["apiKey"],
-            responses: ["200": answer("The Human Token.", "HumanToken")], problems: ["401", "403", "404"])],
+            responses: ["200": answer("The Human Token.", "HumanToken")], problems: ["401", "403", "404", "410"])],
         "/v1/webhooks/unico": ["post": journeyOperation(
             "receiveUnicoWebhook",
             "Unico's notice that a process finished: a hint, recorded as WebhookReceived, then Get Process decides. "
