@@ -64,14 +64,15 @@ struct StartJourneyHandler: Sendable {
     }
 
     /// Answers a released or lapsed key like a first start, from the journey's current state: its
-    /// current token (or a fresh attempt) with a new client token, or the problem (with
-    /// `journeyId`) of why there is none yet, e.g. 409 `process_creation_pending` while the
-    /// attempt's Create Process is unresolved (the workers reconcile it).
+    /// current token (or a fresh attempt, or the process Unico created for an attempt whose
+    /// answer was lost, adopted) with a new client token, or the problem (with `journeyId`) of
+    /// why there is none yet, e.g. 409 `process_creation_pending` while Unico holds no process
+    /// for the attempt's unresolved Create Process (the workers reconcile it).
     private func recovery(actor: String) -> IdempotencyStore.Recovery {
         let (journeys, tokens) = (journeys, dependencies.clientTokens)
         return { journeyID in
             do {
-                return try Self.response(try await journeys.issueToken(JourneyID(journeyID), actor: actor), tokens: tokens)
+                return try Self.response(try await journeys.resumeToken(JourneyID(journeyID), actor: actor), tokens: tokens)
             } catch let refusal as DomainError {
                 var problem = Problem.domain(refusal).about(journey: journeyID)
                 if refusal.code == .processCreationPending { problem.headers["Retry-After"] = "1" }

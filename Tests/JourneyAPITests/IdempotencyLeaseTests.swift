@@ -5,6 +5,7 @@ import JourneyTesting
 import Postgres
 import Synchronization
 import Testing
+import UnicoEmulator
 
 /// The request holding an Idempotency-Key renews a short lease; when its owner dies, a retry
 /// takes the key over as soon as the lease lapses and answers from the journey.
@@ -65,6 +66,29 @@ import Testing
             #expect(retried.status == 201)
             #expect(retried["journeyId"] as? String == journeyID)
             #expect(ContinuousClock.now - started < .seconds(1.5))
+        }
+    }
+
+    @Test func aRetryAdoptsTheProcessWhoseCreateProcessAnswerWasLost() async throws {
+        // Create Process answers after the client's 5 s timeout: the process exists at Unico,
+        // the journey's intent stays open (no answer), and the key is released with a 502.
+        let slow = FaultScript(routes: [FaultScript.Route.createProcess.rawValue: .init(latencyMs: .init(5_600))])
+        try await withJourneys(faults: slow) { h in
+            let first = try await h.start(key: "lost")
+            #expect(first.status == 502)
+            let journeyID = try #require(first["journeyId"] as? String)
+            h.emulator.faultPlan.replace(.none)
+            try await Task.sleep(for: .seconds(1))  // the emulator finishes creating the process
+            let started = ContinuousClock.now
+            let retried = try await h.start(key: "lost")
+            print("idempotency resume: the lost process adopted in \(ContinuousClock.now - started)")
+            #expect(retried.status == 201)
+            #expect(retried["journeyId"] as? String == journeyID)
+            #expect(retried["attempt"] as? Int == 1)
+            #expect(retried["webAppToken"] is String)
+            #expect(h.emulator.processes().count == 1)  // adopted, not created again
+            #expect(try await h.journeyCount() == 1)
+            #expect(try await h.eventTypes(journeyID).contains("ProcessCreated"))
         }
     }
 
