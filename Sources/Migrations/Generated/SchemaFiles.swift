@@ -19,5 +19,6 @@ public enum SchemaFiles {
         migration0014,
         migration0015,
         migration0016,
+        migration0020,
     ]
 }
