@@ -19,6 +19,7 @@ public enum SchemaFiles {
         migration0014,
         migration0015,
         migration0016,
+        migration0019,
         migration0020,
     ]
 }
