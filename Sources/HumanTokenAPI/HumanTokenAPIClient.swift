@@ -7,7 +7,8 @@ import FoundationNetworking
 /// The client for Unico's Human Token API in one environment (UAT or PROD).
 ///
 /// Authenticates with the OAuth2 JWT-bearer grant, caches the access token, refreshes it once
-/// on a 401, and paces calls with the tenant's ``HumanTokenRateLimiter``. Nothing is retried
+/// on a 401, and paces calls with the tenant's ``HumanTokenRateLimiter``; a live call resends after a
+/// 429 within ``HumanTokenAPIConfiguration/liveRateWait`` (a 429 was not handled). Nothing is retried
 /// otherwise: Create Process has no idempotency key, so retries are the caller's decision.
 ///
 /// ```swift
@@ -119,8 +120,11 @@ public final class HumanTokenAPIClient: Sendable {
     ) async throws -> JSONValue {
         var token = try await tokens.token()
         var refreshed = false
+        // A person waits on a live call: it waits for a rate token (a 429's Retry-After
+        // included) at most `liveRateWait`, then fails `rate_limited`.
+        let deadline = priority == .live ? ContinuousClock.now + .seconds(configuration.liveRateWait) : nil
         while true {
-            try await rateLimiter.acquire(priority)
+            try await rateLimiter.acquire(priority, before: deadline)
             var request = URLRequest(url: url)
             request.httpMethod = method
             request.httpBody = body
@@ -136,7 +140,12 @@ public final class HumanTokenAPIClient: Sendable {
             }
             guard expecting.contains(response.status) else {
                 let error = HumanTokenAPIError.fromAPI(response, now: clock(), what: what)
-                if let retryAfter = error.retryAfter { rateLimiter.pause(for: TimeInterval(retryAfter)) }
+                if let retryAfter = error.retryAfter {
+                    rateLimiter.pause(for: TimeInterval(retryAfter))
+                    // A 429 was not handled, so it is safe to send again once the pause ends.
+                    if error.code == .rateLimited, let deadline,
+                       ContinuousClock.now + .seconds(retryAfter) <= deadline { continue }
+                }
                 throw error
             }
             guard let json = try? JSONDecoder().decode(JSONValue.self, from: response.body) else {

@@ -6,8 +6,8 @@ extension HumanTokenAPIConfiguration {
     ///
     /// Variables (prefix `UNICO_UAT_` or `UNICO_PROD_`): `SERVICE_ACCOUNT`, `TENANT` and
     /// `PRIVATE_KEY_FILE` (or `PRIVATE_KEY` holding the PEM itself) are required; `TOKEN_HOST`,
-    /// `API_HOST`, `REQUEST_TIMEOUT` (seconds), `TOKEN_REFRESH_MARGIN` (seconds) and
-    /// `RATE_LIMIT` (requests per second) are optional. Errors name the variable.
+    /// `API_HOST`, `REQUEST_TIMEOUT` (seconds), `TOKEN_REFRESH_MARGIN` (seconds), `RATE_LIMIT`
+    /// (requests per second) and `LIVE_RATE_WAIT` (seconds) are optional. Errors name the variable.
     public static func fromEnvironment(
         _ variables: [String: String] = ProcessInfo.processInfo.environment,
         environment: HumanTokenAPIEnvironment
@@ -30,8 +30,8 @@ extension HumanTokenAPIConfiguration {
     /// The file holds an object per environment, e.g.
     /// `{"uat": {"serviceAccount": "...", "tenant": "...", "privateKeyFile": "uat.pem"}}`, with the
     /// optional `tokenHost`, `apiHost`, `privateKey` (PEM text), `requestTimeout`,
-    /// `tokenRefreshMargin` and `rateLimit`. A relative `privateKeyFile` is resolved against the
-    /// file's directory. Errors name the key path, e.g. `uat.tenant`.
+    /// `tokenRefreshMargin`, `rateLimit` and `liveRateWait`. A relative `privateKeyFile` is
+    /// resolved against the file's directory. Errors name the key path, e.g. `uat.tenant`.
     public static func load(
         contentsOf file: URL, environment: HumanTokenAPIEnvironment
     ) throws -> HumanTokenAPIConfiguration {
@@ -71,6 +71,7 @@ extension HumanTokenAPIConfiguration {
         "tokenHost": "TOKEN_HOST", "apiHost": "API_HOST", "serviceAccount": "SERVICE_ACCOUNT",
         "tenant": "TENANT", "privateKey": "PRIVATE_KEY_FILE", "requestTimeout": "REQUEST_TIMEOUT",
         "tokenRefreshMargin": "TOKEN_REFRESH_MARGIN", "rateLimit": "RATE_LIMIT",
+        "liveRateWait": "LIVE_RATE_WAIT",
     ]
 
     private static func make(
@@ -122,7 +123,8 @@ extension HumanTokenAPIConfiguration {
             apiHost: try url("apiHost"),
             requestTimeout: try number("requestTimeout", default: defaultRequestTimeout),
             tokenRefreshMargin: try number("tokenRefreshMargin", default: defaultTokenRefreshMargin),
-            rateLimit: try number("rateLimit", default: defaultRateLimit))
+            rateLimit: try number("rateLimit", default: defaultRateLimit),
+            liveRateWait: try number("liveRateWait", default: defaultLiveRateWait))
         var validationNames = names
         if case .pem = key { validationNames["privateKey"] = names["privateKeyPEM"] }
         try configuration.validate(names: validationNames)

@@ -26,6 +26,9 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
     /// Unico's own bucket starts at another instant, so set this a little below the tenant's
     /// limit (lower in UAT) if 429s must not happen at all.
     public var rateLimit: Double
+    /// How long a live call (a journey start) may wait for a rate token, Unico's 429
+    /// `Retry-After` included, before it fails `rate_limited`, in seconds. Default: 2.
+    public var liveRateWait: TimeInterval
 
     /// The default request timeout, in seconds.
     public static let defaultRequestTimeout: TimeInterval = 10
@@ -33,6 +36,8 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
     public static let defaultTokenRefreshMargin: TimeInterval = 60
     /// The documented default rate limit per tenant, in requests per second.
     public static let defaultRateLimit: Double = 10
+    /// The default bound on a live call's wait for a rate token, in seconds.
+    public static let defaultLiveRateWait: TimeInterval = 2
 
     public init(
         environment: HumanTokenAPIEnvironment,
@@ -43,7 +48,8 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
         apiHost: URL? = nil,
         requestTimeout: TimeInterval = Self.defaultRequestTimeout,
         tokenRefreshMargin: TimeInterval = Self.defaultTokenRefreshMargin,
-        rateLimit: Double = Self.defaultRateLimit
+        rateLimit: Double = Self.defaultRateLimit,
+        liveRateWait: TimeInterval = Self.defaultLiveRateWait
     ) {
         self.environment = environment
         self.serviceAccount = serviceAccount
@@ -54,6 +60,7 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
         self.requestTimeout = requestTimeout
         self.tokenRefreshMargin = tokenRefreshMargin
         self.rateLimit = rateLimit
+        self.liveRateWait = liveRateWait
     }
 
     /// The assertion's `iss`: `<service-account>@<tenant>.iam.acesso.io`.
@@ -92,6 +99,9 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
         guard rateLimit > 0, rateLimit.isFinite else {
             throw HumanTokenAPIError.configuration(name("rateLimit"), "must be a positive number of requests per second")
         }
+        guard liveRateWait >= 0, liveRateWait.isFinite else {
+            throw HumanTokenAPIError.configuration(name("liveRateWait"), "must be zero or more seconds")
+        }
         _ = try privateKey.load(setting: name("privateKey"))
     }
 
@@ -99,7 +109,7 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
         "HumanTokenAPIConfiguration(environment: \(environment.rawValue), tokenHost: \(audience), "
             + "apiHost: \(Self.trimmed(apiHost)), issuer: \(issuer), privateKey: \(privateKey), "
             + "requestTimeout: \(requestTimeout)s, tokenRefreshMargin: \(tokenRefreshMargin)s, "
-            + "rateLimit: \(rateLimit)/s)"
+            + "rateLimit: \(rateLimit)/s, liveRateWait: \(liveRateWait)s)"
     }
 
     private static func isIdentifierCharacter(_ scalar: Unicode.Scalar) -> Bool {

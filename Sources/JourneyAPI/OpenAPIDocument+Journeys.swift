@@ -24,6 +24,10 @@ extension OpenAPIDocument {
             operation["parameters"] = [["name": "id", "in": "path", "required": true, "schema": ["type": "string", "format": "uuid"]]]
         } else {
             operation["parameters"] = [["name": "Idempotency-Key", "in": "header", "required": false,
+                                        "description": "A replay gets the first final answer (Idempotent-Replayed: true), "
+                                            + "or 409 idempotency_key_in_progress (Retry-After: 1) while the first request "
+                                            + "runs; a key whose request died is taken over about 3 s later and answered "
+                                            + "from its journey.",
                                         "schema": ["type": "string", "maxLength": 255]]]
         }
         return operation
