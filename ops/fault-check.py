@@ -103,10 +103,15 @@ def main():
             problems.append(f"key {k['key']} was refused with {status} "
                             f"{k['attempts'][-1].get('code') or ''} although the request was valid")
 
-    # Recovery: from the fault's end to the success of the last client waiting on it.
+    # Recovery: from the fault's end to the success of the last client waiting on it. A key counts
+    # for the first fault it waited on (in flight between the fault's start and its end), so that
+    # a key still held by one fault does not count again for the next.
     recoveries = []
+    counted = set()
     for name, down, back in faults:
-        waiting = [k for k in keys if k["firstAttemptAt"] < back and (k.get("finalAt") is None or k["finalAt"] > down)]
+        waiting = [k for k in keys if k["key"] not in counted and k["firstAttemptAt"] < back
+                   and (k.get("finalAt") is None or k["finalAt"] > down)]
+        counted.update(k["key"] for k in waiting)
         if any(k.get("finalAt") is None for k in waiting):
             recovery = None
         else:

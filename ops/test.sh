@@ -55,8 +55,14 @@ if ! grep -qE 'Test run with [0-9]+ tests? in [0-9]+ suites? passed' "$log"; the
   status=1
 fi
 rm -f "$log"
+tests_passed=$status
 # The API, fuzzed from its own OpenAPI document (no 5xx, only documented statuses and types).
-if [ "$status" = 0 ] && [ "${JOURNEYS_SKIP_FUZZ:-0}" != 1 ]; then
+if [ "$tests_passed" = 0 ] && [ "${JOURNEYS_SKIP_FUZZ:-0}" != 1 ]; then
   ops/fuzz-api.sh || status=1
+fi
+# The fault suite: a load while serve is killed and PostgreSQL restarted and stopped (nothing
+# acknowledged lost, no double journeys or processes, no 500, recovery within the aim).
+if [ "$tests_passed" = 0 ] && [ "${JOURNEYS_SKIP_FAULTS:-0}" != 1 ]; then
+  ops/fault-suite.sh || status=1
 fi
 exit "$status"

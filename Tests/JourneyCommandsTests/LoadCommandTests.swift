@@ -40,7 +40,7 @@ import Testing
         }
     }
 
-    /// A service that is not there: no answer is status 0, the key stays without a final answer
+    /// A service that is not there (and a load of no duration: one key per client): no answer is status 0, the key stays without a final answer
     /// once the drain ends, and the command still writes its report.
     @Test func unreachableServiceLeavesKeysUnresolved() async throws {
         let port = try freePort()

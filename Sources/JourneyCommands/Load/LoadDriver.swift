@@ -8,7 +8,8 @@ import FoundationNetworking
 /// `POST /v1/journeys` under a fresh Idempotency-Key and retries that key every
 /// `retryInterval` until a final answer (2xx, or a 4xx about the request), then takes a new key.
 ///
-/// The load ends after `duration` or when `stopFile` appears; keys still pending keep retrying
+/// The load ends after `duration` or when `stopFile` appears (each client starts at least one
+/// key); keys still pending keep retrying
 /// for up to `drain` seconds more. Judging the outcome is the caller's (the report has every attempt).
 struct LoadDriver: Sendable {
     struct Configuration: Sendable {
@@ -66,9 +67,10 @@ struct LoadDriver: Sendable {
         return ledger.report(startedAt: startedAt, endedAt: seconds(), clients: configuration.clients)
     }
 
-    /// One client: keys one after another until the load ends, each retried until final or the drain ends.
+    /// One client: keys one after another until the load ends (at least one, however short the load),
+    /// each retried until final or the drain ends.
     private func runClient(_ client: Int, ledger: LoadLedger, session: URLSession) async {
-        while !Task.isCancelled, ledger.stoppedAt == nil {
+        repeat {
             let began = seconds()
             let key = UUID().uuidString.lowercased()
             let body = requestBody(clientReference: "load-\(key)")
@@ -91,8 +93,8 @@ struct LoadDriver: Sendable {
                 await pause(until: sent + configuration.retryInterval)
             }
             ledger.finish(record)
-            await pause(until: began + configuration.keyInterval)
-        }
+            if ledger.stoppedAt == nil { await pause(until: began + configuration.keyInterval) }
+        } while !Task.isCancelled && ledger.stoppedAt == nil
     }
 
     /// Ends the load at its deadline or when the stop file appears, and keeps the status file current.
