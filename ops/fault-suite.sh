@@ -9,7 +9,8 @@
 # fails, a client saw a 500, a key never got a final answer, or a fault's recovery (from the
 # service or database being back to the success of every client waiting on it) exceeded
 # FAULTS_RECOVERY_MAX_S (default 5). Prints the status histogram and the recovery times.
-# Bounded: each fault waits at most FAULTS_SETTLE_MAX_S (default 30) for the clients to recover;
+# Unico's Create Process takes 200-600 ms (FAULTS_UNICO_LATENCY_MIN_MS/_MAX_MS), so faults catch
+# starts in flight. Bounded: each fault waits at most FAULTS_SETTLE_MAX_S (default 30) for the clients to recover;
 # pending keys retry at most FAULTS_DRAIN_S (default 90) after the load ends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,7 +66,12 @@ kill_serve() {
 
 log "work folder $work"
 "$bin" db start >db.out 2>&1 || fail "journeys db start failed: $(cat db.out)"
-"$bin" emulator --port 0 --processes-file "$work/processes.jsonl" >emulator.out 2>emulator.err & emulator_pid=$!
+# Create Process takes Unico a few hundred milliseconds, so that every fault catches starts in flight
+# (with a few milliseconds, a fault would catch one only now and then and the suite would be flaky).
+printf '{"routes": {"createProcess": {"latencyMs": {"min": %d, "max": %d}}}}\n' \
+  "${FAULTS_UNICO_LATENCY_MIN_MS:-200}" "${FAULTS_UNICO_LATENCY_MAX_MS:-600}" >unico-faults.json
+"$bin" emulator --port 0 --faults unico-faults.json --processes-file "$work/processes.jsonl" \
+  >emulator.out 2>emulator.err & emulator_pid=$!
 wait_for emulator.out UNICO_PROD_PRIVATE_KEY_FILE
 set -a; eval "$(grep '^UNICO_' emulator.out)"; set +a
 key=$("$bin" keys create --name faults --scope journeys:write --scope journeys:read | awk '/^key:/ {print $2}')
