@@ -6,7 +6,7 @@ import JourneyApp
 struct DbCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         name: "db", summary: "Manage the embedded PostgreSQL cluster.",
-        subcommands: [DbStart.self, DbStop.self, DbStatus.self])
+        subcommands: [DbStart.self, DbStop.self, DbRestart.self, DbStatus.self])
 }
 
 private let dirOption = OptionSpec.optional(
@@ -38,6 +38,19 @@ struct DbStop: Command {
     func run() async throws {
         try cluster.stop()
         AppEnvironment.current.writeLine("stopped")
+    }
+}
+
+struct DbRestart: Command {
+    static let configuration = CommandConfiguration(
+        name: "restart", summary: "Restart the running cluster (fast shutdown: sessions end, transactions roll back).",
+        options: [dirOption])
+    let cluster: EmbeddedPostgres
+    init(arguments: ParsedArguments) throws { cluster = try DbCommand.cluster(arguments) }
+
+    func run() async throws {
+        try cluster.restart()
+        AppEnvironment.current.writeLine("restarted")
     }
 }
 
