@@ -53,6 +53,8 @@ public final class APIServer: Sendable {
         router.use(Problem.engineErrors)
         HealthRoutes(database: database, metrics: metrics).register(on: &router)
         JourneyRoutes(database: database, dependencies: dependencies, metrics: metrics).register(on: &router)
+        WebhookTokenEndpoint(authentication: dependencies.webhookAuthentication, clock: dependencies.clock,
+                             metrics: metrics, logger: dependencies.logger).register(on: &router)
         ReportRoutes(database: database, dependencies: dependencies).register(on: &router)
         router.get("/openapi.json") { _ in
             HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: OpenAPIDocument.json)
