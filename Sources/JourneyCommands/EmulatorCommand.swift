@@ -20,12 +20,16 @@ struct EmulatorCommand: Command {
             .optional("seed", valueName: "N", help: "Seed for fault decisions (deterministic per seed).", default: "1"),
             .optional("key-dir", valueName: "DIR", help: "Where the development private keys live.", default: ".journeys/unico"),
             .optional("rate-limit", valueName: "N", help: "Requests per second per tenant (0 = off).", default: "10"),
+            .optional("response-shape", valueName: "SHAPE",
+                      help: "Process answers: wrapped (fields inside \"process\", documented) or flat.",
+                      default: "wrapped"),
         ])
     let port: Int
     let faults: String?
     let seed: UInt64
     let keyDirectory: String
     let rateLimit: Int
+    let responseShape: UnicoEmulator.ResponseShape
 
     init(arguments: ParsedArguments) throws {
         port = try arguments.int("port", in: 0...65535)
@@ -33,6 +37,11 @@ struct EmulatorCommand: Command {
         seed = UInt64(try arguments.int("seed", in: 0...Int.max))
         keyDirectory = try arguments.string("key-dir")
         rateLimit = try arguments.int("rate-limit", in: 0...100_000)
+        let shape = try arguments.string("response-shape")
+        guard let parsed = UnicoEmulator.ResponseShape(rawValue: shape) else {
+            throw AppError(.invalidInput, "--response-shape must be wrapped or flat, not \(shape)")
+        }
+        responseShape = parsed
     }
 
     func run() async throws {
@@ -41,6 +50,7 @@ struct EmulatorCommand: Command {
             port: port, faultsFile: faults, seed: seed, serviceAccounts: accounts.map(\.account))
         configuration.acceptsBaseURLAsAudience = true
         configuration.rateLimitPerSecond = rateLimit
+        configuration.responseShape = responseShape
         configuration.accessLog = { _ in }
         let emulator = try UnicoEmulator(configuration: configuration)
         try emulator.start()
