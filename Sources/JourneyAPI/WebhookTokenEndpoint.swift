@@ -48,9 +48,8 @@ struct WebhookTokenEndpoint: Sendable {
             count("invalid_client")
             logger.warning("webhook token refused: client credentials missing or wrong",
                            metadata: ["peer": request.remoteAddress ?? "?"])
-            var problem = refusal(.unauthorized, "invalid_client", "The client credentials are missing or wrong.")
-            problem.headers["WWW-Authenticate"] = "Basic realm=\"unico-webhooks\""
-            throw problem
+            // No WWW-Authenticate challenge: HTTP stacks would answer it by resending the same credentials.
+            throw refusal(.unauthorized, "invalid_client", "The client credentials are missing or wrong.")
         }
         count("issued")
         var response = try HTTPResponse.json(Answer(

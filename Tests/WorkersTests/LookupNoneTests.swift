@@ -15,7 +15,7 @@ import Workers
             h.clock.advance(by: 61)
             try await h.poll(worker)
             // Before the token's lifetime: nothing searched, nothing created, the intent stays open.
-            #expect(worker.statistics.outcomes == ["lookup_off_waiting": 1])
+            #expect(worker.statistics.outcomes.isEmpty)
             #expect(h.emulator.processes().isEmpty)
             #expect(try await h.state(id).status == .creatingProcess)
             h.clock.advance(by: 240)
