@@ -12,6 +12,17 @@ public final class APIServer: Sendable {
         public var http = HTTPServer.Configuration(port: 8080)
         /// Where access log entries go. Default: one JSON line each on standard error.
         public var accessLog: @Sendable (AccessLogEntry) -> Void = AccessLogEntry.standardError
+        /// The bearer token `/metrics` requires (`serve` reads `JOURNEYS_METRICS_TOKEN`); nil or
+        /// empty leaves `/metrics` open. Default nil.
+        public var metricsToken: String?
+        /// How long gauges read from the database are reused between scrapes, by the dependencies'
+        /// clock. Default 5 s.
+        public var metricsGaugeLifetime: Duration = .seconds(5)
+        /// Gauges read from tables this module does not own (outbound webhook backlog, work
+        /// failures), next to its own (journeys per state, SLA, overdue work, follower lag). Default none.
+        public var metricsGauges: [MetricsGaugeReader] = []
+        /// The environment variable `serve` reads `metricsToken` from.
+        public static let metricsTokenVariable = "JOURNEYS_METRICS_TOKEN"
         public init() {}
     }
 
@@ -29,7 +40,8 @@ public final class APIServer: Sendable {
         self.configuration = configuration
         self.database = database
         self.metrics = metrics
-        let router = Self.router(database: database, dependencies: dependencies, metrics: metrics)
+        let router = Self.router(database: database, dependencies: dependencies, metrics: metrics,
+                                 configuration: configuration)
         self.routes = router.routes
         self.router = router
         self.server = HTTPServer(configuration: configuration.http, router: router, accessLog: configuration.accessLog)
@@ -47,11 +59,15 @@ public final class APIServer: Sendable {
     public var port: Int? { server.port }
 
     /// Every route of the service, with its metrics middleware.
-    static func router(database: PostgresClient, dependencies: JourneyDependencies, metrics: MetricsRegistry) -> Router {
+    static func router(database: PostgresClient, dependencies: JourneyDependencies, metrics: MetricsRegistry,
+                       configuration: Configuration) -> Router {
         var router = Router()
         router.use(RequestMetrics(registry: metrics).middleware)
         router.use(Problem.engineErrors)
-        HealthRoutes(database: database, metrics: metrics).register(on: &router)
+        let gauges = MetricsGauges(readers: HealthRoutes.readers(database: database) + configuration.metricsGauges,
+                                   registry: metrics, clock: dependencies.clock, lifetime: configuration.metricsGaugeLifetime)
+        HealthRoutes(database: database, metrics: metrics, gauges: gauges,
+                     access: MetricsAccess(token: configuration.metricsToken)).register(on: &router)
         JourneyRoutes(database: database, dependencies: dependencies, metrics: metrics).register(on: &router)
         WebhookTokenEndpoint(authentication: dependencies.webhookAuthentication, clock: dependencies.clock,
                              metrics: metrics, logger: dependencies.logger).register(on: &router)

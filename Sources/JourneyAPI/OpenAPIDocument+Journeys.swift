@@ -210,5 +210,7 @@ extension OpenAPIDocument {
                                "description": "UNICO_WEBHOOK_AUTH=header:<Header-Name>:<value> (any header name)."],
         "unicoWebhookBearer": ["type": "http", "scheme": "bearer",
                                "description": "UNICO_WEBHOOK_AUTH=bearer:<token>."],
+        "metricsToken": ["type": "http", "scheme": "bearer",
+                         "description": "JOURNEYS_METRICS_TOKEN, when set, for /metrics."],
     ] }
 }

@@ -33,7 +33,11 @@ enum OpenAPIDocument {
             "/healthz": ["get": operation("health", "The process answers.", ok: "Alive.")],
             "/readyz": ["get": operation("readiness", "The database answers and the schema is current.", ok: "Ready.",
                                          extra: ["503": problem])],
-            "/metrics": ["get": operation("metrics", "Prometheus text exposition.", ok: "Metrics.", contentType: "text/plain")],
+            "/metrics": ["get": operation("metrics", "Prometheus text exposition.", ok: "Metrics.", contentType: "text/plain",
+                                          extra: ["401": problem])
+                .merging(["security": [[:], ["metricsToken": []]] as [[String: [String]]],
+                          "description": "Open unless JOURNEYS_METRICS_TOKEN is set; then a 401 metrics_unauthorized "
+                            + "without Authorization: Bearer <token>. Gauges read from the database are at most 5 s old."]) { $1 }],
             "/openapi.json": ["get": operation("openapi", "This document.", ok: "The OpenAPI document.")],
         ],
         "components": [
@@ -78,7 +82,8 @@ enum OpenAPIDocument {
         unico_rate_limited (429, Retry-After), unico_unavailable (502 or 503), unico_refused_field (422), \
         unico_not_configured (503), service_unavailable (503, Retry-After; `database: unreachable` when \
         PostgreSQL is out of reach), journey_not_found (404), process_creation_pending (409, Retry-After), \
-        and the access codes (401/403). Answers about an existing journey carry its `journeyId`.
+        metrics_unauthorized (401 on /metrics when JOURNEYS_METRICS_TOKEN is set), and the access codes (401/403). \
+        Answers about an existing journey carry its `journeyId`.
         """
 
     static func operation(_ id: String, _ summary: String, ok: String, contentType: String = "application/json",

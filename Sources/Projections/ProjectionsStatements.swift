@@ -1,3 +1,4 @@
+import Foundation
 import Postgres
 
 /// Every statement over the journey read models (`journey_state`, `journey_attempts` and their
@@ -132,5 +133,10 @@ enum ProjectionsStatements {
                count(*) FILTER (WHERE status = 'awaitingResult' AND callback_at < now() - make_interval(mins => \(minutes)))
         FROM journey_state GROUP BY status
         """
+    }
+
+    /// Journeys whose next due work was due before `cutoff`.
+    static func dueCount(before cutoff: Date) -> PostgresQuery {
+        "SELECT count(*) FROM journey_state WHERE next_due_at < \(cutoff)"
     }
 }

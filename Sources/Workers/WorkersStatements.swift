@@ -82,4 +82,7 @@ enum WorkersStatements {
     static func purge(finishedBefore cutoff: Date) -> PostgresQuery {
         "DELETE FROM work_leases WHERE done_at < \(cutoff) RETURNING 1"
     }
+
+    /// Open items whose last try ended in an error (released with outcome `error`).
+    static let failingCount: PostgresQuery = "SELECT count(*) FROM work_leases WHERE done_at IS NULL AND outcome = 'error'"
 }

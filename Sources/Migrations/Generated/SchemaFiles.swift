@@ -18,5 +18,6 @@ public enum SchemaFiles {
         migration0013,
         migration0014,
         migration0015,
+        migration0020,
     ]
 }
