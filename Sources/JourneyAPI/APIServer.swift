@@ -74,6 +74,8 @@ public final class APIServer: Sendable {
         HealthRoutes(database: database, reports: reports, metrics: metrics, gauges: gauges,
                      access: MetricsAccess(token: configuration.metricsToken)).register(on: &router)
         JourneyRoutes(database: database, reports: reports, dependencies: dependencies, metrics: metrics).register(on: &router)
+        WebhookTokenEndpoint(authentication: dependencies.webhookAuthentication, clock: dependencies.clock,
+                             metrics: metrics, logger: dependencies.logger).register(on: &router)
         ReportRoutes(database: database, reports: reports, dependencies: dependencies).register(on: &router)
         SubjectRoutes(database: database, dependencies: dependencies).register(on: &router)
         router.get("/openapi.json") { _ in

@@ -66,9 +66,11 @@ extension OpenAPIDocument {
         "/v1/webhooks/unico": ["post": journeyOperation(
             "receiveUnicoWebhook",
             "Unico's notice that a process finished: a hint, recorded as WebhookReceived, then Get Process decides. "
-                + "Authenticated as configured by UNICO_WEBHOOK_AUTH: basic:user:password, header:Name:value or "
-                + "bearer:token. Idempotent: repeats never record a second result.",
-            security: ["unicoWebhookBasic", "unicoWebhookHeader", "unicoWebhookBearer"], request: body("UnicoWebhook"),
+                + "Authenticated as configured by UNICO_WEBHOOK_AUTH: basic:user:password, header:Name:value, "
+                + "bearer:token or oauth2:client-id:client-secret (a token from issueUnicoWebhookToken). "
+                + "Idempotent: repeats never record a second result.",
+            security: ["unicoWebhookBasic", "unicoWebhookHeader", "unicoWebhookBearer", "unicoWebhookOAuth2"],
+            request: body("UnicoWebhook"),
             responses: ["200": answer("Recorded (and the result fetched when Unico has it).", "WebhookAnswer"),
                         "202": answer("No journey created this process (code unknown_process).", "WebhookAnswer")],
             problems: ["400", "401", "413", "415"])],

@@ -22,6 +22,9 @@ struct EmulatorCommand: Command {
             .optional("rate-limit", valueName: "N", help: "Requests per second per tenant (0 = off).", default: "10"),
             .optional("processes-file", valueName: "FILE",
                       help: "On shutdown, write every process it created here, one JSON object a line (no personal data)."),
+            .optional("response-shape", valueName: "SHAPE",
+                      help: "Process answers: wrapped (fields inside \"process\", documented) or flat.",
+                      default: "wrapped"),
         ])
     let port: Int
     let faults: String?
@@ -29,6 +32,7 @@ struct EmulatorCommand: Command {
     let keyDirectory: String
     let rateLimit: Int
     let processesFile: String?
+    let responseShape: UnicoEmulator.ResponseShape
 
     init(arguments: ParsedArguments) throws {
         port = try arguments.int("port", in: 0...65535)
@@ -37,6 +41,11 @@ struct EmulatorCommand: Command {
         keyDirectory = try arguments.string("key-dir")
         rateLimit = try arguments.int("rate-limit", in: 0...100_000)
         processesFile = try arguments.optionalString("processes-file")
+        let shape = try arguments.string("response-shape")
+        guard let parsed = UnicoEmulator.ResponseShape(rawValue: shape) else {
+            throw AppError(.invalidInput, "--response-shape must be wrapped or flat, not \(shape)")
+        }
+        responseShape = parsed
     }
 
     func run() async throws {
@@ -45,6 +54,7 @@ struct EmulatorCommand: Command {
             port: port, faultsFile: faults, seed: seed, serviceAccounts: accounts.map(\.account))
         configuration.acceptsBaseURLAsAudience = true
         configuration.rateLimitPerSecond = rateLimit
+        configuration.responseShape = responseShape
         configuration.accessLog = { _ in }
         let emulator = try UnicoEmulator(configuration: configuration)
         try emulator.start()

@@ -44,6 +44,7 @@ extension Journeys {
         guard let target = try await database.withConnection({ try AttemptTarget.current(state, vault: vault, on: $0) })
         else { return .creation(.stale) }
         guard let unico = dependencies.unico[target.environment] else { return .creation(.noUnicoClient) }
+        if unico.configuration.lookup == .none { return try await closeUnknown(state, target) }
         let found: [FoundProcess]
         do {
             found = try await unico.findProcesses(clientReference: target.unicoClientReference, priority: priority)
@@ -66,6 +67,20 @@ extension Journeys {
         let expiry = existing.snapshot.createdAt.map { $0.addingTimeInterval(JourneyTiming.webAppTokenLifetime) }
         try await recordCreated(process, target: target, tokenExpiresAt: expiry)
         return .adopted
+    }
+
+    /// With `lookup: none` nothing tells whether Unico made the process: once the token's lifetime
+    /// since the intent has passed, the attempt is closed as unknown (a retryable failure), so the
+    /// next attempt gets a new client reference.
+    private func closeUnknown(_ state: JourneyState, _ target: AttemptTarget) async throws -> Reconciliation {
+        let requestedAt = state.currentAttempt?.requestedAt ?? dependencies.clock()
+        let closesAt = requestedAt.addingTimeInterval(JourneyTiming.webAppTokenLifetime)
+        guard dependencies.clock() >= closesAt else { return .waiting(until: closesAt) }
+        let failure = ProcessCreationFailure(
+            httpStatus: nil, message: "Create Process outcome unknown (lookup: none)", retryable: true)
+        try await commands.execute(.recordProcessCreationFailed(attempt: target.attempt, failure: failure),
+                                   journey: target.journeyID, metadata: workerMetadata)
+        return .closedUnknown
     }
 
     /// Create Process and its outcome: recorded, left open for reconciliation (no answer: the

@@ -116,6 +116,8 @@ public struct TestStack: Sendable {
         configuration.clientRequestTimeout = options.requestTimeout
         configuration.retryPolicy = options.retryPolicy
         configuration.webhookAuthentication = options.webhookAuthentication
+        configuration.responseShape = options.responseShape
+        configuration.lookup = options.lookup
         configuration.port = options.listen ? 0 : nil
         if let authentication = options.emulatorWebhooks {
             let port = try freePort()
