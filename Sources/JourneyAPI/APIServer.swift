@@ -12,6 +12,9 @@ public final class APIServer: Sendable {
         public var http = HTTPServer.Configuration(port: 8080)
         /// Where access log entries go. Default: one JSON line each on standard error.
         public var accessLog: @Sendable (AccessLogEntry) -> Void = AccessLogEntry.standardError
+        /// The key variables that fell back to the public development keys; `/readyz` reports
+        /// them (`developmentKeys: true` and a warning). Default none.
+        public var developmentKeys: [String] = []
         public init() {}
     }
 
@@ -29,7 +32,8 @@ public final class APIServer: Sendable {
         self.configuration = configuration
         self.database = database
         self.metrics = metrics
-        let router = Self.router(database: database, dependencies: dependencies, metrics: metrics)
+        let router = Self.router(database: database, dependencies: dependencies, metrics: metrics,
+                                 developmentKeys: configuration.developmentKeys)
         self.routes = router.routes
         self.router = router
         self.server = HTTPServer(configuration: configuration.http, router: router, accessLog: configuration.accessLog)
@@ -47,11 +51,12 @@ public final class APIServer: Sendable {
     public var port: Int? { server.port }
 
     /// Every route of the service, with its metrics middleware.
-    static func router(database: PostgresClient, dependencies: JourneyDependencies, metrics: MetricsRegistry) -> Router {
+    static func router(database: PostgresClient, dependencies: JourneyDependencies, metrics: MetricsRegistry,
+                       developmentKeys: [String] = []) -> Router {
         var router = Router()
         router.use(RequestMetrics(registry: metrics).middleware)
         router.use(Problem.engineErrors)
-        HealthRoutes(database: database, metrics: metrics).register(on: &router)
+        HealthRoutes(database: database, metrics: metrics, developmentKeys: developmentKeys).register(on: &router)
         JourneyRoutes(database: database, dependencies: dependencies, metrics: metrics).register(on: &router)
         ReportRoutes(database: database, dependencies: dependencies).register(on: &router)
         router.get("/openapi.json") { _ in

@@ -11,6 +11,9 @@ public struct DatabaseSettings: Sendable {
     public var adminURL: String?
     /// The embedded cluster's folder (`JOURNEYS_PG_DIR`, default `.journeys/pg`).
     public var embeddedDirectory: String
+    /// The projector role's URL (`DATABASE_PROJECTOR_URL`): projections and outbound webhooks
+    /// in `serve` and `work`. Required with `url`; the embedded cluster supplies its own.
+    public var projectorURL: String?
 
     public init(url: String? = nil, adminURL: String? = nil, embeddedDirectory: String = ".journeys/pg") {
         self.url = url
@@ -21,8 +24,10 @@ public struct DatabaseSettings: Sendable {
     /// Reads `DATABASE_URL`, `DATABASE_ADMIN_URL` and `JOURNEYS_PG_DIR`; empty values count as unset.
     public static func from(environment: [String: String]) -> DatabaseSettings {
         func value(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
-        return DatabaseSettings(url: value("DATABASE_URL"), adminURL: value("DATABASE_ADMIN_URL"),
-                                embeddedDirectory: value("JOURNEYS_PG_DIR") ?? ".journeys/pg")
+        var settings = DatabaseSettings(url: value("DATABASE_URL"), adminURL: value("DATABASE_ADMIN_URL"),
+                                        embeddedDirectory: value("JOURNEYS_PG_DIR") ?? ".journeys/pg")
+        settings.projectorURL = value(ProjectorCheck.variable)
+        return settings
     }
 
     public var embedded: EmbeddedPostgres { EmbeddedPostgres(.init(directory: embeddedDirectory)) }
@@ -36,6 +41,9 @@ public struct Database: Sendable {
     public let admin: PostgresClient
     /// Set when running on the embedded cluster.
     public let embedded: EmbeddedPostgres.Status?
+    /// The projector role's pool (`DATABASE_PROJECTOR_URL`, or the embedded cluster's), unchecked;
+    /// nil when not given. ``verifiedProjector()`` checks it before use.
+    public var projector: PostgresClient?
 
     /// Connects; on the embedded cluster, starts it and applies pending migrations first.
     /// With `DATABASE_URL`, refuses to run against a schema with pending migrations.
@@ -49,17 +57,30 @@ public struct Database: Sendable {
                     throw AppError(.schemaOutdated, "the database has pending migrations (\(pending.joined(separator: ", "))): run 'journeys migrate'")
                 }
             }
-            return Database(app: app, admin: admin, embedded: nil)
+            var database = Database(app: app, admin: admin, embedded: nil)
+            database.projector = try settings.projectorURL.map { try ProjectorCheck.client(url: $0) }
+            return database
         }
         let status = try settings.embedded.start()
         let admin = try PostgresClient(url: status.ownerURL, configuration: .init(maxConnections: 2))
         if requireSchema { try await Migrator().migrate(admin) }
         let app = try PostgresClient(url: status.appURL, configuration: .init(maxConnections: poolSize))
-        return Database(app: app, admin: admin, embedded: status)
+        var database = Database(app: app, admin: admin, embedded: status)
+        database.projector = try ProjectorCheck.client(url: settings.projectorURL ?? status.projectorURL)
+        return database
+    }
+
+    /// The projector pool, once its role proved able to write the read models, checkpoints and
+    /// outbox and unable to write the event log; an error naming `DATABASE_PROJECTOR_URL` otherwise.
+    public func verifiedProjector() async throws -> PostgresClient {
+        guard let projector else { throw ProjectorCheck.missing() }
+        try await ProjectorCheck.verify(projector)
+        return projector
     }
 
     public func close() {
         app.close()
         admin.close()
+        projector?.close()
     }
 }

@@ -3,6 +3,7 @@ import HumanTokenAPI
 import JourneyAPI
 import JourneyDomain
 import OutboundWebhooks
+import Postgres
 import Privacy
 import Workers
 
@@ -66,9 +67,11 @@ public enum Wiring {
         return try WebhookSecretSealer(privacy: privacy)
     }
 
-    /// The outbound webhook follower and dispatcher of `work` and `serve --with-workers`.
-    public static func outboundWebhooks(_ variables: [String: String], database: Database) throws -> OutboundWebhookService {
-        OutboundWebhookService(owner: database.admin, app: database.app,
+    /// The outbound webhook follower (as the projector role) and dispatcher (as the application
+    /// role) of `work` and `serve --with-workers`.
+    public static func outboundWebhooks(_ variables: [String: String], database: Database,
+                                        projector: PostgresClient) throws -> OutboundWebhookService {
+        OutboundWebhookService(owner: projector, app: database.app,
                                sealer: try webhookSecretSealer(variables, database: database))
     }
 }
