@@ -34,7 +34,8 @@ GRANT SELECT ON webhook_endpoints TO journeys_projector;
 GRANT SELECT, INSERT ON webhook_deliveries TO journeys_projector;
 GRANT SELECT ON schema_migrations TO journeys_projector;
 
--- The read models' grants and the analyst views, in one function: a projection rebuild swaps
+-- The read models' grants and the analyst views, in one function (views schema-qualified: the
+-- function's search_path starts with pg_catalog, where nothing may be created): a projection rebuild swaps
 -- new tables in (ProjectionRebuilder), drops the analyst views first and calls this again.
 CREATE FUNCTION grant_read_models() RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
@@ -42,20 +43,20 @@ BEGIN
     GRANT SELECT, INSERT, UPDATE ON journey_state, journey_attempts TO journeys_projector;
 
     -- One row per journey; no sealed state, subject or client reference, or Unico process id.
-    CREATE OR REPLACE VIEW analyst_journeys AS
+    CREATE OR REPLACE VIEW public.analyst_journeys AS
     SELECT journey_id, status, environment, flow, purpose, current_attempt, last_error_code, outcome,
            started_at, captured_at, callback_at, result_at, completed_at, abandoned_at, updated_at,
            token_expires_at, next_due_at, next_due_kind
     FROM journey_state;
 
     -- One row per attempt (one Unico process, or a failed Create Process); no process id.
-    CREATE OR REPLACE VIEW analyst_attempts AS
+    CREATE OR REPLACE VIEW public.analyst_attempts AS
     SELECT journey_id, attempt, requested_at, created_at, token_issued_at, token_expires_at, capture_opened_at,
            callback_at, callback_outcome, sdk_error_code, result_fetched_at, outcome, error
     FROM journey_attempts;
 
     -- How far each follower of the log has read.
-    CREATE OR REPLACE VIEW analyst_projections AS
+    CREATE OR REPLACE VIEW public.analyst_projections AS
     SELECT name, position, updated_at FROM projection_checkpoints;
 
     COMMENT ON VIEW analyst_journeys IS 'One row per journey (README: Database roles, data dictionary).';
