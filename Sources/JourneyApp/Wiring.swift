@@ -71,7 +71,20 @@ public enum Wiring {
     /// role) of `work` and `serve --with-workers`.
     public static func outboundWebhooks(_ variables: [String: String], database: Database,
                                         projector: PostgresClient) throws -> OutboundWebhookService {
-        OutboundWebhookService(owner: projector, app: database.app,
-                               sealer: try webhookSecretSealer(variables, database: database))
+        var configuration = OutboundWebhookService.Configuration()
+        configuration.dispatcher.destinations = try webhookDestinations(variables)
+        return OutboundWebhookService(owner: projector, app: database.app,
+                                      sealer: try webhookSecretSealer(variables, database: database),
+                                      configuration: configuration)
+    }
+
+    /// Where outbound webhooks may go: every special address refused unless
+    /// `JOURNEYS_WEBHOOK_ALLOW_HOSTS` names it (host names, addresses, CIDR blocks).
+    public static func webhookDestinations(_ variables: [String: String]) throws -> WebhookDestinationPolicy {
+        do {
+            return try WebhookDestinationPolicy(allowList: variables[WebhookDestinationPolicy.variable] ?? "")
+        } catch {
+            throw AppError(.invalidInput, error.message)
+        }
     }
 }

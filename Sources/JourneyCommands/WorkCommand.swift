@@ -11,8 +11,10 @@ struct WorkCommand: Command {
             Any number of workers may run, in any number of processes; they share due work through \
             work_leases (FOR UPDATE SKIP LOCKED with leases renewed by heartbeat). Also follows the \
             log into journey_state (the workers' source of due work) as the journeys_projector role \
-            (DATABASE_PROJECTOR_URL, required with DATABASE_URL), unless --no-projections, and sends the outbound webhooks of completed and abandoned journeys \
-            to the endpoints set with `journeys webhooks set`. Every process shares each tenant's Unico \
+            (DATABASE_PROJECTOR_URL, required with DATABASE_URL), unless --no-projections, and sends the \
+            outbound webhooks of the journey steps each endpoint set with `journeys webhooks set` subscribes \
+            to (special addresses refused unless JOURNEYS_WEBHOOK_ALLOW_HOSTS names them). Every process \
+            shares each tenant's Unico \
             rate through the database (unico_rate_buckets), where background calls leave a reserve for \
             live journey starts; --unico-share caps this process's own limiter. Unico, \
             sealing and retry settings come \

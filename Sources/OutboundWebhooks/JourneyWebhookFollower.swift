@@ -4,14 +4,15 @@ import Foundation
 import JourneyDomain
 import Postgres
 
-/// Follows the event log and queues a webhook when a journey completes or is abandoned.
+/// Follows the event log and queues a webhook for each journey step an endpoint subscribes to.
 ///
 /// A ``LogFollower`` with its own stored checkpoint (`outbound_webhooks`): one batch is one
 /// transaction that row-locks the checkpoint (`FOR UPDATE SKIP LOCKED`, so one follower works at
 /// a time and a dead one frees the row at once), reads the events after it in the global order
-/// (NOTIFY wakes it, polling is the truth), queues a delivery for each
-/// `JourneyCompleted` / `JourneyAbandoned` and stores the new checkpoint. Deliveries and
-/// checkpoint commit together, so each ending is queued exactly once; the message id
+/// (NOTIFY wakes it, polling is the truth), queues a delivery for each step
+/// (``JourneyWebhookEventType/of(_:)``) to each enabled endpoint subscribed to its type, and
+/// stores the new checkpoint. Deliveries and checkpoint commit together, so each step is
+/// queued exactly once; the message id
 /// (`msg_<event id>`) is unique per endpoint as a second guard.
 ///
 /// The endpoint: every enabled endpoint of the API key that started the journey, read from
@@ -87,19 +88,26 @@ public final class JourneyWebhookFollower: Sendable {
     // MARK: - One batch
 
     static let streamPrefix = "journey-"
-    static let endingTypes: Set<String> = [JourneyCompleted.eventType, JourneyAbandoned.eventType]
 
-    /// Queues the messages of the endings among `events`; returns how many deliveries.
+    /// Queues the messages of the steps among `events` (see ``JourneyWebhookEventType``) for the
+    /// endpoints subscribed to them; returns how many deliveries.
     static func enqueue(endings events: [RecordedEvent], now: Date, on connection: PostgresConnection) throws -> Int {
-        let endings = events.filter { endingTypes.contains($0.type) && $0.streamName.rawValue.hasPrefix(streamPrefix) }
-        guard !endings.isEmpty else { return 0 }
-        let starts = try startsOf(Array(Set(endings.map(\.streamName.rawValue))), on: connection)
+        let steps = events.filter {
+            JourneyWebhookEventType.sourceEventTypes.contains($0.type) && $0.streamName.rawValue.hasPrefix(streamPrefix)
+        }
+        guard !steps.isEmpty else { return 0 }
+        let starts = try startsOf(Array(Set(steps.map(\.streamName.rawValue))), on: connection)
+        let keyIDs = Array(Set(starts.values.compactMap(\.apiKeyID)))
+        guard !keyIDs.isEmpty else { return 0 }
+        let subscriptions = try WebhookOutbox.subscriptions(apiKeyIDs: keyIDs, on: connection)
         var enqueued = 0
-        for ending in endings {
-            guard let start = starts[ending.streamName.rawValue], let apiKeyID = start.apiKeyID else { continue }
-            let event = try JourneyEvent(type: ending.type, data: Data(ending.data.text.utf8))
-            let journeyID = String(ending.streamName.rawValue.dropFirst(streamPrefix.count))
-            guard let message = try JourneyWebhookMessage(event: event, eventID: ending.id, journeyID: journeyID,
+        for step in steps {
+            guard let start = starts[step.streamName.rawValue], let apiKeyID = start.apiKeyID,
+                  let wanted = subscriptions[apiKeyID] else { continue }
+            let event = try JourneyEvent(type: step.type, data: Data(step.data.text.utf8))
+            guard let type = JourneyWebhookEventType.of(event), wanted.contains(type) else { continue }
+            let journeyID = String(step.streamName.rawValue.dropFirst(streamPrefix.count))
+            guard let message = try JourneyWebhookMessage(event: event, eventID: step.id, journeyID: journeyID,
                                                           started: start.event) else { continue }
             enqueued += try WebhookOutbox.enqueue(apiKeyID: apiKeyID, messageID: message.messageID, type: message.type,
                                                   payload: message.payload, now: now, on: connection)

@@ -2,38 +2,47 @@ import Foundation
 import JourneyDomain
 import Postgres
 
-/// The message a company receives when one of its journeys ends, as the `data` of a Standard
+/// The message a company receives for one step of its journey, as the `data` of a Standard
 /// Webhooks body (`type` and `timestamp` are added at delivery, see ``WebhookDelivery``).
 ///
-/// `data` holds `journeyId`, `attempt`, `environment`, `clientReference` (null when none),
-/// `occurredAt`, and `outcome` (`approved`, `rejected`, `failed`) for `journey.completed` or
-/// `reason` (`kind`, `sdkCode` or null, `detail`) for `journey.abandoned`. Never personal data
-/// (the subject stays in the vault) and never the Human Token.
+/// Every `data` holds `journeyId`, `attempt` (0 for `journey.started`), `environment`,
+/// `clientReference` (null when none) and `occurredAt`; then, by type:
+/// `attempt.capture_opened`: `superseded`; `attempt.failed` / `attempt.expired`: `reason`
+/// (`kind`, `sdkCode` or null, `detail`) and `retryAt` (null when the policy gave up and
+/// `journey.abandoned` follows); `journey.completed`: `outcome` (`approved`, `rejected`,
+/// `failed`); `journey.abandoned`: `reason`. Never personal data (the subject stays in the
+/// vault) and never the Human Token.
 public struct JourneyWebhookMessage: Sendable, Equatable {
-    public static let completedType = "journey.completed"
-    public static let abandonedType = "journey.abandoned"
+    public static let completedType = JourneyWebhookEventType.journeyCompleted.rawValue
+    public static let abandonedType = JourneyWebhookEventType.journeyAbandoned.rawValue
 
     /// `msg_<event id>`: stable, so a message is queued at most once per endpoint.
     public let messageID: String
     public let type: String
     public let payload: JSONB
 
-    /// The message for `event` (the decoded `JourneyCompleted` or `JourneyAbandoned` with id
-    /// `eventID`) of journey `journeyID`, started by `started`; nil for any other event.
+    /// The message for `event` (decoded, with id `eventID`) of journey `journeyID`, started by
+    /// `started`; nil for an event that ``JourneyWebhookEventType/of(_:)`` does not send.
     public init?(event: JourneyEvent, eventID: UUID, journeyID: String, started: JourneyStarted?) throws {
+        guard let type = JourneyWebhookEventType.of(event) else { return nil }
         var data = MessageData(journeyId: journeyID, attempt: event.attempt, environment: started?.environment.rawValue,
                                clientReference: started?.clientReference, occurredAt: event.occurredAt)
         switch event {
+        case .captureOpened(let opened):
+            data.superseded = opened.superseded
+        case .attemptFailed(let failed):
+            data.reason = Reason(kind: failed.reason.kind.rawValue, sdkCode: failed.reason.sdkCode?.rawValue,
+                                 detail: failed.reason.detail)
+            data.retryAt = .some(failed.retryAt)
         case .journeyCompleted(let completed):
-            type = Self.completedType
             data.outcome = completed.outcome.rawValue
         case .journeyAbandoned(let abandoned):
-            type = Self.abandonedType
             data.reason = Reason(kind: abandoned.reason.kind.rawValue, sdkCode: abandoned.reason.sdkCode?.rawValue,
                                  detail: abandoned.reason.detail)
         default:
-            return nil
+            break
         }
+        self.type = type.rawValue
         messageID = "msg_" + eventID.uuidString.lowercased()
         payload = try JSONB(encoding: data, encoder: EventJSON.makeEncoder())
     }
@@ -59,8 +68,11 @@ public struct JourneyWebhookMessage: Sendable, Equatable {
         var environment: String?
         var clientReference: String?
         var occurredAt: Date
+        var superseded: Bool?
         var outcome: String?
         var reason: Reason?
+        /// Set (possibly to nil, written as null) for attempt endings only.
+        var retryAt: Date??
 
         /// Optional fields of the event's kind are written as null rather than left out.
         func encode(to encoder: any Encoder) throws {
@@ -70,10 +82,14 @@ public struct JourneyWebhookMessage: Sendable, Equatable {
             try container.encode(environment, forKey: .environment)
             try container.encode(clientReference, forKey: .clientReference)
             try container.encode(occurredAt, forKey: .occurredAt)
+            if let superseded { try container.encode(superseded, forKey: .superseded) }
             if let outcome { try container.encode(outcome, forKey: .outcome) }
             if let reason { try container.encode(reason, forKey: .reason) }
+            if let retryAt { try container.encode(retryAt, forKey: .retryAt) }
         }
 
-        enum CodingKeys: String, CodingKey { case journeyId, attempt, environment, clientReference, occurredAt, outcome, reason }
+        enum CodingKeys: String, CodingKey {
+            case journeyId, attempt, environment, clientReference, occurredAt, superseded, outcome, reason, retryAt
+        }
     }
 }

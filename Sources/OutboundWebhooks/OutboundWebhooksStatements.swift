@@ -6,13 +6,23 @@ enum OutboundWebhooksStatements {
     // MARK: - Endpoints (WebhookEndpoints, WebhookEndpointStore)
 
     /// The columns ``WebhookEndpoint/init(row:)`` reads, by name.
-    static let endpointColumns = "id, api_key_id, url, created_at, disabled_at, disabled_reason, secret_key_id"
+    static let endpointColumns = """
+        id, api_key_id, url, created_at, disabled_at, disabled_reason, secret_key_id,
+        array_to_string(event_types, ',') AS event_types
+        """
 
     static func insertEndpoint(id: UUID, apiKeyID: UUID, url: String, sealedSecret: Data, keyID: String,
-                               createdAt: Date) -> PostgresQuery {
+                               eventTypes: [String]?, createdAt: Date) -> PostgresQuery {
         """
-        INSERT INTO webhook_endpoints (id, api_key_id, url, secret_sealed, secret_key_id, created_at)
-        VALUES (\(id), \(apiKeyID), \(url), \(sealedSecret), \(keyID), \(createdAt))
+        INSERT INTO webhook_endpoints (id, api_key_id, url, secret_sealed, secret_key_id, event_types, created_at)
+        VALUES (\(id), \(apiKeyID), \(url), \(sealedSecret), \(keyID), \(NullableBind(eventTypes))::text[], \(createdAt))
+        """
+    }
+
+    /// Sets the endpoint's subscription (NULL: every type).
+    static func updateEventTypes(_ id: UUID, eventTypes: [String]?) -> PostgresQuery {
+        """
+        UPDATE webhook_endpoints SET event_types = \(NullableBind(eventTypes))::text[] WHERE id = \(id)
         """
     }
 
@@ -69,18 +79,71 @@ enum OutboundWebhooksStatements {
         """
         INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event_type, payload, created_at, next_attempt_at)
         VALUES (\(UUID()), \(endpointID), \(messageID), \(type), \(payload)::jsonb, \(now), \(now))
-        ON CONFLICT ON CONSTRAINT webhook_deliveries_message_key DO NOTHING
+        ON CONFLICT (endpoint_id, message_id) WHERE resend_of IS NULL DO NOTHING
         """
     }
 
-    /// Queues a message for every enabled endpoint of the key, idempotent per endpoint.
+    /// Queues a message for every enabled endpoint of the key subscribed to `type`, idempotent per endpoint.
     static func enqueue(apiKeyID: UUID, messageID: String, type: String, payload: JSONB, now: Date) -> PostgresQuery {
         """
         INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event_type, payload, created_at, next_attempt_at)
         SELECT gen_random_uuid(), e.id, \(messageID), \(type), \(payload)::jsonb, \(now), \(now)
         FROM webhook_endpoints e
         WHERE e.api_key_id = \(apiKeyID) AND e.disabled_at IS NULL
-        ON CONFLICT ON CONSTRAINT webhook_deliveries_message_key DO NOTHING
+          AND (e.event_types IS NULL OR \(type) = ANY (e.event_types))
+        ON CONFLICT (endpoint_id, message_id) WHERE resend_of IS NULL DO NOTHING
+        """
+    }
+
+    /// The subscriptions of the enabled endpoints of these keys: one row per endpoint,
+    /// `event_types` NULL for every type; the follower skips messages nobody takes.
+    static func subscriptions(apiKeyIDs: [UUID]) -> PostgresQuery {
+        """
+        SELECT api_key_id, array_to_string(event_types, ',') AS event_types FROM webhook_endpoints
+        WHERE api_key_id = ANY (\(apiKeyIDs)::uuid[]) AND disabled_at IS NULL
+        """
+    }
+
+    // MARK: - History and resending (WebhookDeliveryLog)
+
+    /// The columns ``WebhookDeliveryRecord/init(row:)`` reads, over `webhook_deliveries d`.
+    static let deliveryColumns = """
+        d.id, d.endpoint_id, d.message_id, d.event_type, d.created_at, d.attempt_count, d.next_attempt_at,
+        d.last_attempt_at, d.last_status, d.last_error, d.delivered_at, d.given_up_at, d.resend_of
+        """
+
+    /// The newest `limit` deliveries of the key's endpoints.
+    static func recentDeliveries(apiKeyID: UUID, limit: Int) -> PostgresQuery {
+        """
+        SELECT \(unsafeSQL: deliveryColumns) FROM webhook_deliveries d
+        JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE e.api_key_id = \(apiKeyID)
+        ORDER BY d.created_at DESC, d.id DESC
+        LIMIT \(limit)
+        """
+    }
+
+    /// One delivery, row-locked for a resend.
+    static func delivery(_ id: UUID) -> PostgresQuery {
+        """
+        SELECT \(unsafeSQL: deliveryColumns) FROM webhook_deliveries d WHERE d.id = \(id) FOR UPDATE
+        """
+    }
+
+    /// The pending delivery of the message at the endpoint, if any.
+    static func pendingDelivery(endpointID: UUID, messageID: String) -> PostgresQuery {
+        """
+        SELECT id, next_attempt_at FROM webhook_deliveries
+        WHERE endpoint_id = \(endpointID) AND message_id = \(messageID) AND next_attempt_at IS NOT NULL
+        """
+    }
+
+    /// A new delivery of `original`'s message (same id, type, payload), due at `now`.
+    static func resend(_ original: UUID, id: UUID, now: Date) -> PostgresQuery {
+        """
+        INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event_type, payload, created_at, next_attempt_at, resend_of)
+        SELECT \(id), endpoint_id, message_id, event_type, payload, \(now), \(now), id
+        FROM webhook_deliveries WHERE id = \(original)
         """
     }
 

@@ -15,10 +15,14 @@ extension WebhookDispatcher {
         public var retrySchedule: WebhookRetrySchedule
         /// The longest `Retry-After` honoured; 24 h by default.
         public var maxRetryAfter: TimeInterval
+        /// Where deliveries may go, checked after resolving the host before each attempt; by
+        /// default every loopback, private, link-local, metadata and unspecified address is refused.
+        public var destinations: WebhookDestinationPolicy
 
         public init(batchSize: Int = 32, requestTimeout: TimeInterval = 15, leaseDuration: TimeInterval = 60,
                     pollInterval: Duration = .seconds(1), retrySchedule: WebhookRetrySchedule = WebhookRetrySchedule(),
-                    maxRetryAfter: TimeInterval = 86400) {
+                    maxRetryAfter: TimeInterval = 86400, destinations: WebhookDestinationPolicy = WebhookDestinationPolicy()) {
+            self.destinations = destinations
             self.batchSize = batchSize
             self.requestTimeout = requestTimeout
             self.leaseDuration = leaseDuration

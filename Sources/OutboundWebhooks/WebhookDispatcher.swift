@@ -10,7 +10,9 @@ import Postgres
 /// so concurrent dispatchers never hold the same delivery; a dispatcher that dies mid-call
 /// leaves a lease that expires and the delivery is retried. A 2xx marks it delivered; `410 Gone`
 /// disables the endpoint and stops its pending deliveries; anything else schedules a retry per
-/// ``WebhookRetrySchedule``, no earlier than a `Retry-After`. Neither the secret nor the payload
+/// ``WebhookRetrySchedule``, no earlier than a `Retry-After`. Before each attempt the host is
+/// resolved and checked against ``Configuration/destinations``: a refused destination is a
+/// failed attempt (no request is made) whose `last_error` says why, retried like any other. Neither the secret nor the payload
 /// is ever logged (this type logs nothing; errors carry status codes and transport errors only).
 public final class WebhookDispatcher: Sendable {
     public let configuration: Configuration
@@ -89,8 +91,14 @@ public final class WebhookDispatcher: Sendable {
     }
 
     func attempt(_ delivery: WebhookDelivery) async -> WebhookAttemptOutcome {
-        guard let url = URL(string: delivery.url) else {
+        guard let url = URL(string: delivery.url), let host = url.host else {
             return .failed(status: nil, error: "invalid endpoint URL", retryAfter: nil)
+        }
+        do {
+            try await configuration.destinations.check(host: host)
+        } catch {
+            let prefix = error.code == .destinationRefused ? "refused: " : ""
+            return .failed(status: nil, error: prefix + error.message, retryAfter: nil)
         }
         let secret: WebhookSecret
         do {

@@ -11,8 +11,15 @@ public struct WebhookEndpoint: Sendable, Hashable {
     public let disabledReason: String?
     /// Id of the KEK that sealed the secret; nil for an endpoint whose plain secret was dropped.
     public let secretKeyID: String?
+    /// The event types it receives; nil for every type (``JourneyWebhookEventType``).
+    public let eventTypes: [String]?
 
     public var isEnabled: Bool { disabledAt == nil }
+
+    /// Whether it receives messages of `type`.
+    public func subscribes(to type: JourneyWebhookEventType) -> Bool {
+        eventTypes?.contains(type.rawValue) ?? true
+    }
 
     init(row: PostgresRow) throws {
         id = try row.decode("id")
@@ -22,5 +29,6 @@ public struct WebhookEndpoint: Sendable, Hashable {
         disabledAt = try row.decode("disabled_at")
         disabledReason = try row.decode("disabled_reason")
         secretKeyID = try row.decode("secret_key_id")
+        eventTypes = try row.decode("event_types", as: String?.self).map { $0.split(separator: ",").map(String.init) }
     }
 }

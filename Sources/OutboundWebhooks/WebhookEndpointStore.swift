@@ -10,13 +10,34 @@ import Postgres
 public struct WebhookEndpointStore: Sendable {
     public let client: PostgresClient
     public let sealer: WebhookSecretSealer
+    /// Which IP-literal hosts may be registered; the default refuses every special address.
+    public let destinations: WebhookDestinationPolicy
     private let now: @Sendable () -> Date
 
     /// `client` may be the application role; `now` stamps creation and disabling.
-    public init(client: PostgresClient, sealer: WebhookSecretSealer, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(client: PostgresClient, sealer: WebhookSecretSealer,
+                destinations: WebhookDestinationPolicy = WebhookDestinationPolicy(),
+                now: @escaping @Sendable () -> Date = { Date() }) {
         self.client = client
         self.sealer = sealer
+        self.destinations = destinations
         self.now = now
+    }
+
+    /// What ``set(key:url:rotateSecret:events:)`` does to the endpoint's event types.
+    public enum Subscription: Sendable, Equatable {
+        /// Keep them (a new endpoint gets every type).
+        case unchanged
+        /// Every type, now and later.
+        case all
+        /// Exactly these.
+        case only([JourneyWebhookEventType])
+
+        /// `nil` (option not given): unchanged; otherwise ``JourneyWebhookEventType/parseList(_:)``.
+        public init(option: String?) throws(WebhookError) {
+            guard let option else { self = .unchanged; return }
+            self = try JourneyWebhookEventType.parseList(option).map(Subscription.only) ?? .all
+        }
     }
 
     /// What ``set(key:url:rotateSecret:)`` did.
@@ -30,22 +51,34 @@ public struct WebhookEndpointStore: Sendable {
 
     /// Points key `reference`'s endpoint at `url` and enables it, creating it (with a new
     /// secret) when the key has none. The secret is kept unless `rotateSecret`, or the
-    /// endpoint has no sealed secret.
+    /// endpoint has no sealed secret; `events` sets the event types it receives.
     ///
-    /// Throws `invalid_argument` (bad URL or reference, revoked key) or `key_not_found`.
-    public func set(key reference: String, url: String, rotateSecret: Bool = false) async throws -> SetResult {
+    /// Throws `invalid_argument` (bad URL or reference, revoked key), `destination_refused`
+    /// (an IP-literal host ``destinations`` refuses) or `key_not_found`.
+    public func set(key reference: String, url: String, rotateSecret: Bool = false,
+                    events: Subscription = .unchanged) async throws -> SetResult {
         let url = try WebhookURL.validate(url)
-        let (sealer, now) = (sealer, now())
+        try destinations.checkRegistration(url: url)
+        let (sealer, destinations, now) = (sealer, destinations, now())
         return try await client.transaction { connection in
             let keyID = try Self.lockKey(reference, on: connection)
             if let current = try WebhookEndpoints.list(apiKeyID: keyID, on: connection).first {
                 let secret = rotateSecret || current.secretKeyID == nil ? WebhookSecret.generate() : nil
-                try WebhookEndpoints.update(current.id, url: url, secret: secret, sealer: sealer, on: connection)
+                try WebhookEndpoints.update(current.id, url: url, secret: secret, sealer: sealer, destinations: destinations,
+                                            on: connection)
+                switch events {
+                case .unchanged: break
+                case .all: try WebhookEndpoints.subscribe(current.id, to: nil, on: connection)
+                case .only(let types): try WebhookEndpoints.subscribe(current.id, to: types, on: connection)
+                }
                 let updated = try WebhookEndpoints.list(apiKeyID: keyID, on: connection).first { $0.id == current.id }
                 return SetResult(endpoint: updated ?? current, newSecret: secret, created: false)
             }
             let secret = WebhookSecret.generate()
-            let id = try WebhookEndpoints.create(apiKeyID: keyID, url: url, secret: secret, sealer: sealer, now: now, on: connection)
+            var types: [JourneyWebhookEventType]?
+            if case .only(let only) = events { types = only }
+            let id = try WebhookEndpoints.create(apiKeyID: keyID, url: url, secret: secret, sealer: sealer, eventTypes: types,
+                                                 destinations: destinations, now: now, on: connection)
             let created = try WebhookEndpoints.list(apiKeyID: keyID, on: connection).first { $0.id == id }
             guard let created else { throw WebhookError(.invalidArgument, "endpoint \(id) vanished") }
             return SetResult(endpoint: created, newSecret: secret, created: true)

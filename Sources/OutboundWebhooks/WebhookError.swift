@@ -15,6 +15,14 @@ public struct WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let secretUnreadable = Code(rawValue: "secret_unreadable")
         /// A key or setting in the configuration is missing or malformed.
         public static let invalidConfiguration = Code(rawValue: "invalid_configuration")
+        /// The destination is loopback, private, link-local, metadata or unspecified and not allow-listed.
+        public static let destinationRefused = Code(rawValue: "destination_refused")
+        /// The endpoint's host name did not resolve.
+        public static let hostUnresolved = Code(rawValue: "host_unresolved")
+        /// No delivery has the given id.
+        public static let deliveryNotFound = Code(rawValue: "delivery_not_found")
+        /// The message is still pending at that endpoint, so it cannot be sent again yet.
+        public static let deliveryPending = Code(rawValue: "delivery_pending")
     }
 
     public let code: Code

@@ -15,7 +15,10 @@ struct Fixture: Sendable {
     let apiKeyID: UUID
     let endpointID: UUID
 
-    static func with(_ body: (Fixture) async throws -> Void) async throws {
+    /// `events`: what the endpoint subscribes to; the journey endings by default (what endpoints
+    /// received before subscriptions), nil for every type.
+    static func with(events: [JourneyWebhookEventType]? = [.journeyCompleted, .journeyAbandoned],
+                     _ body: (Fixture) async throws -> Void) async throws {
         let db = try await TestDatabase.create()
         let clock = TestClock(Date(timeIntervalSince1970: 1_800_000_000))
         let secret = WebhookSecret.generate()
@@ -30,7 +33,8 @@ struct Fixture: Sendable {
                     INSERT INTO api_keys (id, name, prefix, secret_hash, scopes)
                     VALUES (\(apiKeyID), 'company', 'abcdefgh', \(hash), ARRAY['journeys:write'])
                     """)
-                return try WebhookEndpoints.create(apiKeyID: apiKeyID, url: url, secret: secret, sealer: sealer, on: connection)
+                return try WebhookEndpoints.create(apiKeyID: apiKeyID, url: url, secret: secret, sealer: sealer,
+                                                   eventTypes: events, destinations: .loopback, on: connection)
             }
             try await body(Fixture(db: db, clock: clock, receiver: receiver, secret: secret, sealer: sealer,
                                    apiKeyID: apiKeyID, endpointID: endpointID))
@@ -44,8 +48,11 @@ struct Fixture: Sendable {
     }
 
     func dispatcher(owner: String = "d1", random: @escaping @Sendable () -> Double = { 0.5 },
-                    configuration: WebhookDispatcher.Configuration = .init(requestTimeout: 5, leaseDuration: 30)) -> WebhookDispatcher {
+                    configuration: WebhookDispatcher.Configuration = .init(requestTimeout: 5, leaseDuration: 30),
+                    destinations: WebhookDestinationPolicy = .loopback) -> WebhookDispatcher {
         let clock = clock
+        var configuration = configuration
+        configuration.destinations = destinations
         return WebhookDispatcher(client: db.app, sealer: sealer, configuration: configuration, owner: owner,
                                  now: { clock.now() }, random: random)
     }

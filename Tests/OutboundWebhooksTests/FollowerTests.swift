@@ -193,7 +193,7 @@ import Testing
             let url = try second.start()
             _ = try await f.db.app.transaction { [f] connection in
                 try WebhookEndpoints.create(apiKeyID: f.apiKeyID, url: url, secret: secondSecret, sealer: f.sealer,
-                                            now: f.clock.now(), on: connection)
+                                            eventTypes: [.journeyCompleted], destinations: .loopback, now: f.clock.now(), on: connection)
             }
             let journeys = Journeys(f.db, clock: f.clock)
             try await journeys.complete()

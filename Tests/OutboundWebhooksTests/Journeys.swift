@@ -63,6 +63,23 @@ struct Journeys: Sendable {
         return id
     }
 
+    /// A journey whose first capture ends with SDK error `code` (73305: the token expired).
+    @discardableResult
+    func fail(_ code: SDKErrorCode, actor: String = fixtureActor) async throws -> JourneyID {
+        let id = try await start(actor: actor)
+        let commands: [JourneyCommand] = [
+            .recordProcessCreated(ProcessCreation(
+                attempt: 1, processID: ProcessID("proc-\(id.rawValue)"), webAppToken: Self.sealed("wat"),
+                processToken: Self.sealed("pt"), link: Self.sealed("link"), tokenExpiresAt: nil)),
+            .issueToken,
+            .recordCallback(attempt: 1, outcome: .error(code: code)),
+        ]
+        for command in commands {
+            _ = try await repository.execute(command, journey: id, metadata: EventMetadata(actor: "worker"))
+        }
+        return id
+    }
+
     /// A journey that the company abandons.
     @discardableResult
     func abandon(actor: String = fixtureActor) async throws -> JourneyID {

@@ -54,7 +54,8 @@ import Testing
         try await Fixture.with { f in
             _ = try await f.db.app.transaction { [apiKeyID = f.apiKeyID] connection in
                 try WebhookEndpoints.create(apiKeyID: apiKeyID, url: "http://127.0.0.1:1/other",
-                                            secret: WebhookSecret.generate(), sealer: f.sealer, on: connection)
+                                            secret: WebhookSecret.generate(), sealer: f.sealer, destinations: .loopback,
+                                            on: connection)
             }
             let enqueue: @Sendable () async throws -> Int = { [f] in
                 try await f.db.app.transaction { connection in

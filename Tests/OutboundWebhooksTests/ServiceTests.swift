@@ -10,7 +10,8 @@ import Testing
         return OutboundWebhookService(
             owner: f.db.owner, app: f.db.app, sealer: f.sealer,
             configuration: .init(follower: .init(batchSize: 100, pollInterval: .milliseconds(20)),
-                                 dispatcher: .init(requestTimeout: 5, leaseDuration: 30, pollInterval: .milliseconds(20))),
+                                 dispatcher: .init(requestTimeout: 5, leaseDuration: 30, pollInterval: .milliseconds(20),
+                                                   destinations: .loopback)),
             now: { clock.now() }, random: { 0.5 })
     }
 

@@ -43,4 +43,32 @@ import Testing
         let result = try await WebhookEndpointStore(client: db.app, sealer: sealer).set(key: "abcdefgh", url: "https://hooks.example.com/y")
         #expect(result.endpoint.id == endpointID && result.endpoint.isEnabled && result.newSecret != nil)
     }
+
+    /// Migration 0020: endpoints that exist keep exactly the two types they received; new ones get all.
+    @Test func existingEndpointsKeepTheEndingsOnly() async throws {
+        let db = try await TestDatabase.create(migrated: false)
+        defer { Task { await db.drop() } }
+        try await Migrator(files: SchemaFiles.all.filter { ($0.version ?? 0) < 20 }).migrate(db.owner)
+        let keyID = UUID()
+        let sealer = try WebhookSecretSealer(activeKeyID: "k1", keys: ["k1": Data(repeating: 3, count: 32)])
+        try await db.owner.query("""
+            INSERT INTO api_keys (id, name, prefix, secret_hash, scopes)
+            VALUES (\(keyID), 'company', 'abcdefgh', \(Data(repeating: 1, count: 32)), ARRAY['journeys:write'])
+            """)
+        let endpointID = UUID()
+        let (sealed, kek) = try sealer.seal(WebhookSecret.generate(), endpointID: endpointID)
+        try await db.owner.query("""
+            INSERT INTO webhook_endpoints (id, api_key_id, url, secret_sealed, secret_key_id)
+            VALUES (\(endpointID), \(keyID), 'https://hooks.example.com/x', \(sealed), \(kek))
+            """)
+        try await Migrator().migrate(db.owner)
+        let existing = try await db.app.withConnection { try WebhookEndpoints.list(apiKeyID: keyID, on: $0) }
+        #expect(existing.first?.eventTypes == ["journey.completed", "journey.abandoned"])
+        let newID = try await db.app.withConnection {
+            try WebhookEndpoints.create(apiKeyID: keyID, url: "https://hooks.example.com/y", secret: WebhookSecret.generate(),
+                                        sealer: sealer, on: $0)
+        }
+        let created = try await db.app.withConnection { try WebhookEndpoints.list(apiKeyID: keyID, on: $0) }.first { $0.id == newID }
+        #expect(created?.eventTypes == nil, "a new endpoint receives every type")
+    }
 }

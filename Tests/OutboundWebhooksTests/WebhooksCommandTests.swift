@@ -16,6 +16,7 @@ import Testing
         "JOURNEYS_KEK": Base64URL.encode(SecureRandom.bytes(32)),
         "JOURNEYS_KEK_ID": "kek-2026",
         "JOURNEYS_SUBJECT_REF_KEY": Base64URL.encode(SecureRandom.bytes(32)),
+        "JOURNEYS_WEBHOOK_ALLOW_HOSTS": "127.0.0.1",
     ]
 
     func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [String: String]? = nil) async
@@ -85,6 +86,19 @@ import Testing
             (["webhooks", "set", key.prefix, "--url", "http://hooks.example.com/x"], nil, 64,
              "--url: url must use https (http is allowed for loopback hosts only)"),
             (["webhooks", "set", key.prefix, "--url", "not a url"], nil, 64, "--url: url is not an absolute URL"),
+            (["webhooks", "set", key.prefix, "--url", "https://hooks.example.com", "--events", "journey.started,journey.ended"],
+             nil, 64, "--events: unknown event type 'journey.ended' (known: journey.started, attempt.capture_opened"),
+            (["webhooks", "set", key.prefix, "--url", "https://169.254.169.254/latest"], nil, 64,
+             "url: host 169.254.169.254 is a cloud metadata address; outbound webhooks refuse it unless JOURNEYS_WEBHOOK_ALLOW_HOSTS names it"),
+            (["webhooks", "set", key.prefix, "--url", "http://127.0.0.1:9/hook"],
+             keys.merging(["JOURNEYS_WEBHOOK_ALLOW_HOSTS": ""]) { $1 }, 64, "is a loopback address"),
+            (["webhooks", "set", key.prefix, "--url", "https://hooks.example.com"],
+             keys.merging(["JOURNEYS_WEBHOOK_ALLOW_HOSTS": "10.0.0.0/99"]) { $1 }, 64,
+             "JOURNEYS_WEBHOOK_ALLOW_HOSTS: '10.0.0.0/99' is not a host name, an IP address or a CIDR block"),
+            (["webhooks", "deliveries", key.prefix, "--limit", "0"], nil, 64, "--limit"),
+            (["webhooks", "deliveries", unknown], nil, 1, "no API key has the id or prefix"),
+            (["webhooks", "resend", "not-a-uuid"], nil, 64, "delivery"),
+            (["webhooks", "resend", UUID().uuidString], nil, 1, "no webhook delivery has the id"),
             (["webhooks", "set", key.prefix], nil, 64, "missing required option '--url"),
             (["webhooks", "set", unknown, "--url", "https://hooks.example.com"], nil, 1,
              "no API key has the id or prefix '\(unknown)'"),
@@ -104,10 +118,59 @@ import Testing
         try await db.app.query("UPDATE api_keys SET revoked_at = now() WHERE id = \(key.id)")
         let revoked = await journeys(["webhooks", "set", key.prefix, "--url", "https://hooks.example.com"], database: db)
         #expect(revoked.code == 64 && revoked.error.contains("is revoked"), "\(revoked.error)")
-        for path in [["webhooks", "--help"], ["webhooks", "set", "--help"], ["webhooks", "show", "-h"], ["webhooks", "disable", "--help"]] {
+        for path in [["webhooks", "--help"], ["webhooks", "set", "--help"], ["webhooks", "show", "-h"], ["webhooks", "disable", "--help"],
+                     ["webhooks", "deliveries", "--help"], ["webhooks", "resend", "--help"]] {
             let help = await journeys(path)
             #expect(help.code == 0 && help.output.contains("Usage:"), "\(path)")
         }
         #expect(CommandConfiguration.problems(inTree: JourneysCommand.self).isEmpty)
+    }
+}
+
+/// `webhooks set --events`, `webhooks deliveries` and `webhooks resend` through the CLI.
+@Suite(.serialized) struct WebhookDeliveriesCommandTests {
+    let base = WebhooksCommandTests()
+
+    @Test func subscribeListAndResend() async throws {
+        try await Fixture.with { f in
+            let key = "abcdefgh"
+            let set = await base.journeys(["webhooks", "set", key, "--url", "https://hooks.example.com/h",
+                                           "--events", "journey.completed,attempt.failed"],
+                                          database: f.db, extra: base.keys)
+            #expect(set.code == 0, "\(set.error)")
+            #expect(try base.field("events", in: set.output) == "journey.completed,attempt.failed")
+            let shown = await base.journeys(["webhooks", "show", key], database: f.db)
+            #expect(shown.output.contains("journey.completed,attempt.failed"), "\(shown.output)")
+            let all = await base.journeys(["webhooks", "set", key, "--url", "https://hooks.example.com/h", "--events", "all"],
+                                          database: f.db)
+            #expect(try base.field("events", in: all.output) == "all", "\(all.error)")
+            let kept = await base.journeys(["webhooks", "set", key, "--url", "https://hooks.example.com/h"], database: f.db)
+            #expect(try base.field("events", in: kept.output) == "all", "unchanged when --events is omitted")
+
+            let none = await base.journeys(["webhooks", "deliveries", key], database: f.db)
+            #expect(none.code == 0 && none.output.contains("no webhook deliveries"), "\(none.error)")
+            for index in 1...3 { try await f.enqueue("msg_cli_\(index)") }
+            let listed = await base.journeys(["webhooks", "deliveries", key, "--limit", "2"], database: f.db)
+            #expect(listed.code == 0, "\(listed.error)")
+            let lines = listed.output.split(separator: "\n")
+            #expect(lines.count == 4, "header, rule and 2 rows: \(listed.output)")
+            #expect(lines[0].contains("DELIVERY") && lines[0].contains("NEXT TRY") && lines[0].contains("DELIVERED AT"))
+            #expect(listed.output.contains("pending") && !listed.output.contains("whsec_"))
+
+            let id = try await f.db.app.query("SELECT id FROM webhook_deliveries WHERE message_id = 'msg_cli_1'")
+                .first!.decode(0, as: UUID.self)
+            let early = await base.journeys(["webhooks", "resend", id.uuidString], database: f.db)
+            #expect(early.code == 1 && early.error.contains("it is still pending"), "\(early.error)")
+            try await f.db.app.query("""
+                UPDATE webhook_deliveries SET next_attempt_at = NULL, given_up_at = now(), attempt_count = 11,
+                    last_status = 503, last_error = 'gave up after 11 attempts: HTTP 503' WHERE id = \(id)
+                """)
+            let resent = await base.journeys(["webhooks", "resend", id.uuidString], database: f.db)
+            #expect(resent.code == 0, "\(resent.error)")
+            #expect(try base.field("message", in: resent.output) == "msg_cli_1 (journey.completed)")
+            let after = await base.journeys(["webhooks", "deliveries", key, "--limit", "10"], database: f.db)
+            #expect(after.output.contains("given up") && after.output.contains("HTTP 503")
+                    && after.output.contains("resend of \(id.uuidString.lowercased().prefix(8))"), "\(after.output)")
+        }
     }
 }

@@ -32,10 +32,11 @@ import Testing
             let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("hook-\(UUID().uuidString).pem")
             try h.privateKeyPEM.write(to: keyFile, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: keyFile) }
-            let variables = CrashTests.childEnvironment(h, keyFile: keyFile)
+            var variables = CrashTests.childEnvironment(h, keyFile: keyFile)
+            variables["JOURNEYS_WEBHOOK_ALLOW_HOSTS"] = "127.0.0.1"   // the receiver is on loopback
             let prefix = String(h.writer.split(separator: "_")[1])
-            let set = await run(["webhooks", "set", prefix, "--url", "http://127.0.0.1:\(try #require(receiver.port))/hook"],
-                                variables)
+            let set = await run(["webhooks", "set", prefix, "--url", "http://127.0.0.1:\(try #require(receiver.port))/hook",
+                                 "--events", "journey.completed"], variables)
             #expect(set.code == 0, "\(set.error)")
             let secretText = try #require(set.output.split(separator: "\n").first { $0.hasPrefix("secret:") }?
                 .split(separator: " ").last.map(String.init))

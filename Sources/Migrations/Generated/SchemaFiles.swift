@@ -20,5 +20,6 @@ public enum SchemaFiles {
         migration0015,
         migration0017,
         migration0018,
+        migration0020,
     ]
 }
