@@ -35,6 +35,8 @@ $$;
 GRANT SELECT ON events, streams TO journeys_projector;
 GRANT SELECT, INSERT, UPDATE ON projection_checkpoints TO journeys_projector;
 GRANT SELECT ON webhook_endpoints TO journeys_projector;
+-- The follower maps a journey's actor (a key prefix) to the key's endpoints; never the key hash.
+GRANT SELECT (id, prefix) ON api_keys TO journeys_projector;
 GRANT SELECT, INSERT ON webhook_deliveries TO journeys_projector;
 GRANT SELECT ON schema_migrations TO journeys_projector;
 
