@@ -62,9 +62,11 @@ import Testing
 
 /// `serve` on the embedded cluster's development keys: loud at start, on /readyz, and only on loopback.
 @Suite(.serialized) struct DevelopmentKeysTests {
-    /// The test cluster as the embedded database (its `journeys` database), no keys set.
+    /// The test cluster as the embedded database (its `journeys` database, dropped first so the
+    /// command creates and migrates it afresh), no keys set.
     func embedded() async throws -> [String: String] {
-        _ = try await TestCluster.start(slot: 0)
+        let status = try await TestCluster.start(slot: 0)
+        try await TestCluster.cluster.dropDatabase("journeys", status: status)
         return ["JOURNEYS_PG_DIR": TestCluster.directory, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
     }
 
