@@ -55,6 +55,12 @@ if ! grep -qE 'Test run with [0-9]+ tests? in [0-9]+ suites? passed' "$log"; the
   status=1
 fi
 rm -f "$log"
+# The deployment material: systemd units (systemd-analyze verify, their variable checks), alert rules
+# (promtool), the example environment file and the runbook's commands against the built binary.
+if ! ops/check-ops.sh; then
+  echo "error: the ops/ folder does not hold (see above)" >&2
+  status=1
+fi
 # The API, fuzzed from its own OpenAPI document (no 5xx, only documented statuses and types).
 if [ "$status" = 0 ] && [ "${JOURNEYS_SKIP_FUZZ:-0}" != 1 ]; then
   ops/fuzz-api.sh || status=1

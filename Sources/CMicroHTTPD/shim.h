@@ -18,10 +18,13 @@ struct htj_mhd_settings {
     const char *host;                 /* numeric IPv4 or IPv6 address */
     uint16_t port;                    /* 0 picks a free port */
     unsigned int connection_limit;
+    unsigned int per_address_limit;   /* connections per client IP address, 0 = no limit */
     unsigned int connection_timeout;  /* seconds, 0 disables */
     unsigned int thread_pool_size;    /* 0 or 1: the single internal polling thread */
     unsigned int listen_backlog;
     size_t memory_limit;              /* bytes per connection, 0 keeps MHD's default */
+    MHD_NotifyConnectionCallback notify_connection;  /* NULL: none */
+    void *notify_connection_cls;
 };
 
 /// Starts an epoll daemon with internal polling threads and suspend/resume enabled.
@@ -57,6 +60,10 @@ static inline struct MHD_Daemon *htj_mhd_start(
         { MHD_OPTION_CONNECTION_LIMIT, (intptr_t)settings->connection_limit, NULL },
         { MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)settings->connection_timeout, NULL },
         { MHD_OPTION_LISTEN_BACKLOG_SIZE, (intptr_t)settings->listen_backlog, NULL },
+        { MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)settings->per_address_limit, NULL },
+        { settings->notify_connection != NULL ? MHD_OPTION_NOTIFY_CONNECTION : MHD_OPTION_LISTEN_BACKLOG_SIZE,
+          settings->notify_connection != NULL ? (intptr_t)settings->notify_connection : (intptr_t)settings->listen_backlog,
+          settings->notify_connection != NULL ? settings->notify_connection_cls : NULL },
         { settings->memory_limit > 0 ? MHD_OPTION_CONNECTION_MEMORY_LIMIT : MHD_OPTION_LISTEN_BACKLOG_SIZE,
           settings->memory_limit > 0 ? (intptr_t)settings->memory_limit : (intptr_t)settings->listen_backlog, NULL },
         { settings->thread_pool_size > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END,
@@ -98,4 +105,16 @@ static inline ssize_t htj_mhd_write_final(struct MHD_Connection *connection, con
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     if (info == NULL) return -1;
     return send(info->connect_fd, bytes, length, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+/// The connection's socket, or -1 when MHD does not say.
+static inline int htj_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// Shuts both directions of a socket down without closing it; MHD sees the end and closes the
+/// connection on its own thread.
+static inline void htj_shutdown_socket(int fd) {
+    shutdown(fd, SHUT_RDWR);
 }

@@ -17,6 +17,16 @@ extension HTTPServer {
         public var connectionTimeout: Duration
         /// Most simultaneous connections; further ones are refused. Default 1000.
         public var connectionLimit: Int
+        /// Most simultaneous connections from one client IP address; further ones are closed at
+        /// once. Zero disables. Behind a load balancer every connection comes from its few
+        /// addresses: raise it (or set zero) there. Default 256.
+        public var connectionLimitPerAddress: Int
+        /// How long a client has to send a whole request head (request line and header fields):
+        /// from the connection's start for its first request, and from the previous response plus
+        /// `connectionTimeout` for the next on a kept-alive connection. Late connections are cut
+        /// without an answer. Unlike `connectionTimeout` this is not restarted by each byte, so a
+        /// client sending a header line every few seconds is cut too. Zero disables. Default 10 s.
+        public var requestHeadTimeout: Duration
         /// libmicrohttpd polling threads (epoll each); handlers never run on them. Default 2.
         public var threadPoolSize: Int
         /// How long a graceful shutdown waits for in-flight requests. Default 10 s.
@@ -29,6 +39,8 @@ extension HTTPServer {
             maxHeaderSize: Int = 32 << 10,
             connectionTimeout: Duration = .seconds(30),
             connectionLimit: Int = 1000,
+            connectionLimitPerAddress: Int = 256,
+            requestHeadTimeout: Duration = .seconds(10),
             threadPoolSize: Int = 2,
             shutdownTimeout: Duration = .seconds(10)
         ) {
@@ -38,6 +50,8 @@ extension HTTPServer {
             self.maxHeaderSize = maxHeaderSize
             self.connectionTimeout = connectionTimeout
             self.connectionLimit = connectionLimit
+            self.connectionLimitPerAddress = connectionLimitPerAddress
+            self.requestHeadTimeout = requestHeadTimeout
             self.threadPoolSize = threadPoolSize
             self.shutdownTimeout = shutdownTimeout
         }
@@ -52,6 +66,8 @@ extension HTTPServer {
             try check(maxHeaderSize >= 1024, "maxHeaderSize must be at least 1024")
             try check(connectionTimeout >= .zero, "connectionTimeout must not be negative")
             try check(connectionLimit >= 1, "connectionLimit must be at least 1")
+            try check(connectionLimitPerAddress >= 0, "connectionLimitPerAddress must not be negative")
+            try check(requestHeadTimeout >= .zero, "requestHeadTimeout must not be negative")
             try check(threadPoolSize >= 1, "threadPoolSize must be at least 1")
             try check(shutdownTimeout >= .zero, "shutdownTimeout must not be negative")
         }
@@ -65,6 +81,13 @@ extension HTTPServer {
         /// The bind address with `localhost` resolved.
         var numericHost: String {
             host == "localhost" ? "127.0.0.1" : host
+        }
+
+        /// The head deadlines the configuration asks for; nil when `requestHeadTimeout` is zero.
+        func makeHeadDeadlines() -> RequestHeadDeadlines? {
+            guard requestHeadTimeout > .zero else { return nil }
+            let keepAlive = connectionTimeout > .zero ? max(connectionTimeout, requestHeadTimeout) : nil
+            return RequestHeadDeadlines(headTimeout: requestHeadTimeout, keepAliveTimeout: keepAlive)
         }
 
         /// `connectionTimeout` in whole seconds, rounded up.

@@ -33,6 +33,7 @@ public final class HTTPServer: Sendable {
         var shutdownRequested = false
         var runWaiter: CheckedContinuation<Void, Never>?
         var stopWaiters: [CheckedContinuation<Step, Never>] = []
+        var sweeper: Task<Void, Never>?
     }
 
     public let configuration: Configuration
@@ -90,13 +91,15 @@ public final class HTTPServer: Sendable {
             guard case .idle = state.phase else {
                 throw HTTPServerError(code: .alreadyStarted, message: "An HTTPServer can be started once")
             }
+            let deadlines = configuration.makeHeadDeadlines()
             let dispatcher = RequestDispatcher(
                 router: router, maxBodySize: configuration.maxBodySize, maxHeaderSize: configuration.maxHeaderSize,
-                accessLog: accessLog, makeRequestID: makeRequestID
+                headDeadlines: deadlines, accessLog: accessLog, makeRequestID: makeRequestID
             )
             let daemon = try MHDDaemon(configuration: configuration, dispatcher: dispatcher)
             state.port = daemon.port
             state.phase = .running(daemon)
+            state.sweeper = deadlines.map(Self.sweep)
         }
     }
 
@@ -127,6 +130,7 @@ public final class HTTPServer: Sendable {
         await Self.waitUntilIdle(daemon.dispatcher, timeout: configuration.shutdownTimeout)
         daemon.stop()
         let waiters = state.withLock { state in
+            state.sweeper.take()?.cancel()
             state.phase = .stopped
             state.port = nil
             defer { state.stopWaiters.removeAll() }
@@ -141,6 +145,27 @@ public final class HTTPServer: Sendable {
             return state.runWaiter.take()
         }
         waiter?.resume()
+    }
+
+    /// Connections cut because their request head came too late (see
+    /// `Configuration.requestHeadTimeout`), since start.
+    public var lateHeadsCut: Int {
+        state.withLock { state in
+            guard case .running(let daemon) = state.phase else { return 0 }
+            return daemon.dispatcher.headDeadlines?.cut ?? 0
+        }
+    }
+
+    /// Cuts connections with overdue heads until cancelled or the deadlines are released.
+    private static func sweep(_ deadlines: RequestHeadDeadlines) -> Task<Void, Never> {
+        let interval = deadlines.sweepInterval
+        return Task.detached { [weak deadlines] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let deadlines else { return }
+                deadlines.sweep()
+            }
+        }
     }
 
     /// Polls the in-flight count in a task of its own, so a cancelled caller still gets its grace period.

@@ -17,10 +17,13 @@ final class MHDDaemon: @unchecked Sendable {
                 host: host,
                 port: UInt16(configuration.port),
                 connection_limit: UInt32(clamping: configuration.connectionLimit),
+                per_address_limit: UInt32(clamping: configuration.connectionLimitPerAddress),
                 connection_timeout: configuration.connectionTimeoutSeconds,
                 thread_pool_size: UInt32(clamping: configuration.threadPoolSize),
                 listen_backlog: 1024,
-                memory_limit: configuration.headerMemory
+                memory_limit: configuration.headerMemory,
+                notify_connection: dispatcher.headDeadlines == nil ? nil : MHDDaemon.connectionCallback,
+                notify_connection_cls: target
             )
             return htj_mhd_start(&settings, MHDDaemon.accessCallback, target, MHDDaemon.completedCallback, target)
         }
@@ -67,9 +70,19 @@ final class MHDDaemon: @unchecked Sendable {
         )
     }
 
-    private static let completedCallback: MHD_RequestCompletedCallback = { target, _, slot, termination in
+    private static let completedCallback: MHD_RequestCompletedCallback = { target, connection, slot, termination in
         guard let target, let slot else { return }
         Unmanaged<RequestDispatcher>.fromOpaque(target).takeUnretainedValue()
-            .completed(slot: slot, termination: termination)
+            .completed(connection: connection, slot: slot, termination: termination)
+    }
+
+    private static let connectionCallback: MHD_NotifyConnectionCallback = { target, connection, _, event in
+        guard let target, let connection,
+              let deadlines = Unmanaged<RequestDispatcher>.fromOpaque(target).takeUnretainedValue().headDeadlines
+        else { return }
+        switch event {
+        case .CONNECTION_NOTIFY_STARTED: deadlines.opened(connection)
+        default: deadlines.closed(connection)
+        }
     }
 }

@@ -26,6 +26,8 @@ final class RequestDispatcher: Sendable {
     private let maxHeaderSize: Int
     /// Bytes still read and dropped after an over-limit streamed body before the connection is cut.
     private let discardAllowance: Int
+    /// Deadlines for request heads; nil when they are off.
+    let headDeadlines: RequestHeadDeadlines?
     private let registry = Mutex(Registry())
     private let inFlightCount = Atomic<Int>(0)
     private let draining = Atomic<Bool>(false)
@@ -34,12 +36,14 @@ final class RequestDispatcher: Sendable {
         router: Router,
         maxBodySize: Int,
         maxHeaderSize: Int,
+        headDeadlines: RequestHeadDeadlines? = nil,
         accessLog: @escaping @Sendable (AccessLogEntry) -> Void,
         makeRequestID: @escaping @Sendable () -> String
     ) {
         self.router = router
         self.maxBodySize = maxBodySize
         self.maxHeaderSize = maxHeaderSize
+        self.headDeadlines = headDeadlines
         self.discardAllowance = max(maxBodySize, 1 << 20)
         self.accessLog = accessLog
         self.makeRequestID = makeRequestID
@@ -114,6 +118,7 @@ final class RequestDispatcher: Sendable {
         method: UnsafePointer<CChar>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
+        headDeadlines?.headReceived(connection.handle)
         let context = RequestContext(method: HTTPMethod(rawValue: String(cString: method)), started: .now)
         slot.pointee = Unmanaged.passRetained(context).toOpaque()
         inFlightCount.add(1, ordering: .relaxed)
@@ -246,7 +251,9 @@ final class RequestDispatcher: Sendable {
 
     // MARK: MHD completion callback
 
-    func completed(slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>, termination: MHD_RequestTerminationCode) {
+    func completed(connection: OpaquePointer?, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+                   termination: MHD_RequestTerminationCode) {
+        if let connection, termination == .REQUEST_TERMINATED_COMPLETED_OK { headDeadlines?.responded(connection) }
         guard let raw = slot.pointee else { return }
         slot.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()

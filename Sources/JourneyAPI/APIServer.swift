@@ -15,6 +15,17 @@ public final class APIServer: Sendable {
         /// The key variables that fell back to the public development keys; `/readyz` reports
         /// them (`developmentKeys: true` and a warning). Default none.
         public var developmentKeys: [String] = []
+        /// The bearer token `/metrics` requires (`serve` reads `JOURNEYS_METRICS_TOKEN`); nil or
+        /// empty leaves `/metrics` open. Default nil.
+        public var metricsToken: String?
+        /// How long gauges read from the database are reused between scrapes, by the dependencies'
+        /// clock. Default 5 s.
+        public var metricsGaugeLifetime: Duration = .seconds(5)
+        /// Gauges read from tables this module does not own (outbound webhook backlog, work
+        /// failures), next to its own (journeys per state, SLA, overdue work, follower lag). Default none.
+        public var metricsGauges: [MetricsGaugeReader] = []
+        /// The environment variable `serve` reads `metricsToken` from.
+        public static let metricsTokenVariable = "JOURNEYS_METRICS_TOKEN"
         public init() {}
     }
 
@@ -33,7 +44,7 @@ public final class APIServer: Sendable {
         self.database = database
         self.metrics = metrics
         let router = Self.router(database: database, dependencies: dependencies, metrics: metrics,
-                                 developmentKeys: configuration.developmentKeys)
+                                 configuration: configuration)
         self.routes = router.routes
         self.router = router
         self.server = HTTPServer(configuration: configuration.http, router: router, accessLog: configuration.accessLog)
@@ -52,11 +63,15 @@ public final class APIServer: Sendable {
 
     /// Every route of the service, with its metrics middleware.
     static func router(database: PostgresClient, dependencies: JourneyDependencies, metrics: MetricsRegistry,
-                       developmentKeys: [String] = []) -> Router {
+                       configuration: Configuration) -> Router {
         var router = Router()
         router.use(RequestMetrics(registry: metrics).middleware)
         router.use(Problem.engineErrors)
-        HealthRoutes(database: database, metrics: metrics, developmentKeys: developmentKeys).register(on: &router)
+        let gauges = MetricsGauges(readers: HealthRoutes.readers(database: database) + configuration.metricsGauges,
+                                   registry: metrics, clock: dependencies.clock, lifetime: configuration.metricsGaugeLifetime)
+        HealthRoutes(database: database, metrics: metrics, gauges: gauges,
+                     access: MetricsAccess(token: configuration.metricsToken),
+                     developmentKeys: configuration.developmentKeys).register(on: &router)
         JourneyRoutes(database: database, dependencies: dependencies, metrics: metrics).register(on: &router)
         ReportRoutes(database: database, dependencies: dependencies).register(on: &router)
         router.get("/openapi.json") { _ in

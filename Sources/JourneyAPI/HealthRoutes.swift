@@ -1,3 +1,4 @@
+import EventStore
 import Foundation
 import HTTPServer
 import JourneyDomain
@@ -6,28 +7,41 @@ import Observability
 import Postgres
 import Projections
 
-/// `/healthz` (the process answers), `/readyz` (database reachable, schema current), `/metrics`.
+/// `/healthz` (the process answers), `/readyz` (database reachable, schema current), `/metrics`
+/// (optionally behind a bearer token; gauges from the read models, cached).
 struct HealthRoutes: Sendable {
     let database: PostgresClient
     let metrics: MetricsRegistry
+    let gauges: MetricsGauges
+    let access: MetricsAccess
     /// Key variables that fell back to the development keys (reported by `/readyz`).
     var developmentKeys: [String] = []
 
     func register(on router: inout Router) {
         router.get("/healthz") { _ in try .json(["status": "ok"]) }
         router.get("/readyz") { _ in try await readiness() }
-        router.get("/metrics") { _ in
-            await refreshJourneyGauges()
+        router.get("/metrics") { request in
+            try access.check(request)
+            await gauges.refreshIfStale()
             return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4"], body: Data(metrics.render().utf8))
         }
     }
 
-    /// Sets `journeys_by_state{state}` from the journey-state read model (every state, zeros
-    /// included); leaves the last values when the database does not answer.
-    private func refreshJourneyGauges() async {
-        let minutes = Self.resultSLAMinutes
-        guard let (counts, late) = try? await JourneyStateQueries.statusCounts(resultOverdueAfterMinutes: minutes,
-                                                                                on: database) else { return }
+    /// The gauges this module reads: journeys per state, results over the SLA, journeys whose due
+    /// work is overdue, and each follower's lag behind the log.
+    static func readers(database: PostgresClient) -> [MetricsGaugeReader] {
+        [
+            { metrics, now in try await journeyGauges(database: database, metrics: metrics, now: now) },
+            { metrics, _ in try await lagGauges(database: database, metrics: metrics) },
+        ]
+    }
+
+    /// Sets `journeys_by_state{state}` (every state, zeros included), `journeys_awaiting_result_over_sla`
+    /// and `journeys_due_overdue` from the journey-state read model.
+    private static func journeyGauges(database: PostgresClient, metrics: MetricsRegistry, now: Date) async throws {
+        let minutes = resultSLAMinutes
+        let (counts, late) = try await JourneyStateQueries.statusCounts(resultOverdueAfterMinutes: minutes, on: database)
+        let overdue = try await JourneyStateQueries.dueCount(before: now.addingTimeInterval(-dueOverdueSeconds), on: database)
         for status in JourneyStatus.allCases where status != .notStarted {
             metrics.set("journeys_by_state", help: "Journeys per state, from the journey-state read model.",
                         labels: ["state": status.rawValue], to: Double(counts[status.rawValue] ?? 0))
@@ -35,10 +49,27 @@ struct HealthRoutes: Sendable {
         metrics.set("journeys_awaiting_result_over_sla",
                     help: "Journeys with a success callback and no result after \(minutes) minutes (the sla report lists them).",
                     to: Double(late))
+        metrics.set("journeys_due_overdue",
+                    help: "Journeys whose next due work (expiry, retry, reconciliation, result) is more than \(Int(dueOverdueSeconds)) s late.",
+                    to: Double(overdue))
+    }
+
+    /// Sets `journeys_projection_lag_events{projection}` and `journeys_projection_lag_seconds{projection}`
+    /// for every checkpointed follower of the log (read models and outbound webhooks).
+    private static func lagGauges(database: PostgresClient, metrics: MetricsRegistry) async throws {
+        for status in try await CheckpointStore(client: database).statuses() {
+            metrics.set("journeys_projection_lag_events", help: "Readable events a follower of the log has not applied yet.",
+                        labels: ["projection": status.name], to: Double(status.lagEvents))
+            metrics.set("journeys_projection_lag_seconds",
+                        help: "Age in seconds of the oldest event a follower has not applied; 0 when caught up.",
+                        labels: ["projection": status.name], to: status.lagSeconds)
+        }
     }
 
     /// Minutes after a success callback by which a result is expected; the `sla` report's default.
     static let resultSLAMinutes = 10
+    /// Seconds after its due time from which a journey's due work counts as overdue.
+    static let dueOverdueSeconds: TimeInterval = 300
 
     private func readiness() async throws -> HTTPResponse {
         let pending: [String]

@@ -34,7 +34,11 @@ enum OpenAPIDocument {
                                          + "developmentKeys is true (with a warning naming the variables to set) when the "
                                          + "service runs on the public development keys of the embedded database.", ok: "Ready.",
                                          extra: ["503": problem])],
-            "/metrics": ["get": operation("metrics", "Prometheus text exposition.", ok: "Metrics.", contentType: "text/plain")],
+            "/metrics": ["get": operation("metrics", "Prometheus text exposition.", ok: "Metrics.", contentType: "text/plain",
+                                          extra: ["401": problem])
+                .merging(["security": [[:], ["metricsToken": []]] as [[String: [String]]],
+                          "description": "Open unless JOURNEYS_METRICS_TOKEN is set; then a 401 metrics_unauthorized "
+                            + "without Authorization: Bearer <token>. Gauges read from the database are at most 5 s old."]) { $1 }],
             "/openapi.json": ["get": operation("openapi", "This document.", ok: "The OpenAPI document.")],
         ],
         "components": [
@@ -48,6 +52,9 @@ enum OpenAPIDocument {
                         "detail": ["type": "string"], "code": ["type": "string"], "instance": ["type": "string"],
                         "field": ["type": "string"],
                         "journeyId": ["type": "string", "description": "The journey the answer is about, when one exists."],
+                        "journeyStatus": ["type": "string",
+                                          "description": "The journey's state when a 409 refuses the request."],
+                        "attempt": ["type": "string", "description": "The attempt a refusal is about."],
                         "database": ["type": "string", "enum": ["unreachable"]],
                     ],
                 ],
@@ -79,7 +86,8 @@ enum OpenAPIDocument {
         unico_rate_limited (429, Retry-After), unico_unavailable (502 or 503), unico_refused_field (422), \
         unico_not_configured (503), service_unavailable (503, Retry-After; `database: unreachable` when \
         PostgreSQL is out of reach), journey_not_found (404), process_creation_pending (409, Retry-After), \
-        and the access codes (401/403). Answers about an existing journey carry its `journeyId`.
+        metrics_unauthorized (401 on /metrics when JOURNEYS_METRICS_TOKEN is set), and the access codes (401/403). \
+        Answers about an existing journey carry its `journeyId`.
         """
 
     static func operation(_ id: String, _ summary: String, ok: String, contentType: String = "application/json",

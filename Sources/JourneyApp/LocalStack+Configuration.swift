@@ -34,6 +34,8 @@ extension LocalStack {
         /// The service's loopback port: 0 picks a free one; nil does not listen (callers use
         /// `service.router` in-process). Default 0.
         public var port: Int? = 0
+        /// How long `/metrics` reuses gauges read from the database. Default 5 s (as `serve`).
+        public var metricsGaugeLifetime: Duration = .seconds(5)
 
         /// The defaults, on `clock` (default: a manual clock at the current time).
         public init(clock: any EmulatorClock = ManualEmulatorClock(start: Date())) {

@@ -84,6 +84,8 @@ public struct LocalStack: Sendable {
         var serviceConfiguration = APIServer.Configuration()
         serviceConfiguration.http.port = configuration.port ?? 0
         serviceConfiguration.accessLog = AccessLogEntry.discard
+        serviceConfiguration.metricsGauges = AppMetrics.gaugeReaders(database: app)
+        serviceConfiguration.metricsGaugeLifetime = configuration.metricsGaugeLifetime
         let service = APIServer(configuration: serviceConfiguration, database: app, dependencies: dependencies)
         var http: LocalStackHTTP?
         if configuration.port != nil {

@@ -46,6 +46,7 @@ public struct HTTPBenchmark: Sendable {
         }
         var serverConfiguration = HTTPServer.Configuration(port: 0)
         serverConfiguration.threadPoolSize = configuration.serverThreads
+        serverConfiguration.connectionLimitPerAddress = 0  // wrk opens every connection from 127.0.0.1
         let server = HTTPServer(configuration: serverConfiguration, router: router, accessLog: AccessLogEntry.discard)
         try server.start()
         let measured: (ping: (rate: Double, p50: Double, p99: Double), json: (rate: Double, p50: Double, p99: Double))

@@ -14,7 +14,8 @@ struct ServeCommand: Command {
             UNICO_UAT_* / UNICO_PROD_* (SERVICE_ACCOUNT, TENANT, PRIVATE_KEY_FILE, ...) or from the JSON file of \
             --unico-config (or UNICO_CONFIG_FILE); sealing keys from \
             JOURNEYS_KEK and JOURNEYS_SUBJECT_REF_KEY; the client-token key from JOURNEYS_CLIENT_TOKEN_KEY; Unico \
-            webhook credentials from UNICO_WEBHOOK_AUTH (basic:user:password, header:Name:value or bearer:token). \
+            webhook credentials from UNICO_WEBHOOK_AUTH (basic:user:password, header:Name:value or bearer:token); \
+            with JOURNEYS_METRICS_TOKEN set, /metrics needs Authorization: Bearer with it. \
             On the embedded database, missing keys fall back to public development keys: serve then logs a \
             warning, /readyz reports developmentKeys: true, and a --host beyond loopback is refused. The retry policy \
             frozen into new journeys comes from JOURNEYS_RETRY_* (INITIAL_INTERVAL, BACKOFF_COEFFICIENT, \
@@ -25,6 +26,12 @@ struct ServeCommand: Command {
         options: [
             .optional("host", valueName: "ADDR", help: "Listen address.", default: "127.0.0.1"),
             .optional("port", valueName: "P", help: "Listen port (0 picks a free one).", default: "8080"),
+            .optional("max-connections-per-address", valueName: "N",
+                      help: "Simultaneous connections one client address may hold (0: no limit; raise it behind a load balancer).",
+                      default: "256"),
+            .optional("request-head-timeout", valueName: "S",
+                      help: "Seconds a client has to send a whole request head before the connection is cut (0: off).",
+                      default: "10"),
             unicoConfigOption,
             .optional("concurrency", valueName: "N", help: "With --with-workers: items performed at once.", default: "8"),
             .optional("batch-size", valueName: "N", help: "With --with-workers: items claimed per poll.", default: "50"),
@@ -35,6 +42,8 @@ struct ServeCommand: Command {
                          help: "Also run the workers (expiry, retries, reconciliation, results, outbound webhooks).")])
     let host: String
     let port: Int
+    let connectionsPerAddress: Int
+    let headTimeout: Int
     let workers: WorkerService.Configuration?
     let unicoConfig: String?
 
@@ -48,6 +57,8 @@ struct ServeCommand: Command {
         host = try arguments.string("host")
         unicoConfig = try arguments.optionalString("unico-config")
         port = try arguments.int("port", in: 0...65535)
+        connectionsPerAddress = try arguments.int("max-connections-per-address", in: 0...1_000_000)
+        headTimeout = try arguments.int("request-head-timeout", in: 0...3600)
         workers = try arguments.flag("with-workers") ? try WorkCommand.workerConfiguration(arguments) : nil
     }
 
@@ -61,6 +72,10 @@ struct ServeCommand: Command {
         var configuration = APIServer.Configuration()
         configuration.http.host = host
         configuration.http.port = port
+        configuration.http.connectionLimitPerAddress = connectionsPerAddress
+        configuration.http.requestHeadTimeout = .seconds(headTimeout)
+        configuration.metricsToken = variables[APIServer.Configuration.metricsTokenVariable]
+        configuration.metricsGauges = AppMetrics.gaugeReaders(database: database.app)
         configuration.developmentKeys = developmentKeys.fallbacks
         let dependencies = try Wiring.dependencies(variables, database: database, unicoConfig: unicoConfig)
         developmentKeys.logWarning(AppEnvironment.current.logger("serve"))

@@ -108,6 +108,8 @@ public struct TestStack: Sendable {
         if options.time == .manual { configuration.clientClock = clock.read }
         configuration.accounts = [account]
         configuration.faults = options.faults
+        // Tests read /metrics right after changing the database; the cache has tests of its own.
+        configuration.metricsGaugeLifetime = .zero
         configuration.seed = 0
         configuration.emulatorRateLimit = options.emulatorRateLimit
         configuration.clientRateLimit = options.clientRateLimit

@@ -211,4 +211,13 @@ enum OutboundWebhooksStatements {
         WHERE id = \(id) AND lease_owner = \(owner)
         """
     }
+
+    // MARK: - Backlog (WebhookBacklog)
+
+    /// Deliveries not yet made nor given up: how many, how many failed at least once, and when the
+    /// oldest was queued.
+    static let backlog: PostgresQuery = """
+        SELECT count(*), count(*) FILTER (WHERE attempt_count > 0), min(created_at)
+        FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL
+        """
 }

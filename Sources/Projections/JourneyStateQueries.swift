@@ -53,4 +53,9 @@ public enum JourneyStateQueries {
         }
         return (counts, overdue)
     }
+
+    /// How many journeys have due work (expiry, retry, reconciliation, result) due before `cutoff`.
+    public static func dueCount(before cutoff: Date, on client: PostgresClient) async throws -> Int64 {
+        try await client.query(ProjectionsStatements.dueCount(before: cutoff)).first?.decode(0) ?? 0
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Postgres
 
 /// Every statement over the journey read models (`journey_state`, `journey_attempts` and their
@@ -30,7 +31,8 @@ enum ProjectionsStatements {
             captured_at = EXCLUDED.captured_at, callback_at = EXCLUDED.callback_at, result_at = EXCLUDED.result_at,
             completed_at = EXCLUDED.completed_at, abandoned_at = EXCLUDED.abandoned_at, outcome = EXCLUDED.outcome,
             next_due_at = EXCLUDED.next_due_at, next_due_kind = EXCLUDED.next_due_kind, version = EXCLUDED.version,
-            updated_position = EXCLUDED.updated_position, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at
+            updated_position = EXCLUDED.updated_position, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at,
+            next_due_attempt = EXCLUDED.next_due_attempt
         """
     }
 
@@ -44,7 +46,9 @@ enum ProjectionsStatements {
             token_expires_at = EXCLUDED.token_expires_at, capture_opened_at = EXCLUDED.capture_opened_at,
             callback_at = EXCLUDED.callback_at, result_fetched_at = EXCLUDED.result_fetched_at,
             outcome = EXCLUDED.outcome, error = EXCLUDED.error, token_issued_at = EXCLUDED.token_issued_at,
-            callback_outcome = EXCLUDED.callback_outcome, sdk_error_code = EXCLUDED.sdk_error_code
+            callback_outcome = EXCLUDED.callback_outcome, sdk_error_code = EXCLUDED.sdk_error_code,
+            closed_by_user_at = EXCLUDED.closed_by_user_at, session_timed_out_at = EXCLUDED.session_timed_out_at,
+            link_issued_at = EXCLUDED.link_issued_at
         """
     }
 
@@ -134,5 +138,10 @@ enum ProjectionsStatements {
                count(*) FILTER (WHERE status = 'awaitingResult' AND callback_at < now() - make_interval(mins => \(minutes)))
         FROM journey_state GROUP BY status
         """
+    }
+
+    /// Journeys whose next due work was due before `cutoff`.
+    static func dueCount(before cutoff: Date) -> PostgresQuery {
+        "SELECT count(*) FROM journey_state WHERE next_due_at < \(cutoff)"
     }
 }

@@ -72,4 +72,9 @@ public struct WorkQueue: Sendable {
         let rows = try await database.query(WorkersStatements.purge(finishedBefore: cutoff))
         return rows.count
     }
+
+    /// Open items whose last try failed with an error and that wait for another (for `/metrics`).
+    public func failingCount() async throws -> Int64 {
+        try await database.query(WorkersStatements.failingCount).first?.decode(0) ?? 0
+    }
 }

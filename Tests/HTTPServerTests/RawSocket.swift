@@ -81,6 +81,23 @@ final class RawSocket: @unchecked Sendable {
         }
     }
 
+    /// Waits up to `timeout` for the peer to close; false when it is still open then. Data that
+    /// arrives meanwhile is read and dropped.
+    func closed(within timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let left = deadline - ContinuousClock.now
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            guard poll(&entry, 1, milliseconds) > 0 else { continue }
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            let count = recv(fd, &bytes, bytes.count, Int32(MSG_DONTWAIT))
+            if count == 0 { return true }
+            if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK { return true }
+        }
+        return false
+    }
+
     private static func parse(_ data: Data, complete: Bool) throws -> RawResponse? {
         guard let end = data.firstRange(of: Data("\r\n\r\n".utf8)) else { return nil }
         let head = String(decoding: data[..<end.lowerBound], as: UTF8.self)

@@ -20,6 +20,7 @@ public enum SchemaFiles {
         migration0015,
         migration0017,
         migration0018,
+        migration0019,
         migration0020,
     ]
 }

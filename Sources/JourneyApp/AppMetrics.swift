@@ -1,0 +1,31 @@
+import JourneyAPI
+import Observability
+import OutboundWebhooks
+import Postgres
+import Workers
+
+/// The `/metrics` gauges over tables the API does not own: the outbound webhook backlog and the
+/// work items that keep failing. `serve` and `LocalStack` hand them to `APIServer`.
+public enum AppMetrics {
+    /// Readers for `APIServer.Configuration.metricsGauges`, over the application role.
+    public static func gaugeReaders(database: PostgresClient) -> [MetricsGaugeReader] {
+        [
+            { metrics, now in
+                let backlog = try await WebhookBacklog.read(client: database)
+                metrics.set("journeys_webhook_backlog", help: "Outbound webhook deliveries neither made nor given up.",
+                            to: Double(backlog.pending))
+                metrics.set("journeys_webhook_failing", help: "Pending outbound webhook deliveries that failed at least once.",
+                            to: Double(backlog.failing))
+                metrics.set("journeys_webhook_oldest_pending_seconds",
+                            help: "Age in seconds of the oldest pending outbound webhook delivery; 0 when none.",
+                            to: backlog.oldestAge(at: now))
+            },
+            { metrics, _ in
+                let failing = try await WorkQueue(database: database).failingCount()
+                metrics.set("journeys_work_failing",
+                            help: "Open work items whose last try failed with an error (database or unexpected failure).",
+                            to: Double(failing))
+            },
+        ]
+    }
+}

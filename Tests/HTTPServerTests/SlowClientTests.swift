@@ -1,0 +1,115 @@
+import Foundation
+import HTTPServer
+import Testing
+
+/// Slow-loris clients: a deadline for the whole request head and a per-address connection limit.
+@Suite("HTTPServer slow clients")
+struct SlowClientTests {
+    func makeRouter() -> Router {
+        var router = Router()
+        router.get("/ping") { _ in .text("pong") }
+        return router
+    }
+
+    /// Sends the request line, then one header line every `every` until the server closes the
+    /// connection or `limit` passes; returns how long the connection lived, nil if it outlived `limit`.
+    func trickle(port: Int, every: Duration, limit: Duration) async throws -> Duration? {
+        try await onThread {
+            let socket = try RawSocket(port: port)
+            let opened = ContinuousClock.now
+            try socket.send("GET /ping HTTP/1.1\r\nHost: x\r\n")
+            var line = 0
+            while ContinuousClock.now - opened < limit {
+                if socket.closed(within: every) { return ContinuousClock.now - opened }
+                line += 1
+                do { try socket.send("X-Line-\(line): x\r\n") } catch { return ContinuousClock.now - opened }
+            }
+            return nil
+        }
+    }
+
+    @Test func headSentOneLineAtATimeIsCutAtTheHeadDeadline() async throws {
+        // The idle timeout (30 s) never fires: every line restarts it. The head deadline does.
+        let configuration = HTTPServer.Configuration(port: 0, connectionTimeout: .seconds(30),
+                                                     requestHeadTimeout: .seconds(1))
+        let server = HTTPServer(configuration: configuration, router: makeRouter(), accessLog: AccessLogEntry.discard)
+        try server.start()
+        do {
+            let port = try #require(server.port)
+            let lived = try await trickle(port: port, every: .milliseconds(200), limit: .seconds(10))
+            let cutAfter = try #require(lived, "the trickling client was never cut")
+            #expect(cutAfter >= .milliseconds(900))
+            #expect(cutAfter < .seconds(6))
+            #expect(server.lateHeadsCut == 1)
+            #expect(try await rawRequest(port: port, "GET", "/ping").text == "pong")
+            await server.shutdown()
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+    }
+
+    @Test func withoutAHeadDeadlineATricklingClientOutlivesTheIdleTimeout() async throws {
+        let configuration = HTTPServer.Configuration(port: 0, connectionTimeout: .seconds(1), requestHeadTimeout: .zero)
+        try await withServer(makeRouter(), configuration: configuration) { port in
+            let lived = try await trickle(port: port, every: .milliseconds(200), limit: .milliseconds(2500))
+            #expect(lived == nil)
+        }
+    }
+
+    @Test func keptAliveConnectionWaitsTheIdleTimeoutForItsNextHead() async throws {
+        // The next head is due one idle timeout (here 3 s) after the response, not one head timeout (1 s).
+        let configuration = HTTPServer.Configuration(port: 0, connectionTimeout: .seconds(3),
+                                                     requestHeadTimeout: .seconds(1))
+        try await withServer(makeRouter(), configuration: configuration) { port in
+            let (first, second) = try await onThread {
+                let socket = try RawSocket(port: port)
+                try socket.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n")
+                let first = try socket.readResponse()
+                Thread.sleep(forTimeInterval: 1.6)
+                try socket.send("GET /ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                return (first, try socket.readResponse())
+            }
+            #expect(first.text == "pong")
+            #expect(second.text == "pong")
+        }
+    }
+
+    @Test func connectionsBeyondThePerAddressLimitAreClosedAtOnce() async throws {
+        let configuration = HTTPServer.Configuration(port: 0, connectionLimitPerAddress: 2)
+        try await withServer(makeRouter(), configuration: configuration) { port in
+            let held = try await onThread {
+                let sockets = try (0..<2).map { _ in try RawSocket(port: port) }
+                for socket in sockets { try socket.send("GET /ping HTTP/1.1\r\n") }
+                return sockets
+            }
+            let refused = try await onThread {
+                let socket = try RawSocket(port: port, timeout: .seconds(3))
+                return socket.closed(within: .seconds(3))
+            }
+            #expect(refused)
+            #expect(held.count == 2)
+            withExtendedLifetime(held) {}
+            let released = try await onThread { () -> Bool in
+                for socket in held { try? socket.send("Host: x\r\nConnection: close\r\n\r\n"); _ = try? socket.readResponse() }
+                return true
+            }
+            #expect(released)
+            // Once the two are answered and closed, the address may connect again.
+            var answered = false
+            for _ in 0..<50 where !answered {
+                answered = (try? await rawRequest(port: port, "GET", "/ping").text) == "pong"
+                if !answered { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(answered)
+        }
+    }
+
+    @Test func negativeLimitsAreRejected() {
+        for configuration in [HTTPServer.Configuration(port: 0, connectionLimitPerAddress: -1),
+                              HTTPServer.Configuration(port: 0, requestHeadTimeout: .seconds(-1))] {
+            let server = HTTPServer(configuration: configuration, router: makeRouter(), accessLog: AccessLogEntry.discard)
+            #expect { try server.start() } throws: { ($0 as? HTTPServerError)?.code == .invalidConfiguration }
+        }
+    }
+}

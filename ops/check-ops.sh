@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Validates the deployment material in ops/ (called by ops/test.sh):
+#  1. the systemd units pass `systemd-analyze verify` with no warning (the binary path points at
+#     the built binary, or a stub when none is built, since verify needs it to exist);
+#  2. each unit's ExecStartPre refuses a missing required variable with a message naming it;
+#  3. the Prometheus rules pass `promtool check rules`, and every metric they use is one the code
+#     exposes;
+#  4. the example environment file lists every variable the code reads;
+#  5. every `journeys …` command in ops/RUNBOOK.md names a real subcommand and only options its
+#     --help lists (needs the built binary: .build/debug or .build/release).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+status=0
+fail() { echo "check-ops: $*" >&2; status=1; }
+
+for tool in systemd-analyze promtool; do
+  command -v "$tool" >/dev/null || { echo "check-ops: $tool not found (ops/install-deps.sh installs it)" >&2; exit 1; }
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+binary=""
+for candidate in .build/release/journeys .build/debug/journeys; do
+  [ -x "$candidate" ] && { binary="$PWD/$candidate"; break; }
+done
+
+# 1. systemd-analyze verify, against a copy whose ExecStart points at an existing binary.
+stub="$binary"
+if [ -z "$stub" ]; then
+  stub="$work/journeys"
+  printf '#!/bin/sh\nexit 0\n' >"$stub"
+  chmod +x "$stub"
+fi
+mkdir "$work/units"
+for unit in ops/systemd/*.service ops/systemd/*.timer; do
+  sed "s|/usr/local/bin/journeys|$stub|g" "$unit" >"$work/units/$(basename "$unit")"
+done
+if ! out=$(systemd-analyze verify --man=no "$work"/units/* 2>&1) || [ -n "$out" ]; then
+  fail "systemd-analyze verify:"
+  echo "$out" >&2
+fi
+
+# 2. ExecStartPre names each missing required variable (exit 78, EX_CONFIG).
+for unit in ops/systemd/*.service; do
+  line=$(sed -n 's/^ExecStartPre=//p' "$unit")
+  [ -n "$line" ] || { fail "$unit has no ExecStartPre check of its variables"; continue; }
+  command=${line//\$\$/\$}
+  required=$(echo "$command" | sed -n 's/.*for v in \([A-Z_ ]*\); do.*/\1/p')
+  [ -n "$required" ] || { fail "$unit: cannot read the required variables of ExecStartPre"; continue; }
+  all=()
+  for v in $required; do all+=("$v=set"); done
+  env -i PATH=/usr/bin:/bin "${all[@]}" sh -c "$command" || fail "$unit: ExecStartPre refuses a complete environment"
+  for missing in $required; do
+    some=()
+    for v in $required; do [ "$v" = "$missing" ] || some+=("$v=set"); done
+    set +e
+    message=$(env -i PATH=/usr/bin:/bin "${some[@]}" sh -c "$command" 2>&1)
+    code=$?
+    set -e
+    if [ "$code" != 78 ] || [[ "$message" != *"$missing is not set"* ]]; then
+      fail "$unit: without $missing, ExecStartPre exited $code saying: $message"
+    fi
+  done
+done
+
+# 3. promtool, and metric names that exist in Sources/.
+for rules in ops/prometheus/*.yml; do
+  promtool check rules "$rules" >/dev/null || { fail "promtool check rules $rules"; promtool check rules "$rules" >&2 || true; }
+  for metric in $(grep -oE '\b(journeys|http|worker|webhook|result)_[a-z_]+' "$rules" | sort -u); do
+    base=$(echo "$metric" | sed -E 's/_(bucket|sum|count)$//')
+    grep -rqF "\"$base\"" Sources || fail "$rules uses $metric, which no code exposes"
+  done
+done
+
+# 4. Every variable the code reads is in the example environment file.
+example=ops/journeys.env.example
+code_vars=$(grep -rhoE '"(DATABASE|JOURNEYS|UNICO|REPORTS|PG)_[A-Z0-9_]+"' Sources --include=*.swift | tr -d '"' \
+  | grep -vE '^(JOURNEYS_TEST_|UNICO_UAT_$|UNICO_PROD_$)' | sort -u)
+# The Unico per-environment variables are built from a prefix and suffixes in HumanTokenAPI.
+suffixes=$(grep -oE '"(TOKEN_HOST|API_HOST|SERVICE_ACCOUNT|TENANT|PRIVATE_KEY_FILE|PRIVATE_KEY|REQUEST_TIMEOUT|TOKEN_REFRESH_MARGIN|RATE_LIMIT)"' \
+  Sources/HumanTokenAPI/HumanTokenAPIConfiguration+Loading.swift | tr -d '"' | sort -u)
+for environment in UAT PROD; do
+  for suffix in $suffixes; do code_vars+=$'\n'"UNICO_${environment}_${suffix}"; done
+done
+for v in $code_vars; do
+  grep -qE "^#?$v=" "$example" || fail "$example does not list $v, which the code reads"
+done
+
+# 5. Runbook commands against the binary's own help.
+if [ -z "$binary" ]; then
+  fail "no built journeys binary to check ops/RUNBOOK.md's commands against (run swift build first)"
+else
+  commands=$(grep -oE '(^|[$`] ?)journeys [a-z][^`#|]*' ops/RUNBOOK.md | sed -E 's/^[$`] ?//' | sort -u)
+  while IFS= read -r command; do
+    [ -n "$command" ] || continue
+    read -ra words <<<"$command"
+    path=()
+    for word in "${words[@]:1}"; do
+      [[ "$word" =~ ^[a-z][a-z-]*$ ]] || break
+      if "$binary" "${path[@]}" "$word" --help >/dev/null 2>&1 && \
+         "$binary" "${path[@]}" --help 2>/dev/null | grep -qE "^  $word( |$)"; then
+        path+=("$word")
+      else
+        break
+      fi
+    done
+    [ ${#path[@]} -gt 0 ] || { fail "RUNBOOK: '$command' names no journeys command"; continue; }
+    help=$("$binary" "${path[@]}" --help 2>&1)
+    for option in $(echo "$command" | grep -oE -- '--[a-z][a-z-]*' || true); do
+      grep -qE -- "$option( |$|,)" <<<"$help" || fail "RUNBOOK: '$command': journeys ${path[*]} has no $option"
+    done
+  done <<<"$commands"
+fi
+
+[ "$status" = 0 ] && echo "check-ops: units, alert rules, environment example and runbook commands hold"
+exit "$status"
