@@ -32,7 +32,10 @@ enum OpenAPIDocument {
                  "description": "Event-sourced orchestration of Unico Human Token journeys."],
         "paths": [
             "/healthz": ["get": operation("health", "The process answers.", ok: "Alive.")],
-            "/readyz": ["get": operation("readiness", "The database answers and the schema is current.", ok: "Ready.",
+            "/readyz": ["get": operation("readiness", "The database answers and the schema is current. The body is "
+                                         + "{\"status\": \"ready\", \"developmentKeys\": bool, \"warnings\": [string]?}: "
+                                         + "developmentKeys is true (with a warning naming the variables to set) when the "
+                                         + "service runs on the public development keys of the embedded database.", ok: "Ready.",
                                          extra: ["503": problem])],
             "/metrics": ["get": operation("metrics", "Prometheus text exposition.", ok: "Metrics.", contentType: "text/plain",
                                           extra: ["401": problem])

@@ -133,7 +133,7 @@ public struct TestStack: Sendable {
             let reporter = try await keys.create(name: "reporter", scopes: [.reportsRead]).plaintext
             return TestStack(database: database, local: local, clock: clock, options: options,
                              client: TestClient(router: local.service.router), writer: local.apiKey, reader: reader,
-                             reporter: reporter, projections: ProjectionRunner(client: database.owner))
+                             reporter: reporter, projections: ProjectionRunner(client: database.projector))
         } catch {
             await local.stop()
             throw error

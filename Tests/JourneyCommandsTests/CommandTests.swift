@@ -14,6 +14,7 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
     if let database {
         variables["DATABASE_URL"] = database.appURL
         variables["DATABASE_ADMIN_URL"] = database.ownerURL
+        variables["DATABASE_PROJECTOR_URL"] = database.projectorURL
     }
     return await JourneysCommand.run(arguments, variables: variables)
 }
@@ -156,7 +157,7 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
         defer { Task { await db.drop() } }
         let capture = OutputCapture()
         let environment = AppEnvironment(
-            variables: ["DATABASE_URL": db.appURL, "DATABASE_ADMIN_URL": db.ownerURL], writeLine: { capture.append($0) })
+            variables: ["DATABASE_URL": db.appURL, "DATABASE_ADMIN_URL": db.ownerURL, "DATABASE_PROJECTOR_URL": db.projectorURL], writeLine: { capture.append($0) })
         let following = Task {
             await AppEnvironment.$current.withValue(environment) {
                 await CommandLineTool.execute(root: JourneysCommand.self, arguments: ["events", "tail", "--follow"])

@@ -19,6 +19,8 @@ public enum SchemaFiles {
         migration0014,
         migration0015,
         migration0016,
+        migration0017,
+        migration0018,
         migration0019,
         migration0020,
         migration0022,
