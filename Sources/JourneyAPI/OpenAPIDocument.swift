@@ -83,6 +83,7 @@ enum OpenAPIDocument {
         unico_rate_limited (429, Retry-After), unico_unavailable (502 or 503), unico_refused_field (422), \
         unico_not_configured (503), service_unavailable (503, Retry-After; `database: unreachable` when \
         PostgreSQL is out of reach), journey_not_found (404), process_creation_pending (409, Retry-After), \
+        retry_not_due (409, Retry-After: the seconds until the step is due), \
         metrics_unauthorized (401 on /metrics when JOURNEYS_METRICS_TOKEN is set), and the access codes (401/403). \
         Answers about an existing journey carry its `journeyId`.
         """
