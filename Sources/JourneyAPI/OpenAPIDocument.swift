@@ -91,6 +91,7 @@ enum OpenAPIDocument {
         PostgreSQL is out of reach), reports_unavailable (503, Retry-After: the reports database of \
         REPORTS_DATABASE_URL is out of reach; writes are unaffected), journey_not_found (404), \
         process_creation_pending (409, Retry-After), \
+        retry_not_due (409, Retry-After: the seconds until the step is due), \
         metrics_unauthorized (401 on /metrics when JOURNEYS_METRICS_TOKEN is set), \
         subject_erased (410: the subject was erased, their sealed data no longer opens), unknown_subject (404), \
         invalid_subject_reference, document_given_as_reference, reference_given_as_document, invalid_document, \

@@ -6,8 +6,15 @@ import Workers
 /// `journeys work`: the background workers, until interrupted.
 struct WorkCommand: Command {
     static let configuration = CommandConfiguration(
-        name: "work", summary: "Run the workers until interrupted: token expiry, retries, reconciliation, result fetching.",
+        name: "work",
+        summary: "Run the workers until interrupted: token expiry, retries, absent-user abandonment, reconciliation, result fetching.",
         discussion: """
+            The workers expire tokens (an opened capture holds its attempt for JOURNEYS_CAPTURE_GRACE, \
+            default 600 s, past the expiry) and allow retries under the policy: an SDK journey's next \
+            Unico process is created only when the app asks for a token (POST /v1/journeys/{id}/token); \
+            for link journeys the workers create it and Unico notifies the person. A journey whose app \
+            does not ask within JOURNEYS_RETRY_ABANDON_AFTER (default 1800 s) of the retry being \
+            allowed is abandoned as userAbsent: an absent user costs one process. \
             Any number of workers may run, in any number of processes; they share due work through \
             work_leases (FOR UPDATE SKIP LOCKED with leases renewed by heartbeat). Also follows the \
             log into journey_state (the workers' source of due work) as the journeys_projector role \

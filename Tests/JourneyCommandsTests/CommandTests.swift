@@ -33,6 +33,20 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
         }
     }
 
+    @Test func workAndDemoHelpSayWhatTheWorkersAndTheDemoDo() async {
+        let work = await journeys(["work", "--help"])
+        #expect(work.code == 0)
+        let text = work.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("absent-user abandonment"), "\(text)")
+        #expect(text.contains("JOURNEYS_RETRY_ABANDON_AFTER") && text.contains("userAbsent"), "\(text)")
+        #expect(text.contains("only when the app asks for a token"), "\(text)")
+        let demo = await journeys(["demo", "--help"])
+        let demoText = demo.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for scenario in ["absent user", "late approval", "closed camera, came back", "Unico processes"] {
+            #expect(demoText.contains(scenario), "\(scenario)")
+        }
+    }
+
     @Test func appendReadAndTailRoundTrip() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
