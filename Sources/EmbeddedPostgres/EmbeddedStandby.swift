@@ -22,15 +22,38 @@ public struct EmbeddedStandby: Sendable {
         if let user = standby.serverUser {
             try ShellCommand(executable: "/bin/chown", arguments: ["-R", "\(user):\(user)", standby.root.path]).check("chown")
         }
+        // The superuser proves its password (scram) from a passfile the standby keeps for its
+        // walreceiver (`-R` writes `passfile=` into primary_conninfo); `-w` never prompts.
+        let passfile = try writePassfile(password: try primary.password(for: EmbeddedPostgres.Status.superuser),
+                                         into: standby)
         let bin = try primary.binDirectory()
-        try ShellCommand.make("/usr/bin/timeout", [String(timeout), bin + "/pg_basebackup", "-D", standby.dataDirectory, "-R",
-                                                   "-X", "stream", "-c", "fast", "-h", status.socketDirectory,
-                                                   "-p", String(status.port), "-U", "postgres"], as: standby.serverUser)
+        try ShellCommand.make("/usr/bin/env", ["PGPASSFILE=" + passfile, "/usr/bin/timeout", "-k", "5", String(timeout),
+                                               bin + "/pg_basebackup", "-D", standby.dataDirectory, "-R", "-w",
+                                               "-X", "stream", "-c", "fast", "-h", status.socketDirectory,
+                                               "-p", String(status.port), "-U", EmbeddedPostgres.Status.superuser],
+                              as: standby.serverUser)
             .check("pg_basebackup from port \(status.port)")
         try standby.writeSettings(port: try standby.readPort())
         try ShellCommand.make(bin + "/pg_ctl", ["-D", standby.dataDirectory, "-l", standby.logFile, "-w", "-t", "60", "start"],
                               as: standby.serverUser).check("pg_ctl start of the standby (see \(standby.logFile))")
         return EmbeddedStandby(cluster: standby)
+    }
+
+    /// `<standby>/pgpass` (mode 0600, owned by the server user): the superuser's password for any
+    /// host, port and database of the primary.
+    private static func writePassfile(password: String, into standby: EmbeddedPostgres) throws -> String {
+        let path = standby.root.appendingPathComponent("pgpass").path
+        unlink(path)
+        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        guard fd >= 0 else { throw EmbeddedPostgresError(.directoryNotUsable, "cannot create \(path)") }
+        let line = "*:*:*:\(EmbeddedPostgres.Status.superuser):\(password)\n"
+        let written = line.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        guard written == line.utf8.count else { throw EmbeddedPostgresError(.directoryNotUsable, "cannot write \(path)") }
+        if let user = standby.serverUser {
+            try ShellCommand(executable: "/bin/chown", arguments: ["\(user):\(user)", path]).check("chown")
+        }
+        return path
     }
 
     /// Where the standby answers.

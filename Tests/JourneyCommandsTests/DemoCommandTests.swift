@@ -6,11 +6,12 @@ import Testing
 
 @Suite struct DemoCommandTests {
     /// The demo drives every seed SDK code and the named scenarios of one process per capture
-    /// through real HTTP, the emulator and PostgreSQL.
-    @Test func demoReachesEveryScenarioWithItsSDKCodeAndUnicoProcesses() async throws {
+    /// through real HTTP, the emulator and PostgreSQL, with Unico's process answers in either shape.
+    @Test(arguments: ["wrapped", "flat"])
+    func demoReachesEveryScenarioWithItsSDKCodeAndUnicoProcesses(shape: String) async throws {
         let db = try await TestDatabase.create(poolSize: 12)
         defer { Task { await db.drop() } }
-        let result = await journeys(["demo", "--approvals", "2"], database: db)
+        let result = await journeys(["demo", "--approvals", "2", "--response-shape", shape], database: db)
         #expect(result.code == 0, "\(result.error)")
         let table = DemoTable(result.output)
         #expect(table.header == ["scenario", "journey status", "attempts", "Unico processes", "outcome", "last SDK error"])
@@ -48,6 +49,14 @@ import Testing
         #expect(last.range(of: "completed=[1-9]", options: .regularExpression) != nil, "\(last)")
         let plaintext = try await db.superuser.query("SELECT count(*) FROM events WHERE data::text LIKE '%Demo Person%'")
         #expect(try plaintext.first?.decode(0, as: Int.self) == 0)
+    }
+
+    @Test func demoRefusesAnUnknownResponseShape() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let result = await journeys(["demo", "--response-shape", "nested"], database: db)
+        #expect(result.code != 0)
+        #expect(result.error.contains("--response-shape must be wrapped or flat, not nested"), "\(result.error)")
     }
 }
 

@@ -29,6 +29,8 @@ struct DemoRunner: Sendable {
 
     let database: Database
     let approvals: Int
+    /// The shape of the emulator's process answers (the client reads both).
+    var responseShape: UnicoEmulator.ResponseShape = .wrapped
     let log: @Sendable (String) -> Void
 
     func run() async throws -> Summary {
@@ -37,6 +39,7 @@ struct DemoRunner: Sendable {
         var configuration = LocalStack.Configuration(clock: clock)
         configuration.faults = FaultScript(tokenEntryDisabled: [.prod])
         configuration.retryPolicy = Self.retryPolicy
+        configuration.responseShape = responseShape
         return try await LocalStack.with(database: database, configuration: configuration) {
             try await run(on: $0, clock: clock)
         }
