@@ -26,6 +26,11 @@ public final class APIServer: Sendable {
         public var metricsGauges: [MetricsGaugeReader] = []
         /// The environment variable `serve` reads `metricsToken` from.
         public static let metricsTokenVariable = "JOURNEYS_METRICS_TOKEN"
+        /// Seconds of replay lag beyond which reports read on a standby answer 503
+        /// `reports_lagging` (nil: never). Default 300.
+        public var reportsMaxLag: Double? = 300
+        /// The environment variable `serve` reads `reportsMaxLag` from (`0`: no bound).
+        public static let reportsMaxLagVariable = "REPORTS_MAX_LAG"
         public init() {}
     }
 
@@ -47,7 +52,8 @@ public final class APIServer: Sendable {
         self.database = database
         self.reports = reports ?? database
         self.metrics = metrics
-        let reading = ReportsDatabase(client: reports ?? database, isReplica: reports.map { $0 !== database } ?? false)
+        let reading = ReportsDatabase(client: reports ?? database, isReplica: reports.map { $0 !== database } ?? false,
+                                      maxLag: configuration.reportsMaxLag)
         let router = Self.router(database: database, reports: reading, dependencies: dependencies, metrics: metrics,
                                  configuration: configuration)
         self.routes = router.routes

@@ -89,7 +89,8 @@ enum OpenAPIDocument {
         unico_rate_limited (429, Retry-After), unico_unavailable (502 or 503), unico_refused_field (422), \
         unico_not_configured (503), service_unavailable (503, Retry-After; `database: unreachable` when \
         PostgreSQL is out of reach), reports_unavailable (503, Retry-After: the reports database of \
-        REPORTS_DATABASE_URL is out of reach; writes are unaffected), journey_not_found (404), \
+        REPORTS_DATABASE_URL is out of reach; writes are unaffected), reports_lagging (503, Retry-After: the standby \
+        replays further behind than REPORTS_MAX_LAG), journey_not_found (404), \
         process_creation_pending (409, Retry-After), \
         retry_not_due (409, Retry-After: the seconds until the step is due), \
         metrics_unauthorized (401 on /metrics when JOURNEYS_METRICS_TOKEN is set), \

@@ -40,6 +40,8 @@ extension LocalStack {
         /// Where reports, the dashboard and the journey listing read (a hot standby); nil: the
         /// application pool. Default nil.
         public var reports: PostgresClient?
+        /// Replay lag (seconds) beyond which reports on `reports` answer 503 (nil: never).
+        public var reportsMaxLag: Double? = 300
         /// The service's loopback port: 0 picks a free one; nil does not listen (callers use
         /// `service.router` in-process). Default 0.
         public var port: Int? = 0

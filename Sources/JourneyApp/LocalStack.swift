@@ -88,6 +88,7 @@ public struct LocalStack: Sendable {
         serviceConfiguration.accessLog = AccessLogEntry.discard
         serviceConfiguration.metricsGauges = AppMetrics.gaugeReaders(database: app)
         serviceConfiguration.metricsGaugeLifetime = configuration.metricsGaugeLifetime
+        serviceConfiguration.reportsMaxLag = configuration.reportsMaxLag
         let service = APIServer(configuration: serviceConfiguration, database: app, reports: configuration.reports,
                                 dependencies: dependencies)
         var http: LocalStackHTTP?

@@ -75,6 +75,12 @@ struct ServeCommand: Command {
         configuration.http.connectionLimitPerAddress = connectionsPerAddress
         configuration.http.requestHeadTimeout = .seconds(headTimeout)
         configuration.metricsToken = variables[APIServer.Configuration.metricsTokenVariable]
+        if let text = variables[APIServer.Configuration.reportsMaxLagVariable], !text.isEmpty {
+            guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+                throw AppError(.invalidInput, "\(APIServer.Configuration.reportsMaxLagVariable) must be a number of seconds (0: no bound), not \(text)")
+            }
+            configuration.reportsMaxLag = seconds == 0 ? nil : seconds
+        }
         configuration.metricsGauges = AppMetrics.gaugeReaders(database: database.app)
         configuration.developmentKeys = developmentKeys.fallbacks
         let dependencies = try Wiring.dependencies(variables, database: database, unicoConfig: unicoConfig)

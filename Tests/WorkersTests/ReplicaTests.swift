@@ -39,6 +39,7 @@ import UnicoEmulator
         configuration.serviceClock = Date.init
         configuration.port = nil
         configuration.reports = reports
+        configuration.reportsMaxLag = 1
         configuration.metricsGaugeLifetime = .zero
         let stack = try await LocalStack.start(app: app, configuration: configuration)
         let formatter = ISO8601DateFormatter()
@@ -74,6 +75,34 @@ import UnicoEmulator
             let metrics = stack.service.metrics.render()
             #expect(metrics.contains("journeys_reports_replica_up 1"))
             #expect(metrics.contains("journeys_reports_replica_lag_seconds "))
+
+            // Replay paused on the standby while the primary writes: past REPORTS_MAX_LAG (here
+            // 1 s) reports are a clear 503 `reports_lagging`; resumed, they answer again.
+            let standbySuper = try PostgresClient(url: standbyStatus.url(user: "postgres", database: standbyStatus.database),
+                                                  configuration: .init(maxConnections: 1))
+            defer { standbySuper.close() }
+            _ = try await standbySuper.query("SELECT pg_wal_replay_pause()")
+            let behind = try await client.send("POST", "/v1/journeys", bearer: stack.apiKey, json: Self.subject)
+            #expect(behind.status == 201)
+            var lagging: TestResponse?
+            let lagDeadline = Date().addingTimeInterval(20)
+            repeat {
+                try await Task.sleep(for: .milliseconds(250))
+                let answer = try await client.send("GET", "/v1/reports/funnel?from=\(from)&to=\(to)", bearer: reporter)
+                if answer.status == 503 { lagging = answer; break }
+            } while Date() < lagDeadline
+            #expect(lagging?.code == "reports_lagging")
+            #expect(lagging?.headers["retry-after"] == "5")
+            #expect(lagging?.text.contains("REPORTS_MAX_LAG") == true)
+            #expect(try await client.send("POST", "/v1/journeys", bearer: stack.apiKey, json: Self.subject).status == 201)
+            _ = try await standbySuper.query("SELECT pg_wal_replay_resume()")
+            var caughtUp = false
+            let resumeDeadline = Date().addingTimeInterval(20)
+            repeat {
+                caughtUp = try await client.send("GET", "/v1/reports/funnel?from=\(from)&to=\(to)", bearer: reporter).status == 200
+                if !caughtUp { try await Task.sleep(for: .milliseconds(100)) }
+            } while !caughtUp && Date() < resumeDeadline
+            #expect(caughtUp)
 
             // The primary down: `journeys report` and `audit show` need only the standby.
             try primary.stop()
