@@ -33,7 +33,7 @@ struct ReportRoutes: Sendable {
             let document = try await name.run(parameters, on: database)
             return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: try document.json())
         }
-        DashboardRoutes(database: database, keys: keys, sessions: dependencies.clientTokens, clock: clock).register(on: &router)
+        DashboardRoutes(database: database, keys: keys, sessions: dependencies.sessionTokens, clock: clock).register(on: &router)
     }
 
     /// The report parameters of the query string; 400 naming the query parameter otherwise.

@@ -48,6 +48,19 @@ public enum Wiring {
                                    retryPolicy: retryPolicy)
     }
 
+    /// The dashboard session issuer from `JOURNEYS_SESSION_KEY` (and `JOURNEYS_SESSION_KEYS_PREVIOUS`);
+    /// the public development session key only on the embedded database.
+    public static func sessionTokens(_ variables: [String: String], database: Database) throws -> ClientTokenIssuer {
+        guard variables[ClientTokenIssuer.sessionKeyVariable] != nil || database.embedded == nil else {
+            return try .developmentSessions()
+        }
+        do {
+            return try ClientTokenIssuer.sessions(environment: variables)
+        } catch let error as AccessError {
+            throw AppError(.invalidInput, error.message)
+        }
+    }
+
     /// The webhook secret sealer from the privacy KEKs in `variables`; development keys only on the embedded database.
     public static func webhookSecretSealer(_ variables: [String: String], database: Database) throws -> WebhookSecretSealer {
         let privacy: PrivacyConfiguration

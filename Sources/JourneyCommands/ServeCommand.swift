@@ -13,7 +13,9 @@ struct ServeCommand: Command {
             /v1/reports/NAME and /dashboard. Unico clients come from \
             UNICO_UAT_* / UNICO_PROD_* (SERVICE_ACCOUNT, TENANT, PRIVATE_KEY_FILE, ...) or from the JSON file of \
             --unico-config (or UNICO_CONFIG_FILE); sealing keys from \
-            JOURNEYS_KEK and JOURNEYS_SUBJECT_REF_KEY; the client-token key from JOURNEYS_CLIENT_TOKEN_KEY; Unico \
+            JOURNEYS_KEK and JOURNEYS_SUBJECT_REF_KEY; the client-token key from JOURNEYS_CLIENT_TOKEN_KEY (older ones, still verifying, from \
+            JOURNEYS_CLIENT_TOKEN_KEYS_PREVIOUS); the dashboard session key from JOURNEYS_SESSION_KEY (older ones from \
+            JOURNEYS_SESSION_KEYS_PREVIOUS); Unico \
             webhook credentials from UNICO_WEBHOOK_AUTH (basic:user:password, header:Name:value or bearer:token); \
             with JOURNEYS_METRICS_TOKEN set, /metrics needs Authorization: Bearer with it. \
             On the embedded database, missing keys fall back to public development keys. The retry policy \
@@ -71,8 +73,9 @@ struct ServeCommand: Command {
         configuration.http.requestHeadTimeout = .seconds(headTimeout)
         configuration.metricsToken = AppEnvironment.current.variables[APIServer.Configuration.metricsTokenVariable]
         configuration.metricsGauges = AppMetrics.gaugeReaders(database: database.app)
-        let dependencies = try Wiring.dependencies(AppEnvironment.current.variables, database: database,
+        var dependencies = try Wiring.dependencies(AppEnvironment.current.variables, database: database,
                                                     unicoConfig: unicoConfig)
+        dependencies.sessionTokens = try Wiring.sessionTokens(AppEnvironment.current.variables, database: database)
         let service = APIServer(configuration: configuration, database: database.app, dependencies: dependencies)
         let worker = try workers.map {
             try WorkerService(configuration: $0, database: database.app, dependencies: dependencies.engine, metrics: service.metrics)
