@@ -61,22 +61,25 @@ public enum Wiring {
         }
     }
 
+    /// The privacy KEKs from `variables` (`JOURNEYS_KEK`, `JOURNEYS_KEK_ID`, `JOURNEYS_KEK_PREVIOUS`,
+    /// `JOURNEYS_SUBJECT_REF_KEY`); development keys only on the embedded database.
+    public static func privacyConfiguration(_ variables: [String: String], database: Database) throws -> PrivacyConfiguration {
+        guard variables[PrivacyConfiguration.Variable.activeKey] != nil || database.embedded == nil else {
+            return .development()
+        }
+        guard variables[PrivacyConfiguration.Variable.activeKey] != nil else {
+            throw AppError(.invalidInput, "\(PrivacyConfiguration.Variable.activeKey) is not set")
+        }
+        do {
+            return try PrivacyConfiguration.fromEnvironment(variables)
+        } catch let error as PrivacyError {
+            throw AppError(.invalidInput, error.message)
+        }
+    }
+
     /// The webhook secret sealer from the privacy KEKs in `variables`; development keys only on the embedded database.
     public static func webhookSecretSealer(_ variables: [String: String], database: Database) throws -> WebhookSecretSealer {
-        let privacy: PrivacyConfiguration
-        if variables[PrivacyConfiguration.Variable.activeKey] != nil || database.embedded == nil {
-            guard variables[PrivacyConfiguration.Variable.activeKey] != nil else {
-                throw AppError(.invalidInput, "\(PrivacyConfiguration.Variable.activeKey) is not set")
-            }
-            do {
-                privacy = try PrivacyConfiguration.fromEnvironment(variables)
-            } catch let error as PrivacyError {
-                throw AppError(.invalidInput, error.message)
-            }
-        } else {
-            privacy = .development()
-        }
-        return try WebhookSecretSealer(privacy: privacy)
+        try WebhookSecretSealer(privacy: try privacyConfiguration(variables, database: database))
     }
 
     /// The outbound webhook follower and dispatcher of `work` and `serve --with-workers`.
