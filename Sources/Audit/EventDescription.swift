@@ -43,6 +43,14 @@ public enum EventDescription {
             return "journey completed: \(e.outcome.rawValue)"
         case .journeyAbandoned(let e):
             return "journey abandoned: \(e.reason.kind.rawValue)\(e.reason.sdkCode.map { " (SDK error \($0.rawValue))" } ?? "")"
+        case .retryAllowed(let e):
+            return "next attempt allowed; abandoned at \(RFC3339.string(from: e.abandonAt)) unless the app asks for a token"
+        case .captureClosedByUser(let e):
+            return "app reported the user closed the capture" + superseded(e.superseded)
+        case .captureSessionTimedOut(let e):
+            return "app reported the capture session timed out" + superseded(e.superseded)
+        case .linkIssued:
+            return "link handed to the app"
         }
     }
 

@@ -3,18 +3,38 @@ import HTTPServer
 import JourneyDomain
 import JourneyEngine
 
-/// `capture-opened` and `callback`: what the app reports with the journey's client token.
+/// `capture-opened`, `callback` and `link`: what the app reports and asks for with the journey's
+/// client token.
 struct ClientReportHandler: Sendable {
-    /// The body of `callback`: the SDK's outcome and, optionally, the attempt it belongs to.
+    /// The body of `callback`: the SDK's callback and, optionally, the attempt it belongs to.
+    ///
+    /// `{"outcome":"success","processId":…}` (`onSuccess`), `{"outcome":"error","code":…}`
+    /// (`onErrorSelfie`), `{"outcome":"closedByUser"}` (`onUserClosedCameraManually`) or
+    /// `{"outcome":"sessionTimedOut"}` (`onSystemClosedCameraTimeoutSession`).
     struct Callback: Decodable, Sendable {
-        var attempt: Int?
-        var outcome: CallbackOutcome
+        enum Report: Sendable {
+            case sdk(CallbackOutcome)
+            case dropOff(DropOff)
+        }
 
-        private enum CodingKeys: String, CodingKey { case attempt }
+        var attempt: Int?
+        var report: Report
+
+        private enum CodingKeys: String, CodingKey { case attempt, outcome }
 
         init(from decoder: any Decoder) throws {
-            attempt = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Int.self, forKey: .attempt)
-            outcome = try CallbackOutcome(from: decoder)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            attempt = try container.decodeIfPresent(Int.self, forKey: .attempt)
+            let outcome = try container.decode(String.self, forKey: .outcome)
+            if let dropOff = DropOff(rawValue: outcome) {
+                report = .dropOff(dropOff)
+            } else if outcome == "success" || outcome == "error" {
+                report = .sdk(try CallbackOutcome(from: decoder))
+            } else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .outcome, in: container,
+                    debugDescription: "outcome must be \"success\", \"error\", \"closedByUser\" or \"sessionTimedOut\"")
+            }
         }
     }
 
@@ -49,7 +69,20 @@ struct ClientReportHandler: Sendable {
         try request.requireMediaType()
         let body: Callback = try request.decode()
         let id = try authenticated(request)
-        return Recorded(id: id, state: try await journeys.recordCallback(id, attempt: body.attempt, outcome: body.outcome))
+        switch body.report {
+        case .sdk(let outcome):
+            return Recorded(id: id, state: try await journeys.recordCallback(id, attempt: body.attempt, outcome: outcome))
+        case .dropOff(let dropOff):
+            return Recorded(id: id, state: try await journeys.recordDropOff(id, attempt: body.attempt, dropOff))
+        }
+    }
+
+    /// `GET …/link`: the current attempt's `link` for an app that cannot use the SDK Lite.
+    func link(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let id = try authenticated(request)
+        let issued = try await journeys.issueLink(id, actor: "client-token")
+        return try HTTPResponse.json(LinkResponse(journeyId: id.rawValue, attempt: issued.attempt, link: issued.link,
+                                                  linkExpiresAt: issued.expiresAt), encoder: TokenResponse.encoder)
     }
 
     /// The journey of the request's path, once its client token is verified.

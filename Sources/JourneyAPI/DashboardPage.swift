@@ -53,8 +53,15 @@ struct DashboardPage {
             DashboardCharts.Bar(label: step.step, value: Double(step.journeys),
                                 text: "\(step.journeys)" + (step.fromPrevious.map { " (\(Self.percent($0)) of previous)" } ?? ""))
         }
+        let drops = funnel.dropOffs.map { drop in
+            DashboardCharts.Bar(label: drop.dropOff, value: Double(drop.journeys),
+                                text: "\(drop.journeys)" + (drop.fromCaptureOpened.map { " (\(Self.percent($0)) of capture opened)" } ?? ""))
+        }
         return "<section id=\"funnel\"><h2>Funnel</h2>"
-            + DashboardCharts.horizontalBars(bars, title: "Journeys reaching each step") + "</section>"
+            + DashboardCharts.horizontalBars(bars, title: "Journeys reaching each step")
+            + "<div id=\"drop-offs\"><h3>Drop-offs</h3>"
+            + DashboardCharts.horizontalBars(drops, title: "Captures that ended without a result", color: "#d8613a")
+            + "</div></section>"
     }
 
     var errorSection: String {

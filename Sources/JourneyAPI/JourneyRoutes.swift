@@ -59,7 +59,7 @@ struct JourneyRoutes: Sendable {
         router.post("/v1/journeys/{id}/capture-opened") { try await reports.captureOpened($0) }
         router.post("/v1/journeys/{id}/callback") { request in
             let recorded = try await reports.callback(request)
-            guard recorded.state.status == .awaitingResult else { return try recorded.response() }
+            guard !recorded.state.attemptsAwaitingResult.isEmpty else { return try recorded.response() }
             await journeys.fetchCounting(recorded.id, trigger: "callback", metrics: metrics, logger: logger)
             return try HTTPResponse.json(JourneyView(try await journeys.state(of: recorded.id), id: recorded.id),
                                          encoder: TokenResponse.encoder)
@@ -82,6 +82,7 @@ struct JourneyRoutes: Sendable {
         }
         router.post("/v1/webhooks/unico") { try await webhooks.handle($0) }
         router.post("/v1/journeys/{id}/token") { try await token.handle($0) }
+        router.get("/v1/journeys/{id}/link") { try await reports.link($0) }
     }
 }
 

@@ -48,8 +48,11 @@ extension OpenAPIDocument {
             responses: ["200": answer("Recorded.", "Journey")], problems: ["400", "401", "403", "404", "409", "415", "422"])],
         "/v1/journeys/{id}/callback": ["post": journeyOperation(
             "reportCallback",
-            "The SDK's onSuccess or onErrorSelfie. After a success the service calls Get Process before answering "
-                + "and records the result (completed approved/rejected, or still awaitingResult while Unico works).",
+            "Every SDK Lite callback: onSuccess (success), onErrorSelfie (error), onUserClosedCameraManually "
+                + "(closedByUser) and onSystemClosedCameraTimeoutSession (sessionTimedOut), each recorded as an "
+                + "event. After a success the service calls Get Process before answering and records the result "
+                + "(completed approved/rejected, or still awaitingResult while Unico works). A drop-off fails the "
+                + "attempt and allows the next one at once, within the retry budget.",
             security: ["clientToken"], request: body("Callback"),
             responses: ["200": answer("Recorded.", "Journey")], problems: ["400", "401", "403", "404", "409", "415", "422"])],
         "/v1/journeys/{id}/human-token": ["get": journeyOperation(
@@ -66,9 +69,21 @@ extension OpenAPIDocument {
                         "202": answer("No journey created this process (code unknown_process).", "WebhookAnswer")],
             problems: ["400", "401", "413", "415"])],
         "/v1/journeys/{id}/token": ["post": journeyOperation(
-            "issueToken", "The current webAppToken with at least 60 s left, or a fresh process.",
+            "issueToken",
+            "A webAppToken to open a capture, right before opening it. The current attempt's token while its "
+                + "capture was not opened yet and 60 s of it remain (a double tap, or two racing requests, get the "
+                + "same token: one capture, one process); once the capture was opened or ended, or a retry is "
+                + "allowed, a new attempt with a fresh Unico process. 409 naming the state (journeyStatus) for a "
+                + "journey completed, abandoned, awaiting its result or out of budget (attempts_exhausted), and "
+                + "process_creation_pending while another request's Create Process is unresolved after 10 s.",
             security: ["clientToken", "apiKey"],
             responses: ["200": answer("A token.", "Token")], problems: ["401", "403", "404", "409", "429", "502", "503"])],
+        "/v1/journeys/{id}/link": ["get": journeyOperation(
+            "getLink",
+            "The current attempt's Unico link, for an app that cannot use the SDK Lite; recorded as LinkIssued. "
+                + "409 naming the state when no attempt has a live process (ask for a token first).",
+            security: ["clientToken"],
+            responses: ["200": answer("The link.", "Link")], problems: ["401", "403", "404", "409"])],
     ] }
 
     /// `GET /v1/journeys/{id}[?asOf=]`: the state now, or as of a past instant (events recorded until then).
@@ -94,6 +109,7 @@ extension OpenAPIDocument {
             "IssueToken": ["operationId": "issueToken", "parameters": id],
             "ReportCaptureOpened": ["operationId": "reportCaptureOpened", "parameters": id],
             "ReportCallback": ["operationId": "reportCallback", "parameters": id],
+            "GetLink": ["operationId": "getLink", "parameters": id],
             "GetHumanToken": ["operationId": "getHumanToken", "parameters": id],
         ]
         return started
@@ -186,6 +202,9 @@ extension OpenAPIDocument {
             ])],
         ]),
         "CaptureOpened": object(["attempt": integer]),
+        "Link": object([
+            "journeyId": string, "attempt": integer, "link": string, "linkExpiresAt": time,
+        ], required: ["journeyId", "attempt", "link", "linkExpiresAt"]),
         "HumanToken": object(["journeyId": string, "humanToken": string, "completedAt": time],
                              required: ["journeyId", "humanToken"]),
         "UnicoWebhook": object(["processId": string, "state": string, "flow": string, "result": string,
@@ -193,7 +212,8 @@ extension OpenAPIDocument {
         "WebhookAnswer": object(["code": ["type": "string", "enum": ["recorded", "unknown_process"]],
                                  "journeyId": string, "status": string], required: ["code"]),
         "Callback": object([
-            "outcome": ["type": "string", "enum": ["success", "error"]], "processId": string, "code": integer,
+            "outcome": ["type": "string", "enum": ["success", "error", "closedByUser", "sessionTimedOut"]],
+            "processId": string, "code": integer,
             "attempt": integer,
         ], required: ["outcome"]),
     ] }

@@ -17,9 +17,10 @@ extension Problem {
                        extra: extra, headers: headers)
     }
 
-    /// The domain's refusal with its code and suggested status (409 for transitions not allowed).
+    /// The domain's refusal with its code and suggested status (409 for transitions not allowed);
+    /// `journeyStatus` names the journey's state (`status` is the problem's HTTP status).
     static func domain(_ error: DomainError) -> Problem {
-        var extra = ["status": error.status.rawValue]
+        var extra = ["journeyStatus": error.status.rawValue]
         if let attempt = error.attempt { extra["attempt"] = String(attempt) }
         return Problem(status: HTTPStatus(code: error.code.suggestedHTTPStatus), code: error.code.rawValue,
                        detail: error.message, extra: extra)

@@ -3,8 +3,9 @@ import HTTPServer
 import JourneyDomain
 import JourneyEngine
 
-/// `POST /v1/journeys/{id}/token`: the current `webAppToken` while it has at least 60 s left,
-/// else a fresh process (a new attempt) if the retry policy allows; 409 with the reason if not.
+/// `POST /v1/journeys/{id}/token`: a `webAppToken` to open a capture. The current attempt's while
+/// its capture was not opened yet and 60 s of it remain (a double tap is one capture), else a
+/// fresh process (a new attempt) if the retry policy allows; 409 naming the state if not.
 struct TokenHandler: Sendable {
     let authenticator: RequestAuthenticator
     let journeys: Journeys

@@ -11,8 +11,8 @@ import FoundationNetworking
 ///   `journeys:write`, with an `Idempotency-Key`) and hands the 201 body, decoded as ``JourneyStart``,
 ///   to the app. The app never sees an API key or a Unico credential.
 /// - The **app** holds only the journey-scoped client token of that answer, in a ``JourneySession``,
-///   and uses this client for the rest: `POST /v1/journeys/{id}/token`, `/capture-opened` and
-///   `/callback`, each with `Authorization: Bearer <clientToken>`. The token is valid for this
+///   and uses this client for the rest: `POST /v1/journeys/{id}/token`, `/capture-opened`,
+///   `/callback` and `GET …/link`, each with `Authorization: Bearer <clientToken>`. The token is valid for this
 ///   journey only: used on another journey the service answers 403 `wrong_journey`.
 ///
 /// Every failure is a ``JourneyClientError`` carrying the problem's stable `code`, the HTTP
@@ -24,7 +24,8 @@ import FoundationNetworking
 /// final class CaptureViewController: UIViewController, AcessoBioManagerDelegate, AcessoBioSelfieDelegate {
 ///     var journey: JourneyClient!          // JourneyClient(session: JourneySession(start: start, baseURL: url))
 ///
-///     // Before prepareAndOpenSelfieCamera: a current (>= 60 s left) or fresh webAppToken, then report it.
+///     // Right before prepareAndOpenSelfieCamera: a token for this capture (each capture gets its own
+///     // process; a double tap before opening gets the same one), then report the opening.
 ///     func startCapture() {
 ///         Task { @MainActor in
 ///             do {
@@ -64,18 +65,26 @@ import FoundationNetworking
 ///         Task { try await journey.reportError(code: error.code) }
 ///     }
 ///
-///     // The user closed the camera: nothing to report, the process stays open. Offer "try again",
-///     // which calls startCapture(): refreshToken() returns the same webAppToken while >= 60 s are left.
-///     func onUserClosedCameraManually() { offerTryAgain() }
+///     // The user closed the camera: report it (the funnel shows the drop-off), then offer "try
+///     // again", which calls startCapture(): the new capture gets a fresh process and token.
+///     func onUserClosedCameraManually() {
+///         Task { try await journey.reportClosedByUser() }
+///         offerTryAgain()
+///     }
 ///
-///     // The capture session timed out: nothing to report, the process stays open. Offer to try again
-///     // the same way; an expired token is replaced by a fresh process on refreshToken().
-///     func onSystemClosedCameraTimeoutSession() { offerTryAgain() }
+///     // The capture session timed out: report it, and offer to try again the same way.
+///     func onSystemClosedCameraTimeoutSession() {
+///         Task { try await journey.reportSessionTimedOut() }
+///         offerTryAgain()
+///     }
 ///
 ///     // The camera switched to manual capture: informational, nothing to report.
 ///     func onSystemChangedTypeCameraTimeoutFaceInference() { }
 /// }
 /// ```
+///
+/// Where the SDK Lite cannot be used, ``link()`` gives the current attempt's Unico link to open
+/// instead (after ``refreshToken()`` made the attempt).
 ///
 /// `JourneyClient` is an actor: it remembers the attempt of the last ``TokenGrant`` so that reports
 /// name the attempt the capture belongs to (a report for a superseded attempt is recorded by the
@@ -106,11 +115,13 @@ public actor JourneyClient {
         self.timeout = timeout
     }
 
-    /// `POST /v1/journeys/{id}/token`: the current `webAppToken` while it has at least 60 s left,
-    /// otherwise a fresh process (a new attempt) if the retry policy allows.
+    /// `POST /v1/journeys/{id}/token`: a `webAppToken` for the capture about to open. The current
+    /// attempt's while its capture was not opened yet and 60 s of it remain (a double tap is one
+    /// capture), otherwise a fresh process (a new attempt) if the retry policy allows.
     ///
     /// Call it right before `prepareAndOpenSelfieCamera(_:webAppToken:)`, then ``reportCaptureOpened(attempt:)``.
-    /// Fails with status 409 when no new attempt is allowed, 429/502/503 when Unico is unavailable.
+    /// Fails with status 409 when no new attempt is allowed (the problem's `journeyStatus` names the
+    /// journey's state), 429/502/503 when Unico is unavailable.
     public func refreshToken() async throws(JourneyClientError) -> TokenGrant {
         let data = try await send(path: "token", body: nil)
         let grant = try decode(TokenGrant.self, data)
@@ -146,6 +157,32 @@ public actor JourneyClient {
         return try decode(JourneyStatus.self, try await send(path: "callback", body: body))
     }
 
+    /// `POST /v1/journeys/{id}/callback` with `{"outcome":"closedByUser"}`: the SDK's
+    /// `onUserClosedCameraManually()`. The attempt ends; the next ``refreshToken()`` makes a new one.
+    @discardableResult
+    public func reportClosedByUser(attempt: Int? = nil) async throws(JourneyClientError) -> JourneyStatus {
+        try await reportDropOff("closedByUser", attempt: attempt)
+    }
+
+    /// `POST /v1/journeys/{id}/callback` with `{"outcome":"sessionTimedOut"}`: the SDK's
+    /// `onSystemClosedCameraTimeoutSession()`. The attempt ends; the next ``refreshToken()`` makes a new one.
+    @discardableResult
+    public func reportSessionTimedOut(attempt: Int? = nil) async throws(JourneyClientError) -> JourneyStatus {
+        try await reportDropOff("sessionTimedOut", attempt: attempt)
+    }
+
+    /// `GET /v1/journeys/{id}/link`: the current attempt's Unico link, for when the SDK Lite cannot
+    /// be used. Fails with 409 when no attempt has a live process (call ``refreshToken()`` first).
+    public func link() async throws(JourneyClientError) -> LinkGrant {
+        try decode(LinkGrant.self, try await send(path: "link", body: nil, method: "GET"))
+    }
+
+    private func reportDropOff(_ outcome: String, attempt: Int?) async throws(JourneyClientError) -> JourneyStatus {
+        var body: [String: Any] = ["outcome": outcome]
+        if let attempt = attempt ?? lastGrant?.attempt { body["attempt"] = attempt }
+        return try decode(JourneyStatus.self, try await send(path: "callback", body: body))
+    }
+
     // MARK: - Transport
 
     private func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws(JourneyClientError) -> T {
@@ -157,11 +194,11 @@ public actor JourneyClient {
         }
     }
 
-    private func request(path: String, body: [String: Any]?) throws(JourneyClientError) -> URLRequest {
+    private func request(path: String, body: [String: Any]?, method: String) throws(JourneyClientError) -> URLRequest {
         let url = session.baseURL.appendingPathComponent("v1/journeys")
             .appendingPathComponent(session.journeyID).appendingPathComponent(path)
         var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = "POST"
+        request.httpMethod = method
         request.setValue("Bearer \(session.clientToken)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let body, !body.isEmpty {
@@ -176,8 +213,8 @@ public actor JourneyClient {
     }
 
     /// Sends the request and returns the body of a 2xx answer; any other answer becomes its problem.
-    private func send(path: String, body: [String: Any]?) async throws(JourneyClientError) -> Data {
-        let request = try request(path: path, body: body)
+    private func send(path: String, body: [String: Any]?, method: String = "POST") async throws(JourneyClientError) -> Data {
+        let request = try request(path: path, body: body, method: method)
         let (data, response): (Data, URLResponse)
         do {
             (data, response) = try await Self.load(request, on: urlSession)

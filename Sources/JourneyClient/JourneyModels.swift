@@ -58,7 +58,8 @@ public struct JourneyStart: Sendable, Hashable, Codable {
     }
 }
 
-/// A `webAppToken` for one capture: the current one while it has at least 60 s left, else a fresh process.
+/// A `webAppToken` for one capture: the current one while its capture has not opened and 60 s
+/// of it remain, else a fresh process.
 public struct TokenGrant: Sendable, Hashable, Codable {
     public var journeyId: String
     /// The attempt (Unico process) this token opens; a fresh process increments it.
@@ -81,6 +82,15 @@ public struct TokenGrant: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case journeyId, attempt, webAppToken, expiresAt = "webAppTokenExpiresAt", environment
     }
+}
+
+/// The current attempt's Unico link, for an app that cannot use the SDK Lite.
+public struct LinkGrant: Sendable, Hashable, Decodable {
+    public var journeyId: String
+    public var attempt: Int
+    /// Open it in the browser (or a web view); it leads to the same process as the attempt's token.
+    public var link: String
+    public var linkExpiresAt: Date
 }
 
 /// What the service answers to a report: the journey's status after it, without personal data.

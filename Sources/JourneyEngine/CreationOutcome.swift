@@ -12,6 +12,9 @@ public enum CreationOutcome: Sendable, Equatable {
     case leftOpen
     /// Unico refused; the failure is recorded and the retry policy decides.
     case failed
+    /// SDK journeys: the next attempt was allowed (`RetryAllowed`); no process is created until
+    /// the app asks for its token.
+    case allowed
 }
 
 /// What reconciling an unanswered Create Process intent came to.

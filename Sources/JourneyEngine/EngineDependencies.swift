@@ -20,6 +20,10 @@ public struct EngineDependencies: Sendable {
     public var random: @Sendable () -> Double
     /// New journey and correlation ids. Default: random UUIDs.
     public var ids: @Sendable () -> UUID
+    /// How long a token request waits for another request's Create Process of the same attempt
+    /// (two racing requests are one capture) before answering `process_creation_pending`.
+    /// Default 10 s (Create Process's own timeout).
+    public var tokenCreationWait: Duration = .seconds(10)
 
     public init(
         vault: SubjectVault, unico: [Environment: HumanTokenAPIClient], retryPolicy: RetryPolicy = .standard,

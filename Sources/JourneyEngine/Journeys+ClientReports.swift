@@ -29,6 +29,18 @@ extension Journeys {
         }
     }
 
+    /// Records a drop-off the SDK reported for `attempt` (default: the current one): the user
+    /// closed the capture, or its session timed out. The attempt fails and the next one is
+    /// allowed at once, within the policy's budget.
+    public func recordDropOff(_ id: JourneyID, attempt: Int?, _ kind: DropOff) async throws -> JourneyState {
+        try await recordReport(id) {
+            switch kind {
+            case .closedByUser: .recordCaptureClosedByUser(attempt: attempt ?? $0)
+            case .sessionTimedOut: .recordCaptureSessionTimedOut(attempt: attempt ?? $0)
+            }
+        }
+    }
+
     /// Runs the command made from the current attempt number; `journey_not_found` without events.
     private func recordReport(_ id: JourneyID,
                               _ command: @escaping @Sendable (Int) -> JourneyCommand) async throws -> JourneyState {

@@ -4,7 +4,8 @@ import HumanTokenAPI
 import JourneyDomain
 import JourneyStore
 
-/// The workers' use cases: token expiry, retries with a fresh process, and reconciliation of a
+/// The workers' use cases: token expiry, retries (allowed for SDK journeys, a fresh process for
+/// link journeys), abandonment of absent users, and reconciliation of a
 /// Create Process intent that got no answer. Unico is called with background priority.
 extension Journeys {
     /// Records that `attempt`'s token expired; the domain refuses it before the token's lifetime ended.
@@ -13,15 +14,24 @@ extension Journeys {
         try await commands.execute(.expireToken(attempt: attempt), journey: id, metadata: workerMetadata)
     }
 
-    /// Records attempt n+1's intent, then creates its process.
+    /// Link journeys: records attempt n+1's intent, then creates its process (Unico notifies the
+    /// person). SDK journeys: records that attempt n+1 is allowed; the app's token request creates it.
     public func retry(_ id: JourneyID, afterAttempt attempt: Int) async throws -> CreationOutcome {
         let (vault, metadata) = (dependencies.vault, workerMetadata)
-        let target = try await commands.transaction { context -> AttemptTarget? in
+        let target = try await commands.transaction { context -> AttemptTarget?? in
             let outcome = try context.execute(.retry(afterAttempt: attempt), journey: id, metadata: metadata)
-            return try AttemptTarget.current(outcome.state, vault: vault, on: context.connection)
+            if case .retryAllowed? = outcome.events.last { return .some(nil) }
+            return .some(try AttemptTarget.current(outcome.state, vault: vault, on: context.connection))
         }
         guard let target else { return .stale }
+        guard let target else { return .allowed }
         return try await createProcess(target)
+    }
+
+    /// Abandons an SDK journey whose allowed retry the app never asked for (`userAbsent`).
+    @discardableResult
+    public func abandonAbsent(_ id: JourneyID, afterAttempt attempt: Int) async throws -> JourneyRepository.Outcome {
+        try await commands.execute(.abandonAbsent(afterAttempt: attempt), journey: id, metadata: workerMetadata)
     }
 
     /// Looks the open intent of `state`'s current attempt up by client reference; adopts the

@@ -4,7 +4,8 @@ import HumanTokenAPI
 import JourneyDomain
 import Privacy
 
-/// Fetching the result: Get Process for the journey's current attempt, recorded through the
+/// Fetching the result: Get Process for an attempt awaiting its result (the current one, or an
+/// earlier one whose capture ended after a retry replaced it), recorded through the
 /// domain as `ResultFetched` (the Human Token sealed under the subject's data key, field
 /// `PersonalDataField.humanToken`) and `JourneyCompleted`, or `ResultPending` while Unico has not
 /// finished.
@@ -17,12 +18,13 @@ extension Journeys {
     /// The actor of recorded results.
     static let resultActor = "result-fetcher"
 
-    /// Fetches and records the result of the journey's current attempt, if it is awaiting one.
-    /// Throws the Unico client's error when Get Process fails (the journey stays awaiting its result).
+    /// Fetches and records the result of `attempt` (default: the oldest attempt awaiting one), if
+    /// it awaits one. Throws the Unico client's error when Get Process fails (nothing is recorded).
     @discardableResult
-    public func fetchResult(_ id: JourneyID) async throws -> ResultFetch {
+    public func fetchResult(_ id: JourneyID, attempt requested: Int? = nil) async throws -> ResultFetch {
         let (state, version) = try await commands.load(id)
-        guard version > 0, state.status == .awaitingResult, let attempt = state.currentAttempt,
+        let number = requested ?? state.attemptsAwaitingResult.first?.number ?? 0
+        guard version > 0, state.awaitsResult(number), let attempt = state.attempt(number),
               let processID = attempt.processID, let environment = state.environment, let subject = state.subject
         else { return .nothingToFetch }
         guard let unico = dependencies.unico[environment] else {
@@ -30,14 +32,12 @@ extension Journeys {
         }
         let snapshot = try await unico.getProcess(processID.rawValue, priority: .background)
         do {
-            return try await record(snapshot, attempt: attempt.number, subject: subject.reference, journey: id)
+            return try await record(snapshot, attempt: number, subject: subject.reference, journey: id)
         } catch let refusal as DomainError where refusal.code.suggestedHTTPStatus == 409 {
             // Each statement of a READ COMMITTED transaction sees the latest commit: another fetch
             // may have recorded the result between the check and the decision. Then it is done.
             let (current, _) = try await commands.load(id)
-            guard current.status == .awaitingResult, current.currentAttemptNumber == attempt.number else {
-                return .alreadyRecorded
-            }
+            guard current.awaitsResult(number) else { return .alreadyRecorded }
             throw refusal
         }
     }
@@ -49,9 +49,7 @@ extension Journeys {
         let metadata = metadata(actor: Self.resultActor)
         return try await commands.transaction { context in
             let (current, _) = try context.load(id)
-            guard current.status == .awaitingResult, current.currentAttemptNumber == number else {
-                return .alreadyRecorded
-            }
+            guard current.awaitsResult(number) else { return .alreadyRecorded }
             let sealed = try snapshot.humanToken.map {
                 try vault.seal($0, field: PersonalDataField.humanToken, subject: subject, on: context.connection)
             }
@@ -61,7 +59,7 @@ extension Journeys {
                 humanToken: sealed, finishedAt: snapshot.finishedAt)
             let outcome = try context.execute(.recordResult(attempt: number, snapshot: recorded), journey: id,
                                               metadata: metadata)
-            return outcome.state.status == .awaitingResult ? .pending : .recorded(outcome.state.status)
+            return outcome.state.awaitsResult(number) ? .pending : .recorded(outcome.state.status)
         }
     }
 }

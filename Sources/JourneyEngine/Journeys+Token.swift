@@ -8,10 +8,25 @@ extension Journeys {
         case newAttempt(AttemptTarget)
     }
 
-    /// The current `webAppToken` while it has at least 60 s left, else a fresh process (a new
-    /// attempt) if the retry policy allows. The domain's refusals (no attempts left, Create
-    /// Process still in flight) are thrown as `DomainError`.
+    /// A `webAppToken` to open a capture: the current attempt's while its capture has not been
+    /// opened (at least 60 s of it left), else a fresh process (a new attempt) if the retry policy
+    /// allows. A request that finds another request's Create Process for the attempt in flight
+    /// waits for it (up to ``EngineDependencies/tokenCreationWait``) and gets the same token: two
+    /// racing requests are one capture and create one process. The domain's refusals (ended
+    /// journey, no attempts left, retry not allowed yet) are thrown as `DomainError`.
     public func issueToken(_ id: JourneyID, actor: String) async throws -> AttemptOutcome {
+        let deadline = ContinuousClock.now.advanced(by: dependencies.tokenCreationWait)
+        while true {
+            do {
+                return try await issueTokenOnce(id, actor: actor)
+            } catch let refusal as DomainError where refusal.code == .processCreationPending {
+                guard ContinuousClock.now < deadline else { throw refusal }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    private func issueTokenOnce(_ id: JourneyID, actor: String) async throws -> AttemptOutcome {
         let metadata = metadata(actor: actor)
         let vault = dependencies.vault
         let step: TokenStep = try await commands.transaction { context in
@@ -37,6 +52,23 @@ extension Journeys {
                                   decidedAt: dependencies.clock())
         case .newAttempt(let target):
             return try await runAttempt(target, metadata: metadata)
+        }
+    }
+
+    /// The current attempt's `link`, for an app that cannot use the SDK Lite; recorded as
+    /// `LinkIssued`. The domain refuses it when no attempt has a live process.
+    public func issueLink(_ id: JourneyID, actor: String) async throws -> IssuedLink {
+        let metadata = metadata(actor: actor)
+        let vault = dependencies.vault
+        return try await commands.transaction { context in
+            let (_, version) = try context.load(id)
+            guard version > 0 else { throw EngineError.notFound() }
+            let outcome = try context.execute(.issueLink, journey: id, metadata: metadata)
+            guard case .linkIssued(let issued)? = outcome.events.last, let attempt = outcome.state.currentAttempt,
+                  let sealed = attempt.link, let subject = outcome.state.subject
+            else { throw EngineError(.inconsistentState, "a journey with a link has no attempt") }
+            let link = try vault.open(sealed, field: SealedName.link, subject: subject.reference, on: context.connection)
+            return IssuedLink(attempt: attempt.number, link: link, expiresAt: issued.expiresAt)
         }
     }
 }

@@ -6,7 +6,7 @@ import JourneyDomain
 /// | --- | --- |
 /// | `journey.started` | `JourneyStarted` |
 /// | `attempt.capture_opened` | `CaptureOpened` (also for a superseded attempt, `superseded: true`) |
-/// | `attempt.failed` | `AttemptFailed` whose reason is an SDK error or a failed Create Process |
+/// | `attempt.failed` | `AttemptFailed` whose reason is an SDK error, a failed Create Process, a Unico-side failure (`processFailed`) or a drop-off the app reported (`closedByUser`, `sessionTimedOut`) |
 /// | `attempt.expired` | `AttemptFailed` whose reason is an expired token or an expired Unico process |
 /// | `journey.completed` | `JourneyCompleted` |
 /// | `journey.abandoned` | `JourneyAbandoned` |
@@ -40,7 +40,7 @@ public struct JourneyWebhookEventType: RawRepresentable, Sendable, Hashable, Com
         case .attemptFailed(let failed):
             switch failed.reason.kind {
             case .tokenExpired, .processExpired: .attemptExpired
-            case .sdkError, .processCreationFailed: .attemptFailed
+            case .sdkError, .processCreationFailed, .processFailed, .closedByUser, .sessionTimedOut: .attemptFailed
             }
         case .journeyCompleted: .journeyCompleted
         case .journeyAbandoned: .journeyAbandoned

@@ -31,7 +31,8 @@ enum ProjectionsStatements {
             captured_at = EXCLUDED.captured_at, callback_at = EXCLUDED.callback_at, result_at = EXCLUDED.result_at,
             completed_at = EXCLUDED.completed_at, abandoned_at = EXCLUDED.abandoned_at, outcome = EXCLUDED.outcome,
             next_due_at = EXCLUDED.next_due_at, next_due_kind = EXCLUDED.next_due_kind, version = EXCLUDED.version,
-            updated_position = EXCLUDED.updated_position, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at
+            updated_position = EXCLUDED.updated_position, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at,
+            next_due_attempt = EXCLUDED.next_due_attempt
         """
     }
 
@@ -45,7 +46,9 @@ enum ProjectionsStatements {
             token_expires_at = EXCLUDED.token_expires_at, capture_opened_at = EXCLUDED.capture_opened_at,
             callback_at = EXCLUDED.callback_at, result_fetched_at = EXCLUDED.result_fetched_at,
             outcome = EXCLUDED.outcome, error = EXCLUDED.error, token_issued_at = EXCLUDED.token_issued_at,
-            callback_outcome = EXCLUDED.callback_outcome, sdk_error_code = EXCLUDED.sdk_error_code
+            callback_outcome = EXCLUDED.callback_outcome, sdk_error_code = EXCLUDED.sdk_error_code,
+            closed_by_user_at = EXCLUDED.closed_by_user_at, session_timed_out_at = EXCLUDED.session_timed_out_at,
+            link_issued_at = EXCLUDED.link_issued_at
         """
     }
 

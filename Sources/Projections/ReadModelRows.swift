@@ -30,6 +30,7 @@ struct StateRow: Encodable {
     let updated_position: Int64
     let state: JourneyState
     let updated_at: String?
+    let next_due_attempt: Int?
 
     init(id: String, state: JourneyState, position: Int64) {
         let attempt = state.currentAttempt
@@ -58,6 +59,7 @@ struct StateRow: Encodable {
         updated_position = position
         self.state = state
         updated_at = timestamp(state.updatedAt)
+        next_due_attempt = due?.attempt
     }
 }
 
@@ -77,6 +79,9 @@ struct AttemptRow: Encodable {
     let token_issued_at: String?
     let callback_outcome: String?
     let sdk_error_code: Int?
+    let closed_by_user_at: String?
+    let session_timed_out_at: String?
+    let link_issued_at: String?
 
     init(journeyID: String, attempt: AttemptState) {
         journey_id = journeyID
@@ -94,6 +99,9 @@ struct AttemptRow: Encodable {
         token_issued_at = timestamp(attempt.firstTokenIssuedAt)
         callback_outcome = attempt.callbackOutcome.map(JourneyStateProjection.outcomeName)
         sdk_error_code = (attempt.callbackOutcome.flatMap(JourneyStateProjection.errorCode) ?? attempt.failureReason?.sdkCode)?.rawValue
+        closed_by_user_at = timestamp(attempt.closedByUserAt)
+        session_timed_out_at = timestamp(attempt.sessionTimedOutAt)
+        link_issued_at = timestamp(attempt.linkIssuedAt)
     }
 }
 

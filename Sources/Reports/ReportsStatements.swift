@@ -18,7 +18,8 @@ enum ReportsStatements {
         """
     }
 
-    /// One row: journeys started, then those that reached each step of ``FunnelReport/stepNames``.
+    /// One row: journeys started, then those that reached each step of ``FunnelReport/stepNames``,
+    /// then those with each drop-off of ``FunnelReport/dropOffNames``.
     static func funnel(_ parameters: ReportParameters) -> PostgresQuery {
         """
         SELECT count(*)::int,
@@ -26,11 +27,14 @@ enum ReportsStatements {
                count(*) FILTER (WHERE a.capture)::int,
                count(*) FILTER (WHERE a.callback)::int,
                count(*) FILTER (WHERE a.result)::int,
-               count(*) FILTER (WHERE s.outcome = 'approved')::int
+               count(*) FILTER (WHERE s.outcome = 'approved')::int,
+               count(*) FILTER (WHERE a.closed)::int,
+               count(*) FILTER (WHERE a.timed_out)::int
         FROM journey_state s
         LEFT JOIN LATERAL (
             SELECT bool_or(token_issued_at IS NOT NULL) AS token, bool_or(capture_opened_at IS NOT NULL) AS capture,
-                   bool_or(callback_outcome = 'success') AS callback, bool_or(result_fetched_at IS NOT NULL) AS result
+                   bool_or(callback_outcome = 'success') AS callback, bool_or(result_fetched_at IS NOT NULL) AS result,
+                   bool_or(closed_by_user_at IS NOT NULL) AS closed, bool_or(session_timed_out_at IS NOT NULL) AS timed_out
             FROM journey_attempts x WHERE x.journey_id = s.journey_id) a ON true
         WHERE \(window: parameters, on: "s")
         """

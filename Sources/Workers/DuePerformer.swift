@@ -71,6 +71,9 @@ public struct DuePerformer: Sendable {
                 return try await reconcile(state, item: item)
             case .fetchResult:
                 return try await fetch(id, item: item)
+            case .abandonAbsent:
+                try await journeys.abandonAbsent(id, afterAttempt: item.attempt)
+                return .done("abandoned_absent")
             }
         } catch let refusal as DomainError {
             return .done("refused_\(refusal.code.rawValue)")
@@ -104,7 +107,7 @@ public struct DuePerformer: Sendable {
     /// Get Process with the journey's own backoff; Unico errors back off here.
     private func fetch(_ id: JourneyID, item: WorkItem) async throws -> WorkResult {
         do {
-            switch try await journeys.fetchResult(id) {
+            switch try await journeys.fetchResult(id, attempt: item.attempt) {
             case .nothingToFetch: return .done("stale")
             case .pending: return .done("pending")
             case .recorded: return .done("result_recorded")
@@ -125,6 +128,7 @@ public struct DuePerformer: Sendable {
         case .created: .done("process_created")
         case .leftOpen: .done("left_open")
         case .failed: .done("creation_failed")
+        case .allowed: .done("retry_allowed")
         }
     }
 

@@ -15,6 +15,11 @@ extension RetryPolicy {
         public static let maximumAttempts = "JOURNEYS_RETRY_MAXIMUM_ATTEMPTS"
         /// Share of the delay jitter may remove, 0...1 (default 0.2).
         public static let jitterFraction = "JOURNEYS_RETRY_JITTER_FRACTION"
+        /// Seconds an opened capture holds its attempt after the token's expiry (default 600).
+        public static let captureGrace = "JOURNEYS_CAPTURE_GRACE"
+        /// Seconds an SDK journey waits for the app's token request once a retry is allowed,
+        /// before it is abandoned as `userAbsent` (default 1800).
+        public static let abandonAfter = "JOURNEYS_RETRY_ABANDON_AFTER"
         /// Comma-separated SDK codes never retried; replaces the catalog's list (default
         /// 73203,73006,73303,73304,73701,74001). An empty value retries every code.
         public static let nonRetryableCodes = "JOURNEYS_RETRY_NON_RETRYABLE_CODES"
@@ -43,6 +48,8 @@ extension RetryPolicy {
             throw WorkerError(.invalidConfiguration, "\(Variable.maximumAttempts) must be a whole number")
         }
         let jitter = try number(Variable.jitterFraction, 0...1) ?? standard.jitterFraction
+        let grace = try number(Variable.captureGrace, 0...86_400) ?? standard.captureGrace
+        let abandonAfter = try number(Variable.abandonAfter, 0...2_592_000) ?? standard.abandonAfter
         var codes = standard.nonRetryableCodes
         if let text = variables[Variable.nonRetryableCodes] {
             codes = []
@@ -57,6 +64,7 @@ extension RetryPolicy {
         }
         return RetryPolicy(initialInterval: initial, backoffCoefficient: coefficient, maximumInterval: maximum,
                            maximumAttempts: attempts.map { Int($0) } ?? standard.maximumAttempts,
-                           jitterFraction: jitter, nonRetryableCodes: codes)
+                           jitterFraction: jitter, nonRetryableCodes: codes, captureGrace: grace,
+                           abandonAfter: abandonAfter)
     }
 }

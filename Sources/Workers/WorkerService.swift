@@ -5,7 +5,8 @@ import Observability
 import Postgres
 import Synchronization
 
-/// Claims due work and performs it until cancelled: token expiry, retries with fresh processes,
+/// Claims due work and performs it until cancelled: token expiry, retries (allowed for SDK
+/// journeys, fresh processes for link journeys), abandonment of absent users,
 /// reconciliation of unanswered Create Process intents and result fetching.
 ///
 /// Any number of workers may run against one database, in one process or many; none leads.

@@ -11,13 +11,13 @@ enum WorkersStatements {
     static func seed(now: Date, limit: Int) -> PostgresQuery {
         """
         INSERT INTO work_leases (journey_id, kind, attempt, due_at)
-        SELECT s.journey_id, s.next_due_kind, s.current_attempt, s.next_due_at
+        SELECT s.journey_id, s.next_due_kind, coalesce(s.next_due_attempt, s.current_attempt), s.next_due_at
         FROM journey_state s
         WHERE s.next_due_at <= \(now) AND s.next_due_kind IS NOT NULL
           AND NOT EXISTS (
             SELECT 1 FROM work_leases l
             WHERE l.journey_id = s.journey_id AND l.kind = s.next_due_kind
-              AND l.attempt = s.current_attempt AND l.due_at = s.next_due_at)
+              AND l.attempt = coalesce(s.next_due_attempt, s.current_attempt) AND l.due_at = s.next_due_at)
         ORDER BY s.next_due_at
         LIMIT \(limit)
         ON CONFLICT DO NOTHING

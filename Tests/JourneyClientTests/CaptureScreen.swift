@@ -12,10 +12,10 @@ final class CaptureScreen: AcessoBioManagerDelegate, AcessoBioSelfieDelegate {
         case reportedSuccess(processID: String, JourneyStatus)
         /// `onErrorSelfie(_:)`/`onErrorAcessoBioManager(_:)` -> `reportError(code:)`.
         case reportedError(code: Int, JourneyStatus)
-        /// `onUserClosedCameraManually`: nothing reported; the app offers to try again.
-        case closedByUser
-        /// `onSystemClosedCameraTimeoutSession`: nothing reported; the app offers to try again.
-        case sessionTimedOut
+        /// `onUserClosedCameraManually` -> `reportClosedByUser()`; the app offers to try again.
+        case closedByUser(JourneyStatus)
+        /// `onSystemClosedCameraTimeoutSession` -> `reportSessionTimedOut()`; the app offers to try again.
+        case sessionTimedOut(JourneyStatus)
         /// A report failed.
         case reportFailed(JourneyClientError)
     }
@@ -66,9 +66,9 @@ final class CaptureScreen: AcessoBioManagerDelegate, AcessoBioSelfieDelegate {
         report { .reportedError(code: code, try await $0.reportError(code: code)) }
     }
 
-    func onUserClosedCameraManually() { end(.closedByUser) }
+    func onUserClosedCameraManually() { report { .closedByUser(try await $0.reportClosedByUser()) } }
 
-    func onSystemClosedCameraTimeoutSession() { end(.sessionTimedOut) }
+    func onSystemClosedCameraTimeoutSession() { report { .sessionTimedOut(try await $0.reportSessionTimedOut()) } }
 
     func onSystemChangedTypeCameraTimeoutFaceInference() {}
 

@@ -236,20 +236,49 @@ import UnicoEmulator
         }
     }
 
-    @Test func closingTheCameraReportsNothingAndTryingAgainReusesTheToken() async throws {
+    @Test func closingTheCameraIsReportedAndTryingAgainGetsAFreshProcess() async throws {
         try await withClientHarness { h in
             let start = try await h.backendStartsJourney()
             let screen = await CaptureScreen(journey: h.app(start))
             let device = SimulatedDevice(emulatorURL: h.emulatorURL)
             let (first, closed) = try await screen.capture(on: device.handed(to: .closeCamera))
-            #expect(closed == .closedByUser)
+            guard case .closedByUser(let afterClose) = closed else {
+                Issue.record("expected a reported close, got \(closed)")
+                return
+            }
+            #expect(afterClose.status == "retryScheduled")
+            // The next capture gets its own process and token: the closed one is never reopened.
             let (second, event) = try await screen.capture(on: device.handed(to: .approve))
-            #expect(second == first)
+            #expect(second.attempt == first.attempt + 1)
+            #expect(second.webAppToken != first.webAppToken)
             guard case .reportedSuccess(_, let status) = event else {
                 Issue.record("expected a reported success, got \(event)")
                 return
             }
             #expect(status.status == "completed")
+        }
+    }
+
+    @Test func aTimedOutSessionIsReportedAndTheLinkIsTheFallback() async throws {
+        try await withClientHarness { h in
+            let start = try await h.backendStartsJourney()
+            let journey = await h.app(start)
+            let link = try await journey.link()
+            #expect(link.attempt == 1)
+            #expect(link.link.hasPrefix("http"))
+            let screen = await CaptureScreen(journey: journey)
+            let (_, ended) = try await screen.capture(on: SimulatedDevice(emulatorURL: h.emulatorURL, user: .letSessionTimeOut))
+            guard case .sessionTimedOut(let status) = ended else {
+                Issue.record("expected a reported timeout, got \(ended)")
+                return
+            }
+            #expect(status.status == "retryScheduled")
+            do {
+                _ = try await journey.link()
+                Issue.record("no live attempt: the link is refused")
+            } catch {
+                #expect((error as? JourneyClientError)?.status == 409)
+            }
         }
     }
 

@@ -102,14 +102,17 @@ struct CallbackTests {
         #expect(after.supersededCallbacks == 2)
         #expect(after.lastErrorCode == nil)
         #expect(after.attempt(1)?.callbackOutcome == .success(processID: Fixture.process1))
-        #expect(after.nextDue == before.nextDue)
+        // The superseded capture ended with onSuccess: its result is still fetched (no approval lost).
+        #expect(before.nextDue?.kind == .expireToken)
+        #expect(after.nextDue == DueWork(kind: .fetchResult, attempt: 1, at: Fixture.t0.addingTimeInterval(260)))
+        #expect(after.attemptsAwaitingResult.map(\.number) == [1])
     }
 
     @Test("a late onSuccess after the timer expired the token wins over the scheduled retry")
     func lateSuccess() throws {
         var scenario = try Scenario.captureOpened()
-        try scenario.run(.expireToken(attempt: 1), at: 301)
-        try scenario.run(.recordCallback(attempt: 1, outcome: .success(processID: Fixture.process1)), at: 305)
+        try scenario.run(.expireToken(attempt: 1), at: 901)
+        try scenario.run(.recordCallback(attempt: 1, outcome: .success(processID: Fixture.process1)), at: 905)
         let state = scenario.state
         #expect(state.status == .awaitingResult)
         #expect(state.currentAttempt?.retryAt == nil)

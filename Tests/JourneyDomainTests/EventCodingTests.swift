@@ -74,12 +74,16 @@ struct EventCodingTests {
         .journeyAbandoned(
             JourneyAbandoned(attempt: 1, occurredAt: at, reason: AbandonReason(kind: .nonRetryableFailure, sdkCode: 73303, detail: "refused"))
         ),
+        .retryAllowed(RetryAllowed(attempt: 1, occurredAt: at, abandonAt: at + 1800)),
+        .captureClosedByUser(CaptureClosedByUser(attempt: 2, occurredAt: at)),
+        .captureSessionTimedOut(CaptureSessionTimedOut(attempt: 1, occurredAt: at, superseded: true)),
+        .linkIssued(LinkIssued(attempt: 2, occurredAt: at, expiresAt: at + 290)),
     ]
 
     @Test("samples cover every event type exactly once")
     func coverage() {
         #expect(Self.samples.map(\.eventType) == JourneyEvent.allEventTypes)
-        #expect(Set(JourneyEvent.allEventTypes).count == 14)
+        #expect(Set(JourneyEvent.allEventTypes).count == 18)
     }
 
     @Test("each event type round-trips through (type, data)", arguments: samples)
@@ -96,7 +100,8 @@ struct EventCodingTests {
         #expect(JourneyEvent.allEventTypes == [
             "JourneyStarted", "ProcessCreationRequested", "ProcessCreated", "ProcessCreationFailed", "TokenIssued",
             "CaptureOpened", "CallbackReceived", "WebhookReceived", "ResultPending", "ResultFetched", "TokenExpired",
-            "AttemptFailed", "JourneyCompleted", "JourneyAbandoned",
+            "AttemptFailed", "JourneyCompleted", "JourneyAbandoned", "RetryAllowed", "CaptureClosedByUser",
+            "CaptureSessionTimedOut", "LinkIssued",
         ])
     }
 
@@ -137,12 +142,15 @@ struct EventCodingTests {
     @Test("events decided live round-trip and fold to the same state")
     func decidedEvents() throws {
         var scenario = try Scenario.captureOpened()
-        try scenario.run(.expireToken(attempt: 1), at: 301.123_456_7, random: 0.37)
-        try scenario.run(.issueToken, at: 302.5)
-        try scenario.run(Fixture.created(2, Fixture.process2), at: 303.25)
-        try scenario.run(.issueToken, at: 304)
-        try scenario.run(.recordCallback(attempt: 2, outcome: .success(processID: Fixture.process2)), at: 350)
-        try scenario.run(.recordResult(attempt: 2, snapshot: Fixture.result(.finished, .ok, token: Fixture.sealed("ht"))), at: 351)
+        try scenario.run(.expireToken(attempt: 1), at: 901.123_456_7, random: 0.37)
+        try scenario.run(.issueToken, at: 912.5)
+        try scenario.run(Fixture.created(2, Fixture.process2), at: 913.25)
+        try scenario.run(.issueToken, at: 914)
+        try scenario.run(.issueLink, at: 914.5)
+        try scenario.run(.recordCaptureOpened(attempt: 2), at: 915)
+        try scenario.run(.recordCaptureSessionTimedOut(attempt: 1), at: 916)
+        try scenario.run(.recordCallback(attempt: 2, outcome: .success(processID: Fixture.process2)), at: 950)
+        try scenario.run(.recordResult(attempt: 2, snapshot: Fixture.result(.finished, .ok, token: Fixture.sealed("ht"))), at: 951)
 
         let decoded = try scenario.events.map { try JourneyEvent($0.encoded()) }
         #expect(decoded == scenario.events)

@@ -28,11 +28,33 @@ struct ExpiryTests {
         #expect(state.nextDue == DueWork(kind: .retry, attempt: 1, at: Fixture.t0.addingTimeInterval(311)))
     }
 
-    @Test("an opened capture without a callback still expires")
+    @Test("an opened capture holds its attempt for the grace after the token's expiry, then expires")
     func expiresAfterCaptureOpened() throws {
         var scenario = try Scenario.captureOpened()
-        let events = try scenario.run(.expireToken(attempt: 1), at: 400)
+        // Token expires at t0+301; the default grace of 600 s holds the opened capture until t0+901.
+        #expect(scenario.state.nextDue == DueWork(kind: .expireToken, attempt: 1, at: Fixture.t0.addingTimeInterval(901)))
+        let early = try #require(scenario.refusal(.expireToken(attempt: 1), at: 900))
+        #expect(early.code == .tokenNotExpired)
+        #expect(early.message.contains("opened capture"))
+        let events = try scenario.run(.expireToken(attempt: 1), at: 901)
         #expect(events.first?.eventType == "TokenExpired")
+    }
+
+    @Test("the grace is the journey's policy")
+    func configurableGrace() throws {
+        var scenario = try Scenario.captureOpened(policy: RetryPolicy(captureGrace: 30))
+        #expect(scenario.state.nextDue?.at == Fixture.t0.addingTimeInterval(331))
+        #expect(scenario.refusal(.expireToken(attempt: 1), at: 330)?.code == .tokenNotExpired)
+        try scenario.run(.expireToken(attempt: 1), at: 331)
+        #expect(scenario.state.status == .retryScheduled)
+    }
+
+    @Test("a token never opened expires at its lifetime, without grace")
+    func unopenedNoGrace() throws {
+        var scenario = try Scenario.tokenIssued()
+        #expect(scenario.state.nextDue?.at == Fixture.t0.addingTimeInterval(301))
+        try scenario.run(.expireToken(attempt: 1), at: 301)
+        #expect(scenario.state.status == .retryScheduled)
     }
 
     @Test("after a success callback the token is never expired")

@@ -2,9 +2,9 @@ import Foundation
 import JourneyDomain
 import Testing
 
-@Suite("Token issue and reuse")
+@Suite("Token issue: one token per capture")
 struct TokenTests {
-    @Test("the first hand-out is new, later ones reuse the same token and expiry")
+    @Test("before the capture opens, a second request (a double tap) gets the same token and expiry")
     func reuse() throws {
         var scenario = try Scenario.processCreated()
         let first = try scenario.run(.issueToken, at: 2)
@@ -23,7 +23,7 @@ struct TokenTests {
         #expect(scenario.state.currentAttempt?.lastTokenIssuedAt == Fixture.t0.addingTimeInterval(100))
     }
 
-    @Test("exactly 60 s left still reuses the token")
+    @Test("exactly 60 s left still hands out the unopened token")
     func thresholdReuse() throws {
         var scenario = try Scenario.tokenIssued()
         let events = try scenario.run(.issueToken, at: 301 - 60)
@@ -54,7 +54,7 @@ struct TokenTests {
         #expect(error.message.contains("tokenIssued"))
     }
 
-    @Test("the app asking for a token during a scheduled retry gets a new attempt at once")
+    @Test("the app asking for a token during a scheduled retry gets a new attempt at once (the user is there)")
     func tokenDuringRetry() throws {
         var scenario = try Scenario.retryScheduled()
         let events = try scenario.run(.issueToken, at: 5)

@@ -67,21 +67,45 @@ struct WebhookAndResultTests {
         #expect(error.code == .invalidResult)
     }
 
+    @Test("a rejection is final")
+    func rejected() throws {
+        var scenario = try Scenario.awaitingResult()
+        try scenario.run(.recordResult(attempt: 1, snapshot: Fixture.result(.finished, .invalidIdentity)), at: 6)
+        #expect(scenario.state.status == .completed)
+        #expect(scenario.state.outcome == .rejected)
+        #expect(scenario.state.humanToken == nil)
+    }
+
     @Test(
-        "final results map to outcomes",
+        "Unico-side failures are retried under the policy, not final",
         arguments: [
-            (ProcessState.finished, ProcessResult.invalidIdentity, JourneyOutcome.rejected),
-            (.finished, .error, .failed),
-            (.finished, .unspecified, .failed),
-            (.failed, .unspecified, .failed),
+            (ProcessState.finished, ProcessResult.error),
+            (.finished, .unspecified),
+            (.failed, .unspecified),
+            (.failed, .error),
         ]
     )
-    func outcomes(state: ProcessState, result: ProcessResult, outcome: JourneyOutcome) throws {
+    func unicoFailures(state: ProcessState, result: ProcessResult) throws {
         var scenario = try Scenario.awaitingResult()
-        try scenario.run(.recordResult(attempt: 1, snapshot: Fixture.result(state, result)), at: 6)
-        #expect(scenario.state.status == .completed)
-        #expect(scenario.state.outcome == outcome)
-        #expect(scenario.state.humanToken == nil)
+        let events = try scenario.run(.recordResult(attempt: 1, snapshot: Fixture.result(state, result)), at: 6)
+        #expect(events.map(\.eventType) == ["ResultFetched", "AttemptFailed"])
+        #expect(scenario.state.status == .retryScheduled)
+        #expect(scenario.state.outcome == nil)
+        #expect(scenario.state.lastFailure?.kind == .processFailed)
+        #expect(scenario.state.lastFailure?.detail.contains(state.rawValue) == true)
+        #expect(scenario.state.nextDue == DueWork(kind: .retry, attempt: 1, at: Fixture.t0.addingTimeInterval(16)))
+    }
+
+    @Test("a Unico-side failure of the last attempt the policy allows abandons the journey")
+    func unicoFailureExhausted() throws {
+        var scenario = Scenario()
+        try scenario.run(Fixture.start(policy: RetryPolicy(maximumAttempts: 1)), at: 0)
+        try scenario.run(Fixture.created(1, Fixture.process1), at: 1)
+        try scenario.run(.issueToken, at: 2)
+        try scenario.run(.recordCallback(attempt: 1, outcome: .success(processID: Fixture.process1)), at: 4)
+        let events = try scenario.run(.recordResult(attempt: 1, snapshot: Fixture.result(.failed, .error)), at: 6)
+        #expect(events.map(\.eventType) == ["ResultFetched", "AttemptFailed", "JourneyAbandoned"])
+        #expect(scenario.state.abandonReason?.kind == .attemptsExhausted)
     }
 
     @Test("an expired process fails the attempt and schedules a fresh one")

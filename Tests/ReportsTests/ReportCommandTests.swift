@@ -17,6 +17,10 @@ import Testing
                 funnel,callback,6,75.0%,60.0%
                 funnel,result fetched,5,83.3%,50.0%
                 funnel,approved,4,80.0%,40.0%
+
+                section,drop-off,journeys,of capture opened
+                drop-offs,closed by user,0,0.0%
+                drop-offs,session timed out,0,0.0%
                 """)
 
             let table = await journeys(["report", "funnel"] + window + ["--environment", "PROD"], database: db)

@@ -27,6 +27,26 @@ import Testing
         }
     }
 
+    @Test func funnelShowsTheDropOffsTheAppReported() async throws {
+        try await withFixture { db, fixture in
+            let t = date("2026-04-01")
+            let h = fixture.history
+            try await h.journey("k", at: t, [.created(), .token, .capture, .wait(20), .closed])
+            try await h.journey("l", at: t.addingTimeInterval(60), [.created(), .token, .capture, .wait(20), .timedOut])
+            try await h.journey("m", at: t.addingTimeInterval(120), [.created(), .token, .capture, .wait(20), .closed,
+                                                                      .retry, .created(), .token, .capture, .timedOut])
+            try await h.journey("n", at: t.addingTimeInterval(180), [.created(), .token, .capture, .wait(20), .success])
+            try await h.project()
+            let report = try await FunnelReport.run(
+                ReportParameters(from: t, to: date("2026-04-02"), now: t.addingTimeInterval(3600)), on: db.app)
+            #expect(report.steps.map(\.journeys) == [4, 4, 4, 1, 0, 0])
+            #expect(report.dropOffs.map(\.dropOff) == ["closed by user", "session timed out"])
+            #expect(report.dropOffs.map(\.journeys) == [2, 2])
+            #expect(report.dropOffs.map(\.fromCaptureOpened) == [0.5, 0.5])
+            #expect(report.sections.map(\.name) == ["funnel", "drop-offs"])
+        }
+    }
+
     @Test func sdkErrorsCarryTheCatalogsMeaningAndAction() async throws {
         try await withFixture { db, _ in
             let report = try await SDKErrorReport.run(Fixture.parameters(), on: db.app)

@@ -20,6 +20,8 @@ enum Step {
     case wait(TimeInterval)
     case created(expiresIn: TimeInterval? = nil)
     case token, capture, success, expire, retry
+    /// The app reports `onUserClosedCameraManually` / `onSystemClosedCameraTimeoutSession`.
+    case closed, timedOut
     case error(SDKErrorCode)
     case result(ProcessResult)
 }
@@ -59,8 +61,13 @@ struct History {
                 try await run(.recordResult(attempt: attempt, snapshot: ProcessSnapshot(
                     state: .finished, result: result, humanToken: result == .ok ? sealed("ht") : nil, finishedAt: clock.now())), id)
             case .expire: try await run(.expireToken(attempt: attempt), id)
+            case .closed: try await run(.recordCaptureClosedByUser(attempt: attempt), id)
+            case .timedOut: try await run(.recordCaptureSessionTimedOut(attempt: attempt), id)
             case .retry:
+                // The workers allow the retry (SDK journey), then the returning app's token request
+                // records attempt n+1's intent; `.created()` follows.
                 try await run(.retry(afterAttempt: attempt), id)
+                try await run(.issueToken, id)
                 attempt += 1
             }
         }

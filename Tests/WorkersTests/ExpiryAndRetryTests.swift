@@ -5,8 +5,8 @@ import UnicoEmulator
 import Workers
 
 @Suite(.serialized) struct ExpiryAndRetryTests {
-    @Test func tokenExpiresOnTheFirstPollAfterItsLifetimeThenAFreshProcessIsCreated() async throws {
-        let policy = RetryPolicy(initialInterval: 10, maximumAttempts: 2, jitterFraction: 0)
+    @Test func tokenExpiresOnTheFirstPollAfterItsLifetimeThenTheRetryIsAllowedWithoutAProcess() async throws {
+        let policy = RetryPolicy(initialInterval: 10, maximumAttempts: 2, jitterFraction: 0, abandonAfter: 120)
         try await withWorkers(policy: policy) { h in
             let id = try await h.startCreated()
             let expiresAt = try #require(try await h.state(id).currentAttempt?.tokenExpiresAt)
@@ -33,16 +33,53 @@ import Workers
             #expect(try await worker.runOnce() == 0)
             #expect(try await h.eventTypes(id).filter { $0 == "TokenExpired" }.count == 1)
 
-            // Not before the retry is due; then attempt 2 with a fresh process (no token handed out yet).
+            // Not before the retry is due; then it is allowed, but no process is created before
+            // the app asks for a token (SDK journey: a fresh process right before each capture).
             h.clock.set(detected.addingTimeInterval(9))
             try await h.poll(worker)
-            #expect(try await h.state(id).currentAttemptNumber == 1)
+            #expect(try await h.state(id).status == .retryScheduled)
             h.clock.set(detected.addingTimeInterval(10))
             try await h.poll(worker)
+            let allowed = try await h.state(id)
+            #expect(allowed.status == .retryAvailable)
+            #expect(allowed.currentAttemptNumber == 1)
+            #expect(try await h.eventTypes(id).last == "RetryAllowed")
+            #expect(h.emulator.processes().count == 1)
+
+            // The user never comes back: abandoned after the policy's window; one Unico process in all.
+            h.clock.set(detected.addingTimeInterval(10 + 119))
+            try await h.poll(worker)
+            #expect(try await h.state(id).status == .retryAvailable)
+            h.clock.set(detected.addingTimeInterval(10 + 121))
+            try await h.poll(worker)
+            let abandoned = try await h.state(id)
+            #expect(abandoned.status == .abandoned)
+            #expect(abandoned.abandonReason?.kind == .userAbsent)
+            #expect(try await h.eventTypes(id).suffix(2) == ["RetryAllowed", "JourneyAbandoned"])
+            try await h.poll(worker)
+            #expect(h.emulator.processes().count == 1)
+        }
+    }
+
+    @Test func theAppsTokenRequestAfterAnAllowedRetryCreatesTheNextAttemptsProcess() async throws {
+        let policy = RetryPolicy(initialInterval: 10, maximumAttempts: 2, jitterFraction: 0)
+        try await withWorkers(policy: policy) { h in
+            let id = try await h.startCreated()
+            let expiresAt = try #require(try await h.state(id).currentAttempt?.tokenExpiresAt)
+            let worker = try h.worker()
+            h.clock.set(expiresAt.addingTimeInterval(1))
+            try await h.poll(worker)
+            h.clock.set(expiresAt.addingTimeInterval(12))
+            try await h.poll(worker)
+            #expect(try await h.state(id).status == .retryAvailable)
+            #expect(h.emulator.processes().count == 1)
+
+            let token = try await h.send("POST", "/v1/journeys/\(id.rawValue)/token")
+            #expect(token.status == 200)
+            #expect(token["attempt"] as? Int == 2)
             let retried = try await h.state(id)
-            #expect(retried.currentAttemptNumber == 2)
-            #expect(retried.status == .processCreated)
-            #expect(retried.currentAttempt?.trigger == .retry)
+            #expect(retried.status == .tokenIssued)
+            #expect(retried.currentAttempt?.trigger == .tokenRequest)
             #expect(h.processesPerClientReference().values.allSatisfy { $0 == 1 })
             #expect(h.emulator.processes().count == 2)
 
@@ -54,7 +91,11 @@ import Workers
             #expect(abandoned.status == .abandoned)
             #expect(abandoned.abandonReason?.kind == .attemptsExhausted)
             #expect(try await h.eventTypes(id).suffix(3) == ["TokenExpired", "AttemptFailed", "JourneyAbandoned"])
-            try await h.poll(worker)
+            let refused = try await h.send("POST", "/v1/journeys/\(id.rawValue)/token")
+            #expect(refused.status == 409)
+            #expect(refused["code"] as? String == "invalid_transition")
+            #expect(refused["journeyStatus"] as? String == "abandoned")
+            #expect((refused["detail"] as? String)?.contains("abandoned") == true)
             #expect(h.emulator.processes().count == 2)
         }
     }

@@ -36,12 +36,15 @@ import Workers
             "JOURNEYS_RETRY_INITIAL_INTERVAL": "2", "JOURNEYS_RETRY_BACKOFF_COEFFICIENT": "3",
             "JOURNEYS_RETRY_MAXIMUM_INTERVAL": "50", "JOURNEYS_RETRY_MAXIMUM_ATTEMPTS": "4",
             "JOURNEYS_RETRY_JITTER_FRACTION": "0", "JOURNEYS_RETRY_NON_RETRYABLE_CODES": "73304, 73203",
+            "JOURNEYS_CAPTURE_GRACE": "120", "JOURNEYS_RETRY_ABANDON_AFTER": "900",
         ])
         #expect(policy == RetryPolicy(initialInterval: 2, backoffCoefficient: 3, maximumInterval: 50, maximumAttempts: 4,
-                                      jitterFraction: 0, nonRetryableCodes: [73304, 73203]))
+                                      jitterFraction: 0, nonRetryableCodes: [73304, 73203], captureGrace: 120,
+                                      abandonAfter: 900))
         #expect(try RetryPolicy.fromEnvironment([:]) == .standard)
         for (name, value) in [("JOURNEYS_RETRY_MAXIMUM_ATTEMPTS", "2.5"), ("JOURNEYS_RETRY_JITTER_FRACTION", "2"),
-                              ("JOURNEYS_RETRY_INITIAL_INTERVAL", "soon"), ("JOURNEYS_RETRY_NON_RETRYABLE_CODES", "x")] {
+                              ("JOURNEYS_RETRY_INITIAL_INTERVAL", "soon"), ("JOURNEYS_RETRY_NON_RETRYABLE_CODES", "x"),
+                              ("JOURNEYS_CAPTURE_GRACE", "-1"), ("JOURNEYS_RETRY_ABANDON_AFTER", "later")] {
             let error = try #require(throws: WorkerError.self) { try RetryPolicy.fromEnvironment([name: value]) }
             #expect(error.code == .invalidConfiguration)
             #expect(error.message.contains(name))

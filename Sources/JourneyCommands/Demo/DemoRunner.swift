@@ -48,9 +48,10 @@ struct DemoRunner: Sendable {
         // Started now, captured after the emulator's clock passed the 5-minute token life.
         var pending: [(DemoScenario, Started)] = []
         for scenario in later { if let started = try await start(scenario, api: api, key: key) { pending.append((scenario, started)) } }
-        // Users who never come back: the workers expire their tokens and retry with fresh processes.
+        // After expiry the workers allow a retry; a returning user's token request creates the fresh
+        // process, while a user who never comes back costs one process and is abandoned after the window.
         let comesBack = DemoScenario("expired, retried, approved", .capture(.approve))
-        let neverReturns = DemoScenario("expired, retries spent", .capture(.approve))
+        let neverReturns = DemoScenario("expired, never came back", .capture(.approve))
         let returning = try await start(comesBack, api: api, key: key)
         let absent = try await start(neverReturns, api: api, key: key)
         clock.advance(by: 301)
@@ -62,7 +63,7 @@ struct DemoRunner: Sendable {
         let workers = try DemoWorkers(database: database, dependencies: stack.dependencies)
         try await workers.pass()                      // token expired: a retry is scheduled
         clock.advance(by: Self.retryPolicy.maximumInterval + 1)
-        try await workers.pass()                      // attempt 2: a fresh Unico process
+        try await workers.pass()                      // the retry is allowed (no process until the app asks)
         if let returning {
             // The user opens the app again: it asks for a token (attempt 2's) and captures.
             let (status, json) = try await api.call("POST", "v1/journeys/\(returning.journeyID)/token", bearer: returning.clientToken)
@@ -76,7 +77,7 @@ struct DemoRunner: Sendable {
             clock.advance(by: 301)
             try await workers.pass()                  // expired again
             clock.advance(by: Self.retryPolicy.maximumInterval + 1)
-            try await workers.pass()                  // the next attempt, or abandoned when the budget is spent
+            try await workers.pass()                  // the absent user's window runs out: abandoned
         }
         results.append((neverReturns, absent?.journeyID))
         log("workers: \(workers.statistics)")
@@ -95,8 +96,10 @@ struct DemoRunner: Sendable {
         return summary
     }
 
-    /// Short intervals and three attempts, so the demo shows retries and abandonment in a few passes.
-    static let retryPolicy = RetryPolicy(initialInterval: 5, backoffCoefficient: 2, maximumInterval: 20, maximumAttempts: 3)
+    /// Short intervals, three attempts and a 5-minute window for absent users, so the demo shows
+    /// retries and abandonment in a few passes.
+    static let retryPolicy = RetryPolicy(initialInterval: 5, backoffCoefficient: 2, maximumInterval: 20, maximumAttempts: 3,
+                                         abandonAfter: 300)
 
     struct Started: Sendable {
         let journeyID: String
@@ -161,8 +164,11 @@ struct DemoRunner: Sendable {
             case .error(let error):
                 _ = try await api.call("POST", "\(path)/callback", bearer: started.clientToken,
                                        body: ["outcome": "error", "code": error.code])
-            case .closedByUser, .sessionTimedOut:
-                break
+            case .closedByUser:
+                _ = try await api.call("POST", "\(path)/callback", bearer: started.clientToken, body: ["outcome": "closedByUser"])
+            case .sessionTimedOut:
+                _ = try await api.call("POST", "\(path)/callback", bearer: started.clientToken,
+                                       body: ["outcome": "sessionTimedOut"])
             }
         }
     }

@@ -8,20 +8,30 @@ public enum JourneyCommand: Hashable, Sendable {
     case recordProcessCreated(ProcessCreation)
     /// Create Process failed for the attempt.
     case recordProcessCreationFailed(attempt: Int, failure: ProcessCreationFailure)
-    /// The app asks for a `webAppToken`: the current one with at least 60 s left, or a new attempt.
+    /// The app asks for a `webAppToken` to open a capture: the current attempt's while its capture
+    /// is not opened yet and 60 s of it remain, else a new attempt (a fresh process).
     case issueToken
+    /// The app asks for the current attempt's `link` (it cannot use the SDK Lite).
+    case issueLink
     /// The app called `prepareAndOpenSelfieCamera` with the attempt's token.
     case recordCaptureOpened(attempt: Int)
     /// The app reports `onSuccess` or `onErrorSelfie` for the attempt.
     case recordCallback(attempt: Int, outcome: CallbackOutcome)
+    /// The app reports `onUserClosedCameraManually` for the attempt.
+    case recordCaptureClosedByUser(attempt: Int)
+    /// The app reports `onSystemClosedCameraTimeoutSession` for the attempt.
+    case recordCaptureSessionTimedOut(attempt: Int)
     /// Unico's webhook for one of the journey's processes.
     case recordWebhook(WebhookNotice)
     /// Get Process answered for the attempt.
     case recordResult(attempt: Int, snapshot: ProcessSnapshot)
     /// A timer found the attempt's token past its lifetime.
     case expireToken(attempt: Int)
-    /// A worker starts the attempt after `afterAttempt` with a fresh process.
+    /// A worker starts the attempt after `afterAttempt` with a fresh process (link journeys) or
+    /// allows it (SDK journeys).
     case retry(afterAttempt: Int)
+    /// A worker abandons an SDK journey whose allowed retry was never asked for.
+    case abandonAbsent(afterAttempt: Int)
     /// Give up on the journey.
     case abandon(reason: AbandonReason)
 
@@ -32,6 +42,10 @@ public enum JourneyCommand: Hashable, Sendable {
         case .recordProcessCreated: "record a created process"
         case .recordProcessCreationFailed: "record a failed process creation"
         case .issueToken: "issue a token"
+        case .issueLink: "issue the link"
+        case .recordCaptureClosedByUser: "record capture closed by the user"
+        case .recordCaptureSessionTimedOut: "record capture session timed out"
+        case .abandonAbsent: "abandon the journey for an absent user"
         case .recordCaptureOpened: "record capture opened"
         case .recordCallback: "record a callback"
         case .recordWebhook: "record a webhook"

@@ -45,11 +45,28 @@ extension JourneyDecider {
             }
             let expired = TokenExpired(attempt: attempt, occurredAt: now, expiresAt: expiresAt, detectedBy: .sdkCallback)
             return [received, .tokenExpired(expired)] + failAttempt(attempt, reason: .tokenExpired(sdkCode: code))
-        case .retryScheduled, .awaitingResult:
+        case .retryScheduled, .retryAvailable, .awaitingResult:
             return [received]
         default:
             throw invalidTransition(command, attempt: attempt)
         }
+    }
+
+    /// A drop-off the app reported: the capture ended without a result; the attempt fails and the
+    /// policy allows the next one at once (the user is there). Recorded only when the attempt was
+    /// replaced or had already ended.
+    func decideDropOff(attempt: Int, kind: AttemptFailureReason.Kind, command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {
+        try requireActive(command)
+        let target = try knownAttemptWithProcess(attempt, command)
+        let superseded = attempt < current
+        let event: JourneyEvent = kind == .closedByUser
+            ? .captureClosedByUser(CaptureClosedByUser(attempt: attempt, occurredAt: now, superseded: superseded))
+            : .captureSessionTimedOut(CaptureSessionTimedOut(attempt: attempt, occurredAt: now, superseded: superseded))
+        let already = kind == .closedByUser ? target.closedByUserAt : target.sessionTimedOutAt
+        if already != nil { return [] }
+        guard !superseded, state.status.hasOutstandingToken, target.callbackAt == nil else { return [event] }
+        let reason: AttemptFailureReason = kind == .closedByUser ? .closedByUser : .sessionTimedOut
+        return [event] + failAttempt(attempt, reason: reason)
     }
 
     func decideWebhook(_ notice: WebhookNotice, command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {

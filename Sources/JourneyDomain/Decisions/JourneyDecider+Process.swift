@@ -73,9 +73,34 @@ extension JourneyDecider {
                     attempt: attempt
                 )
             }
+            guard state.isLinkJourney else {
+                // SDK journeys: the process is created when the app asks for the token.
+                let abandonAt = now.addingTimeInterval(state.retryPolicy.abandonAfter)
+                return [.retryAllowed(RetryAllowed(attempt: attempt, occurredAt: now, abandonAt: abandonAt))]
+            }
             return try newAttempt(trigger: .retry)
         default:
             throw invalidTransition(command, attempt: attempt)
         }
+    }
+
+    func decideAbandonAbsent(afterAttempt attempt: Int, command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {
+        try requireActive(command)
+        try requireCurrent(attempt, command)
+        guard state.status == .retryAvailable, let target = state.currentAttempt, let abandonAt = target.abandonAt,
+              let allowedAt = target.retryAllowedAt
+        else {
+            throw invalidTransition(command, attempt: attempt)
+        }
+        guard now >= abandonAt else {
+            throw error(
+                .retryNotDue,
+                "cannot abandon the journey while it is \(state.status.rawValue): the app may still ask for a token "
+                    + "for \(Int(abandonAt.timeIntervalSince(now).rounded(.up))) s",
+                attempt: attempt
+            )
+        }
+        let reason = AbandonReason.userAbsent(afterAttempt: attempt, waited: abandonAt.timeIntervalSince(allowedAt))
+        return [.journeyAbandoned(JourneyAbandoned(attempt: attempt, occurredAt: now, reason: reason))]
     }
 }

@@ -1,14 +1,35 @@
 import Foundation
 
 extension JourneyDecider {
+    /// Records Get Process's answer for an attempt awaiting its result, current or earlier.
+    ///
+    /// A definitive result (approved, rejected) completes the journey whatever attempt is current,
+    /// so no approval is lost to a retry. Unico-side failures (`PROCESS_STATE_FAILED`, any other
+    /// result such as `PROCESS_RESULT_ERROR`) and an expired process fail the current attempt under
+    /// the retry policy; for an earlier attempt they are only recorded.
     func decideResult(
         attempt: Int,
         snapshot: ProcessSnapshot,
         command: JourneyCommand
     ) throws(DomainError) -> [JourneyEvent] {
         try requireActive(command)
-        try requireCurrent(attempt, command)
-        guard state.status == .awaitingResult, let target = state.currentAttempt, let processID = target.processID else {
+        guard state.attempt(attempt) != nil else {
+            throw error(
+                .unknownAttempt,
+                "cannot \(command.action) for attempt \(attempt) while the journey is \(state.status.rawValue): "
+                    + "it has \(current) attempt(s)",
+                attempt: attempt
+            )
+        }
+        guard state.awaitsResult(attempt), let target = state.attempt(attempt), let processID = target.processID else {
+            if attempt != current {
+                throw error(
+                    .staleAttempt,
+                    "cannot \(command.action) for attempt \(attempt): it awaits no result, the current attempt is "
+                        + "\(current) and the journey is \(state.status.rawValue)",
+                    attempt: attempt
+                )
+            }
             throw invalidTransition(command, attempt: attempt)
         }
         guard snapshot.state == .finished || snapshot.state == .failed else {
@@ -42,10 +63,13 @@ extension JourneyDecider {
                 finishedAt: snapshot.finishedAt
             )
         )
-        if snapshot.state == .finished, snapshot.result == .expired {
-            return [fetched] + failAttempt(attempt, reason: .processExpired)
+        guard let outcome = Self.definitiveOutcome(of: snapshot) else {
+            guard attempt == current else { return [fetched] }
+            let reason: AttemptFailureReason = snapshot.state == .finished && snapshot.result == .expired
+                ? .processExpired
+                : .processFailed(state: snapshot.state, result: snapshot.result)
+            return [fetched] + failAttempt(attempt, reason: reason)
         }
-        let outcome = Self.outcome(of: snapshot)
         let completed = JourneyCompleted(
             attempt: attempt,
             occurredAt: now,
@@ -56,13 +80,13 @@ extension JourneyDecider {
         return [fetched, .journeyCompleted(completed)]
     }
 
-    /// The outcome of a finished or failed process other than an expired one.
-    static func outcome(of snapshot: ProcessSnapshot) -> JourneyOutcome {
-        guard snapshot.state == .finished else { return .failed }
+    /// Approved or rejected for a finished process; nil for everything the policy may retry.
+    static func definitiveOutcome(of snapshot: ProcessSnapshot) -> JourneyOutcome? {
+        guard snapshot.state == .finished else { return nil }
         switch snapshot.result {
         case .ok: return .approved
         case .invalidIdentity: return .rejected
-        default: return .failed
+        default: return nil
         }
     }
 }

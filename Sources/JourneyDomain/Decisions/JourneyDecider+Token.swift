@@ -1,11 +1,17 @@
 import Foundation
 
 extension JourneyDecider {
+    /// One token per capture: the current attempt's token is handed out again only while its
+    /// capture has not been opened (a double tap, or two racing requests, are one capture) and at
+    /// least 60 s of it remain; once the capture was opened or ended, or a retry is allowed, the
+    /// request starts a new attempt (a fresh process) if the policy allows.
     func decideIssueToken(_ command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {
         switch state.status {
         case .started:
             return try newAttempt(trigger: .initial)
-        case .retryScheduled:
+        case .retryScheduled, .retryAvailable:
+            // The user is there: the app need not wait for the workers' back-off (Unico's own
+            // `Retry-After` pauses the client's rate limiter); the budget still applies.
             return try newAttempt(trigger: .tokenRequest)
         case .creatingProcess:
             throw error(
@@ -14,25 +20,45 @@ extension JourneyDecider {
                     + "the process of attempt \(current) is not created yet",
                 attempt: current
             )
-        case .processCreated, .tokenIssued, .captureOpened:
+        case .processCreated, .tokenIssued:
             guard let attempt = state.currentAttempt, let expiresAt = attempt.tokenExpiresAt else {
                 throw invalidTransition(command)
             }
-            if expiresAt.timeIntervalSince(now) >= JourneyTiming.minimumTokenRemaining {
-                let issued = TokenIssued(
-                    attempt: attempt.number,
-                    occurredAt: now,
-                    expiresAt: expiresAt,
-                    reused: attempt.tokensIssued > 0
-                )
-                return [.tokenIssued(issued)]
+            guard expiresAt.timeIntervalSince(now) >= JourneyTiming.minimumTokenRemaining else {
+                return try newAttempt(trigger: .tokenRefresh)
             }
-            return try newAttempt(trigger: .tokenRefresh)
-        case .notStarted, .awaitingResult, .attemptFailed, .completed, .abandoned:
+            let issued = TokenIssued(
+                attempt: attempt.number,
+                occurredAt: now,
+                expiresAt: expiresAt,
+                reused: attempt.tokensIssued > 0
+            )
+            return [.tokenIssued(issued)]
+        case .captureOpened:
+            // The opened capture keeps its process: a result that still arrives for it is fetched.
+            return try newAttempt(trigger: .tokenRequest)
+        case .awaitingResult:
+            throw invalidTransition(command, because: "the capture ended and its result is being fetched")
+        case .notStarted, .attemptFailed, .completed, .abandoned:
             throw invalidTransition(command)
         }
     }
 
+    /// The current attempt's link, while its process is live and its capture has not ended.
+    func decideIssueLink(_ command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {
+        guard state.status.hasOutstandingToken, let attempt = state.currentAttempt, attempt.link != nil,
+              let expiresAt = attempt.tokenExpiresAt
+        else {
+            throw invalidTransition(command, because: "no attempt has a live link; ask for a token first")
+        }
+        guard now < expiresAt else {
+            throw invalidTransition(command, because: "the link of attempt \(attempt.number) expired; ask for a token")
+        }
+        return [.linkIssued(LinkIssued(attempt: attempt.number, occurredAt: now, expiresAt: expiresAt))]
+    }
+
+    /// Expires the current attempt's token; an opened capture holds its attempt for the policy's
+    /// `captureGrace` after the token's expiry, so a capture still running is never superseded.
     func decideExpireToken(attempt: Int, command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {
         try requireActive(command)
         try requireCurrent(attempt, command)
@@ -44,11 +70,13 @@ extension JourneyDecider {
         guard current.callbackAt == nil else {
             throw invalidTransition(command, attempt: attempt, because: "a callback was already received")
         }
-        guard now >= expiresAt else {
+        let deadline = state.expiryDeadline(of: current) ?? expiresAt
+        guard now >= deadline else {
+            let held = deadline > expiresAt ? " (an opened capture holds it past the token's expiry)" : ""
             throw error(
                 .tokenNotExpired,
                 "cannot expire the token of attempt \(attempt) while the journey is \(state.status.rawValue): "
-                    + "\(Int(expiresAt.timeIntervalSince(now).rounded(.up))) s of its lifetime remain",
+                    + "\(Int(deadline.timeIntervalSince(now).rounded(.up))) s of its lifetime remain\(held)",
                 attempt: attempt
             )
         }

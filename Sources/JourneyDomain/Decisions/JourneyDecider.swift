@@ -16,6 +16,14 @@ struct JourneyDecider {
             return try decideProcessCreationFailed(attempt: attempt, failure: failure, command: command)
         case .issueToken:
             return try decideIssueToken(command)
+        case .issueLink:
+            return try decideIssueLink(command)
+        case .recordCaptureClosedByUser(let attempt):
+            return try decideDropOff(attempt: attempt, kind: .closedByUser, command: command)
+        case .recordCaptureSessionTimedOut(let attempt):
+            return try decideDropOff(attempt: attempt, kind: .sessionTimedOut, command: command)
+        case .abandonAbsent(let afterAttempt):
+            return try decideAbandonAbsent(afterAttempt: afterAttempt, command: command)
         case .recordCaptureOpened(let attempt):
             return try decideCaptureOpened(attempt: attempt, command: command)
         case .recordCallback(let attempt, let outcome):

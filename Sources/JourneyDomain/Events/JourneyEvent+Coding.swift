@@ -21,6 +21,10 @@ extension JourneyEvent {
             case .attemptFailed(let event): data = try encoder.encode(event)
             case .journeyCompleted(let event): data = try encoder.encode(event)
             case .journeyAbandoned(let event): data = try encoder.encode(event)
+            case .retryAllowed(let event): data = try encoder.encode(event)
+            case .captureClosedByUser(let event): data = try encoder.encode(event)
+            case .captureSessionTimedOut(let event): data = try encoder.encode(event)
+            case .linkIssued(let event): data = try encoder.encode(event)
             }
             return EncodedJourneyEvent(type: eventType, data: data)
         } catch {
@@ -76,5 +80,11 @@ extension JourneyEvent {
         AttemptFailed.eventType: { .attemptFailed(try $1.decode(AttemptFailed.self, from: $0)) },
         JourneyCompleted.eventType: { .journeyCompleted(try $1.decode(JourneyCompleted.self, from: $0)) },
         JourneyAbandoned.eventType: { .journeyAbandoned(try $1.decode(JourneyAbandoned.self, from: $0)) },
+        RetryAllowed.eventType: { .retryAllowed(try $1.decode(RetryAllowed.self, from: $0)) },
+        CaptureClosedByUser.eventType: { .captureClosedByUser(try $1.decode(CaptureClosedByUser.self, from: $0)) },
+        CaptureSessionTimedOut.eventType: {
+            .captureSessionTimedOut(try $1.decode(CaptureSessionTimedOut.self, from: $0))
+        },
+        LinkIssued.eventType: { .linkIssued(try $1.decode(LinkIssued.self, from: $0)) },
     ]
 }

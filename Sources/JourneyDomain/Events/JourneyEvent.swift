@@ -16,6 +16,10 @@ public enum JourneyEvent: Hashable, Sendable {
     case attemptFailed(AttemptFailed)
     case journeyCompleted(JourneyCompleted)
     case journeyAbandoned(JourneyAbandoned)
+    case retryAllowed(RetryAllowed)
+    case captureClosedByUser(CaptureClosedByUser)
+    case captureSessionTimedOut(CaptureSessionTimedOut)
+    case linkIssued(LinkIssued)
 
     /// The payload struct inside the case.
     public var payload: any JourneyEventPayload {
@@ -34,6 +38,10 @@ public enum JourneyEvent: Hashable, Sendable {
         case .attemptFailed(let event): event
         case .journeyCompleted(let event): event
         case .journeyAbandoned(let event): event
+        case .retryAllowed(let event): event
+        case .captureClosedByUser(let event): event
+        case .captureSessionTimedOut(let event): event
+        case .linkIssued(let event): event
         }
     }
 
@@ -61,5 +69,9 @@ public enum JourneyEvent: Hashable, Sendable {
         AttemptFailed.eventType,
         JourneyCompleted.eventType,
         JourneyAbandoned.eventType,
+        RetryAllowed.eventType,
+        CaptureClosedByUser.eventType,
+        CaptureSessionTimedOut.eventType,
+        LinkIssued.eventType,
     ]
 }

@@ -6,7 +6,9 @@ public struct TokenIssued: JourneyEventPayload {
     public let attempt: Int
     public let occurredAt: Date
     public let expiresAt: Date
-    /// True when the same token had been handed out before.
+    /// True when the same token had been handed out before: a second request before its capture
+    /// opened (a double tap is one capture). Journeys recorded before issue 12 also reused a token
+    /// after its capture opened; such events still decode.
     public let reused: Bool
 
     public init(attempt: Int, occurredAt: Date, expiresAt: Date, reused: Bool) {

@@ -1,6 +1,7 @@
 extension RetryPolicy: Codable {
     private enum CodingKeys: String, CodingKey {
         case initialInterval, backoffCoefficient, maximumInterval, maximumAttempts, jitterFraction, nonRetryableCodes
+        case captureGrace, abandonAfter
     }
 
     public init(from decoder: any Decoder) throws {
@@ -11,7 +12,10 @@ extension RetryPolicy: Codable {
             maximumInterval: try container.decode(Double.self, forKey: .maximumInterval),
             maximumAttempts: try container.decode(Int.self, forKey: .maximumAttempts),
             jitterFraction: try container.decode(Double.self, forKey: .jitterFraction),
-            nonRetryableCodes: Set(try container.decode([SDKErrorCode].self, forKey: .nonRetryableCodes))
+            nonRetryableCodes: Set(try container.decode([SDKErrorCode].self, forKey: .nonRetryableCodes)),
+            // Absent from policies recorded before they existed: the defaults.
+            captureGrace: try container.decodeIfPresent(Double.self, forKey: .captureGrace) ?? 600,
+            abandonAfter: try container.decodeIfPresent(Double.self, forKey: .abandonAfter) ?? 1800
         )
     }
 
@@ -24,5 +28,7 @@ extension RetryPolicy: Codable {
         try container.encode(maximumAttempts, forKey: .maximumAttempts)
         try container.encode(jitterFraction, forKey: .jitterFraction)
         try container.encode(nonRetryableCodes.sorted(), forKey: .nonRetryableCodes)
+        try container.encode(captureGrace, forKey: .captureGrace)
+        try container.encode(abandonAfter, forKey: .abandonAfter)
     }
 }

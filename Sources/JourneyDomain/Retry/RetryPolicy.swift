@@ -19,6 +19,12 @@ public struct RetryPolicy: Hashable, Sendable {
     /// SDK codes never retried. Default: the catalog's non-retryable codes
     /// (73203, 73006, 73303, 73304, 73701, 74001).
     public var nonRetryableCodes: Set<SDKErrorCode>
+    /// How long an opened capture holds its attempt after the token's expiry before the attempt
+    /// can be expired and superseded, in seconds. Default 600 (10 minutes).
+    public var captureGrace: TimeInterval
+    /// How long an SDK journey waits for the app's token request once a retry is allowed before
+    /// it is abandoned as `userAbsent`, in seconds. Default 1800 (30 minutes).
+    public var abandonAfter: TimeInterval
 
     /// Creates a policy; out-of-range values are clamped to the nearest valid one.
     public init(
@@ -27,7 +33,9 @@ public struct RetryPolicy: Hashable, Sendable {
         maximumInterval: TimeInterval = 300,
         maximumAttempts: Int = 5,
         jitterFraction: Double = 0.2,
-        nonRetryableCodes: Set<SDKErrorCode> = Set(SDKErrorCatalog.standard.nonRetryableCodes)
+        nonRetryableCodes: Set<SDKErrorCode> = Set(SDKErrorCatalog.standard.nonRetryableCodes),
+        captureGrace: TimeInterval = 600,
+        abandonAfter: TimeInterval = 1800
     ) {
         let initial = initialInterval.isFinite ? max(0, initialInterval) : 0
         self.initialInterval = initial
@@ -36,6 +44,8 @@ public struct RetryPolicy: Hashable, Sendable {
         self.maximumAttempts = max(1, maximumAttempts)
         self.jitterFraction = jitterFraction.isFinite ? min(1, max(0, jitterFraction)) : 0
         self.nonRetryableCodes = nonRetryableCodes
+        self.captureGrace = captureGrace.isFinite ? max(0, captureGrace) : 600
+        self.abandonAfter = abandonAfter.isFinite ? max(0, abandonAfter) : 1800
     }
 
     /// The defaults stated on each property.
@@ -57,7 +67,9 @@ public struct RetryPolicy: Hashable, Sendable {
     ///
     /// Gives up when the failure is not retryable or its SDK code is in `nonRetryableCodes`, then when
     /// `attempt` reached `maximumAttempts`; otherwise retries after ``delay(forAttempt:randomUnit:)``,
-    /// never sooner than the failure's `retryAfter`.
+    /// never sooner than the failure's `retryAfter`. A drop-off the app reported (the user closed
+    /// the capture, the session timed out) is retried at once: the user is there, and no Unico
+    /// fault asks for a pause.
     public func nextRetry(
         after failure: AttemptFailureReason,
         attempt: Int,
@@ -73,6 +85,7 @@ public struct RetryPolicy: Hashable, Sendable {
         guard attempt < maximumAttempts else {
             return .giveUp(.attemptsExhausted(attempt))
         }
+        if failure.kind.isUserDropOff { return .retry(at: now) }
         let delay = max(self.delay(forAttempt: attempt, randomUnit: randomUnit), failure.retryAfter ?? 0)
         return .retry(at: now.addingTimeInterval(delay))
     }

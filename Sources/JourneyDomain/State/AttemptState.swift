@@ -20,6 +20,12 @@ public struct AttemptState: Hashable, Sendable, Codable {
     public var lastTokenIssuedAt: Date?
     public var tokensIssued = 0
     public var captureOpenedAt: Date?
+    /// When the app reported that the user closed the capture.
+    public var closedByUserAt: Date?
+    /// When the app reported that the capture session timed out.
+    public var sessionTimedOutAt: Date?
+    /// When the attempt's `link` was first handed to the app.
+    public var linkIssuedAt: Date?
     /// First callback recorded for this attempt.
     public var callbackAt: Date?
     public var callbackOutcome: CallbackOutcome?
@@ -35,6 +41,10 @@ public struct AttemptState: Hashable, Sendable, Codable {
     public var failedAt: Date?
     public var failureReason: AttemptFailureReason?
     public var retryAt: Date?
+    /// When the workers allowed the next attempt (SDK journeys), and when the journey is abandoned
+    /// if the app does not ask for it.
+    public var retryAllowedAt: Date?
+    public var abandonAt: Date?
     /// When a newer attempt replaced this one.
     public var supersededAt: Date?
 
@@ -48,5 +58,10 @@ public struct AttemptState: Hashable, Sendable, Codable {
     /// Seconds of token life left at `now`; nil before the process exists.
     public func tokenRemaining(at now: Date) -> TimeInterval? {
         tokenExpiresAt.map { $0.timeIntervalSince(now) }
+    }
+
+    /// True once the capture ended on the device (a callback or a reported drop-off).
+    public var captureEnded: Bool {
+        callbackAt != nil || closedByUserAt != nil || sessionTimedOutAt != nil
     }
 }

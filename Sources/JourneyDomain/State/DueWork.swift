@@ -3,7 +3,8 @@ import Foundation
 /// The next thing a worker must do for a journey, and when.
 public struct DueWork: Hashable, Sendable, Codable {
     public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
-        /// Send `.retry`: start the next attempt with a fresh process.
+        /// Send `.retry`: start the next attempt with a fresh process (link journeys), or allow it
+        /// (SDK journeys: `RetryAllowed`).
         case retry
         /// Create Process has no recorded answer: ask Unico by client reference, then record it.
         case reconcileProcessCreation
@@ -11,6 +12,8 @@ public struct DueWork: Hashable, Sendable, Codable {
         case expireToken
         /// Call Get Process and send `.recordResult`.
         case fetchResult
+        /// Send `.abandonAbsent`: the allowed retry's token was never asked for.
+        case abandonAbsent
     }
 
     public var kind: Kind

@@ -2,7 +2,19 @@ import Foundation
 
 extension JourneyState {
     /// What a worker must do next and when; nil when nothing is due (final, or waiting on the app only).
+    ///
+    /// The earliest of the current attempt's work and the result fetches of earlier attempts whose
+    /// capture ended after they were replaced (no approval is lost to a retry).
     public var nextDue: DueWork? {
+        let earlier = attempts.dropLast().filter { awaitsResult($0.number) }.compactMap { attempt in
+            (attempt.nextFetchAt ?? attempt.awaitingResultSince).map { DueWork(kind: .fetchResult, attempt: attempt.number, at: $0) }
+        }
+        let candidates = earlier + [currentDue].compactMap { $0 }
+        return candidates.min { $0.at < $1.at }
+    }
+
+    /// The current attempt's work.
+    private var currentDue: DueWork? {
         switch status {
         case .started:
             return startedAt.map { DueWork(kind: .retry, attempt: 0, at: $0) }
@@ -15,7 +27,7 @@ extension JourneyState {
                 )
             }
         case .processCreated, .tokenIssued, .captureOpened:
-            guard let attempt = currentAttempt, let expiry = attempt.tokenExpiresAt else { return nil }
+            guard let attempt = currentAttempt, let expiry = expiryDeadline(of: attempt) else { return nil }
             return DueWork(kind: .expireToken, attempt: attempt.number, at: expiry)
         case .awaitingResult:
             guard let attempt = currentAttempt, let at = attempt.nextFetchAt ?? attempt.awaitingResultSince else {
@@ -25,6 +37,9 @@ extension JourneyState {
         case .retryScheduled:
             guard let attempt = currentAttempt, let at = attempt.retryAt else { return nil }
             return DueWork(kind: .retry, attempt: attempt.number, at: at)
+        case .retryAvailable:
+            guard let attempt = currentAttempt, let at = attempt.abandonAt else { return nil }
+            return DueWork(kind: .abandonAbsent, attempt: attempt.number, at: at)
         case .notStarted, .attemptFailed, .completed, .abandoned:
             return nil
         }

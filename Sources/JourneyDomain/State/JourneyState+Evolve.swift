@@ -64,7 +64,11 @@ extension JourneyState {
         case .webhookReceived(let e):
             webhooksReceived += 1
             updateAttempt(e.attempt) { $0.webhookAt = $0.webhookAt ?? e.occurredAt }
-            if isCurrent(e.attempt), !e.superseded { awaitResult(attempt: e.attempt, since: e.occurredAt) }
+            if isCurrent(e.attempt), !e.superseded {
+                awaitResult(attempt: e.attempt, since: e.occurredAt)
+            } else {
+                awaitEarlierResult(attempt: e.attempt, since: e.occurredAt)
+            }
         case .resultPending(let e):
             updateAttempt(e.attempt) {
                 $0.pendingFetches = e.pendingFetches
@@ -100,6 +104,18 @@ extension JourneyState {
             status = .abandoned
             abandonReason = e.reason
             abandonedAt = e.occurredAt
+        case .retryAllowed(let e):
+            updateAttempt(e.attempt) {
+                $0.retryAllowedAt = e.occurredAt
+                $0.abandonAt = e.abandonAt
+            }
+            if isCurrent(e.attempt), status == .retryScheduled { status = .retryAvailable }
+        case .captureClosedByUser(let e):
+            updateAttempt(e.attempt) { $0.closedByUserAt = $0.closedByUserAt ?? e.occurredAt }
+        case .captureSessionTimedOut(let e):
+            updateAttempt(e.attempt) { $0.sessionTimedOutAt = $0.sessionTimedOutAt ?? e.occurredAt }
+        case .linkIssued(let e):
+            updateAttempt(e.attempt) { $0.linkIssuedAt = $0.linkIssuedAt ?? e.occurredAt }
         }
     }
 
@@ -112,6 +128,7 @@ extension JourneyState {
         }
         guard isCurrent(e.attempt), !e.superseded else {
             supersededCallbacks += 1
+            if case .success = e.outcome { awaitEarlierResult(attempt: e.attempt, since: e.occurredAt) }
             return
         }
         switch e.outcome {
@@ -122,9 +139,20 @@ extension JourneyState {
         }
     }
 
+    /// Marks an earlier attempt's capture as ended with a result to fetch; the journey's status
+    /// stays with its current attempt.
+    private mutating func awaitEarlierResult(attempt number: Int, since date: Date) {
+        guard !status.isTerminal, number < attempts.count else { return }
+        updateAttempt(number) {
+            guard $0.processID != nil, $0.awaitingResultSince == nil, $0.resultFetchedAt == nil else { return }
+            $0.awaitingResultSince = date
+            $0.nextFetchAt = date
+        }
+    }
+
     /// Moves the current attempt to awaiting its result, unless the journey is past that point.
     private mutating func awaitResult(attempt number: Int, since date: Date) {
-        guard status.hasOutstandingToken || status == .retryScheduled else { return }
+        guard status.hasOutstandingToken || status == .retryScheduled || status == .retryAvailable else { return }
         status = .awaitingResult
         updateAttempt(number) {
             $0.awaitingResultSince = date

@@ -50,4 +50,31 @@ public struct JourneyState: Hashable, Sendable, Codable {
     public func attempt(processID: ProcessID) -> AttemptState? {
         attempts.last { $0.processID == processID }
     }
+
+    /// True when Unico notifies the person with the link (the subject has notification channels):
+    /// the workers create retries' processes; SDK journeys wait for the app's token request.
+    public var isLinkJourney: Bool { !(subject?.notificationChannels.isEmpty ?? true) }
+
+    /// True when attempt `number` has a result to fetch: the current attempt while the journey
+    /// awaits its result, an earlier one once a success callback or webhook said its capture ended.
+    public func awaitsResult(_ number: Int) -> Bool {
+        guard !status.isTerminal, let attempt = attempt(number), attempt.processID != nil,
+              attempt.awaitingResultSince != nil, attempt.resultFetchedAt == nil
+        else { return false }
+        return number < currentAttemptNumber || status == .awaitingResult
+    }
+
+    /// Attempts with a result to fetch, oldest first.
+    public var attemptsAwaitingResult: [AttemptState] {
+        attempts.filter { awaitsResult($0.number) }
+    }
+}
+
+extension JourneyState {
+    /// When the timer may expire `attempt`: its token's expiry, plus the policy's `captureGrace`
+    /// once its capture was opened.
+    public func expiryDeadline(of attempt: AttemptState) -> Date? {
+        guard let expiresAt = attempt.tokenExpiresAt else { return nil }
+        return attempt.captureOpenedAt == nil ? expiresAt : expiresAt.addingTimeInterval(retryPolicy.captureGrace)
+    }
 }

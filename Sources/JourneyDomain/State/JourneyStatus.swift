@@ -14,8 +14,11 @@ public enum JourneyStatus: String, Hashable, Sendable, Codable, CaseIterable {
     case captureOpened
     /// A success callback or a webhook arrived; Get Process is due.
     case awaitingResult
-    /// The attempt failed; a fresh attempt is due at `nextDue`.
+    /// The attempt failed; the next attempt is allowed at `nextDue` (link journeys: the workers
+    /// create it then).
     case retryScheduled
+    /// SDK journeys: the next attempt is allowed; the app's next token request creates its process.
+    case retryAvailable
     /// The attempt failed and the policy gave up; `JourneyAbandoned` follows in the same append.
     case attemptFailed
     /// Final: Unico answered (approved, rejected or failed).

@@ -4,7 +4,7 @@ import Foundation
 public enum JourneyTiming {
     /// Lifetime of a `webAppToken`: 300 s (seed).
     public static let webAppTokenLifetime: TimeInterval = 300
-    /// A token is handed out again only with at least 60 s left; otherwise a new attempt starts.
+    /// An unopened capture's token is handed out again only with at least 60 s left; otherwise a new attempt starts.
     public static let minimumTokenRemaining: TimeInterval = 60
     /// A Create Process intent without an answer after 60 s is due for reconciliation.
     public static let processCreationGrace: TimeInterval = 60

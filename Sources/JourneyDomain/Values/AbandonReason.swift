@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a journey was abandoned without a result.
 public struct AbandonReason: Hashable, Sendable, Codable {
     public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
@@ -7,6 +9,8 @@ public struct AbandonReason: Hashable, Sendable, Codable {
         case nonRetryableFailure
         /// An operator or the company asked for it.
         case requested
+        /// A retry was allowed but the app never asked for its token within the policy's `abandonAfter`.
+        case userAbsent
     }
 
     public var kind: Kind
@@ -24,6 +28,12 @@ public struct AbandonReason: Hashable, Sendable, Codable {
     /// Abandonment asked for by a person or a system outside the journey.
     public static func requested(_ detail: String) -> AbandonReason {
         AbandonReason(kind: .requested, detail: detail)
+    }
+
+    /// The user did not come back for the retry allowed after attempt `attempt`.
+    public static func userAbsent(afterAttempt attempt: Int, waited: TimeInterval) -> AbandonReason {
+        AbandonReason(kind: .userAbsent,
+                      detail: "no token asked for within \(Int(waited)) s after attempt \(attempt) failed")
     }
 
     /// The reason that follows a policy's decision to give up after `failure`.

@@ -11,6 +11,16 @@ public struct AttemptFailureReason: Hashable, Sendable, Codable {
         case processCreationFailed
         /// Get Process reported the process itself expired without a capture.
         case processExpired
+        /// Get Process reported `PROCESS_STATE_FAILED` or a result other than OK, invalid
+        /// identity or expired (such as `PROCESS_RESULT_ERROR`): Unico's side failed.
+        case processFailed
+        /// The app reported `onUserClosedCameraManually`.
+        case closedByUser
+        /// The app reported `onSystemClosedCameraTimeoutSession`.
+        case sessionTimedOut
+
+        /// True for the drop-offs the app reports while the user is there.
+        public var isUserDropOff: Bool { self == .closedByUser || self == .sessionTimedOut }
     }
 
     public var kind: Kind
@@ -68,5 +78,28 @@ public struct AttemptFailureReason: Hashable, Sendable, Codable {
         kind: .processExpired,
         retryable: true,
         detail: "Unico reported the process as expired"
+    )
+
+    /// Unico finished the process as failed or in error; `state` and `result` as Unico sent them.
+    public static func processFailed(state: ProcessState, result: ProcessResult) -> AttemptFailureReason {
+        AttemptFailureReason(
+            kind: .processFailed,
+            retryable: true,
+            detail: "Unico reported the process as \(state.rawValue) with \(result.rawValue)"
+        )
+    }
+
+    /// The user closed the capture.
+    public static let closedByUser = AttemptFailureReason(
+        kind: .closedByUser,
+        retryable: true,
+        detail: "the user closed the capture"
+    )
+
+    /// The capture session timed out.
+    public static let sessionTimedOut = AttemptFailureReason(
+        kind: .sessionTimedOut,
+        retryable: true,
+        detail: "the capture session timed out"
     )
 }

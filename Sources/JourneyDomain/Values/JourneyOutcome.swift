@@ -4,6 +4,7 @@ public enum JourneyOutcome: String, Hashable, Sendable, Codable, CaseIterable {
     case approved
     /// `PROCESS_RESULT_INVALID_IDENTITY`.
     case rejected
-    /// `PROCESS_RESULT_ERROR`, `PROCESS_STATE_FAILED` or an unrecognised result of a finished process.
+    /// `PROCESS_RESULT_ERROR`, `PROCESS_STATE_FAILED` or an unrecognised result; only in journeys
+    /// recorded before such failures were retried under the policy (kept so their events decode).
     case failed
 }

@@ -18,6 +18,7 @@ public enum SchemaFiles {
         migration0013,
         migration0014,
         migration0015,
+        migration0019,
         migration0020,
     ]
 }

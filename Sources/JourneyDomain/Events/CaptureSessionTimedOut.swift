@@ -1,0 +1,16 @@
+import Foundation
+
+/// The app reported the SDK's `onSystemClosedCameraTimeoutSession`: the capture session timed out.
+public struct CaptureSessionTimedOut: JourneyEventPayload {
+    public static let eventType = "CaptureSessionTimedOut"
+    public let attempt: Int
+    public let occurredAt: Date
+    /// True when the attempt had already been replaced by a newer one.
+    public let superseded: Bool
+
+    public init(attempt: Int, occurredAt: Date, superseded: Bool = false) {
+        self.attempt = attempt
+        self.occurredAt = occurredAt.roundedToMicroseconds
+        self.superseded = superseded
+    }
+}
