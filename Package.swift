@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "JourneyAPI", dependencies: [
             "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
             "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit", "Projections",
-            "Lifecycle",
+            "Lifecycle", "DataSubjects",
         ]),
         .target(name: "Workers", dependencies: [
             "Postgres", "EventStore", "JourneyDomain", "JourneyEngine", "HumanTokenAPI", "Observability", "Lifecycle",
@@ -50,6 +50,9 @@ let package = Package(
             "EventStore", "JourneyDomain", "JourneyStore", "Postgres", "Privacy", "HumanTokenAPI",
         ]),
         .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain"]),
+        .target(name: "DataSubjects", dependencies: [
+            "Audit", "JourneyDomain", "JourneyEngine", "Postgres", "Privacy", "Timestamps",
+        ]),
         .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography"]),
 
         // Domain
@@ -71,6 +74,7 @@ let package = Package(
             "AccessControl", "Audit", "CLI", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI",
             "JourneyApp", "JourneyBenchmarks", "JourneyDomain", "JourneyAPI", "Migrations", "OutboundWebhooks", "Postgres",
             "Privacy", "Projections", "Reports", "SDKLiteSimulator", "Timestamps", "UnicoEmulator", "Workers", "Lifecycle",
+            "DataSubjects", "JourneyEngine",
         ]),
         .executableTarget(name: "journeys", dependencies: ["CLI", "JourneyCommands"]),
 
@@ -128,10 +132,15 @@ let package = Package(
             "Workers", "JourneyTesting", "JourneyAPI", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
             "AccessControl", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
             "JourneyStore", "Cryptography", "JourneyApp", "CLI", "JourneyCommands", "Postgres", "Observability",
+            "EmbeddedPostgres", "Migrations",
         ]),
         .testTarget(name: "JourneyCommandsTests", dependencies: [
             "JourneyCommands", "JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI", "AccessControl", "EventStore", "Postgres",
         ]),
         .testTarget(name: "JourneyBenchmarksTests", dependencies: ["JourneyBenchmarks"]),
+        .testTarget(name: "DataSubjectsTests", dependencies: [
+            "DataSubjects", "JourneyTesting", "AccessControl", "Audit", "EventStore", "SDKLiteSimulator", "JourneyCommands",
+            "Cryptography",
+        ]),
     ]
 )

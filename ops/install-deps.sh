@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project builds and tests with; skips what is present.
 set -euo pipefail
-# prometheus provides promtool and systemd provides systemd-analyze (ops/check-ops.sh checks the ops/ folder with them).
-packages=(libpq-dev libmicrohttpd-dev libssl-dev libcurl4-openssl-dev postgresql pkg-config wrk python3-venv chromium prometheus systemd)
+# pgbouncer: the PgBouncer tests; prometheus provides promtool and systemd provides systemd-analyze (ops/check-ops.sh checks the ops/ folder with them).
+packages=(libpq-dev libmicrohttpd-dev libssl-dev libcurl4-openssl-dev postgresql pgbouncer pkg-config wrk python3-venv chromium prometheus systemd)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -6,6 +6,8 @@ public enum Scope: String, Sendable, Hashable, CaseIterable, Comparable, CustomS
     case journeysRead = "journeys:read"
     /// Read reports.
     case reportsRead = "reports:read"
+    /// Answer data-subject requests: find, export (opened personal data) and erase subjects.
+    case subjectsAdmin = "subjects:admin"
     /// Everything, including key management.
     case admin
 
@@ -36,7 +38,8 @@ public enum Scope: String, Sendable, Hashable, CaseIterable, Comparable, CustomS
         case .journeysWrite: 0
         case .journeysRead: 1
         case .reportsRead: 2
-        case .admin: 3
+        case .subjectsAdmin: 3
+        case .admin: 4
         }
     }
 

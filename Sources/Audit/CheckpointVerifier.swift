@@ -6,7 +6,21 @@ import Postgres
 /// Checks every stored checkpoint: that the checkpoints still form one chain, that each is
 /// signed by a trusted key, and that the log still holds exactly what each summarized (events
 /// may have been added after a cut, none removed or altered at or before it).
+///
+/// A checkpoint signed by a key not configured as trusted fails, also when no key is configured
+/// at all: the database stores each checkpoint's public key, so whoever can write to it could
+/// re-sign a rewritten log. ``Configuration/allowUnpinnedKeys`` turns that into a warning.
 public struct CheckpointVerifier: Sendable {
+    public struct Configuration: Sendable {
+        /// Check a checkpoint signed by an untrusted key against its stored public key only, and
+        /// count it in ``Report/unpinned`` instead of failing it. Default false.
+        public var allowUnpinnedKeys = false
+
+        public init(allowUnpinnedKeys: Bool = false) {
+            self.allowUnpinnedKeys = allowUnpinnedKeys
+        }
+    }
+
     /// One checkpoint that does not hold.
     public struct Failure: Sendable, Equatable, CustomStringConvertible {
         public let checkpointID: Int64
@@ -23,15 +37,19 @@ public struct CheckpointVerifier: Sendable {
         /// False when no trusted key was configured and signatures were checked only against
         /// the public keys stored with them (which a forger could replace).
         public var trustedKeys = true
+        /// Checkpoints accepted under ``Configuration/allowUnpinnedKeys`` although their key is not trusted.
+        public var unpinned = 0
         public var isIntact: Bool { failures.isEmpty }
     }
 
     public let client: PostgresClient
     public let keys: AuditKeys
+    public let configuration: Configuration
 
-    public init(client: PostgresClient, keys: AuditKeys) {
+    public init(client: PostgresClient, keys: AuditKeys, configuration: Configuration = Configuration()) {
         self.client = client
         self.keys = keys
+        self.configuration = configuration
     }
 
     /// Verifies every checkpoint, oldest first; `progress` gets the number checked so far.
@@ -49,8 +67,9 @@ public struct CheckpointVerifier: Sendable {
                 reasons.append(previous.map { "does not follow checkpoint \($0.id) (a checkpoint was removed or altered)" }
                     ?? "the first stored checkpoint does not start the chain (earlier checkpoints were removed)")
             }
-            if !trusted.isEmpty, !trusted.contains(checkpoint.publicKey) {
-                reasons.append("signed by an untrusted key \(Self.keyID(checkpoint.publicKey))")
+            let pinned = trusted.contains(checkpoint.publicKey)
+            if !pinned, !configuration.allowUnpinnedKeys {
+                reasons.append("signed by an untrusted key \(Self.keyID(checkpoint.publicKey)) (not configured as trusted)")
             } else if !checkpoint.hasValidSignature {
                 reasons.append("signature does not match its contents (forged or altered)")
             }
@@ -66,6 +85,7 @@ public struct CheckpointVerifier: Sendable {
                 reasons.append("stream heads up to the cut differ from the signed digest (events altered)")
             }
             if reasons.isEmpty {
+                if !pinned { report.unpinned += 1 }
                 report.lastGood = checkpoint
             } else {
                 report.failures.append(Failure(checkpointID: checkpoint.id, reason: reasons.joined(separator: "; ")))

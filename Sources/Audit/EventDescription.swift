@@ -51,6 +51,8 @@ public enum EventDescription {
             return "app reported the capture session timed out" + superseded(e.superseded)
         case .linkIssued:
             return "link handed to the app"
+        case .subjectErased(let e):
+            return "subject erased by \(e.requestedBy): \(e.reason)"
         }
     }
 

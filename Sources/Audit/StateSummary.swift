@@ -36,6 +36,8 @@ public struct StateSummary: Sendable, Equatable, Encodable {
     public var completedAt: Date?
     public var abandonedAt: Date?
     public var abandonReason: String?
+    /// When the subject was erased (its sealed fields no longer open); nil otherwise.
+    public var subjectErasedAt: Date?
     public var outcome: String?
     public var lastErrorCode: Int?
     public var nextDue: String?
@@ -56,6 +58,7 @@ public struct StateSummary: Sendable, Equatable, Encodable {
         completedAt = state.completedAt
         abandonedAt = state.abandonedAt
         abandonReason = state.abandonReason?.kind.rawValue
+        subjectErasedAt = state.subjectErasedAt
         outcome = state.outcome?.rawValue
         lastErrorCode = state.lastErrorCode?.rawValue
         nextDue = state.nextDue?.kind.rawValue

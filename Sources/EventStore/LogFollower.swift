@@ -135,7 +135,7 @@ public final class LogFollower: Sendable {
         let doorbell = Doorbell()
         try await withThrowingTaskGroup(of: Void.self) { group in
             if configuration.listen {
-                let listener = PostgresListener(client.database, channels: [EventStore.notificationChannel])
+                let listener = PostgresListener(client.listenDatabase, channels: [EventStore.notificationChannel])
                 group.addTask { await listener.run { _ in doorbell.ring() } }
             }
             group.addTask { try await self.follow(doorbell) }

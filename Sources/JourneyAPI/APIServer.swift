@@ -28,6 +28,9 @@ public final class APIServer: Sendable {
 
     public let configuration: Configuration
     public let database: PostgresClient
+    /// Where reports, the dashboard and the journey listing read: a hot standby
+    /// (`REPORTS_DATABASE_URL`) or `database` itself.
+    public let reports: PostgresClient
     public let metrics: MetricsRegistry
     /// The method and path template of every registered route (the OpenAPI check uses it).
     public let routes: [Route]
@@ -35,12 +38,14 @@ public final class APIServer: Sendable {
     public let router: Router
     let server: HTTPServer
 
-    public init(configuration: Configuration, database: PostgresClient, dependencies: JourneyDependencies,
-                metrics: MetricsRegistry = MetricsRegistry()) {
+    public init(configuration: Configuration, database: PostgresClient, reports: PostgresClient? = nil,
+                dependencies: JourneyDependencies, metrics: MetricsRegistry = MetricsRegistry()) {
         self.configuration = configuration
         self.database = database
+        self.reports = reports ?? database
         self.metrics = metrics
-        let router = Self.router(database: database, dependencies: dependencies, metrics: metrics,
+        let reading = ReportsDatabase(client: reports ?? database, isReplica: reports.map { $0 !== database } ?? false)
+        let router = Self.router(database: database, reports: reading, dependencies: dependencies, metrics: metrics,
                                  configuration: configuration)
         self.routes = router.routes
         self.router = router
@@ -59,17 +64,18 @@ public final class APIServer: Sendable {
     public var port: Int? { server.port }
 
     /// Every route of the service, with its metrics middleware.
-    static func router(database: PostgresClient, dependencies: JourneyDependencies, metrics: MetricsRegistry,
-                       configuration: Configuration) -> Router {
+    static func router(database: PostgresClient, reports: ReportsDatabase, dependencies: JourneyDependencies,
+                       metrics: MetricsRegistry, configuration: Configuration) -> Router {
         var router = Router()
         router.use(RequestMetrics(registry: metrics).middleware)
         router.use(Problem.engineErrors)
-        let gauges = MetricsGauges(readers: HealthRoutes.readers(database: database) + configuration.metricsGauges,
+        let gauges = MetricsGauges(readers: HealthRoutes.readers(database: database, reports: reports) + configuration.metricsGauges,
                                    registry: metrics, clock: dependencies.clock, lifetime: configuration.metricsGaugeLifetime)
-        HealthRoutes(database: database, metrics: metrics, gauges: gauges,
+        HealthRoutes(database: database, reports: reports, metrics: metrics, gauges: gauges,
                      access: MetricsAccess(token: configuration.metricsToken)).register(on: &router)
-        JourneyRoutes(database: database, dependencies: dependencies, metrics: metrics).register(on: &router)
-        ReportRoutes(database: database, dependencies: dependencies).register(on: &router)
+        JourneyRoutes(database: database, reports: reports, dependencies: dependencies, metrics: metrics).register(on: &router)
+        ReportRoutes(database: database, reports: reports, dependencies: dependencies).register(on: &router)
+        SubjectRoutes(database: database, dependencies: dependencies).register(on: &router)
         router.get("/openapi.json") { _ in
             HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: OpenAPIDocument.json)
         }

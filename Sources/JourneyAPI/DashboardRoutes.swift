@@ -15,7 +15,8 @@ import Reports
 /// working at once). A key is never accepted in the URL.
 /// Pages allow no scripts (`Content-Security-Policy`); every echoed value is HTML-escaped.
 struct DashboardRoutes: Sendable {
-    let database: PostgresClient
+    /// Where the charts' reports run (a standby when one is configured).
+    let reports: ReportsDatabase
     let keys: APIKeyStore
     let sessions: ClientTokenIssuer
     let clock: @Sendable () -> Date
@@ -58,11 +59,13 @@ struct DashboardRoutes: Sendable {
             return DashboardHTML.page(title: DashboardPage.title, body: DashboardPage.form(filters, error: error.message),
                                       status: .badRequest)
         }
-        let page = DashboardPage(
-            filters: filters, parameters: parameters, funnel: try await FunnelReport.run(parameters, on: database),
-            errors: try await SDKErrorReport.run(parameters, on: database),
-            expiry: try await ExpiryRetryReport.run(parameters, on: database),
-            timing: try await TimeToResultReport.run(parameters, on: database))
+        let page = try await reports.read { database in
+            DashboardPage(
+                filters: filters, parameters: parameters, funnel: try await FunnelReport.run(parameters, on: database),
+                errors: try await SDKErrorReport.run(parameters, on: database),
+                expiry: try await ExpiryRetryReport.run(parameters, on: database),
+                timing: try await TimeToResultReport.run(parameters, on: database))
+        }
         return DashboardHTML.page(title: DashboardPage.title, body: page.html)
     }
 

@@ -11,6 +11,7 @@ import Projections
 /// (optionally behind a bearer token; gauges from the read models, cached).
 struct HealthRoutes: Sendable {
     let database: PostgresClient
+    let reports: ReportsDatabase
     let metrics: MetricsRegistry
     let gauges: MetricsGauges
     let access: MetricsAccess
@@ -27,11 +28,13 @@ struct HealthRoutes: Sendable {
 
     /// The gauges this module reads: journeys per state, results over the SLA, journeys whose due
     /// work is overdue, and each follower's lag behind the log.
-    static func readers(database: PostgresClient) -> [MetricsGaugeReader] {
-        [
+    static func readers(database: PostgresClient, reports: ReportsDatabase) -> [MetricsGaugeReader] {
+        var readers: [MetricsGaugeReader] = [
             { metrics, now in try await journeyGauges(database: database, metrics: metrics, now: now) },
             { metrics, _ in try await lagGauges(database: database, metrics: metrics) },
         ]
+        if reports.isReplica { readers.append { metrics, _ in await replicaGauges(reports.client, metrics: metrics) } }
+        return readers
     }
 
     /// Sets `journeys_by_state{state}` (every state, zeros included), `journeys_awaiting_result_over_sla`
@@ -62,6 +65,18 @@ struct HealthRoutes: Sendable {
                         help: "Age in seconds of the oldest event a follower has not applied; 0 when caught up.",
                         labels: ["projection": status.name], to: status.lagSeconds)
         }
+    }
+
+    /// With a reports standby: `journeys_reports_replica_up` and its replay lag in seconds
+    /// (the last lag stays when the standby does not answer).
+    private static func replicaGauges(_ reports: PostgresClient, metrics: MetricsRegistry) async {
+        let lag = try? await reports.standbyLag()
+        metrics.set("journeys_reports_replica_up", help: "1 when the reports database (REPORTS_DATABASE_URL) answers.",
+                    to: lag == nil ? 0 : 1)
+        guard let lag else { return }
+        metrics.set("journeys_reports_replica_lag_seconds",
+                    help: "How far the reports standby's replay is behind the primary, in seconds (0 when caught up).",
+                    to: lag.seconds)
     }
 
     /// Minutes after a success callback by which a result is expected; the `sla` report's default.

@@ -66,7 +66,8 @@ struct JourneyListing: Sendable {
     static let defaultLimit = 50
     static let maximumLimit = 200
 
-    let database: PostgresClient
+    /// The journey-state read model's database (a standby when one is configured).
+    let reports: ReportsDatabase
 
     /// Reads the query parameters; a bad one is a 400 `invalid_query` naming it.
     static func query(_ request: HTTPRequest) throws -> Query {
@@ -105,9 +106,11 @@ struct JourneyListing: Sendable {
     }
 
     func page(_ query: Query) async throws -> Page {
-        let rows = try await JourneyStateQueries.page(
-            subject: query.subject, status: query.status?.rawValue, environment: query.environment?.rawValue,
-            after: query.after.map { ($0.startedMicros, $0.journeyID) }, limit: query.limit + 1, on: database)
+        let rows = try await reports.read { database in
+            try await JourneyStateQueries.page(
+                subject: query.subject, status: query.status?.rawValue, environment: query.environment?.rawValue,
+                after: query.after.map { ($0.startedMicros, $0.journeyID) }, limit: query.limit + 1, on: database)
+        }
         var items: [Item] = []
         var last: Cursor?
         for row in rows.prefix(query.limit) {

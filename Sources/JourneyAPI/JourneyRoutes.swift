@@ -18,6 +18,8 @@ import Privacy
 /// request: the journey stays `awaitingResult` and its `nextDue` asks a worker to fetch again.
 struct JourneyRoutes: Sendable {
     let database: PostgresClient
+    /// Where the journey listing reads (a standby when one is configured).
+    let reports: ReportsDatabase
     let dependencies: JourneyDependencies
     let metrics: MetricsRegistry
 
@@ -35,7 +37,7 @@ struct JourneyRoutes: Sendable {
         let logger = dependencies.logger
         let vault = dependencies.vault
 
-        let listing = JourneyListing(database: database)
+        let listing = JourneyListing(reports: self.reports)
 
         router.post("/v1/journeys") { try await start.handle($0) }
         router.get("/v1/journeys") { request in

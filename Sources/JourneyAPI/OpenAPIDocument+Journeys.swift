@@ -58,7 +58,7 @@ extension OpenAPIDocument {
         "/v1/journeys/{id}/human-token": ["get": journeyOperation(
             "getHumanToken", "The opened Human Token of a journey completed approved (sealed in the log; never cache).",
             security: ["apiKey"],
-            responses: ["200": answer("The Human Token.", "HumanToken")], problems: ["401", "403", "404"])],
+            responses: ["200": answer("The Human Token.", "HumanToken")], problems: ["401", "403", "404", "410"])],
         "/v1/webhooks/unico": ["post": journeyOperation(
             "receiveUnicoWebhook",
             "Unico's notice that a process finished: a hint, recorded as WebhookReceived, then Get Process decides. "
@@ -134,7 +134,9 @@ extension OpenAPIDocument {
                                     "default": JourneyListing.defaultLimit], "Page size."),
                 parameter("cursor", string, "The nextCursor of the previous page."),
             ],
-            "responses": ["200": answer("A page of journeys.", "JourneyPage"), "400": problem, "401": problem, "403": problem],
+            "responses": ["200": answer("A page of journeys.", "JourneyPage"), "400": problem, "401": problem, "403": problem,
+                          "503": ["description": "reports_unavailable: the reports database (REPORTS_DATABASE_URL) cannot be reached.",
+                                  "content": ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]]]],
         ]
     }
 

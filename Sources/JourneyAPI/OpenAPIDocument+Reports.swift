@@ -29,6 +29,8 @@ extension OpenAPIDocument {
                     "200": ["description": "The report: {report, from, to, environment, generatedAt, result}.",
                             "content": ["application/json": ["schema": ["type": "object"]]]],
                     "400": problem, "401": problem, "403": problem, "404": problem,
+                    "503": ["description": "reports_unavailable: the reports database (REPORTS_DATABASE_URL) cannot be reached.",
+                            "content": ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]]],
                 ],
             ]],
             "/dashboard": ["get": [
@@ -40,7 +42,8 @@ extension OpenAPIDocument {
                                query("environment", "UAT or PROD; default all.", false, ["type": "string"])],
                 "responses": ["200": ["description": "The dashboard.", "content": ["text/html": ["schema": ["type": "string"]]]],
                               "400": ["description": "Bad filter; the form with the message."],
-                              "401": ["description": "The sign-in page."], "403": ["description": "The sign-in page."]],
+                              "401": ["description": "The sign-in page."], "403": ["description": "The sign-in page."],
+                              "503": ["description": "reports_unavailable: the reports database cannot be reached (problem+json)."]],
             ]],
             "/dashboard/session": ["post": [
                 "operationId": "dashboardSignIn",

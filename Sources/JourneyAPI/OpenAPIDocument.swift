@@ -13,6 +13,7 @@ enum OpenAPIDocument {
         var paths = base["paths"] as? [String: Any] ?? [:]
         paths.merge(journeyPaths) { $1 }
         paths.merge(reportPaths) { $1 }
+        paths.merge(subjectPaths) { $1 }
         base["paths"] = withServerAnswers(paths)
         var components = base["components"] as? [String: Any] ?? [:]
         var schemas = components["schemas"] as? [String: Any] ?? [:]
@@ -82,8 +83,13 @@ enum OpenAPIDocument {
         idempotency_key_reused (422), idempotency_key_in_progress (409, retry after Retry-After), \
         unico_rate_limited (429, Retry-After), unico_unavailable (502 or 503), unico_refused_field (422), \
         unico_not_configured (503), service_unavailable (503, Retry-After; `database: unreachable` when \
-        PostgreSQL is out of reach), journey_not_found (404), process_creation_pending (409, Retry-After), \
-        metrics_unauthorized (401 on /metrics when JOURNEYS_METRICS_TOKEN is set), and the access codes (401/403). \
+        PostgreSQL is out of reach), reports_unavailable (503, Retry-After: the reports database of \
+        REPORTS_DATABASE_URL is out of reach; writes are unaffected), journey_not_found (404), \
+        process_creation_pending (409, Retry-After), \
+        metrics_unauthorized (401 on /metrics when JOURNEYS_METRICS_TOKEN is set), \
+        subject_erased (410: the subject was erased, their sealed data no longer opens), unknown_subject (404), \
+        invalid_subject_reference, document_given_as_reference, reference_given_as_document, invalid_document, \
+        invalid_reason (400, `field` names the input), and the access codes (401/403). \
         Answers about an existing journey carry its `journeyId`.
         """
 

@@ -4,6 +4,7 @@ import HumanTokenAPI
 import JourneyDomain
 import JourneyEngine
 import Postgres
+import Privacy
 
 /// Problem responses of the journey routes; details never carry personal data or secrets.
 extension Problem {
@@ -50,6 +51,7 @@ extension Problem {
         case let problem as Problem: problem
         case let error as DomainError: .domain(error)
         case let error as EngineError: .engine(error)
+        case let error as PrivacyError where error.code == .subjectErased: .subjectErased()
         case let error as PostgresError where error.isUnavailable: .databaseUnavailable()
         default: nil
         }

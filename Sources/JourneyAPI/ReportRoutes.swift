@@ -7,6 +7,8 @@ import Reports
 /// `GET /v1/reports/{name}` (scope `reports:read`, JSON), and the dashboard's routes.
 struct ReportRoutes: Sendable {
     let database: PostgresClient
+    /// Where reports run (a standby when one is configured); keys are checked on `database`.
+    let reports: ReportsDatabase
     let dependencies: JourneyDependencies
 
     /// API query names and the report parameter each one sets.
@@ -20,7 +22,7 @@ struct ReportRoutes: Sendable {
         let keys = APIKeyStore(client: database)
         let authenticator = RequestAuthenticator(keys: keys, clientTokens: dependencies.clientTokens, clock: dependencies.clock)
         let clock = dependencies.clock
-        router.get("/v1/reports/{name}") { [database] request in
+        router.get("/v1/reports/{name}") { [reports] request in
             _ = try await authenticator.apiKey(request, scope: .reportsRead)
             let name: ReportName
             do {
@@ -30,10 +32,10 @@ struct ReportRoutes: Sendable {
                               extra: ["field": "name", "known": ReportName.known])
             }
             let parameters = try Self.parameters(request, for: name, now: clock())
-            let document = try await name.run(parameters, on: database)
+            let document = try await reports.read { try await name.run(parameters, on: $0) }
             return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: try document.json())
         }
-        DashboardRoutes(database: database, keys: keys, sessions: dependencies.sessionTokens, clock: clock).register(on: &router)
+        DashboardRoutes(reports: reports, keys: keys, sessions: dependencies.sessionTokens, clock: clock).register(on: &router)
     }
 
     /// The report parameters of the query string; 400 naming the query parameter otherwise.

@@ -17,7 +17,8 @@ public struct AppEnvironment: Sendable {
         variables: ProcessInfo.processInfo.environment,
         writeLine: { StandardStream.output.writeLine($0) })
 
-    /// Database settings from `DATABASE_URL`, `DATABASE_ADMIN_URL`, `JOURNEYS_PG_DIR`.
+    /// Database settings from `DATABASE_URL`, `DATABASE_ADMIN_URL`, `JOURNEYS_PG_DIR`, `DATABASE_LISTEN_URL`,
+    /// `REPORTS_DATABASE_URL`.
     public var database: DatabaseSettings { DatabaseSettings.from(environment: variables) }
 }
 

@@ -11,6 +11,12 @@ public struct DatabaseSettings: Sendable {
     public var adminURL: String?
     /// The embedded cluster's folder (`JOURNEYS_PG_DIR`, default `.journeys/pg`).
     public var embeddedDirectory: String
+    /// A direct server URL for LISTEN (`DATABASE_LISTEN_URL`) when the others go through
+    /// PgBouncer in transaction mode; defaults to each pool's own URL.
+    public var listenURL: String?
+    /// A hot standby for reports, the dashboard, the journey listing and `audit show`
+    /// (`REPORTS_DATABASE_URL`); defaults to `url`.
+    public var reportsURL: String?
 
     public init(url: String? = nil, adminURL: String? = nil, embeddedDirectory: String = ".journeys/pg") {
         self.url = url
@@ -21,11 +27,37 @@ public struct DatabaseSettings: Sendable {
     /// Reads `DATABASE_URL`, `DATABASE_ADMIN_URL` and `JOURNEYS_PG_DIR`; empty values count as unset.
     public static func from(environment: [String: String]) -> DatabaseSettings {
         func value(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
-        return DatabaseSettings(url: value("DATABASE_URL"), adminURL: value("DATABASE_ADMIN_URL"),
-                                embeddedDirectory: value("JOURNEYS_PG_DIR") ?? ".journeys/pg")
+        var settings = DatabaseSettings(url: value("DATABASE_URL"), adminURL: value("DATABASE_ADMIN_URL"),
+                                        embeddedDirectory: value("JOURNEYS_PG_DIR") ?? ".journeys/pg")
+        settings.listenURL = value("DATABASE_LISTEN_URL")
+        settings.reportsURL = value("REPORTS_DATABASE_URL")
+        return settings
+    }
+
+    /// The pool configuration of `size` connections, with LISTEN on `listenURL` when set.
+    func pool(_ size: Int) throws -> PostgresClient.Configuration {
+        var configuration = PostgresClient.Configuration(maxConnections: size)
+        if let listenURL {
+            do {
+                configuration.listenDatabase = try PostgresConfiguration(listenURL)
+            } catch let error as PostgresError {
+                throw AppError(.invalidInput, "DATABASE_LISTEN_URL: \(error.message)")
+            }
+        }
+        return configuration
     }
 
     public var embedded: EmbeddedPostgres { EmbeddedPostgres(.init(directory: embeddedDirectory)) }
+
+    /// A pool over `REPORTS_DATABASE_URL`, or nil when it is not set.
+    func reportsClient(_ size: Int) throws -> PostgresClient? {
+        guard let reportsURL else { return nil }
+        do {
+            return try PostgresClient(url: reportsURL, configuration: .init(maxConnections: max(2, min(size, 8))))
+        } catch let error as PostgresError {
+            throw AppError(.invalidInput, "REPORTS_DATABASE_URL: \(error.message)")
+        }
+    }
 }
 
 /// Connected clients for one command run.
@@ -36,30 +68,49 @@ public struct Database: Sendable {
     public let admin: PostgresClient
     /// Set when running on the embedded cluster.
     public let embedded: EmbeddedPostgres.Status?
+    /// Reading work that may lag (reports, dashboard, listing, `audit show`): the standby of
+    /// `REPORTS_DATABASE_URL`, otherwise `app` itself.
+    public let reports: PostgresClient
+
+    public init(app: PostgresClient, admin: PostgresClient, embedded: EmbeddedPostgres.Status?, reports: PostgresClient? = nil) {
+        self.app = app
+        self.admin = admin
+        self.embedded = embedded
+        self.reports = reports ?? app
+    }
 
     /// Connects; on the embedded cluster, starts it and applies pending migrations first.
     /// With `DATABASE_URL`, refuses to run against a schema with pending migrations.
     public static func open(_ settings: DatabaseSettings, poolSize: Int = 8, requireSchema: Bool = true) async throws -> Database {
         if let url = settings.url {
-            let app = try PostgresClient(url: url, configuration: .init(maxConnections: poolSize))
-            let admin = try PostgresClient(url: settings.adminURL ?? url, configuration: .init(maxConnections: 2))
+            let app = try PostgresClient(url: url, configuration: try settings.pool(poolSize))
+            let admin = try PostgresClient(url: settings.adminURL ?? url, configuration: try settings.pool(2))
             if requireSchema {
                 let pending = try await Migrator().pending(admin)
                 guard pending.isEmpty else {
                     throw AppError(.schemaOutdated, "the database has pending migrations (\(pending.joined(separator: ", "))): run 'journeys migrate'")
                 }
             }
-            return Database(app: app, admin: admin, embedded: nil)
+            return Database(app: app, admin: admin, embedded: nil, reports: try settings.reportsClient(poolSize))
         }
         let status = try settings.embedded.start()
         let admin = try PostgresClient(url: status.ownerURL, configuration: .init(maxConnections: 2))
         if requireSchema { try await Migrator().migrate(admin) }
         let app = try PostgresClient(url: status.appURL, configuration: .init(maxConnections: poolSize))
-        return Database(app: app, admin: admin, embedded: status)
+        return Database(app: app, admin: admin, embedded: status, reports: try settings.reportsClient(poolSize))
+    }
+
+    /// Only the reports database: `REPORTS_DATABASE_URL` alone when set (the primary may be
+    /// down), otherwise ``open(_:poolSize:requireSchema:)``'s application pool.
+    public static func openReports(_ settings: DatabaseSettings, poolSize: Int = 1) async throws -> (reports: PostgresClient, close: @Sendable () -> Void) {
+        if let client = try settings.reportsClient(poolSize) { return (client, { client.close() }) }
+        let database = try await open(settings, poolSize: poolSize)
+        return (database.app, { database.close() })
     }
 
     public func close() {
         app.close()
         admin.close()
+        if reports !== app { reports.close() }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import JourneyAPI
 import JourneyDomain
+import Postgres
 import UnicoEmulator
 
 extension LocalStack {
@@ -31,6 +32,9 @@ extension LocalStack {
         public var retryPolicy: RetryPolicy = .standard
         /// How the service authenticates Unico's webhooks. Default: read from `UNICO_WEBHOOK_AUTH`.
         public var webhookAuthentication: WebhookAuthenticator? = WebhookAuthenticator.configured()
+        /// Where reports, the dashboard and the journey listing read (a hot standby); nil: the
+        /// application pool. Default nil.
+        public var reports: PostgresClient?
         /// The service's loopback port: 0 picks a free one; nil does not listen (callers use
         /// `service.router` in-process). Default 0.
         public var port: Int? = 0

@@ -86,7 +86,8 @@ public struct LocalStack: Sendable {
         serviceConfiguration.accessLog = AccessLogEntry.discard
         serviceConfiguration.metricsGauges = AppMetrics.gaugeReaders(database: app)
         serviceConfiguration.metricsGaugeLifetime = configuration.metricsGaugeLifetime
-        let service = APIServer(configuration: serviceConfiguration, database: app, dependencies: dependencies)
+        let service = APIServer(configuration: serviceConfiguration, database: app, reports: configuration.reports,
+                                dependencies: dependencies)
         var http: LocalStackHTTP?
         if configuration.port != nil {
             try service.start()

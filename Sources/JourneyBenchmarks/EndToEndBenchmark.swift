@@ -26,6 +26,9 @@ struct EndToEndBenchmark: Sendable {
         let unico_create_process_baseline: Group
         let clients: Int
         let seconds_per_workload: Double
+        /// With `--through-pgbouncer`: the same starts with the service's pool through a local
+        /// PgBouncer in transaction mode; its ratio is to the direct starts.
+        var journey_start_through_pgbouncer: Group?
     }
 
     let database: Database

@@ -63,12 +63,21 @@ struct AuditVerify: Command {
         discussion: """
             Hashes are recomputed outside the database from each event's canonical content. Each \
             checkpoint must follow the one before it, carry a valid signature by a trusted key, and \
-            the log must still hold exactly what it summarized (events added later are fine). \
-            \(AuditCommand.keyDiscussion)
+            the log must still hold exactly what it summarized (events added later are fine). A \
+            checkpoint signed by a key that is not configured as trusted fails (exit 4), also when no \
+            key is configured, unless --allow-unpinned-keys is given. \(AuditCommand.keyDiscussion)
             """,
-        flags: [FlagSpec("sign", help: "When everything holds, store a new signed checkpoint.")])
+        flags: [
+            FlagSpec("sign", help: "When everything holds, store a new signed checkpoint."),
+            FlagSpec("allow-unpinned-keys",
+                     help: "Accept checkpoints signed by keys not configured as trusted (checked against their stored key; warns)."),
+        ])
     let sign: Bool
-    init(arguments: ParsedArguments) throws { sign = try arguments.flag("sign") }
+    let allowUnpinnedKeys: Bool
+    init(arguments: ParsedArguments) throws {
+        sign = try arguments.flag("sign")
+        allowUnpinnedKeys = try arguments.flag("allow-unpinned-keys")
+    }
 
     func run() async throws {
         let keys = try AuditCommand.keys()
@@ -79,13 +88,16 @@ struct AuditVerify: Command {
         defer { database.close() }
         let out = AppEnvironment.current.writeLine
         let chain = try await AuditVerify.verifyChains(database.app)
-        let checkpoints = try await CheckpointVerifier(client: database.app, keys: keys).verify()
+        let checkpoints = try await CheckpointVerifier(
+            client: database.app, keys: keys,
+            configuration: .init(allowUnpinnedKeys: allowUnpinnedKeys)).verify()
         let last = checkpoints.lastGood.map {
             "\($0.id) at \(RFC3339.string(from: $0.createdAt)) (\($0.summary.events) events, position \($0.summary.cut.position))"
         } ?? "none"
         out("checkpoints=\(checkpoints.checked) last=\(last)")
-        if !checkpoints.trustedKeys, checkpoints.checked > 0 {
-            out("warning: no trusted key configured; signatures were checked against the keys stored with them")
+        if checkpoints.unpinned > 0 {
+            out("warning: \(checkpoints.unpinned) checkpoint(s) signed by keys not configured as trusted were "
+                + "checked against the keys stored with them (--allow-unpinned-keys)")
         }
         for failure in checkpoints.failures { out("checkpoint \(failure.checkpointID) FAILED: \(failure.reason)") }
         if let broken = chain.firstBreak { throw AppError(.chainBroken, "hash chain broken at \(broken)") }
@@ -172,11 +184,11 @@ struct AuditShow: Command {
     }
 
     func run() async throws {
-        let database = try await Database.open(AppEnvironment.current.database, poolSize: 1)
-        defer { database.close() }
+        let (reports, close) = try await Database.openReports(AppEnvironment.current.database)
+        defer { close() }
         let timeline: JourneyTimeline
         do {
-            timeline = try await JourneyTimeline.load(journey, asOf: asOf, client: database.app)
+            timeline = try await JourneyTimeline.load(journey, asOf: asOf, client: reports)
         } catch {
             throw AuditCommand.mapped(error)
         }
@@ -230,6 +242,7 @@ struct AuditShow: Command {
             ("status", state.status), ("version", String(state.version)), ("attempt", String(state.attempt)),
             ("environment", state.environment), ("flow", state.flow), ("purpose", state.purpose),
             ("client reference", state.clientReference), ("subject reference", state.subjectReference),
+            ("subject erased", state.subjectErasedAt.map(RFC3339.string(from:))),
             ("started", state.startedAt.map(RFC3339.string(from:))), ("outcome", state.outcome),
             ("completed", state.completedAt.map(RFC3339.string(from:))),
             ("abandoned", state.abandonedAt.map { "\(RFC3339.string(from: $0)) (\(state.abandonReason ?? "-"))" }),

@@ -16,7 +16,8 @@ struct ReportCommand: Command {
             The window holds journeys started from --from (inclusive) to --to (exclusive; a bare date \
             means the end of that day, UTC). Dates are ISO 8601: 2026-05-01 or 2026-05-01T12:30:00Z. \
             CSV prints each section as its own block (a `section` column, then the header), blocks \
-            separated by an empty line.
+            separated by an empty line. With REPORTS_DATABASE_URL (a hot standby) only the standby is used, \
+            so reports answer while the primary is down.
             """,
         options: [
             .required("from", valueName: "DATE", help: "Start of the window (ISO 8601 date or timestamp)."),
@@ -66,9 +67,10 @@ struct ReportCommand: Command {
 
     func run() async throws {
         let parameters = try parameters(now: Date())
-        let database = try await Database.open(AppEnvironment.current.database, poolSize: 1)
-        defer { database.close() }
-        let document = try await name.run(parameters, on: database.app)
+        // With REPORTS_DATABASE_URL only the standby is used: reports answer while the primary is down.
+        let (reports, close) = try await Database.openReports(AppEnvironment.current.database)
+        defer { close() }
+        let document = try await name.run(parameters, on: reports)
         AppEnvironment.current.writeLine(try Self.render(document, as: format))
     }
 

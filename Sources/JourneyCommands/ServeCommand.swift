@@ -76,7 +76,8 @@ struct ServeCommand: Command {
         var dependencies = try Wiring.dependencies(AppEnvironment.current.variables, database: database,
                                                     unicoConfig: unicoConfig)
         dependencies.sessionTokens = try Wiring.sessionTokens(AppEnvironment.current.variables, database: database)
-        let service = APIServer(configuration: configuration, database: database.app, dependencies: dependencies)
+        let service = APIServer(configuration: configuration, database: database.app, reports: database.reports,
+                                dependencies: dependencies)
         let worker = try workers.map {
             try WorkerService(configuration: $0, database: database.app, dependencies: dependencies.engine, metrics: service.metrics)
         }

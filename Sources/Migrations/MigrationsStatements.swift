@@ -2,9 +2,10 @@ import Postgres
 
 /// Every statement over `schema_migrations` and the migrators' advisory lock.
 enum MigrationsStatements {
-    /// Serializes migrators (session-level, simple protocol).
-    static let lock = "SELECT pg_advisory_lock(7411232001)"
-    static let unlock = "SELECT pg_advisory_unlock(7411232001)"
+    /// Serializes migrators until the end of the transaction (simple protocol). Transaction-level,
+    /// never session-level: through PgBouncer in transaction mode a session lock would stay on
+    /// whichever server connection ran it.
+    static let lock = "SELECT pg_advisory_xact_lock(7411232001)"
 
     /// Creates the bookkeeping table and lets the application role read it (simple protocol).
     static let createTable = """

@@ -15,32 +15,33 @@ public struct Migrator: Sendable {
         public var alreadyApplied: [String] = []
     }
 
-    /// Applies pending migrations. Concurrent migrators wait on an advisory lock.
+    /// Applies pending migrations. Concurrent migrators wait on a transaction-level advisory lock
+    /// that each step (the bookkeeping table, then each file) takes in its own transaction and
+    /// re-reads what is applied under it, so nothing session-level is needed (PgBouncer-safe).
     @discardableResult
     public func migrate(_ client: PostgresClient) async throws -> Report {
         let files = try sortedFiles()
         return try await client.withConnection { connection in
-            try connection.execute(unsafeSQL: MigrationsStatements.lock)
-            defer { try? connection.execute(unsafeSQL: MigrationsStatements.unlock) }
-            try Self.ensureTable(connection)
-            let applied = try Self.appliedChecksums(connection)
-            try Self.checkUnchanged(files, applied: applied)
+            try connection.transaction { connection in
+                try connection.execute(unsafeSQL: MigrationsStatements.lock)
+                try Self.ensureTable(connection)
+                try Self.checkUnchanged(files, applied: try Self.appliedChecksums(connection))
+            }
             var report = Report()
             for file in files {
-                if applied[file.name] != nil {
-                    report.alreadyApplied.append(file.name)
-                    continue
-                }
-                do {
-                    try connection.transaction { connection in
+                let ran = try connection.transaction { connection -> Bool in
+                    try connection.execute(unsafeSQL: MigrationsStatements.lock)
+                    guard try Self.appliedChecksums(connection)[file.name] == nil else { return false }
+                    do {
                         try connection.execute(unsafeSQL: file.sql)
                         try connection.query(MigrationsStatements.recordApplied(
                             version: file.version ?? 0, name: file.name, checksum: file.checksum))
+                    } catch let error as PostgresError {
+                        throw MigrationError(.migrationFailed, "\(file.name) failed and was rolled back: \(error.message)")
                     }
-                } catch let error as PostgresError {
-                    throw MigrationError(.migrationFailed, "\(file.name) failed and was rolled back: \(error.message)")
+                    return true
                 }
-                report.applied.append(file.name)
+                if ran { report.applied.append(file.name) } else { report.alreadyApplied.append(file.name) }
             }
             return report
         }

@@ -10,9 +10,14 @@ public final class PostgresClient: Sendable {
         public var maxConnections: Int = 8
         /// How long a caller waits for a free connection before `pool_timeout`. Default 30 s.
         public var acquireTimeout: Double = 30
-        public init(maxConnections: Int = 8, acquireTimeout: Double = 30) {
+        /// Where LISTEN connections go (`DATABASE_LISTEN_URL`): a direct server connection when
+        /// the pool goes through PgBouncer in transaction mode, which cannot hold a LISTEN.
+        /// Default nil: the pool's own database.
+        public var listenDatabase: PostgresConfiguration?
+        public init(maxConnections: Int = 8, acquireTimeout: Double = 30, listenDatabase: PostgresConfiguration? = nil) {
             self.maxConnections = maxConnections
             self.acquireTimeout = acquireTimeout
+            self.listenDatabase = listenDatabase
         }
     }
 
@@ -20,6 +25,8 @@ public final class PostgresClient: Sendable {
 
     public let database: PostgresConfiguration
     public let configuration: Configuration
+    /// Where this pool's LISTEN connections go: ``Configuration/listenDatabase`` or ``database``.
+    public var listenDatabase: PostgresConfiguration { configuration.listenDatabase ?? database }
     private let state: Mutex<(machine: PoolStateMachine<PooledConnection, Waiter>, nextID: Int)>
 
     public init(_ database: PostgresConfiguration, configuration: Configuration = Configuration()) {

@@ -18,7 +18,9 @@ public struct PostgresConfiguration: Sendable {
         }
         var errorMessage: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(trimmed, &errorMessage) else {
-            let detail = errorMessage.map { String(cString: $0) } ?? "unparseable"
+            // libpq quotes the URL in some messages; it may hold a password.
+            let detail = (errorMessage.map { String(cString: $0) } ?? "unparseable")
+                .replacingOccurrences(of: trimmed, with: "<the URL>")
             if let errorMessage { PQfreemem(errorMessage) }
             throw PostgresError(.invalidConfiguration,
                                 "invalid database URL: \(detail.trimmingCharacters(in: .whitespacesAndNewlines))")

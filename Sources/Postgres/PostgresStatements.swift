@@ -13,6 +13,16 @@ enum PostgresStatements {
         "LISTEN \(PostgresConnection.quoteIdentifier(channel))"
     }
 
+    /// How far a hot standby's replay is behind: 0 on a primary or when all received WAL is
+    /// replayed, otherwise the age of the last replayed transaction.
+    static let standbyLag: PostgresQuery = """
+        SELECT pg_is_in_recovery() AS standby,
+               (CASE WHEN NOT pg_is_in_recovery() THEN 0
+                     WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0
+                     ELSE coalesce(extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()), 0)
+                END)::float8 AS lag_seconds
+        """
+
     /// Notifies through `pg_notify`, channel and payload as binds.
     static func notify(_ channel: String, payload: String) -> PostgresQuery {
         "SELECT pg_notify(\(channel), \(payload))"

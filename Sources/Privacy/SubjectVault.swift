@@ -113,6 +113,13 @@ public final class SubjectVault: Sendable {
         throw PrivacyError(.unknownSubject, "no data key was ever created for this subject")
     }
 
+    /// Whether the subject's key was never created, is live, or was erased (and when).
+    public func keyStatus(subject: SubjectReference) async throws -> SubjectKeyStatus {
+        let rows = try await client.query(PrivacyStatements.erasedAt(subject: subject.rawValue))
+        guard let row = rows.first else { return .unknown }
+        return try row.decode(0, as: Date?.self).map { .erased(at: $0) } ?? .live
+    }
+
     /// Whether the subject was erased; false for a subject never seen.
     public func isErased(subject: SubjectReference) async throws -> Bool {
         try await client.withConnection { try self.isErased(subject: subject, on: $0) }

@@ -45,6 +45,14 @@ import Testing
         #expect(publicOnly.code == 0, "\(publicOnly.error)")
         #expect(publicOnly.output.contains("checkpoints=2 last=2"))
 
+        // A verifier that trusts no key: the stored public keys are not evidence (exit 4), unless allowed.
+        let unpinned = await journeys(["audit", "verify"], database: db)
+        #expect(unpinned.code == 4)
+        #expect(unpinned.output.contains("not configured as trusted"))
+        let allowed = await journeys(["audit", "verify", "--allow-unpinned-keys"], database: db)
+        #expect(allowed.code == 0, "\(allowed.error)")
+        #expect(allowed.output.contains("warning: 2 checkpoint(s) signed by keys not configured as trusted"))
+
         // A forged checkpoint (another key) fails verification with its id and exit 4.
         _ = try await SignedCheckpointStore(client: db.app).create(signingWith: Ed25519PrivateKey.generate())
         let forged = await journeys(["audit", "verify"], database: db, extra: env)

@@ -95,10 +95,20 @@ import Testing
         // Trusting her key explicitly accepts it.
         report = try await CheckpointVerifier(client: db.app, keys: AuditKeys(signingKey: key, trusted: [mallory.publicKey])).verify()
         #expect(report.isIntact)
-        // Without configured keys, signatures are checked against the stored keys only.
+        // Without configured keys, every checkpoint is signed by a key not trusted: it fails...
         report = try await CheckpointVerifier(client: db.app, keys: AuditKeys(signingKey: nil)).verify()
-        #expect(report.isIntact)
+        #expect(report.failures.count == 2)
+        #expect(report.failures.allSatisfy { $0.reason.contains("not configured as trusted") })
         #expect(!report.trustedKeys)
+        // ...unless unpinned keys are allowed: then signatures are checked against the stored keys only.
+        report = try await CheckpointVerifier(client: db.app, keys: AuditKeys(signingKey: nil),
+                                              configuration: .init(allowUnpinnedKeys: true)).verify()
+        #expect(report.isIntact)
+        #expect(report.unpinned == 2)
+        // Trusting one key and allowing unpinned ones accepts the other with a count.
+        report = try await CheckpointVerifier(client: db.app, keys: keys, configuration: .init(allowUnpinnedKeys: true)).verify()
+        #expect(report.isIntact)
+        #expect(report.unpinned == 1)
 
         // A stored count changed behind the signature.
         try await tamper(db, "UPDATE audit_checkpoints SET events = events + 1 WHERE id = \(first.id)")

@@ -17,4 +17,23 @@ import Testing
         let journeys = try await db.app.query("SELECT count(DISTINCT stream_name) FROM events").first!.decode(0, as: Int.self)
         #expect(journeys > 0)
     }
+
+    @Test func throughPgBouncerNeedsTheEmbeddedClusterAndSaysWhatToDoInstead() async throws {
+        let db = try await TestDatabase.create(poolSize: 8)
+        defer { Task { await db.drop() } }
+        let result = await journeys(["bench", "e2e", "--seconds", "0.5", "--clients", "1", "--through-pgbouncer"], database: db)
+        #expect(result.code != 0)
+        #expect(result.error.contains("run bench e2e twice"))
+    }
+}
+
+@Suite struct DatabaseVariableTests {
+    @Test func aBadListenURLIsAnErrorNamingTheVariableWithoutThePassword() async throws {
+        let result = await journeys(["report", "funnel", "--from", "2026-01-01", "--to", "2026-01-31"],
+                                    extra: ["DATABASE_URL": "postgresql://journeys_app:secret@127.0.0.1:1/journeys",
+                                            "DATABASE_LISTEN_URL": "postgresql://journeys_app:secret@[bad"])
+        #expect(result.code != 0)
+        #expect(result.error.contains("DATABASE_LISTEN_URL"))
+        #expect(!result.error.contains("secret"))
+    }
 }

@@ -78,12 +78,14 @@ struct EventCodingTests {
         .captureClosedByUser(CaptureClosedByUser(attempt: 2, occurredAt: at)),
         .captureSessionTimedOut(CaptureSessionTimedOut(attempt: 1, occurredAt: at, superseded: true)),
         .linkIssued(LinkIssued(attempt: 2, occurredAt: at, expiresAt: at + 290)),
+        .subjectErased(SubjectErased(attempt: 2, occurredAt: at, requestedBy: "api-key:abcd2345", reason: "LGPD request",
+                                     erasedAt: at - 0.25)),
     ]
 
     @Test("samples cover every event type exactly once")
     func coverage() {
         #expect(Self.samples.map(\.eventType) == JourneyEvent.allEventTypes)
-        #expect(Set(JourneyEvent.allEventTypes).count == 18)
+        #expect(Set(JourneyEvent.allEventTypes).count == 19)
     }
 
     @Test("each event type round-trips through (type, data)", arguments: samples)
@@ -101,7 +103,7 @@ struct EventCodingTests {
             "JourneyStarted", "ProcessCreationRequested", "ProcessCreated", "ProcessCreationFailed", "TokenIssued",
             "CaptureOpened", "CallbackReceived", "WebhookReceived", "ResultPending", "ResultFetched", "TokenExpired",
             "AttemptFailed", "JourneyCompleted", "JourneyAbandoned", "RetryAllowed", "CaptureClosedByUser",
-            "CaptureSessionTimedOut", "LinkIssued",
+            "CaptureSessionTimedOut", "LinkIssued", "SubjectErased",
         ])
     }
 

@@ -1,19 +1,27 @@
 import CLI
+import EmbeddedPostgres
 import Foundation
 import JourneyApp
+import Postgres
 
 /// `journeys bench e2e`.
 struct BenchE2E: Command {
     static let configuration = CommandConfiguration(
         name: "e2e", summary: "Journey starts through service, emulator and PostgreSQL versus Create Process alone.",
-        discussion: "Runs the emulator (rate limit off) and the service in this process on the embedded cluster or DATABASE_URL.",
+        discussion: """
+            Runs the emulator (rate limit off) and the service in this process on the embedded cluster or DATABASE_URL. \
+            --through-pgbouncer then runs the starts again with the service's pool through a PgBouncer in transaction \
+            mode on loopback (embedded cluster only; LISTEN stays direct) and reports both in one run.
+            """,
         options: [
             .optional("clients", valueName: "N", help: "Concurrent callers.", default: "8"),
             .optional("seconds", valueName: "S", help: "Seconds per workload.", default: "5"),
         ],
-        flags: [FlagSpec("json", help: "Print one JSON object instead of a table.")])
+        flags: [FlagSpec("json", help: "Print one JSON object instead of a table."),
+                FlagSpec("through-pgbouncer", help: "Also measure the starts through a local PgBouncer (transaction mode).")])
     let configuration: EndToEndBenchmark.Configuration
     let json: Bool
+    let throughPgBouncer: Bool
 
     init(arguments: ParsedArguments) throws {
         var configuration = EndToEndBenchmark.Configuration()
@@ -21,18 +29,27 @@ struct BenchE2E: Command {
         configuration.seconds = try arguments.double("seconds", in: 0.5...600)
         self.configuration = configuration
         json = try arguments.flag("json")
+        throughPgBouncer = try arguments.flag("through-pgbouncer")
     }
 
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: configuration.clients + 4)
         defer { database.close() }
-        let result = try await EndToEndBenchmark(database: database, configuration: configuration).run()
+        var result = try await EndToEndBenchmark(database: database, configuration: configuration).run()
+        if throughPgBouncer {
+            let bounced = try await EndToEndBenchmark(database: database, configuration: configuration).runThroughPgBouncer()
+            let direct = result.journey_start.starts_per_s
+            result.journey_start_through_pgbouncer = EndToEndBenchmark.Group(
+                starts_per_s: bounced.starts_per_s, p50_ms: bounced.p50_ms, p99_ms: bounced.p99_ms,
+                ratio_to_baseline: direct > 0 ? bounced.starts_per_s / direct : 0, failures: bounced.failures)
+        }
         if json { return try printJSON(result) }
         var table = TextTable(columns: ["workload", .init("starts/s", alignment: .right), .init("p50 ms", alignment: .right),
                                         .init("p99 ms", alignment: .right), .init("ratio", alignment: .right),
                                         .init("failures", alignment: .right)])
         for (name, group) in [("POST /v1/journeys (service+emulator+PostgreSQL)", result.journey_start),
-                              ("Create Process alone (baseline)", result.unico_create_process_baseline)] {
+                              ("Create Process alone (baseline)", result.unico_create_process_baseline)]
+            + (result.journey_start_through_pgbouncer.map { [("POST /v1/journeys through PgBouncer (ratio to direct)", $0)] } ?? []) {
             table.append([name, String(format: "%.0f", group.starts_per_s), String(format: "%.2f", group.p50_ms),
                           String(format: "%.2f", group.p99_ms), String(format: "%.2f", group.ratio_to_baseline ?? 1),
                           String(group.failures)])

@@ -34,6 +34,8 @@ public enum JourneyCommand: Hashable, Sendable {
     case abandonAbsent(afterAttempt: Int)
     /// Give up on the journey.
     case abandon(reason: AbandonReason)
+    /// The subject's data key was destroyed; mark the journey (abandoning it if still active).
+    case recordSubjectErased(SubjectErasure)
 
     /// Short verb phrase used in error messages.
     public var action: String {
@@ -53,6 +55,7 @@ public enum JourneyCommand: Hashable, Sendable {
         case .expireToken: "expire the token"
         case .retry: "retry with a fresh process"
         case .abandon: "abandon the journey"
+        case .recordSubjectErased: "record the subject's erasure"
         }
     }
 }

@@ -39,6 +39,8 @@ struct JourneyDecider {
         case .abandon(let reason):
             try requireActive(command)
             return [.journeyAbandoned(JourneyAbandoned(attempt: current, occurredAt: now, reason: reason))]
+        case .recordSubjectErased(let erasure):
+            return try decideSubjectErased(erasure, command: command)
         }
     }
 

@@ -25,6 +25,7 @@ extension JourneyEvent {
             case .captureClosedByUser(let event): data = try encoder.encode(event)
             case .captureSessionTimedOut(let event): data = try encoder.encode(event)
             case .linkIssued(let event): data = try encoder.encode(event)
+            case .subjectErased(let event): data = try encoder.encode(event)
             }
             return EncodedJourneyEvent(type: eventType, data: data)
         } catch {
@@ -86,5 +87,6 @@ extension JourneyEvent {
             .captureSessionTimedOut(try $1.decode(CaptureSessionTimedOut.self, from: $0))
         },
         LinkIssued.eventType: { .linkIssued(try $1.decode(LinkIssued.self, from: $0)) },
+        SubjectErased.eventType: { .subjectErased(try $1.decode(SubjectErased.self, from: $0)) },
     ]
 }

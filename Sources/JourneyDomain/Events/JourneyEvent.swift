@@ -20,6 +20,7 @@ public enum JourneyEvent: Hashable, Sendable {
     case captureClosedByUser(CaptureClosedByUser)
     case captureSessionTimedOut(CaptureSessionTimedOut)
     case linkIssued(LinkIssued)
+    case subjectErased(SubjectErased)
 
     /// The payload struct inside the case.
     public var payload: any JourneyEventPayload {
@@ -42,6 +43,7 @@ public enum JourneyEvent: Hashable, Sendable {
         case .captureClosedByUser(let event): event
         case .captureSessionTimedOut(let event): event
         case .linkIssued(let event): event
+        case .subjectErased(let event): event
         }
     }
 
@@ -73,5 +75,6 @@ public enum JourneyEvent: Hashable, Sendable {
         CaptureClosedByUser.eventType,
         CaptureSessionTimedOut.eventType,
         LinkIssued.eventType,
+        SubjectErased.eventType,
     ]
 }

@@ -116,6 +116,8 @@ extension JourneyState {
             updateAttempt(e.attempt) { $0.sessionTimedOutAt = $0.sessionTimedOutAt ?? e.occurredAt }
         case .linkIssued(let e):
             updateAttempt(e.attempt) { $0.linkIssuedAt = $0.linkIssuedAt ?? e.occurredAt }
+        case .subjectErased(let e):
+            subjectErasedAt = e.erasedAt
         }
     }
 

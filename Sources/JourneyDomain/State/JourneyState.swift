@@ -24,6 +24,8 @@ public struct JourneyState: Hashable, Sendable, Codable {
     public var completedAt: Date?
     public var abandonedAt: Date?
     public var abandonReason: AbandonReason?
+    /// When the subject's data key was wiped; its sealed fields no longer open.
+    public var subjectErasedAt: Date?
     /// Callbacks recorded for attempts that a newer attempt had replaced.
     public var supersededCallbacks = 0
     public var webhooksReceived = 0

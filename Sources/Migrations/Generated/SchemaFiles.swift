@@ -20,5 +20,6 @@ public enum SchemaFiles {
         migration0015,
         migration0019,
         migration0020,
+        migration0022,
     ]
 }

@@ -1,0 +1,54 @@
+import Audit
+import Foundation
+import JourneyDomain
+import Privacy
+
+extension DataSubjects {
+    /// Every journey of the subject with its state, timeline, opened personal data and Human
+    /// Token; sealed values of an erased subject appear as `erased` markers.
+    ///
+    /// `unknown_subject` when nothing was ever recorded for the reference.
+    public func export(_ subject: SubjectReference) async throws -> SubjectExport {
+        let (ids, status) = try await known(subject)
+        var journeys: [SubjectExport.Journey] = []
+        for id in ids {
+            let timeline = try await JourneyTimeline.load(id, asOf: nil, client: database)
+            journeys.append(try await journey(timeline))
+        }
+        return SubjectExport(subjectReference: subject.rawValue, exportedAt: self.journeys.dependencies.clock(),
+                             erased: status.erasedAt != nil, erasedAt: status.erasedAt, journeys: journeys)
+    }
+
+    private func journey(_ timeline: JourneyTimeline) async throws -> SubjectExport.Journey {
+        let state = timeline.state
+        var personal = SubjectExport.PersonalData(erased: true)
+        if let sealed = state.subject, let opened = try await openOrErased({ try await vault.open(sealed) }) {
+            personal = SubjectExport.PersonalData(
+                erased: false, documentType: opened.documentType.rawValue, documentNumber: opened.documentNumber,
+                name: opened.name, friendlyName: opened.friendlyName, phone: opened.phone, email: opened.email,
+                notificationChannels: opened.notificationChannels.map(\.rawValue))
+        }
+        var result: SubjectExport.Result?
+        if state.outcome != nil || state.humanToken != nil {
+            var token: String?
+            if let sealed = state.humanToken, let subject = state.subject {
+                token = try await openOrErased {
+                    try await vault.open(sealed, field: PersonalDataField.humanToken, subject: subject.reference)
+                }
+            }
+            result = SubjectExport.Result(outcome: state.outcome?.rawValue, completedAt: state.completedAt,
+                                          humanToken: token, humanTokenErased: state.humanToken != nil && token == nil)
+        }
+        return SubjectExport.Journey(journeyId: timeline.journeyID.rawValue, state: StateSummary(state),
+                                     personalData: personal, result: result, timeline: timeline.entries)
+    }
+
+    /// The opened value, or nil when the subject was erased.
+    private func openOrErased<T>(_ open: () async throws -> T) async throws -> T? {
+        do {
+            return try await open()
+        } catch let error as PrivacyError where error.code == .subjectErased {
+            return nil
+        }
+    }
+}

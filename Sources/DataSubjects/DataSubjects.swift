@@ -1,0 +1,55 @@
+import Foundation
+import JourneyDomain
+import JourneyEngine
+import Postgres
+import Privacy
+
+/// The data-subject requests of LGPD Art. 18 / GDPR: find a subject by document, export
+/// everything held about them, and erase them (crypto-shredding plus a `SubjectErased` mark on
+/// each of their journeys).
+///
+/// Erasure is one use case with the caller's reason, so a retention worker can call it with its
+/// policy as the reason. Document numbers are never stored or logged here.
+public struct DataSubjects: Sendable {
+    public let journeys: Journeys
+
+    public init(journeys: Journeys) {
+        self.journeys = journeys
+    }
+
+    var database: PostgresClient { journeys.database }
+    var vault: SubjectVault { journeys.dependencies.vault }
+
+    /// The subject holding the document, whether anything is held about them, and their journeys.
+    public func find(documentType: DocumentType, documentNumber: String) async throws -> SubjectFinding {
+        let reference = try vault.referencer.reference(documentType: documentType, documentNumber: documentNumber)
+        let ids = try await journeyIDs(of: reference)
+        let status = try await vault.keyStatus(subject: reference)
+        return SubjectFinding(reference: reference, known: status != .unknown || !ids.isEmpty,
+                              erasedAt: status.erasedAt, journeyIds: ids.map(\.rawValue))
+    }
+
+    /// Ids of the subject's journeys, oldest first, read from the log.
+    public func journeyIDs(of subject: SubjectReference) async throws -> [JourneyID] {
+        try await database.query(DataSubjectsStatements.journeys(of: subject.rawValue)).map {
+            JourneyID(try $0.decode(0, as: String.self))
+        }
+    }
+
+    /// The subject's journeys and key status; `unknown_subject` naming the reference when neither exists.
+    func known(_ subject: SubjectReference) async throws -> (journeys: [JourneyID], status: SubjectKeyStatus) {
+        let ids = try await journeyIDs(of: subject)
+        let status = try await vault.keyStatus(subject: subject)
+        guard !ids.isEmpty || status != .unknown else {
+            throw DataSubjectsError(.unknownSubject, "no data is held for subject \(subject.rawValue)", field: "reference")
+        }
+        return (ids, status)
+    }
+}
+
+extension SubjectKeyStatus {
+    var erasedAt: Date? {
+        if case .erased(let at) = self { return at }
+        return nil
+    }
+}

@@ -1,0 +1,23 @@
+import Postgres
+
+/// Every statement of the data-subject requests; values are binds.
+enum DataSubjectsStatements {
+    /// Ids of the journeys started for `subject`, oldest first, from the log itself (not a read
+    /// model that may lag), through the `events_subject_reference` index.
+    static func journeys(of subject: String) -> PostgresQuery {
+        """
+        SELECT data->>'journeyID' FROM events
+        WHERE event_type = 'JourneyStarted' AND data->'subject'->>'reference' = \(subject)
+        ORDER BY position
+        """
+    }
+
+    /// Drops the stored answers (live `webAppToken`s and client tokens) of idempotency keys of
+    /// `journeys`: the key is left released, so a replay answers from the journey's state.
+    static func purgeIdempotencyAnswers(journeys: [String]) -> PostgresQuery {
+        """
+        UPDATE idempotency_keys SET state = 'released', response_status = NULL, response_body = NULL
+        WHERE journey_id = ANY(\(journeys)::text[]) AND response_body IS NOT NULL
+        """
+    }
+}

@@ -1,0 +1,58 @@
+import DataSubjects
+
+/// The `/v1/subjects` part of the OpenAPI document (scope `subjects:admin`).
+extension OpenAPIDocument {
+    static var subjectPaths: [String: Any] {
+        let reference: [String: Any] = [
+            "name": "ref", "in": "path", "required": true,
+            "description": "The subject reference: 64 hex characters (GET /v1/subjects?document=). A document number is refused.",
+            "schema": ["type": "string", "pattern": "^[0-9a-fA-F]{64}$"],
+        ]
+        let json = { (description: String) -> [String: Any] in
+            ["description": description, "content": ["application/json": ["schema": ["type": "object"]]]]
+        }
+        return [
+            "/v1/subjects": ["get": [
+                "operationId": "findSubject",
+                "summary": "Scope subjects:admin. Turns a CPF or CNPJ into the subject's pseudonymous reference (never "
+                    + "stored or logged): {subjectReference, known, erased, erasedAt, journeyIds}. Cache-Control: no-store.",
+                "security": [["apiKey": [String]()]],
+                "parameters": [
+                    ["name": "document", "in": "query", "required": true,
+                     "description": "The CPF (11 digits) or CNPJ (14), punctuation allowed; a subject reference is refused.",
+                     "schema": ["type": "string"]],
+                    ["name": "documentType", "in": "query", "required": false,
+                     "description": "cpf, cnpj or a DUI type; default from the number of digits.", "schema": ["type": "string"]],
+                ],
+                "responses": ["200": json("The subject."), "400": problem, "401": problem, "403": problem],
+            ]],
+            "/v1/subjects/{ref}/export": ["get": [
+                "operationId": "exportSubject",
+                "summary": "Scope subjects:admin. Everything held about the subject: each journey with its state, "
+                    + "timeline, opened personal data and Human Token result, or erased markers. Cache-Control: no-store.",
+                "security": [["apiKey": [String]()]],
+                "parameters": [reference],
+                "responses": ["200": json("The export (format journeys.subject-export.v1)."), "400": problem, "401": problem,
+                              "403": problem, "404": problem],
+            ]],
+            "/v1/subjects/{ref}": ["delete": [
+                "operationId": "eraseSubject",
+                "summary": "Scope subjects:admin. Erases the subject: destroys their data key (crypto-shredding), appends "
+                    + "SubjectErased (who, when, why) to each of their journeys, abandoning active ones, and drops "
+                    + "stored idempotency answers. Idempotent: a repeat answers 200 with alreadyErased true.",
+                "security": [["apiKey": [String]()]],
+                "parameters": [reference,
+                               ["name": "reason", "in": "query", "required": false,
+                                "description": "Why, when no body is sent (no personal data).", "schema": ["type": "string"]]],
+                "requestBody": ["required": false, "content": ["application/json": ["schema": [
+                    "type": "object",
+                    "properties": ["reason": ["type": "string", "maxLength": DataSubjects.maximumReasonLength,
+                                              "description": "Why (no personal data). Default: data subject request."]],
+                ]]]],
+                "responses": ["200": json("{subjectReference, erasedAt, alreadyErased, journeyIds, journeysMarked, "
+                                          + "journeysAbandoned, idempotencyAnswersPurged}"),
+                              "400": problem, "401": problem, "403": problem, "404": problem],
+            ]],
+        ]
+    }
+}

@@ -1,0 +1,69 @@
+import AccessControl
+import DataSubjects
+import Foundation
+import HTTPServer
+import JourneyEngine
+import Postgres
+
+/// The data-subject routes (scope `subjects:admin`): find a subject by document, export
+/// everything held about them, erase them. Answers carrying personal data are `no-store`.
+struct SubjectRoutes: Sendable {
+    let database: PostgresClient
+    let dependencies: JourneyDependencies
+
+    func register(on router: inout Router) {
+        let authenticator = RequestAuthenticator(keys: APIKeyStore(client: database),
+                                                 clientTokens: dependencies.clientTokens, clock: dependencies.clock)
+        let subjects = DataSubjects(journeys: Journeys(database: database, dependencies: dependencies.engine))
+
+        router.get("/v1/subjects") { request in
+            _ = try await authenticator.apiKey(request, scope: .subjectsAdmin)
+            guard let document = request.query("document"), !document.isEmpty else {
+                throw Problem(status: .badRequest, code: "invalid_document",
+                              detail: "The query parameter document (a CPF or CNPJ) is required.", extra: ["field": "document"])
+            }
+            let finding = try await Problem.subjects {
+                let (type, number) = try SubjectArgument.document(document, type: request.query("documentType"))
+                return try await subjects.find(documentType: type, documentNumber: number)
+            }
+            return try Self.noStore(try HTTPResponse.json(finding, encoder: TokenResponse.encoder))
+        }
+        router.get("/v1/subjects/{ref}/export") { request in
+            _ = try await authenticator.apiKey(request, scope: .subjectsAdmin)
+            let export = try await Problem.subjects {
+                try await subjects.export(try SubjectArgument.reference(try request.pathParameter("ref")))
+            }
+            return Self.noStore(HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: try export.json()))
+        }
+        router.delete("/v1/subjects/{ref}") { request in
+            let principal = try await authenticator.apiKey(request, scope: .subjectsAdmin)
+            let reason = try Self.reason(request)
+            let report = try await Problem.subjects {
+                try await subjects.erase(try SubjectArgument.reference(try request.pathParameter("ref")),
+                                         requestedBy: principal.actor, reason: reason)
+            }
+            return try HTTPResponse.json(report, encoder: TokenResponse.encoder)
+        }
+    }
+
+    /// The erasure reason: `reason` of an optional JSON body, else the `reason` query parameter.
+    static func reason(_ request: HTTPRequest) throws -> String? {
+        guard !request.body.isEmpty else { return request.query("reason") }
+        guard let object = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any] else {
+            throw Problem(status: .badRequest, code: "invalid_json",
+                          detail: "The body must be a JSON object such as {\"reason\": \"...\"}.", extra: ["field": "body"])
+        }
+        guard let value = object["reason"] else { return request.query("reason") }
+        guard let text = value as? String else {
+            throw Problem(status: .badRequest, code: "invalid_reason", detail: "reason must be a string.",
+                          extra: ["field": "reason"])
+        }
+        return text
+    }
+
+    static func noStore(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+}

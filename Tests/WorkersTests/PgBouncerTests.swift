@@ -1,0 +1,98 @@
+import EmbeddedPostgres
+import Foundation
+import JourneyDomain
+import JourneyTesting
+import Migrations
+import Postgres
+import Projections
+import Testing
+
+/// `serve`/`work`'s pools through a real PgBouncer 1.18 in transaction mode (three server
+/// connections shared by every transaction), LISTEN on the direct URL (`DATABASE_LISTEN_URL`).
+@Suite struct PgBouncerTests {
+    static func bouncer(for db: TestDatabase, poolSize: Int = 3) throws -> LocalPgBouncer {
+        let users = [EmbeddedPostgres.appRole: try db.cluster.password(for: EmbeddedPostgres.appRole),
+                     EmbeddedPostgres.ownerRole: try db.cluster.password(for: EmbeddedPostgres.ownerRole)]
+        var configuration = LocalPgBouncer.Configuration(
+            serverPort: db.status.port, users: users,
+            directory: NSTemporaryDirectory() + "journeys-pgbouncer-\(getpid())-\(UUID().uuidString.prefix(8))")
+        configuration.poolSize = poolSize
+        return try LocalPgBouncer.start(configuration)
+    }
+
+    @Test func journeysRunEndToEndThroughPgBouncerInTransactionMode() async throws {
+        let db = try await TestDatabase.create(poolSize: 12)
+        let bouncer: LocalPgBouncer
+        do { bouncer = try Self.bouncer(for: db) } catch { await db.drop(); throw error }
+        let app = try PostgresClient(url: bouncer.url(user: EmbeddedPostgres.appRole, database: db.name),
+                                     configuration: .init(maxConnections: 12, listenDatabase: try PostgresConfiguration(db.appURL)))
+        let owner = try PostgresClient(url: bouncer.url(user: EmbeddedPostgres.ownerRole, database: db.name),
+                                       configuration: .init(maxConnections: 4, listenDatabase: try PostgresConfiguration(db.ownerURL)))
+        do {
+            // Through PgBouncer the server sees a TCP client; the direct URLs use the socket.
+            let peer = try await app.query("SELECT coalesce(inet_client_addr()::text, 'socket')").first?.decode(0, as: String.self)
+            #expect(peer == "127.0.0.1/32" || peer == "127.0.0.1")
+            // Migrations serialize with a transaction-level lock, so they run through it too.
+            let report = try await Migrator().migrate(owner)
+            #expect(report.applied.isEmpty && !report.alreadyApplied.isEmpty)
+
+            var options = TestStack.Options(time: .system)
+            options.poolSize = 12
+            try await TestStack.with(options, database: db.replacing(app: app, owner: owner)) { stack in
+                let h = WorkersHarness(stack: stack)
+                // The follower's only wake-up is NOTIFY on the direct LISTEN connection (its poll is a minute).
+                let runner = ProjectionRunner(client: owner, configuration: .init(pollInterval: 60))
+                let following = Task { try await runner.run() }
+                defer { following.cancel() }
+                try await Task.sleep(for: .milliseconds(300))
+
+                // Twelve pooled connections' transactions on three server connections, at once.
+                let ids = try await withThrowingTaskGroup(of: JourneyID.self) { group in
+                    for _ in 0..<10 { group.addTask { try await h.startCreated() } }
+                    return try await group.reduce(into: [JourneyID]()) { $0.append($1) }
+                }
+                #expect(ids.count == 10)
+                for id in ids.prefix(3) {
+                    #expect(try await h.capture(id, as: .approve))
+                    #expect(try await h.state(id).status == .completed)
+                }
+                let deadline = Date().addingTimeInterval(15)
+                var completed = 0
+                repeat {
+                    completed = try await owner.query("SELECT count(*) FROM journey_state WHERE status = 'completed'")
+                        .first?.decode(0, as: Int.self) ?? 0
+                    if completed == 3 { break }
+                    try await Task.sleep(for: .milliseconds(50))
+                } while Date() < deadline
+                #expect(completed == 3, "the read model did not follow through NOTIFY")
+                let listed = try await h.send("GET", "/v1/journeys?limit=50")
+                #expect((listed["items"] as? [[String: Any]])?.count == 10)
+
+                // A worker claims and works through PgBouncer (SKIP LOCKED claims, heartbeats).
+                let worker = try h.worker()
+                _ = try await worker.runOnce()
+            }
+        } catch {
+            bouncer.stop()
+            await db.drop()
+            throw error
+        }
+        bouncer.stop()
+        app.close()
+        owner.close()
+        await db.drop()
+    }
+
+    @Test func aPgBouncerThatIsDownIsAnErrorNamingItsHostAndPort() async throws {
+        let directory = NSTemporaryDirectory() + "journeys-pgbouncer-down-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let bouncer = try LocalPgBouncer.start(.init(serverPort: 1, users: ["journeys_app": "x"], directory: directory))
+        bouncer.stop()
+        let client = try PostgresClient(url: bouncer.url(user: "journeys_app", database: "journeys"))
+        defer { client.close() }
+        let error = await #expect(throws: PostgresError.self) { try await client.query("SELECT 1") }
+        #expect(error?.isUnavailable == true)
+        #expect(error?.message.contains("127.0.0.1") == true)
+        #expect(error?.message.contains("\(bouncer.port)") == true)
+        #expect(error?.message.contains("journeys_app:x") == false)
+    }
+}
