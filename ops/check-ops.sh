@@ -76,7 +76,7 @@ example=ops/journeys.env.example
 code_vars=$(grep -rhoE '"(DATABASE|JOURNEYS|UNICO|REPORTS|PG)_[A-Z0-9_]+"' Sources --include=*.swift | tr -d '"' \
   | grep -vE '^(JOURNEYS_TEST_|UNICO_UAT_$|UNICO_PROD_$)' | sort -u)
 # The Unico per-environment variables are built from a prefix and suffixes in HumanTokenAPI.
-suffixes=$(grep -oE '"(TOKEN_HOST|API_HOST|SERVICE_ACCOUNT|TENANT|PRIVATE_KEY_FILE|PRIVATE_KEY|REQUEST_TIMEOUT|TOKEN_REFRESH_MARGIN|RATE_LIMIT)"' \
+suffixes=$(grep -oE '"(TOKEN_HOST|API_HOST|SERVICE_ACCOUNT|TENANT|PRIVATE_KEY_FILE|PRIVATE_KEY|REQUEST_TIMEOUT|TOKEN_REFRESH_MARGIN|RATE_LIMIT|CREATE_PROCESS_PATH|GET_PROCESS_PATH|FIND_PROCESSES_PATH|LOOKUP)"' \
   Sources/HumanTokenAPI/HumanTokenAPIConfiguration+Loading.swift | tr -d '"' | sort -u)
 for environment in UAT PROD; do
   for suffix in $suffixes; do code_vars+=$'\n'"UNICO_${environment}_${suffix}"; done

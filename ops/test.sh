@@ -61,8 +61,15 @@ if ! ops/check-ops.sh; then
   echo "error: the ops/ folder does not hold (see above)" >&2
   status=1
 fi
+# The fuzz and the fault suite each run when everything above passed, whatever the other's outcome.
+tests_passed=$status
 # The API, fuzzed from its own OpenAPI document (no 5xx, only documented statuses and types).
-if [ "$status" = 0 ] && [ "${JOURNEYS_SKIP_FUZZ:-0}" != 1 ]; then
+if [ "$tests_passed" = 0 ] && [ "${JOURNEYS_SKIP_FUZZ:-0}" != 1 ]; then
   ops/fuzz-api.sh || status=1
+fi
+# The fault suite: a load while serve is killed and PostgreSQL restarted and stopped (nothing
+# acknowledged lost, no double journeys or processes, no 500, recovery within the aim).
+if [ "$tests_passed" = 0 ] && [ "${JOURNEYS_SKIP_FAULTS:-0}" != 1 ]; then
+  ops/fault-suite.sh || status=1
 fi
 exit "$status"

@@ -38,6 +38,13 @@ extension ParsedArguments {
         try convert(name, expected: "a UUID", UUID.init(uuidString:))
     }
 
+    /// An absolute `http` or `https` URL with a host, such as `http://127.0.0.1:8080`.
+    public func httpURL(_ name: String) throws -> URL {
+        try required(name, convert(name, expected: "an http(s) URL such as http://127.0.0.1:8080") { text in
+            URL(string: text).flatMap { ["http", "https"].contains($0.scheme?.lowercased() ?? "") && $0.host != nil ? $0 : nil }
+        })
+    }
+
     /// One of an enumeration's raw values; the error lists them all.
     public func choice<Value: CaseIterable & RawRepresentable>(
         _ name: String, as type: Value.Type = Value.self

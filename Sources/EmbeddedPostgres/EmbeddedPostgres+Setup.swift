@@ -19,7 +19,10 @@ extension EmbeddedPostgres {
 
     /// Runs initdb into `data/` as the server user.
     func initialize(bin: String) throws {
-        try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let superuserPassword = root.appendingPathComponent(Self.credentialsPrefix + Status.superuser).path
+        _ = try password(for: Status.superuser)
         if let user = serverUser {
             try ShellCommand(executable: "/bin/chown", arguments: ["-R", "\(user):\(user)", root.path]).check("chown")
             let reach = try ShellCommand.make("/usr/bin/test", ["-w", root.path], as: user).run()
@@ -29,8 +32,9 @@ extension EmbeddedPostgres {
             }
         }
         try ShellCommand.make(bin + "/initdb", ["-D", dataDirectory, "-U", "postgres", "-E", "UTF8", "--no-locale",
-                                                "--auth-local=trust", "--auth-host=scram-sha-256"], as: serverUser)
-            .check("initdb")
+                                                "--auth=scram-sha-256", "--pwfile=\(superuserPassword)"],
+                              as: serverUser).check("initdb")
+        try writeHostBasedAuthentication()
         let conf = dataDirectory + "/postgresql.conf"
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: conf))
         handle.seekToEndOfFile()
@@ -77,10 +81,11 @@ extension EmbeddedPostgres {
         }
     }
 
-    /// Creates the two roles and the application database when they are missing.
+    /// Creates the login roles (each with its generated password) and the application database
+    /// when they are missing. Migration 0017 grants the roles their rights.
     func bootstrap(_ status: Status) throws {
         let connection = try PostgresConnection.connect(try PostgresConfiguration(status.superuserURL))
-        for role in [Self.ownerRole, Self.appRole] {
+        for role in Self.roles.dropFirst() {
             let exists = try connection.query(EmbeddedPostgresStatements.roleExists(role)).count > 0
             if !exists {
                 try connection.execute(unsafeSQL: EmbeddedPostgresStatements.createRole(role, password: try password(for: role)))
@@ -92,17 +97,42 @@ extension EmbeddedPostgres {
         }
     }
 
-    /// The role's TCP password, generated once and kept in `<dir>/credentials` (mode 0600).
+    static let credentialsPrefix = "credentials-"
+
+    /// The role's password, generated once and kept in `<dir>/credentials-<role>` (mode 0600,
+    /// created exclusively so it is never readable by others, even for an instant).
     public func password(for role: String) throws -> String {
-        let file = root.appendingPathComponent("credentials-\(role)")
-        if let existing = try? String(contentsOf: file, encoding: .utf8) { return existing }
-        var bytes = [UInt8](repeating: 0, count: 18)
+        let path = root.appendingPathComponent(Self.credentialsPrefix + role).path
+        if let existing = try? String(contentsOfFile: path, encoding: .utf8), !existing.isEmpty {
+            return existing.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         let random = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/urandom"))
-        bytes = [UInt8](random.readData(ofLength: 18))
+        let bytes = [UInt8](random.readData(ofLength: 18))
         try random.close()
         let secret = bytes.map { String(format: "%02x", $0) }.joined()
-        FileManager.default.createFile(atPath: file.path, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600])
+        unlink(path)
+        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        guard fd >= 0 else {
+            throw EmbeddedPostgresError(.directoryNotUsable, "cannot create the credentials file \(path)")
+        }
+        defer { close(fd) }
+        fchmod(fd, 0o600)
+        let written = secret.withCString { write(fd, $0, strlen($0)) }
+        guard written == secret.utf8.count else {
+            throw EmbeddedPostgresError(.directoryNotUsable, "cannot write the credentials file \(path)")
+        }
+        if let user = serverUser, role == Status.superuser {
+            // initdb (run as the server user) reads the superuser's password from this file.
+            try ShellCommand(executable: "/bin/chown", arguments: ["\(user):\(user)", path]).check("chown")
+        }
         return secret
+    }
+
+    /// Every role's password that the folder holds.
+    func passwords() throws -> [String: String] {
+        var passwords: [String: String] = [:]
+        for role in Self.roles { passwords[role] = try password(for: role) }
+        return passwords
     }
 
     /// Serializes cluster management across processes with `flock` on `<dir>/.lock`.

@@ -5,8 +5,11 @@ import Postgres
 /// to start and stop, a Unix socket in `<dir>/run` and a free loopback port.
 ///
 /// Run as root, the server runs as the unprivileged `postgres` user (initdb refuses root).
-/// Roles: `postgres` (superuser, socket only), `journeys_owner` (owns the schema, runs
-/// migrations) and `journeys_app` (the application's least-privilege role).
+/// Roles: `postgres` (superuser), `journeys_owner` (owns the schema, runs migrations),
+/// `journeys_app` (the API), `journeys_projector` (read models, checkpoints, outbox) and
+/// `journeys_analyst` (read-only views). Every connection authenticates with `scram-sha-256`
+/// (socket and loopback alike) with a password generated per role and kept in the folder (0600);
+/// the folder and its socket folder are 0700, so no other local user reaches the server.
 public struct EmbeddedPostgres: Sendable {
     public struct Configuration: Sendable {
         /// The cluster folder. Default `.journeys/pg`.
@@ -25,27 +28,57 @@ public struct EmbeddedPostgres: Sendable {
     }
 
     /// Where the running cluster answers.
-    public struct Status: Sendable, Equatable {
+    public struct Status: Sendable, Equatable, CustomStringConvertible {
         public let running: Bool
         public let port: Int
         public let socketDirectory: String
         public let database: String
+        /// Each role's password (read from the cluster folder); never logged.
+        let passwords: [String: String]
 
-        /// URL for a role over the Unix socket (trust authentication; no password in the URL).
+        init(running: Bool, port: Int, socketDirectory: String, database: String, passwords: [String: String] = [:]) {
+            self.running = running
+            self.port = port
+            self.socketDirectory = socketDirectory
+            self.database = database
+            self.passwords = passwords
+        }
+
+        /// URL for a role over the Unix socket, with its password (treat the URL as a secret).
         public func url(user: String, database: String? = nil) -> String {
+            url(user: user, database: database, includePassword: true)
+        }
+
+        /// The URL, with or without the role's password (without: for display).
+        public func url(user: String, database: String? = nil, includePassword: Bool) -> String {
             let db = database ?? self.database
-            return "postgresql:///\(db)?host=\(socketDirectory)&port=\(port)&user=\(user)"
+            let secret = includePassword ? passwords[user].map { "&password=\($0)" } ?? "" : ""
+            return "postgresql:///\(db)?host=\(socketDirectory)&port=\(port)&user=\(user)" + secret
+        }
+
+        /// Where the cluster answers, without passwords.
+        public var description: String {
+            "EmbeddedPostgres.Status(running: \(running), port: \(port), socket: \(socketDirectory), database: \(database))"
         }
         /// The application role's URL (`DATABASE_URL`).
         public var appURL: String { url(user: EmbeddedPostgres.appRole) }
         /// The schema owner's URL (`DATABASE_ADMIN_URL`, used by `migrate`).
         public var ownerURL: String { url(user: EmbeddedPostgres.ownerRole) }
+        /// The projector's URL (`DATABASE_PROJECTOR_URL`: projections and outbound webhooks).
+        public var projectorURL: String { url(user: EmbeddedPostgres.projectorRole) }
+        /// The read-only analyst's URL (the `analyst_*` views).
+        public var analystURL: String { url(user: EmbeddedPostgres.analystRole) }
         /// The superuser's URL, for operators and tests.
-        public var superuserURL: String { url(user: "postgres", database: "postgres") }
+        public var superuserURL: String { url(user: Self.superuser, database: "postgres") }
+        static let superuser = "postgres"
     }
 
     public static let ownerRole = "journeys_owner"
     public static let appRole = "journeys_app"
+    public static let projectorRole = "journeys_projector"
+    public static let analystRole = "journeys_analyst"
+    /// Every login role the cluster creates, superuser first.
+    public static let roles = ["postgres", ownerRole, appRole, projectorRole, analystRole]
 
     public let configuration: Configuration
     public init(_ configuration: Configuration = Configuration()) {
@@ -64,6 +97,7 @@ public struct EmbeddedPostgres: Sendable {
     @discardableResult
     public func start() throws -> Status {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try restrictFolders()
         return try withFileLock {
             let bin = try binDirectory()
             let port = try readPort()
@@ -76,7 +110,9 @@ public struct EmbeddedPostgres: Sendable {
                 try ShellCommand.make(bin + "/pg_ctl", ["-D", dataDirectory, "-l", logFile, "-w", "-t", "60", "start"],
                                       as: serverUser).check("pg_ctl start (see \(logFile))")
             }
-            let status = Status(running: true, port: port, socketDirectory: socketDirectory, database: configuration.database)
+            try closeTrustAuthentication(bin: bin)
+            let status = Status(running: true, port: port, socketDirectory: socketDirectory, database: configuration.database,
+                                passwords: try passwords())
             try bootstrap(status)
             return status
         }
@@ -102,7 +138,7 @@ public struct EmbeddedPostgres: Sendable {
         guard FileManager.default.fileExists(atPath: dataDirectory + "/PG_VERSION") else { return nil }
         let bin = try binDirectory()
         return Status(running: isRunning(bin: bin), port: try readPort(), socketDirectory: socketDirectory,
-                      database: configuration.database)
+                      database: configuration.database, passwords: try passwords())
     }
 
     /// Creates a database owned by `journeys_owner` (tests use one per suite).

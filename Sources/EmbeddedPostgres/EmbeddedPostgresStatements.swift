@@ -13,6 +13,10 @@ enum EmbeddedPostgresStatements {
         "CREATE ROLE \(role) LOGIN PASSWORD '\(password)'"
     }
 
+    static func setPassword(_ role: String, password: String) -> String {
+        "ALTER ROLE \(role) PASSWORD '\(password)'"
+    }
+
     static func databaseExists(_ name: String) -> PostgresQuery {
         "SELECT 1 FROM pg_database WHERE datname = \(name)"
     }

@@ -26,9 +26,10 @@ public struct CreatedProcess: Sendable, Hashable, CustomStringConvertible, Custo
         self.extras = extras
     }
 
-    /// Reads the answer, tolerating unknown members; throws `invalid_response` naming a missing one.
+    /// Reads the answer, flat or wrapped in `process`, tolerating unknown members; throws
+    /// `invalid_response` naming a missing one.
     init(json: JSONValue) throws {
-        var object = try ResponseFields(json, what: "Create Process")
+        var object = try ResponseFields(process: json, what: "Create Process")
         id = try object.requiredString("id")
         token = try object.requiredString("token")
         link = try object.requiredString("link")

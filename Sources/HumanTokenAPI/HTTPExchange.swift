@@ -4,6 +4,9 @@ import FoundationNetworking
 #endif
 
 /// One HTTP request and its answer over a `URLSession`, with failures turned into typed errors.
+///
+/// Redirects are never followed: a 3xx is an `invalid_response` naming the status (a bearer
+/// token or an assertion must not travel to a host nobody configured).
 struct HTTPExchange: Sendable {
     /// A received answer of any status.
     struct Response: Sendable {
@@ -41,6 +44,12 @@ struct HTTPExchange: Sendable {
         guard let http = response as? HTTPURLResponse else {
             throw HumanTokenAPIError(.invalidResponse, "\(Self.hostName(request)) did not answer with HTTP")
         }
+        if (300..<400).contains(http.statusCode) || (http.url.map { $0 != request.url } ?? false) {
+            let status = (300..<400).contains(http.statusCode) ? "HTTP \(http.statusCode)" : "a redirect"
+            throw HumanTokenAPIError(
+                .invalidResponse, "\(Self.hostName(request)) answered with \(status); redirects are not followed",
+                status: http.statusCode)
+        }
         var headers: [String: String] = [:]
         for case (let name as String, let value as String) in http.allHeaderFields { headers[name] = value }
         return Response(status: http.statusCode, headers: headers, body: data)
@@ -52,13 +61,14 @@ struct HTTPExchange: Sendable {
         return url.port.map { "\(host):\($0)" } ?? host
     }
 
-    /// A URLSession suited to API calls: no cache, no cookies, no credential storage.
+    /// A URLSession suited to API calls: no cache, no cookies, no credential storage, no redirects.
     static func makeSession() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.urlCredentialStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration)
+        configuration.httpShouldSetCookies = false
+        return URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
     }
 }

@@ -7,7 +7,8 @@ import FoundationNetworking
 /// The client for Unico's Human Token API in one environment (UAT or PROD).
 ///
 /// Authenticates with the OAuth2 JWT-bearer grant, caches the access token, refreshes it once
-/// on a 401, and paces calls with the tenant's ``HumanTokenRateLimiter``. Nothing is retried
+/// on a 401, and paces calls with the tenant's ``HumanTokenRateLimiter``; a live call resends after a
+/// 429 within ``HumanTokenAPIConfiguration/liveRateWait`` (a 429 was not handled). Nothing is retried
 /// otherwise: Create Process has no idempotency key, so retries are the caller's decision.
 ///
 /// ```swift
@@ -56,7 +57,7 @@ public final class HumanTokenAPIClient: Sendable {
         if ownsSession { exchange.session.finishTasksAndInvalidate() }
     }
 
-    /// Creates a process (`POST {apiHost}/processes`).
+    /// Creates a process (`POST {apiHost}{createProcessPath}`, default `/processes`).
     ///
     /// Not idempotent: after a `timeout`, `transport` or `server_error` the process may exist;
     /// look it up by `clientReference` before creating another.
@@ -72,12 +73,12 @@ public final class HumanTokenAPIClient: Sendable {
             throw HumanTokenAPIError(.invalidArgument, "Create Process request could not be encoded")
         }
         let json = try await call(
-            "POST", configuration.apiURL("/processes"), body: body, expecting: [200, 201],
+            "POST", configuration.apiURL(configuration.createProcessPath), body: body, expecting: [200, 201],
             priority: priority, what: "Create Process")
         return try CreatedProcess(json: json)
     }
 
-    /// Reads a process (`GET {apiHost}/processes/{id}`).
+    /// Reads a process (`GET {apiHost}{getProcessPath}`, default `/processes/{id}`).
     public func getProcess(_ id: String, priority: RequestPriority = .background) async throws -> UnicoProcessSnapshot {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/;?#%")
@@ -85,20 +86,27 @@ public final class HumanTokenAPIClient: Sendable {
             throw HumanTokenAPIError(.invalidArgument, "Get Process needs a process id", field: "id")
         }
         let json = try await call(
-            "GET", configuration.apiURL("/processes/" + escaped), body: nil, expecting: [200],
+            "GET", configuration.apiURL(configuration.getProcessPath.replacingOccurrences(of: "{id}", with: escaped)),
+            body: nil, expecting: [200],
             priority: priority, what: "Get Process")
         return try UnicoProcessSnapshot(json: json)
     }
 
     /// Finds the tenant's processes created with `clientReference`
-    /// (`GET {apiHost}/processes?clientReference=X`), oldest first.
+    /// (`GET {apiHost}{findProcessesPath}?clientReference=X`, default `/processes`), oldest first.
     ///
     /// ASSUMED endpoint: Unico documents `clientReference` as indexed on its side but publishes no
     /// search; the emulator serves this shape (`{"processes": [...]}`). Used to reconcile a Create
-    /// Process whose answer was lost before creating another process for the same attempt.
+    /// Process whose answer was lost before creating another process for the same attempt. With
+    /// ``HumanTokenAPIConfiguration/lookup`` `none` it sends nothing and throws `configuration`.
     public func findProcesses(clientReference: String, priority: RequestPriority = .background) async throws -> [FoundProcess] {
+        guard configuration.lookup == .search else {
+            throw HumanTokenAPIError(.configuration, "the lookup by client reference is turned off (lookup: none)",
+                                     field: "lookup")
+        }
         guard !clientReference.isEmpty,
-              var components = URLComponents(url: configuration.apiURL("/processes"), resolvingAgainstBaseURL: false)
+              var components = URLComponents(url: configuration.apiURL(configuration.findProcessesPath),
+                                             resolvingAgainstBaseURL: false)
         else { throw HumanTokenAPIError(.invalidArgument, "the lookup needs a client reference", field: "clientReference") }
         components.queryItems = [URLQueryItem(name: "clientReference", value: clientReference)]
         // '+' is a space in many query decoders: encode it.
@@ -119,8 +127,11 @@ public final class HumanTokenAPIClient: Sendable {
     ) async throws -> JSONValue {
         var token = try await tokens.token()
         var refreshed = false
+        // A person waits on a live call: it waits for a rate token (a 429's Retry-After
+        // included) at most `liveRateWait`, then fails `rate_limited`.
+        let deadline = priority == .live ? ContinuousClock.now + .seconds(configuration.liveRateWait) : nil
         while true {
-            try await rateLimiter.acquire(priority)
+            try await rateLimiter.acquire(priority, before: deadline)
             var request = URLRequest(url: url)
             request.httpMethod = method
             request.httpBody = body
@@ -136,7 +147,12 @@ public final class HumanTokenAPIClient: Sendable {
             }
             guard expecting.contains(response.status) else {
                 let error = HumanTokenAPIError.fromAPI(response, now: clock(), what: what)
-                if let retryAfter = error.retryAfter { rateLimiter.pause(for: TimeInterval(retryAfter)) }
+                if let retryAfter = error.retryAfter {
+                    rateLimiter.pause(for: TimeInterval(retryAfter))
+                    // A 429 was not handled, so it is safe to send again once the pause ends.
+                    if error.code == .rateLimited, let deadline,
+                       ContinuousClock.now + .seconds(retryAfter) <= deadline { continue }
+                }
                 throw error
             }
             guard let json = try? JSONDecoder().decode(JSONValue.self, from: response.body) else {

@@ -6,8 +6,9 @@ extension HumanTokenAPIConfiguration {
     ///
     /// Variables (prefix `UNICO_UAT_` or `UNICO_PROD_`): `SERVICE_ACCOUNT`, `TENANT` and
     /// `PRIVATE_KEY_FILE` (or `PRIVATE_KEY` holding the PEM itself) are required; `TOKEN_HOST`,
-    /// `API_HOST`, `REQUEST_TIMEOUT` (seconds), `TOKEN_REFRESH_MARGIN` (seconds) and
-    /// `RATE_LIMIT` (requests per second) are optional. Errors name the variable.
+    /// `API_HOST`, `REQUEST_TIMEOUT` (seconds), `TOKEN_REFRESH_MARGIN` (seconds), `RATE_LIMIT`
+    /// (requests per second), `LIVE_RATE_WAIT` (seconds), `CREATE_PROCESS_PATH`, `GET_PROCESS_PATH` (with `{id}`),
+    /// `FIND_PROCESSES_PATH` and `LOOKUP` (`search` or `none`) are optional. Errors name the variable.
     public static func fromEnvironment(
         _ variables: [String: String] = ProcessInfo.processInfo.environment,
         environment: HumanTokenAPIEnvironment
@@ -30,7 +31,8 @@ extension HumanTokenAPIConfiguration {
     /// The file holds an object per environment, e.g.
     /// `{"uat": {"serviceAccount": "...", "tenant": "...", "privateKeyFile": "uat.pem"}}`, with the
     /// optional `tokenHost`, `apiHost`, `privateKey` (PEM text), `requestTimeout`,
-    /// `tokenRefreshMargin` and `rateLimit`. A relative `privateKeyFile` is resolved against the
+    /// `tokenRefreshMargin`, `rateLimit`, `liveRateWait`, `createProcessPath`, `getProcessPath`,
+    /// `findProcessesPath` and `lookup`. A relative `privateKeyFile` is resolved against the
     /// file's directory. Errors name the key path, e.g. `uat.tenant`.
     public static func load(
         contentsOf file: URL, environment: HumanTokenAPIEnvironment
@@ -71,6 +73,9 @@ extension HumanTokenAPIConfiguration {
         "tokenHost": "TOKEN_HOST", "apiHost": "API_HOST", "serviceAccount": "SERVICE_ACCOUNT",
         "tenant": "TENANT", "privateKey": "PRIVATE_KEY_FILE", "requestTimeout": "REQUEST_TIMEOUT",
         "tokenRefreshMargin": "TOKEN_REFRESH_MARGIN", "rateLimit": "RATE_LIMIT",
+        "liveRateWait": "LIVE_RATE_WAIT",
+        "createProcessPath": "CREATE_PROCESS_PATH", "getProcessPath": "GET_PROCESS_PATH",
+        "findProcessesPath": "FIND_PROCESSES_PATH", "lookup": "LOOKUP",
     ]
 
     private static func make(
@@ -97,6 +102,13 @@ extension HumanTokenAPIConfiguration {
             }
             return number
         }
+        var lookup = ProcessLookup.search
+        if let text = settings["lookup"] {
+            guard let value = ProcessLookup(rawValue: text.lowercased()) else {
+                throw HumanTokenAPIError.configuration(names["lookup"] ?? "lookup", "must be search or none")
+            }
+            lookup = value
+        }
         let serviceAccount = try required("serviceAccount")
         let tenant = try required("tenant")
         let key: PrivateKeySource
@@ -122,7 +134,12 @@ extension HumanTokenAPIConfiguration {
             apiHost: try url("apiHost"),
             requestTimeout: try number("requestTimeout", default: defaultRequestTimeout),
             tokenRefreshMargin: try number("tokenRefreshMargin", default: defaultTokenRefreshMargin),
-            rateLimit: try number("rateLimit", default: defaultRateLimit))
+            rateLimit: try number("rateLimit", default: defaultRateLimit),
+            liveRateWait: try number("liveRateWait", default: defaultLiveRateWait),
+            createProcessPath: settings["createProcessPath"] ?? defaultCreateProcessPath,
+            getProcessPath: settings["getProcessPath"] ?? defaultGetProcessPath,
+            findProcessesPath: settings["findProcessesPath"] ?? defaultFindProcessesPath,
+            lookup: lookup)
         var validationNames = names
         if case .pem = key { validationNames["privateKey"] = names["privateKeyPEM"] }
         try configuration.validate(names: validationNames)

@@ -26,6 +26,24 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
     /// Unico's own bucket starts at another instant, so set this a little below the tenant's
     /// limit (lower in UAT) if 429s must not happen at all.
     public var rateLimit: Double
+    /// How long a live call (a journey start) may wait for a rate token, Unico's 429
+    /// `Retry-After` included, before it fails `rate_limited`, in seconds. Default: 2.
+    public var liveRateWait: TimeInterval
+    /// Create Process's path on ``apiHost``. Default `/processes`.
+    public var createProcessPath: String
+    /// Get Process's path on ``apiHost``, with `{id}` where the process id goes. Default `/processes/{id}`.
+    public var getProcessPath: String
+    /// The lookup by `clientReference`'s path on ``apiHost`` (ASSUMED endpoint). Default `/processes`.
+    public var findProcessesPath: String
+    /// Whether reconciliation may search by `clientReference`. Default ``ProcessLookup/search``.
+    public var lookup: ProcessLookup
+
+    /// The default Create Process path.
+    public static let defaultCreateProcessPath = "/processes"
+    /// The default Get Process path.
+    public static let defaultGetProcessPath = "/processes/{id}"
+    /// The default lookup path.
+    public static let defaultFindProcessesPath = "/processes"
 
     /// The default request timeout, in seconds.
     public static let defaultRequestTimeout: TimeInterval = 10
@@ -33,6 +51,8 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
     public static let defaultTokenRefreshMargin: TimeInterval = 60
     /// The documented default rate limit per tenant, in requests per second.
     public static let defaultRateLimit: Double = 10
+    /// The default bound on a live call's wait for a rate token, in seconds.
+    public static let defaultLiveRateWait: TimeInterval = 2
 
     public init(
         environment: HumanTokenAPIEnvironment,
@@ -43,7 +63,12 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
         apiHost: URL? = nil,
         requestTimeout: TimeInterval = Self.defaultRequestTimeout,
         tokenRefreshMargin: TimeInterval = Self.defaultTokenRefreshMargin,
-        rateLimit: Double = Self.defaultRateLimit
+        rateLimit: Double = Self.defaultRateLimit,
+        liveRateWait: TimeInterval = Self.defaultLiveRateWait,
+        createProcessPath: String = Self.defaultCreateProcessPath,
+        getProcessPath: String = Self.defaultGetProcessPath,
+        findProcessesPath: String = Self.defaultFindProcessesPath,
+        lookup: ProcessLookup = .search
     ) {
         self.environment = environment
         self.serviceAccount = serviceAccount
@@ -54,6 +79,11 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
         self.requestTimeout = requestTimeout
         self.tokenRefreshMargin = tokenRefreshMargin
         self.rateLimit = rateLimit
+        self.liveRateWait = liveRateWait
+        self.createProcessPath = createProcessPath
+        self.getProcessPath = getProcessPath
+        self.findProcessesPath = findProcessesPath
+        self.lookup = lookup
     }
 
     /// The assertion's `iss`: `<service-account>@<tenant>.iam.acesso.io`.
@@ -92,6 +122,13 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
         guard rateLimit > 0, rateLimit.isFinite else {
             throw HumanTokenAPIError.configuration(name("rateLimit"), "must be a positive number of requests per second")
         }
+        guard liveRateWait >= 0, liveRateWait.isFinite else {
+            throw HumanTokenAPIError.configuration(name("liveRateWait"), "must be zero or more seconds")
+        }
+        for (setting, path) in [("createProcessPath", createProcessPath), ("getProcessPath", getProcessPath),
+                                ("findProcessesPath", findProcessesPath)] {
+            try Self.checkPath(path, setting: name(setting), needsID: setting == "getProcessPath")
+        }
         _ = try privateKey.load(setting: name("privateKey"))
     }
 
@@ -99,7 +136,8 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
         "HumanTokenAPIConfiguration(environment: \(environment.rawValue), tokenHost: \(audience), "
             + "apiHost: \(Self.trimmed(apiHost)), issuer: \(issuer), privateKey: \(privateKey), "
             + "requestTimeout: \(requestTimeout)s, tokenRefreshMargin: \(tokenRefreshMargin)s, "
-            + "rateLimit: \(rateLimit)/s)"
+            + "rateLimit: \(rateLimit)/s, liveRateWait: \(liveRateWait)s, "
+            + "paths: \(createProcessPath) \(getProcessPath) \(findProcessesPath), lookup: \(lookup.rawValue))"
     }
 
     private static func isIdentifierCharacter(_ scalar: Unicode.Scalar) -> Bool {
@@ -110,6 +148,17 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
         var text = url.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         return text
+    }
+
+    /// An absolute path without query or fragment; Get Process's holds `{id}` once.
+    private static func checkPath(_ path: String, setting: String, needsID: Bool) throws {
+        guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#"), !path.contains(" ") else {
+            throw HumanTokenAPIError.configuration(setting, "must be a path starting with / (no query, fragment or spaces)")
+        }
+        let ids = path.components(separatedBy: "{id}").count - 1
+        guard ids == (needsID ? 1 : 0) else {
+            throw HumanTokenAPIError.configuration(setting, needsID ? "must contain {id} once" : "must not contain {id}")
+        }
     }
 
     /// HTTPS, or plain HTTP only on loopback (the emulator); no query, fragment or credentials.

@@ -23,13 +23,17 @@ public final class HumanTokenRateLimiter: Sendable {
     }
 
     /// Returns when a call of `priority` may go; throws `CancellationError` if the task is cancelled.
-    public func acquire(_ priority: RequestPriority) async throws {
+    ///
+    /// With a `deadline` (a live call's bounded wait), throws `rate_limited` (with a
+    /// `retryAfter`) as soon as the token would come after it, instead of waiting longer.
+    public func acquire(_ priority: RequestPriority, before deadline: ContinuousClock.Instant? = nil) async throws {
         let ticket = state.withLock { $0.enqueue(priority) }
         do {
             while true {
                 let decision = state.withLock { $0.poll(ticket, now: clock()) }
                 guard case .wait(let until) = decision else { break }
                 let delay = max(until.timeIntervalSince(clock()), 0.001)
+                try Self.check(delay, before: deadline)
                 try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
             }
         } catch {
@@ -38,8 +42,16 @@ public final class HumanTokenRateLimiter: Sendable {
         }
         guard let shared else { return }
         while let wait = await shared.take(priority) {
+            try Self.check(wait / .seconds(1), before: deadline)
             try await Task.sleep(for: max(wait, .milliseconds(1)))
         }
+    }
+
+    /// Throws `rate_limited` when a token `delay` seconds away comes after `deadline`.
+    private static func check(_ delay: TimeInterval, before deadline: ContinuousClock.Instant?) throws {
+        guard let deadline, ContinuousClock.now + .seconds(delay) > deadline else { return }
+        let seconds = max(1, Int(delay.rounded(.up)))
+        throw HumanTokenAPIError(.rateLimited, "no rate token within the live wait", retryAfter: seconds)
     }
 
     /// Stops serving anyone for `seconds` (a 429's `Retry-After`).

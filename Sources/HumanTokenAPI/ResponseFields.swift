@@ -3,6 +3,9 @@ import Foundation
 import Timestamps
 
 /// A JSON object from Unico, read member by member; what is not read stays in ``remaining``.
+///
+/// Process answers are read in either shape: fields inside a `process` object (Unico's
+/// documented process answers) or at the top level; members of `process` win over top-level ones.
 struct ResponseFields {
     private(set) var remaining: [String: JSONValue]
     private let what: String
@@ -15,10 +18,26 @@ struct ResponseFields {
         self.what = what
     }
 
+    /// Reads a process answer, flat or wrapped in `process`.
+    init(process json: JSONValue, what: String) throws {
+        try self.init(json, what: what)
+        if let wrapped = remaining.removeValue(forKey: "process") {
+            guard let inner = wrapped.objectValue else {
+                throw HumanTokenAPIError(.invalidResponse, "\(what) answer has a process that is not an object",
+                                         field: "process")
+            }
+            remaining.merge(inner) { _, inner in inner }
+        }
+    }
+
+    /// A member as received, without consuming it.
+    func peek(_ name: String) -> JSONValue? { remaining[name] }
+
     /// A non-empty string member; throws `invalid_response` naming it when absent.
     mutating func requiredString(_ name: String) throws -> String {
         guard let value = remaining.removeValue(forKey: name)?.stringValue, !value.isEmpty else {
-            throw HumanTokenAPIError(.invalidResponse, "\(what) answer has no \(name)", field: name)
+            throw HumanTokenAPIError(
+                .invalidResponse, "\(what) answer has no \(name) (neither at the top level nor in process)", field: name)
         }
         return value
     }

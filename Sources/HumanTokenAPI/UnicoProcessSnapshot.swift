@@ -36,16 +36,17 @@ public struct UnicoProcessSnapshot: Sendable, Hashable, CustomStringConvertible 
         self.extras = extras
     }
 
-    /// Reads the answer, tolerating unknown members; throws `invalid_response` naming a bad one.
+    /// Reads the answer, flat or wrapped in `process`, tolerating unknown members; throws
+    /// `invalid_response` naming a bad one.
     init(json: JSONValue) throws {
-        var object = try ResponseFields(json, what: "Get Process")
+        var object = try ResponseFields(process: json, what: "Get Process")
         id = try object.requiredString("id")
         state = UnicoProcessState(rawValue: try object.requiredString("state"))
         result = object.optionalString("result").map(UnicoProcessResult.init(rawValue:)) ?? .unspecified
         createdAt = try object.optionalDate("createdAt")
         finishedAt = try object.optionalDate("finishedAt")
         expiresAt = try object.optionalDate("expiresAt")
-        humanToken = json["data"]?["humanToken"]?["value"]?.stringValue
+        humanToken = object.peek("data")?["humanToken"]?["value"]?.stringValue
         extras = object.remaining
     }
 

@@ -12,6 +12,9 @@ public final class APIServer: Sendable {
         public var http = HTTPServer.Configuration(port: 8080)
         /// Where access log entries go. Default: one JSON line each on standard error.
         public var accessLog: @Sendable (AccessLogEntry) -> Void = AccessLogEntry.standardError
+        /// The key variables that fell back to the public development keys; `/readyz` reports
+        /// them (`developmentKeys: true` and a warning). Default none.
+        public var developmentKeys: [String] = []
         /// The bearer token `/metrics` requires (`serve` reads `JOURNEYS_METRICS_TOKEN`); nil or
         /// empty leaves `/metrics` open. Default nil.
         public var metricsToken: String?
@@ -72,8 +75,11 @@ public final class APIServer: Sendable {
         let gauges = MetricsGauges(readers: HealthRoutes.readers(database: database, reports: reports) + configuration.metricsGauges,
                                    registry: metrics, clock: dependencies.clock, lifetime: configuration.metricsGaugeLifetime)
         HealthRoutes(database: database, reports: reports, metrics: metrics, gauges: gauges,
-                     access: MetricsAccess(token: configuration.metricsToken)).register(on: &router)
+                     access: MetricsAccess(token: configuration.metricsToken),
+                     developmentKeys: configuration.developmentKeys).register(on: &router)
         JourneyRoutes(database: database, reports: reports, dependencies: dependencies, metrics: metrics).register(on: &router)
+        WebhookTokenEndpoint(authentication: dependencies.webhookAuthentication, clock: dependencies.clock,
+                             metrics: metrics, logger: dependencies.logger).register(on: &router)
         ReportRoutes(database: database, reports: reports, dependencies: dependencies).register(on: &router)
         SubjectRoutes(database: database, dependencies: dependencies).register(on: &router)
         router.get("/openapi.json") { _ in

@@ -15,6 +15,8 @@ struct HealthRoutes: Sendable {
     let metrics: MetricsRegistry
     let gauges: MetricsGauges
     let access: MetricsAccess
+    /// Key variables that fell back to the development keys (reported by `/readyz`).
+    var developmentKeys: [String] = []
 
     func register(on router: inout Router) {
         router.get("/healthz") { _ in try .json(["status": "ok"]) }
@@ -94,6 +96,19 @@ struct HealthRoutes: Sendable {
         guard pending.isEmpty else {
             throw Problem(status: .serviceUnavailable, code: "schema_outdated", detail: "\(pending.count) migrations are pending")
         }
-        return try .json(["status": "ready"])
+        return try .json(Readiness(developmentKeys: developmentKeys))
+    }
+
+    /// The body of a ready answer; with development keys, a warning naming the variables to set.
+    struct Readiness: Encodable {
+        let status = "ready"
+        let developmentKeys: Bool
+        let warnings: [String]?
+
+        init(developmentKeys variables: [String]) {
+            developmentKeys = !variables.isEmpty
+            warnings = variables.isEmpty ? nil : [
+                "development keys in use (public, for a laptop only): set \(variables.joined(separator: ", "))"]
+        }
     }
 }

@@ -5,8 +5,10 @@ import Postgres
 /// The `idempotency_keys` table: claims a key with the journey's first events, stores a final
 /// answer or releases the key after a retryable one, and lets a replay wait for the answer.
 ///
-/// Only final answers are kept (``isFinal(_:)``). A released key, or one left in progress by a
-/// request that died, is answered from its journey's current state: never a second journey.
+/// Only final answers are kept (``isFinal(_:)``). The request that holds a key renews a short
+/// lease on it while it works (``holding(_:_:)``); a released key, or one whose lease lapsed (its
+/// request died), is taken over by one retry, which answers from the journey's current state:
+/// never a second journey.
 struct IdempotencyStore: Sendable {
     /// A key as a request presents it, scoped to the API key that sent it.
     struct Claim: Sendable {
@@ -14,6 +16,18 @@ struct IdempotencyStore: Sendable {
         var key: String
         /// SHA-256 of the request body.
         var requestHash: Data
+        /// The request's own id: the key's owner while this request holds it.
+        var owner = UUID()
+    }
+
+    /// Lease timing.
+    struct Configuration: Sendable {
+        /// How long a key stays held after its owner's last renewal. Default 3 s.
+        var lease: Duration = .seconds(3)
+        /// How often the owner renews. Default 1 s.
+        var renewEvery: Duration = .seconds(1)
+        /// When a row without a lease (written before leases) lapses after its creation. Default 60 s.
+        var staleAfter: Duration = .seconds(60)
     }
 
     /// Where a key stands.
@@ -34,25 +48,54 @@ struct IdempotencyStore: Sendable {
         var status: Int?
         var body: String?
         var journeyID: String
-        /// In progress for longer than `staleAfter`: the first request most likely died.
-        var stale: Bool
+        /// Released, or in progress with its lease lapsed (the request that held it died): a
+        /// retry may take it over.
+        var lapsed: Bool
     }
 
-    /// Answers a released or stale key from its journey's current state.
+    /// Answers a released or lapsed key from its journey's current state.
     typealias Recovery = @Sendable (_ journeyID: String) async throws -> HTTPResponse
 
     /// Longest key accepted.
     static let maximumKeyLength = 255
 
     let database: PostgresClient
-    /// How long a key may stay in progress before a replay recovers it. Default 60 s, the grace
-    /// after which the workers reconcile an unanswered Create Process.
-    var staleAfter: Duration = .seconds(60)
+    var configuration = Configuration()
 
-    /// Inserts the in-progress row on `connection`; false when another request holds the key.
-    static func claim(_ claim: Claim, journeyID: String, on connection: PostgresConnection) throws -> Bool {
-        let rows = try connection.query(APIStatements.claimKey(claim, journeyID: journeyID))
+    /// Inserts the in-progress row, held under `lease`, on `connection`; false when another
+    /// request holds the key.
+    static func claim(_ claim: Claim, journeyID: String, lease: Duration = Configuration().lease,
+                      on connection: PostgresConnection) throws -> Bool {
+        let rows = try connection.query(APIStatements.claimKey(claim, journeyID: journeyID, lease: lease / .seconds(1)))
         return rows.first != nil
+    }
+
+    /// Runs `work` while renewing `claim`'s lease every ``Configuration/renewEvery`` (a renewal
+    /// finds nothing until `work` has claimed the key); without a claim, just runs `work`.
+    func holding<T: Sendable>(_ claim: Claim?, _ work: () async throws -> T) async throws -> T {
+        guard let claim else { return try await work() }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.renew(claim) }
+            defer { group.cancelAll() }
+            return try await work()
+        }
+    }
+
+    /// Renews `claim`'s lease until cancelled; a failed renewal is retried at the next beat (the
+    /// lease lapses if the database stays out of reach).
+    private func renew(_ claim: Claim) async {
+        let query = APIStatements.renewKey(claim, lease: configuration.lease / .seconds(1))
+        while true {
+            do { try await Task.sleep(for: configuration.renewEvery) } catch { return }
+            _ = try? await database.query(query)
+        }
+    }
+
+    /// Makes `claim`'s request the owner of its released or lapsed key; the journey when it did.
+    func takeOver(_ claim: Claim) async throws -> String? {
+        let rows = try await database.query(APIStatements.takeOverKey(
+            claim, lease: configuration.lease / .seconds(1), staleSeconds: staleSeconds))
+        return try rows.first?.decode(0, as: String.self)
     }
 
     /// True for an answer a key keeps: a success, or a 4xx about the request itself (validation,
@@ -77,8 +120,8 @@ struct IdempotencyStore: Sendable {
         }
     }
 
-    /// Releases `claim`'s key if it is still in progress for `journeyID` (the request that holds
-    /// it failed); false when there was no such key.
+    /// Releases `claim`'s key if its request still holds it for `journeyID` (that request
+    /// failed); false when there was no such key.
     func release(_ claim: Claim, journeyID: String) async throws -> Bool {
         try await database.query(APIStatements.releaseKey(claim, journeyID: journeyID)).first != nil
     }
@@ -94,21 +137,22 @@ struct IdempotencyStore: Sendable {
         let rows = try await database.query(APIStatements.lookupKey(claim, staleSeconds: staleSeconds))
         return try rows.first.map {
             Record(requestHash: try $0.decode(0), state: State(rawValue: try $0.decode(1)) ?? .inProgress,
-                   status: try $0.decode(2), body: try $0.decode(3), journeyID: try $0.decode(4), stale: try $0.decode(5))
+                   status: try $0.decode(2), body: try $0.decode(3), journeyID: try $0.decode(4), lapsed: try $0.decode(5))
         }
     }
 
     private var staleSeconds: Double {
-        staleAfter / .seconds(1)
+        configuration.staleAfter / .seconds(1)
     }
 
-    /// The answer for `claim`'s key, polling while it is in progress for at most `wait`.
+    /// The answer for `claim`'s key, polling while another request holds it for at most `wait`.
     ///
-    /// A released key, or one left in progress for longer than `staleAfter` (its request died
-    /// between recording the start and storing the answer), is answered by `recover` from the
-    /// journey's current state; a final answer is stored for later replays, any other is given as
-    /// it is and the key stays open. Throws 422 `idempotency_key_reused` for another body and 409
-    /// `idempotency_key_in_progress` (with `journeyId`) when no answer can be given in time.
+    /// A released key, or one whose lease lapsed (its request died between recording the start
+    /// and storing the answer), is taken over by this request and answered by `recover` from
+    /// the journey's current state, under this request's lease; a final answer is stored for
+    /// later replays, any other is given as it is and the key is released again. Throws 422
+    /// `idempotency_key_reused` for another body and 409 `idempotency_key_in_progress` (with
+    /// `journeyId` and `Retry-After: 1`) while another live request holds the key past `wait`.
     func replay(_ claim: Claim, wait: Duration, recover: Recovery? = nil) async throws -> HTTPResponse {
         let deadline = ContinuousClock.now + wait
         var delay = Duration.milliseconds(20)
@@ -126,13 +170,12 @@ struct IdempotencyStore: Sendable {
                     return HTTPResponse(status: HTTPStatus(code: status),
                                         headers: ["Content-Type": type, "Idempotent-Replayed": "true"], body: Data(body.utf8))
                 }
-                if record.state == .released || record.stale, let recover {
-                    var recovered = try await recover(record.journeyID)
-                    if Self.isFinal(recovered.status) {
-                        guard try await completeRecovered(claim, response: recovered) else { continue }
+                if record.lapsed, let recover, let owned = try await takeOver(claim) {
+                    if var recovered = try await answer(claim, journeyID: owned, recover: recover) {
+                        recovered.headers["Idempotent-Replayed"] = "true"
+                        return recovered
                     }
-                    recovered.headers["Idempotent-Replayed"] = "true"
-                    return recovered
+                    continue
                 }
             }
             guard ContinuousClock.now < deadline else {
@@ -143,5 +186,23 @@ struct IdempotencyStore: Sendable {
             try await Task.sleep(for: delay)
             delay = min(delay * 2, .milliseconds(200))
         }
+    }
+
+    /// Answers a key this request took over from its journey, holding the lease meanwhile: stores
+    /// a final answer (nil when another request stored one first: replay that), releases the key
+    /// after any other, and on an error releases it before rethrowing.
+    private func answer(_ claim: Claim, journeyID: String, recover: Recovery) async throws -> HTTPResponse? {
+        let recovered: HTTPResponse
+        do {
+            recovered = try await holding(claim) { try await recover(journeyID) }
+        } catch {
+            _ = try? await release(claim, journeyID: journeyID)
+            throw error
+        }
+        if Self.isFinal(recovered.status) {
+            return try await completeRecovered(claim, response: recovered) ? recovered : nil
+        }
+        _ = try await release(claim, journeyID: journeyID)
+        return recovered
     }
 }

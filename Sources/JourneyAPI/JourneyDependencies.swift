@@ -17,7 +17,8 @@ public struct JourneyDependencies: Sendable {
     /// Signs and verifies dashboard session cookies, with its own key. Default: the public
     /// development session key (the embedded stack); `serve` sets it from `JOURNEYS_SESSION_KEY`.
     public var sessionTokens: ClientTokenIssuer
-    /// How long a replay waits for the first request with its idempotency key. Default 15 s.
+    /// How long a replay waits for the live request holding its idempotency key before 409
+    /// `idempotency_key_in_progress`. Default 2 s.
     public var idempotencyWait: Duration
     /// How Unico authenticates its webhooks; nil refuses every webhook (401). Default: read from
     /// `UNICO_WEBHOOK_AUTH` (`basic:user:password`, `header:Name:value` or `bearer:token`);
@@ -29,7 +30,7 @@ public struct JourneyDependencies: Sendable {
 
     public init(
         vault: SubjectVault, clientTokens: ClientTokenIssuer, unico: [Environment: HumanTokenAPIClient],
-        retryPolicy: RetryPolicy = .standard, idempotencyWait: Duration = .seconds(15),
+        retryPolicy: RetryPolicy = .standard, idempotencyWait: Duration = .seconds(2),
         clock: @escaping @Sendable () -> Date = Date.init,
         webhookAuthentication: WebhookAuthenticator? = WebhookAuthenticator.configured()
     ) {

@@ -24,6 +24,10 @@ extension OpenAPIDocument {
             operation["parameters"] = [["name": "id", "in": "path", "required": true, "schema": ["type": "string", "format": "uuid"]]]
         } else {
             operation["parameters"] = [["name": "Idempotency-Key", "in": "header", "required": false,
+                                        "description": "A replay gets the first final answer (Idempotent-Replayed: true), "
+                                            + "or 409 idempotency_key_in_progress (Retry-After: 1) while the first request "
+                                            + "runs; a key whose request died is taken over about 3 s later and answered "
+                                            + "from its journey.",
                                         "schema": ["type": "string", "maxLength": 255]]]
         }
         return operation
@@ -62,9 +66,11 @@ extension OpenAPIDocument {
         "/v1/webhooks/unico": ["post": journeyOperation(
             "receiveUnicoWebhook",
             "Unico's notice that a process finished: a hint, recorded as WebhookReceived, then Get Process decides. "
-                + "Authenticated as configured by UNICO_WEBHOOK_AUTH: basic:user:password, header:Name:value or "
-                + "bearer:token. Idempotent: repeats never record a second result.",
-            security: ["unicoWebhookBasic", "unicoWebhookHeader", "unicoWebhookBearer"], request: body("UnicoWebhook"),
+                + "Authenticated as configured by UNICO_WEBHOOK_AUTH: basic:user:password, header:Name:value, "
+                + "bearer:token or oauth2:client-id:client-secret (a token from issueUnicoWebhookToken). "
+                + "Idempotent: repeats never record a second result.",
+            security: ["unicoWebhookBasic", "unicoWebhookHeader", "unicoWebhookBearer", "unicoWebhookOAuth2"],
+            request: body("UnicoWebhook"),
             responses: ["200": answer("Recorded (and the result fetched when Unico has it).", "WebhookAnswer"),
                         "202": answer("No journey created this process (code unknown_process).", "WebhookAnswer")],
             problems: ["400", "401", "413", "415"])],

@@ -14,12 +14,14 @@ enum OpenAPIDocument {
         paths.merge(journeyPaths) { $1 }
         paths.merge(reportPaths) { $1 }
         paths.merge(subjectPaths) { $1 }
+        paths.merge(unicoOAuthPaths) { $1 }
         base["paths"] = withServerAnswers(paths)
         var components = base["components"] as? [String: Any] ?? [:]
         var schemas = components["schemas"] as? [String: Any] ?? [:]
         schemas.merge(journeySchemas) { $1 }
+        schemas.merge(unicoOAuthSchemas) { $1 }
         components["schemas"] = schemas
-        components["securitySchemes"] = securitySchemes
+        components["securitySchemes"] = securitySchemes.merging(unicoOAuthSecuritySchemes) { $1 }
         base["components"] = components
         return base
     }
@@ -30,7 +32,10 @@ enum OpenAPIDocument {
                  "description": "Event-sourced orchestration of Unico Human Token journeys."],
         "paths": [
             "/healthz": ["get": operation("health", "The process answers.", ok: "Alive.")],
-            "/readyz": ["get": operation("readiness", "The database answers and the schema is current.", ok: "Ready.",
+            "/readyz": ["get": operation("readiness", "The database answers and the schema is current. The body is "
+                                         + "{\"status\": \"ready\", \"developmentKeys\": bool, \"warnings\": [string]?}: "
+                                         + "developmentKeys is true (with a warning naming the variables to set) when the "
+                                         + "service runs on the public development keys of the embedded database.", ok: "Ready.",
                                          extra: ["503": problem])],
             "/metrics": ["get": operation("metrics", "Prometheus text exposition.", ok: "Metrics.", contentType: "text/plain",
                                           extra: ["401": problem])
@@ -86,6 +91,7 @@ enum OpenAPIDocument {
         PostgreSQL is out of reach), reports_unavailable (503, Retry-After: the reports database of \
         REPORTS_DATABASE_URL is out of reach; writes are unaffected), journey_not_found (404), \
         process_creation_pending (409, Retry-After), \
+        retry_not_due (409, Retry-After: the seconds until the step is due), \
         metrics_unauthorized (401 on /metrics when JOURNEYS_METRICS_TOKEN is set), \
         subject_erased (410: the subject was erased, their sealed data no longer opens), unknown_subject (404), \
         invalid_subject_reference, document_given_as_reference, reference_given_as_document, invalid_document, \

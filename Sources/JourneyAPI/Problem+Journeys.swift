@@ -20,11 +20,26 @@ extension Problem {
 
     /// The domain's refusal with its code and suggested status (409 for transitions not allowed);
     /// `journeyStatus` names the journey's state (`status` is the problem's HTTP status).
+    /// `retry_not_due` carries `Retry-After` (whole seconds until it is due, at least 1), and
+    /// `process_creation_pending` `Retry-After: 1`.
     static func domain(_ error: DomainError) -> Problem {
         var extra = ["journeyStatus": error.status.rawValue]
         if let attempt = error.attempt { extra["attempt"] = String(attempt) }
+        var headers = HTTPHeaders()
+        if let wait = retryAfter(of: error) { headers["Retry-After"] = String(wait) }
         return Problem(status: HTTPStatus(code: error.code.suggestedHTTPStatus), code: error.code.rawValue,
-                       detail: error.message, extra: extra)
+                       detail: error.message, extra: extra, headers: headers)
+    }
+
+    /// Whole seconds before the refused command may succeed, for the refusals that say so.
+    private static func retryAfter(of error: DomainError) -> Int? {
+        switch error.code {
+        case .retryNotDue:
+            let seconds = error.retryAfter.flatMap { $0.isFinite ? $0 : nil } ?? 1
+            return max(1, Int(min(seconds, 86_400).rounded(.up)))
+        case .processCreationPending: return 1
+        default: return nil
+        }
     }
 
     /// The engine's error: 404 `journey_not_found`, 503 `unico_not_configured`, Unico's problem

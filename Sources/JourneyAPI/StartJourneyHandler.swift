@@ -28,22 +28,26 @@ struct StartJourneyHandler: Sendable {
             throw Problem.validation(error)
         }
         let claim = try Self.claim(request, principal: principal)
-        let tokens = dependencies.clientTokens
+        let (tokens, lease, journeys) = (dependencies.clientTokens, idempotency.configuration.lease, journeys)
         let outcome: StartOutcome<HTTPResponse>
         do {
-            outcome = try await journeys.start(valid, actor: principal.actor, claim: { journeyID, connection in
-                guard let claim else { return true }
-                return try IdempotencyStore.claim(claim, journeyID: journeyID.rawValue, on: connection)
-            }, answer: { outcome, connection in
-                let response = try Self.response(outcome, tokens: tokens)
-                if let claim {
-                    try IdempotencyStore.finish(claim, journeyID: outcome.journeyID.rawValue, response: response, on: connection)
-                }
-                return response
-            })
+            // The key is held under a lease renewed while the start runs: if this process dies,
+            // a retry takes the key over once the lease lapses (seconds, not minutes).
+            outcome = try await idempotency.holding(claim) {
+                try await journeys.start(valid, actor: principal.actor, claim: { journeyID, connection in
+                    guard let claim else { return true }
+                    return try IdempotencyStore.claim(claim, journeyID: journeyID.rawValue, lease: lease, on: connection)
+                }, answer: { outcome, connection in
+                    let response = try Self.response(outcome, tokens: tokens)
+                    if let claim {
+                        try IdempotencyStore.finish(claim, journeyID: outcome.journeyID.rawValue, response: response, on: connection)
+                    }
+                    return response
+                })
+            }
         } catch let error as EngineError where error.code == .startInterrupted {
             // The journey exists but its answer was not recorded: free the key for a retry, which
-            // answers from the journey (when the database is back; until then the key goes stale).
+            // answers from the journey (when the database is back; until then the lease lapses).
             if let claim, let journeyID = error.journeyID {
                 _ = try? await idempotency.release(claim, journeyID: journeyID.rawValue)
             }
@@ -59,15 +63,16 @@ struct StartJourneyHandler: Sendable {
         }
     }
 
-    /// Answers a released or stale key like a first start, from the journey's current state: its
-    /// current token (or a fresh attempt) with a new client token, or the problem (with
-    /// `journeyId`) of why there is none yet, e.g. 409 `process_creation_pending` while the
-    /// attempt's Create Process is unresolved (the workers reconcile it).
+    /// Answers a released or lapsed key like a first start, from the journey's current state: its
+    /// current token (or a fresh attempt, or the process Unico created for an attempt whose
+    /// answer was lost, adopted) with a new client token, or the problem (with `journeyId`) of
+    /// why there is none yet, e.g. 409 `process_creation_pending` while Unico holds no process
+    /// for the attempt's unresolved Create Process (the workers reconcile it).
     private func recovery(actor: String) -> IdempotencyStore.Recovery {
         let (journeys, tokens) = (journeys, dependencies.clientTokens)
         return { journeyID in
             do {
-                return try Self.response(try await journeys.issueToken(JourneyID(journeyID), actor: actor), tokens: tokens)
+                return try Self.response(try await journeys.resumeToken(JourneyID(journeyID), actor: actor), tokens: tokens)
             } catch let refusal as DomainError {
                 var problem = Problem.domain(refusal).about(journey: journeyID)
                 if refusal.code == .processCreationPending { problem.headers["Retry-After"] = "1" }

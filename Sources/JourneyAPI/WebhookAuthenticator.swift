@@ -7,7 +7,11 @@ import Observability
 /// Configuration (`UNICO_WEBHOOK_AUTH`), one of:
 /// - `basic:<user>:<password>`: `Authorization: Basic base64(user:password)`;
 /// - `header:<Header-Name>:<value>`: that header with exactly that value (Unico's API-key mode);
-/// - `bearer:<token>`: `Authorization: Bearer <token>`.
+/// - `bearer:<token>`: `Authorization: Bearer <token>`;
+/// - `oauth2:<client-id>:<client-secret>`: OAuth2 client credentials. Unico fetches a token from
+///   `POST /v1/unico/oauth/token` (grant `client_credentials`, the client authenticated by HTTP
+///   Basic or `client_id`/`client_secret` form fields) and presents it as `Authorization: Bearer`;
+///   tokens live `UNICO_WEBHOOK_TOKEN_LIFETIME` seconds (default 300), see ``WebhookTokenIssuer``.
 ///
 /// Unset means the route refuses every call (401): webhooks are never accepted unauthenticated.
 /// Comparisons are constant-time; credentials are never logged or echoed.
@@ -16,22 +20,28 @@ public struct WebhookAuthenticator: Sendable, Equatable {
         case basic(user: String, password: String)
         case header(name: String, value: String)
         case bearer(token: String)
+        case oauth2(WebhookTokenIssuer)
     }
 
     /// The environment variable read by ``fromEnvironment(_:)``.
     public static let environmentVariable = "UNICO_WEBHOOK_AUTH"
+    /// The variable holding the `oauth2` mode's token lifetime in seconds (default 300).
+    public static let tokenLifetimeVariable = "UNICO_WEBHOOK_TOKEN_LIFETIME"
+    /// What ``environmentVariable`` accepts, for messages.
+    static let syntax = "basic:user:password, header:Name:value, bearer:token or oauth2:client-id:client-secret"
 
     public let mode: Mode
 
     public init(_ mode: Mode) { self.mode = mode }
 
-    /// Parses `basic:user:password`, `header:Name:value` or `bearer:token`.
-    public init(parsing text: String) throws {
+    /// Parses `basic:user:password`, `header:Name:value`, `bearer:token` or
+    /// `oauth2:client-id:client-secret` (tokens living `tokenLifetime` seconds).
+    public init(parsing text: String, tokenLifetime: TimeInterval = WebhookTokenIssuer.defaultLifetime) throws {
         func fail(_ message: String) -> Problem {
             Problem(status: .internalServerError, code: "webhook_auth_invalid", detail: message)
         }
         guard let colon = text.firstIndex(of: ":") else {
-            throw fail("\(Self.environmentVariable) must be basic:user:password, header:Name:value or bearer:token")
+            throw fail("\(Self.environmentVariable) must be \(Self.syntax)")
         }
         let kind = text[..<colon].lowercased()
         let rest = String(text[text.index(after: colon)...])
@@ -54,8 +64,15 @@ public struct WebhookAuthenticator: Sendable, Equatable {
         case "bearer":
             guard !rest.isEmpty else { throw fail("\(Self.environmentVariable) bearer needs a token") }
             mode = .bearer(token: rest)
+        case "oauth2":
+            let (id, secret) = try split("client-id:client-secret")
+            guard !secret.isEmpty else { throw fail("\(Self.environmentVariable) oauth2 needs a client secret") }
+            guard tokenLifetime > 0, tokenLifetime <= 86_400 else {
+                throw fail("\(Self.tokenLifetimeVariable) must be 1...86400 seconds")
+            }
+            mode = .oauth2(WebhookTokenIssuer(clientID: id, clientSecret: secret, lifetime: tokenLifetime))
         default:
-            throw fail("\(Self.environmentVariable) must start with basic:, header: or bearer:")
+            throw fail("\(Self.environmentVariable) must start with basic:, header:, bearer: or oauth2:")
         }
     }
 
@@ -63,7 +80,15 @@ public struct WebhookAuthenticator: Sendable, Equatable {
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
         -> WebhookAuthenticator? {
         guard let text = environment[environmentVariable], !text.isEmpty else { return nil }
-        return try WebhookAuthenticator(parsing: text)
+        var lifetime = WebhookTokenIssuer.defaultLifetime
+        if let given = environment[tokenLifetimeVariable], !given.isEmpty {
+            guard let seconds = TimeInterval(given) else {
+                throw Problem(status: .internalServerError, code: "webhook_auth_invalid",
+                              detail: "\(tokenLifetimeVariable) must be a number of seconds")
+            }
+            lifetime = seconds
+        }
+        return try WebhookAuthenticator(parsing: text, tokenLifetime: lifetime)
     }
 
     /// ``fromEnvironment(_:)`` for the service's default: a malformed value is logged (never the
@@ -74,7 +99,7 @@ public struct WebhookAuthenticator: Sendable, Equatable {
             return try fromEnvironment(environment)
         } catch {
             logger.error("webhook authentication is malformed; every webhook will be refused", metadata: [
-                "variable": environmentVariable, "expected": "basic:user:password, header:Name:value or bearer:token",
+                "variable": environmentVariable, "expected": syntax,
             ])
             return nil
         }
@@ -86,11 +111,18 @@ public struct WebhookAuthenticator: Sendable, Equatable {
         case .basic: "basic"
         case .header: "header"
         case .bearer: "bearer"
+        case .oauth2: "oauth2"
         }
     }
 
-    /// Whether the request carries the configured credentials.
-    public func accepts(_ headers: HTTPHeaders) -> Bool {
+    /// The token issuer of the `oauth2` mode; nil in the other modes.
+    public var tokenIssuer: WebhookTokenIssuer? {
+        if case .oauth2(let issuer) = mode { return issuer }
+        return nil
+    }
+
+    /// Whether the request carries the configured credentials (an `oauth2` token unexpired at `now`).
+    public func accepts(_ headers: HTTPHeaders, now: Date = Date()) -> Bool {
         switch mode {
         case .basic(let user, let password):
             let expected = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
@@ -99,6 +131,11 @@ public struct WebhookAuthenticator: Sendable, Equatable {
             return Self.equal(headers[name], value)
         case .bearer(let token):
             return Self.equal(headers["Authorization"], "Bearer " + token)
+        case .oauth2(let issuer):
+            guard let value = headers["Authorization"], value.count > 7,
+                  value.prefix(7).lowercased() == "bearer "
+            else { return false }
+            return issuer.accepts(String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces), now: now)
         }
     }
 

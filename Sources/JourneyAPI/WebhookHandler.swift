@@ -37,7 +37,7 @@ struct WebhookHandler: Sendable {
     let logger: Logger
 
     func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let authentication, authentication.accepts(request.headers) else {
+        guard let authentication, authentication.accepts(request.headers, now: journeys.dependencies.clock()) else {
             count("unauthorized")
             let mode = authentication?.modeName ?? "unconfigured"
             logger.warning("webhook refused: credentials missing or wrong",

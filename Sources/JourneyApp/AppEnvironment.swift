@@ -1,5 +1,6 @@
 import CLI
 import Foundation
+import Observability
 import Synchronization
 
 /// What a command reads from its surroundings: environment variables and where output goes.
@@ -7,6 +8,8 @@ import Synchronization
 public struct AppEnvironment: Sendable {
     public var variables: [String: String]
     public var writeLine: @Sendable (String) -> Void
+    /// Where the commands' structured log lines go. Default: standard error.
+    public var logSink: Logger.Sink = Logger.standardError
 
     public init(variables: [String: String], writeLine: @escaping @Sendable (String) -> Void) {
         self.variables = variables
@@ -17,8 +20,11 @@ public struct AppEnvironment: Sendable {
         variables: ProcessInfo.processInfo.environment,
         writeLine: { StandardStream.output.writeLine($0) })
 
-    /// Database settings from `DATABASE_URL`, `DATABASE_ADMIN_URL`, `JOURNEYS_PG_DIR`, `DATABASE_LISTEN_URL`,
-    /// `REPORTS_DATABASE_URL`.
+    /// A logger writing to ``logSink``.
+    public func logger(_ label: String) -> Logger { Logger(label: label, sink: logSink) }
+
+    /// Database settings from `DATABASE_URL`, `DATABASE_ADMIN_URL`, `DATABASE_PROJECTOR_URL`, `JOURNEYS_PG_DIR`,
+    /// `DATABASE_LISTEN_URL`, `REPORTS_DATABASE_URL`.
     public var database: DatabaseSettings { DatabaseSettings.from(environment: variables) }
 }
 

@@ -1,6 +1,7 @@
 import JourneyAPI
 import Lifecycle
 import Observability
+import Postgres
 import OutboundWebhooks
 import Projections
 import Workers
@@ -12,23 +13,23 @@ import Workers
 public enum AppServices {
     public typealias Entry = ServiceGroupConfiguration.ServiceConfiguration
 
-    /// The hint logged when a follower lacks the schema owner's rights.
-    static let ownerHint = "set DATABASE_ADMIN_URL to the schema owner"
+    /// The hint logged when a follower lacks the projector's rights.
+    static let projectorHint = "set DATABASE_PROJECTOR_URL to the journeys_projector role"
 
-    /// The `journey_state` projection as the schema owner. When it cannot run (no owner rights on
-    /// `DATABASE_ADMIN_URL`), it logs a warning once and the rest of the process keeps running.
-    public static func projections(_ database: Database, logger: Logger = Logger(label: "projections")) -> Entry {
-        let runner = ProjectionRunner(client: database.admin)
+    /// The `journey_state` projection as the projector role (``Database/verifiedProjector()``).
+    /// When it cannot run, it logs a warning once and the rest of the process keeps running.
+    public static func projections(_ projector: PostgresClient, logger: Logger = Logger(label: "projections")) -> Entry {
+        let runner = ProjectionRunner(client: projector)
         return Entry(service: NonEssentialService(service: runner, logger: logger, message: "projection stopped",
-                                                  metadata: ["projection": runner.name, "hint": ownerHint]),
+                                                  metadata: ["projection": runner.name, "hint": projectorHint]),
                      name: "projections", successTerminationBehavior: .ignore)
     }
 
-    /// The outbound webhooks (follower and dispatcher). When they stop (no owner rights for the
-    /// checkpoint, an event they cannot read), they log a warning once and the rest keeps running.
+    /// The outbound webhooks (follower and dispatcher). When they stop (no projector rights for
+    /// the checkpoint, an event they cannot read), they log a warning once and the rest keeps running.
     public static func webhooks(_ webhooks: OutboundWebhookService, logger: Logger = Logger(label: "webhooks")) -> Entry {
         Entry(service: NonEssentialService(service: webhooks, logger: logger, message: "outbound webhooks stopped",
-                                           metadata: ["hint": ownerHint]),
+                                           metadata: ["hint": projectorHint]),
               name: "webhooks", successTerminationBehavior: .ignore)
     }
 

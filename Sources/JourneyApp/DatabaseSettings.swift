@@ -17,6 +17,9 @@ public struct DatabaseSettings: Sendable {
     /// A hot standby for reports, the dashboard, the journey listing and `audit show`
     /// (`REPORTS_DATABASE_URL`); defaults to `url`.
     public var reportsURL: String?
+    /// The projector role's URL (`DATABASE_PROJECTOR_URL`): projections and outbound webhooks
+    /// in `serve` and `work`. Required with `url`; the embedded cluster supplies its own.
+    public var projectorURL: String?
 
     public init(url: String? = nil, adminURL: String? = nil, embeddedDirectory: String = ".journeys/pg") {
         self.url = url
@@ -31,6 +34,7 @@ public struct DatabaseSettings: Sendable {
                                         embeddedDirectory: value("JOURNEYS_PG_DIR") ?? ".journeys/pg")
         settings.listenURL = value("DATABASE_LISTEN_URL")
         settings.reportsURL = value("REPORTS_DATABASE_URL")
+        settings.projectorURL = value(ProjectorCheck.variable)
         return settings
     }
 
@@ -71,6 +75,9 @@ public struct Database: Sendable {
     /// Reading work that may lag (reports, dashboard, listing, `audit show`): the standby of
     /// `REPORTS_DATABASE_URL`, otherwise `app` itself.
     public let reports: PostgresClient
+    /// The projector role's pool (`DATABASE_PROJECTOR_URL`, or the embedded cluster's), unchecked;
+    /// nil when not given. ``verifiedProjector()`` checks it before use.
+    public var projector: PostgresClient?
 
     public init(app: PostgresClient, admin: PostgresClient, embedded: EmbeddedPostgres.Status?, reports: PostgresClient? = nil) {
         self.app = app
@@ -91,13 +98,18 @@ public struct Database: Sendable {
                     throw AppError(.schemaOutdated, "the database has pending migrations (\(pending.joined(separator: ", "))): run 'journeys migrate'")
                 }
             }
-            return Database(app: app, admin: admin, embedded: nil, reports: try settings.reportsClient(poolSize))
+            var database = Database(app: app, admin: admin, embedded: nil, reports: try settings.reportsClient(poolSize))
+            database.projector = try settings.projectorURL.map { try ProjectorCheck.client(url: $0, configuration: try settings.pool(2)) }
+            return database
         }
         let status = try settings.embedded.start()
         let admin = try PostgresClient(url: status.ownerURL, configuration: .init(maxConnections: 2))
         if requireSchema { try await Migrator().migrate(admin) }
         let app = try PostgresClient(url: status.appURL, configuration: .init(maxConnections: poolSize))
-        return Database(app: app, admin: admin, embedded: status, reports: try settings.reportsClient(poolSize))
+        var database = Database(app: app, admin: admin, embedded: status, reports: try settings.reportsClient(poolSize))
+        database.projector = try ProjectorCheck.client(url: settings.projectorURL ?? status.projectorURL,
+                                                       configuration: .init(maxConnections: 2))
+        return database
     }
 
     /// Only the reports database: `REPORTS_DATABASE_URL` alone when set (the primary may be
@@ -108,9 +120,18 @@ public struct Database: Sendable {
         return (database.app, { database.close() })
     }
 
+    /// The projector pool, once its role proved able to write the read models, checkpoints and
+    /// outbox and unable to write the event log; an error naming `DATABASE_PROJECTOR_URL` otherwise.
+    public func verifiedProjector() async throws -> PostgresClient {
+        guard let projector else { throw ProjectorCheck.missing() }
+        try await ProjectorCheck.verify(projector)
+        return projector
+    }
+
     public func close() {
         app.close()
         admin.close()
         if reports !== app { reports.close() }
+        projector?.close()
     }
 }

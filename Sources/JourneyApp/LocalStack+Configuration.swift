@@ -1,4 +1,5 @@
 import Foundation
+import HumanTokenAPI
 import JourneyAPI
 import JourneyDomain
 import Postgres
@@ -24,6 +25,10 @@ extension LocalStack {
         public var emulatorRateLimit: Int = 0
         /// Where the emulator sends its webhooks; nil sends none. Default nil.
         public var emulatorWebhook: UnicoEmulator.WebhookConfiguration?
+        /// Where the emulator puts process fields in its answers. Default wrapped (documented).
+        public var responseShape: UnicoEmulator.ResponseShape = .wrapped
+        /// Whether the Unico clients may search by client reference. Default search.
+        public var lookup: ProcessLookup = .search
         /// The Unico clients' own limiter, in requests per second. Default 100,000 (the emulator's limit is off).
         public var clientRateLimit: Double = 100_000
         /// The Unico clients' request timeout, in seconds. Default 10.

@@ -51,6 +51,7 @@ public struct LocalStack: Sendable {
             faultScript: configuration.faults, seed: configuration.seed, clock: configuration.clock, accessLog: { _ in })
         emulatorConfiguration.acceptsBaseURLAsAudience = true
         emulatorConfiguration.rateLimitPerSecond = configuration.emulatorRateLimit
+        emulatorConfiguration.responseShape = configuration.responseShape
         let emulator = try UnicoEmulator(configuration: emulatorConfiguration)
         try emulator.start()
         do {
@@ -73,7 +74,8 @@ public struct LocalStack: Sendable {
             let clientSettings = HumanTokenAPIConfiguration(
                 environment: api, serviceAccount: account.account.name, tenant: account.account.tenantID,
                 privateKey: .pem(try account.privateKeyPEM()), tokenHost: unicoURL, apiHost: unicoURL,
-                requestTimeout: configuration.clientRequestTimeout, rateLimit: configuration.clientRateLimit)
+                requestTimeout: configuration.clientRequestTimeout, rateLimit: configuration.clientRateLimit,
+                lookup: configuration.lookup)
             settings[environment] = clientSettings
             clients[environment] = try HumanTokenAPIClient(configuration: clientSettings, clock: configuration.clientClock)
         }

@@ -3,6 +3,7 @@ import HumanTokenAPI
 import JourneyAPI
 import JourneyDomain
 import OutboundWebhooks
+import Postgres
 import Privacy
 import Workers
 
@@ -82,11 +83,13 @@ public enum Wiring {
         try WebhookSecretSealer(privacy: try privacyConfiguration(variables, database: database))
     }
 
-    /// The outbound webhook follower and dispatcher of `work` and `serve --with-workers`.
-    public static func outboundWebhooks(_ variables: [String: String], database: Database) throws -> OutboundWebhookService {
+    /// The outbound webhook follower (as the projector role) and dispatcher (as the application
+    /// role) of `work` and `serve --with-workers`.
+    public static func outboundWebhooks(_ variables: [String: String], database: Database,
+                                        projector: PostgresClient) throws -> OutboundWebhookService {
         var configuration = OutboundWebhookService.Configuration()
         configuration.dispatcher.destinations = try webhookDestinations(variables)
-        return OutboundWebhookService(owner: database.admin, app: database.app,
+        return OutboundWebhookService(owner: projector, app: database.app,
                                       sealer: try webhookSecretSealer(variables, database: database),
                                       configuration: configuration)
     }

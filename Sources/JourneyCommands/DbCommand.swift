@@ -6,7 +6,7 @@ import JourneyApp
 struct DbCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         name: "db", summary: "Manage the embedded PostgreSQL cluster.",
-        subcommands: [DbStart.self, DbStop.self, DbStatus.self])
+        subcommands: [DbStart.self, DbStop.self, DbRestart.self, DbStatus.self, DbRoles.self])
 }
 
 private let dirOption = OptionSpec.optional(
@@ -16,7 +16,11 @@ private let dirOption = OptionSpec.optional(
 struct DbStart: Command {
     static let configuration = CommandConfiguration(
         name: "start", summary: "Create (initdb) and start the cluster; prints DATABASE_URL.",
-        discussion: "Idempotent. Run as root, the server runs as the unprivileged postgres user.",
+        discussion: """
+            Idempotent. Run as root, the server runs as the unprivileged postgres user. Every role \
+            authenticates with scram-sha-256 and a password generated into the folder (credentials-ROLE, \
+            mode 0600); the URLs printed carry it, so treat them as secrets.
+            """,
         options: [dirOption])
     let cluster: EmbeddedPostgres
     init(arguments: ParsedArguments) throws { cluster = try DbCommand.cluster(arguments) }
@@ -26,6 +30,8 @@ struct DbStart: Command {
         let out = AppEnvironment.current.writeLine
         out("DATABASE_URL=\(status.appURL)")
         out("DATABASE_ADMIN_URL=\(status.ownerURL)")
+        out("\(ProjectorCheck.variable)=\(status.projectorURL)")
+        out("# read-only analyst views: \(status.analystURL)")
     }
 }
 
@@ -38,6 +44,19 @@ struct DbStop: Command {
     func run() async throws {
         try cluster.stop()
         AppEnvironment.current.writeLine("stopped")
+    }
+}
+
+struct DbRestart: Command {
+    static let configuration = CommandConfiguration(
+        name: "restart", summary: "Restart the running cluster (fast shutdown: sessions end, transactions roll back).",
+        options: [dirOption])
+    let cluster: EmbeddedPostgres
+    init(arguments: ParsedArguments) throws { cluster = try DbCommand.cluster(arguments) }
+
+    func run() async throws {
+        try cluster.restart()
+        AppEnvironment.current.writeLine("restarted")
     }
 }
 

@@ -20,12 +20,19 @@ struct EmulatorCommand: Command {
             .optional("seed", valueName: "N", help: "Seed for fault decisions (deterministic per seed).", default: "1"),
             .optional("key-dir", valueName: "DIR", help: "Where the development private keys live.", default: ".journeys/unico"),
             .optional("rate-limit", valueName: "N", help: "Requests per second per tenant (0 = off).", default: "10"),
+            .optional("processes-file", valueName: "FILE",
+                      help: "On shutdown, write every process it created here, one JSON object a line (no personal data)."),
+            .optional("response-shape", valueName: "SHAPE",
+                      help: "Process answers: wrapped (fields inside \"process\", documented) or flat.",
+                      default: "wrapped"),
         ])
     let port: Int
     let faults: String?
     let seed: UInt64
     let keyDirectory: String
     let rateLimit: Int
+    let processesFile: String?
+    let responseShape: UnicoEmulator.ResponseShape
 
     init(arguments: ParsedArguments) throws {
         port = try arguments.int("port", in: 0...65535)
@@ -33,6 +40,12 @@ struct EmulatorCommand: Command {
         seed = UInt64(try arguments.int("seed", in: 0...Int.max))
         keyDirectory = try arguments.string("key-dir")
         rateLimit = try arguments.int("rate-limit", in: 0...100_000)
+        processesFile = try arguments.optionalString("processes-file")
+        let shape = try arguments.string("response-shape")
+        guard let parsed = UnicoEmulator.ResponseShape(rawValue: shape) else {
+            throw AppError(.invalidInput, "--response-shape must be wrapped or flat, not \(shape)")
+        }
+        responseShape = parsed
     }
 
     func run() async throws {
@@ -41,6 +54,7 @@ struct EmulatorCommand: Command {
             port: port, faultsFile: faults, seed: seed, serviceAccounts: accounts.map(\.account))
         configuration.acceptsBaseURLAsAudience = true
         configuration.rateLimitPerSecond = rateLimit
+        configuration.responseShape = responseShape
         configuration.accessLog = { _ in }
         let emulator = try UnicoEmulator(configuration: configuration)
         try emulator.start()
@@ -57,6 +71,24 @@ struct EmulatorCommand: Command {
         }
         await gracefulShutdown()
         await emulator.shutdown()
+        if let processesFile { try Self.write(emulator.processes(), to: processesFile) }
+    }
+
+    /// One JSON line per process: id, tenant, environment, clientReference, state, createdAt (seconds since 1970).
+    static func write(_ processes: [UnicoEmulator.ProcessRecord], to file: String) throws {
+        let lines = try processes.sorted { $0.createdAt < $1.createdAt }.map { process in
+            let fields: [String: Any] = [
+                "id": process.id, "tenant": process.tenantID, "environment": process.environment.rawValue,
+                "clientReference": process.clientReference ?? NSNull(), "state": process.state.rawValue,
+                "createdAt": process.createdAt.timeIntervalSince1970,
+            ]
+            return String(decoding: try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]), as: UTF8.self)
+        }
+        do {
+            try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        } catch {
+            throw CommandFailure("could not write --processes-file \(file): \(error.localizedDescription)")
+        }
     }
 }
 

@@ -12,6 +12,6 @@ public struct JourneysCommand: CommandGroup {
             """,
         subcommands: [DbCommand.self, MigrateCommand.self, ServeCommand.self, EventsCommand.self, AuditCommand.self,
                       KeysCommand.self, SubjectsCommand.self, WebhooksCommand.self, WorkCommand.self, ProjectionsCommand.self, ReportCommand.self,
-                      EmulatorCommand.self, DemoCommand.self, BenchCommand.self])
+                      EmulatorCommand.self, LoadCommand.self, DemoCommand.self, BenchCommand.self])
     public init() {}
 }

@@ -33,7 +33,8 @@ struct ProjectionsStatus: Command {
 struct ProjectionsRun: Command {
     static let configuration = CommandConfiguration(
         name: "run", summary: "Apply new events to the read models until interrupted (or once with --once).",
-        discussion: "Runs as the schema owner (DATABASE_ADMIN_URL); any number may run, one applies at a time.",
+        discussion: "Runs as the journeys_projector role (DATABASE_PROJECTOR_URL; the embedded cluster's by default), "
+            + "else as the schema owner (DATABASE_ADMIN_URL); any number may run, one applies at a time.",
         flags: [FlagSpec("once", help: "Catch up once and exit.")])
     let once: Bool
     init(arguments: ParsedArguments) throws { once = try arguments.flag("once") }
@@ -41,7 +42,7 @@ struct ProjectionsRun: Command {
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: 1)
         defer { database.close() }
-        let runner = ProjectionRunner(client: database.admin)
+        let runner = ProjectionRunner(client: database.projector == nil ? database.admin : try await database.verifiedProjector())
         if once {
             let applied = try await runner.catchUp()
             AppEnvironment.current.writeLine("applied \(applied) events")

@@ -18,11 +18,12 @@ struct ServeCommand: Command {
             JOURNEYS_SESSION_KEYS_PREVIOUS); Unico \
             webhook credentials from UNICO_WEBHOOK_AUTH (basic:user:password, header:Name:value or bearer:token); \
             with JOURNEYS_METRICS_TOKEN set, /metrics needs Authorization: Bearer with it. \
-            On the embedded database, missing keys fall back to public development keys. The retry policy \
+            On the embedded database, missing keys fall back to public development keys: serve then logs a \
+            warning, /readyz reports developmentKeys: true, and a --host beyond loopback is refused. The retry policy \
             frozen into new journeys comes from JOURNEYS_RETRY_* (INITIAL_INTERVAL, BACKOFF_COEFFICIENT, \
             MAXIMUM_INTERVAL, MAXIMUM_ATTEMPTS, JITTER_FRACTION, NON_RETRYABLE_CODES). Also follows the log \
-            into journey_state as the schema owner; with --with-workers, runs the workers of `journeys work` too \
-            (and the outbound webhooks to the company).
+            into journey_state as the journeys_projector role (DATABASE_PROJECTOR_URL, required with DATABASE_URL); \
+            with --with-workers, runs the workers of `journeys work` too (and the outbound webhooks to the company).
             """,
         options: [
             .optional("host", valueName: "ADDR", help: "Listen address.", default: "127.0.0.1"),
@@ -66,26 +67,31 @@ struct ServeCommand: Command {
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: 8 + (workers?.concurrency ?? 0))
         defer { database.close() }
+        let variables = AppEnvironment.current.variables
+        let developmentKeys = DevelopmentKeys.of(variables, database: database)
+        try developmentKeys.checkListenAddress(host)
+        let projector = try await database.verifiedProjector()
         var configuration = APIServer.Configuration()
         configuration.http.host = host
         configuration.http.port = port
         configuration.http.connectionLimitPerAddress = connectionsPerAddress
         configuration.http.requestHeadTimeout = .seconds(headTimeout)
-        configuration.metricsToken = AppEnvironment.current.variables[APIServer.Configuration.metricsTokenVariable]
+        configuration.metricsToken = variables[APIServer.Configuration.metricsTokenVariable]
         configuration.metricsGauges = AppMetrics.gaugeReaders(database: database.app)
-        var dependencies = try Wiring.dependencies(AppEnvironment.current.variables, database: database,
-                                                    unicoConfig: unicoConfig)
-        dependencies.sessionTokens = try Wiring.sessionTokens(AppEnvironment.current.variables, database: database)
+        configuration.developmentKeys = developmentKeys.fallbacks
+        var dependencies = try Wiring.dependencies(variables, database: database, unicoConfig: unicoConfig)
+        dependencies.sessionTokens = try Wiring.sessionTokens(variables, database: database)
+        developmentKeys.logWarning(AppEnvironment.current.logger("serve"))
         let service = APIServer(configuration: configuration, database: database.app, reports: database.reports,
                                 dependencies: dependencies)
         let worker = try workers.map {
             try WorkerService(configuration: $0, database: database.app, dependencies: dependencies.engine, metrics: service.metrics)
         }
-        let webhooks = try worker.map { _ in try Wiring.outboundWebhooks(AppEnvironment.current.variables, database: database) }
+        let webhooks = try worker.map { _ in try Wiring.outboundWebhooks(variables, database: database, projector: projector) }
         try service.start()
         AppEnvironment.current.writeLine("listening on http://\(host):\(service.port ?? port)"
             + (worker.map { " with worker \($0.configuration.workerID)" } ?? ""))
-        var services = [AppServices.projections(database)]
+        var services = [AppServices.projections(projector)]
         if let webhooks { services.append(AppServices.webhooks(webhooks)) }
         if let worker { services.append(AppServices.worker(worker)) }
         services.append(AppServices.listener(service))

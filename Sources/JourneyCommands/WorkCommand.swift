@@ -6,19 +6,28 @@ import Workers
 /// `journeys work`: the background workers, until interrupted.
 struct WorkCommand: Command {
     static let configuration = CommandConfiguration(
-        name: "work", summary: "Run the workers until interrupted: token expiry, retries, reconciliation, result fetching.",
+        name: "work",
+        summary: "Run the workers until interrupted: token expiry, retries, absent-user abandonment, reconciliation, result fetching.",
         discussion: """
+            The workers expire tokens (an opened capture holds its attempt for JOURNEYS_CAPTURE_GRACE, \
+            default 600 s, past the expiry) and allow retries under the policy: an SDK journey's next \
+            Unico process is created only when the app asks for a token (POST /v1/journeys/{id}/token); \
+            for link journeys the workers create it and Unico notifies the person. A journey whose app \
+            does not ask within JOURNEYS_RETRY_ABANDON_AFTER (default 1800 s) of the retry being \
+            allowed is abandoned as userAbsent: an absent user costs one process. \
             Any number of workers may run, in any number of processes; they share due work through \
             work_leases (FOR UPDATE SKIP LOCKED with leases renewed by heartbeat). Also follows the \
-            log into journey_state (the workers' source of due work) as the schema owner, unless \
-            --no-projections, and sends the outbound webhooks of the journey steps each endpoint set \
-            with `journeys webhooks set` subscribes to (special addresses refused unless \
-            JOURNEYS_WEBHOOK_ALLOW_HOSTS names them). Every process shares each tenant's Unico \
+            log into journey_state (the workers' source of due work) as the journeys_projector role \
+            (DATABASE_PROJECTOR_URL, required with DATABASE_URL), unless --no-projections, and sends the \
+            outbound webhooks of the journey steps each endpoint set with `journeys webhooks set` subscribes \
+            to (special addresses refused unless JOURNEYS_WEBHOOK_ALLOW_HOSTS names them). Every process \
+            shares each tenant's Unico \
             rate through the database (unico_rate_buckets), where background calls leave a reserve for \
             live journey starts; --unico-share caps this process's own limiter. Unico, \
             sealing and retry settings come \
             from the same variables as `serve` (JOURNEYS_RETRY_* for the retry policy of journeys the \
-            service starts).
+            service starts). On the embedded database, missing keys fall back to public development keys, \
+            with a warning at start.
             """,
         options: [
             .optional("concurrency", valueName: "N", help: "Items performed at once.", default: "8"),
@@ -57,13 +66,16 @@ struct WorkCommand: Command {
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: configuration.concurrency + 4)
         defer { database.close() }
-        let dependencies = try Wiring.dependencies(AppEnvironment.current.variables, database: database,
+        let variables = AppEnvironment.current.variables
+        let projector = try await database.verifiedProjector()
+        let dependencies = try Wiring.dependencies(variables, database: database,
                                                    unicoConfig: unicoConfig, unicoShare: unicoShare)
+        DevelopmentKeys.of(variables, database: database).logWarning(AppEnvironment.current.logger("work"))
         let worker = try WorkerService(configuration: configuration, database: database.app, dependencies: dependencies.engine)
-        let webhooks = try Wiring.outboundWebhooks(AppEnvironment.current.variables, database: database)
+        let webhooks = try Wiring.outboundWebhooks(variables, database: database, projector: projector)
         AppEnvironment.current.writeLine("worker \(configuration.workerID) running")
         var services = [AppServices.webhooks(webhooks), AppServices.worker(worker)]
-        if projections { services.insert(AppServices.projections(database), at: 0) }
+        if projections { services.insert(AppServices.projections(projector), at: 0) }
         try await AppServices.run(services)
         let statistics = worker.statistics
         AppEnvironment.current.writeLine(

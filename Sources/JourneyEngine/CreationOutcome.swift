@@ -1,3 +1,4 @@
+import Foundation
 import HumanTokenAPI
 
 /// What a worker's Create Process (a retry's or a reconciled intent's) came to.
@@ -29,4 +30,8 @@ public enum Reconciliation: Sendable, Equatable {
     case adopted
     /// The process was found without readable tokens; the attempt is recorded as failed.
     case adoptedUnusable
+    /// `lookup: none`, and the token's lifetime has not passed since the intent: try again then.
+    case waiting(until: Date)
+    /// `lookup: none`: the attempt is recorded as failed with its outcome unknown.
+    case closedUnknown
 }

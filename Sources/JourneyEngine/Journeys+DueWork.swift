@@ -35,22 +35,27 @@ extension Journeys {
     }
 
     /// Looks the open intent of `state`'s current attempt up by client reference; adopts the
-    /// process Unico created for it, or creates it if absent. A failed lookup records nothing,
-    /// unless it is the `lastTry`: then the attempt is recorded as failed.
-    public func reconcileProcessCreation(_ state: JourneyState, lastTry: Bool) async throws -> Reconciliation {
+    /// process Unico created for it, or creates it if absent (when `mayCreate`; else answers
+    /// `.creation(.leftOpen)`). A failed lookup records nothing, unless it is the `lastTry`: then
+    /// the attempt is recorded as failed. Unico is called with `priority`.
+    public func reconcileProcessCreation(_ state: JourneyState, lastTry: Bool, mayCreate: Bool = true,
+                                         priority: RequestPriority = .background) async throws -> Reconciliation {
         let vault = dependencies.vault
         guard let target = try await database.withConnection({ try AttemptTarget.current(state, vault: vault, on: $0) })
         else { return .creation(.stale) }
         guard let unico = dependencies.unico[target.environment] else { return .creation(.noUnicoClient) }
+        if unico.configuration.lookup == .none { return try await closeUnknown(state, target) }
         let found: [FoundProcess]
         do {
-            found = try await unico.findProcesses(clientReference: target.unicoClientReference, priority: .background)
+            found = try await unico.findProcesses(clientReference: target.unicoClientReference, priority: priority)
         } catch let error as HumanTokenAPIError {
             guard lastTry else { return .lookupFailed(error) }
             try await recordFailure(target, error)
             return .gaveUp
         }
-        guard let existing = found.first else { return .creation(try await createProcess(target)) }
+        guard let existing = found.first else {
+            return .creation(mayCreate ? try await createProcess(target, priority: priority) : .leftOpen)
+        }
         guard let process = existing.created else {
             // The lookup did not return the tokens: the attempt cannot be used; the policy retries.
             let failure = ProcessCreationFailure(
@@ -64,12 +69,27 @@ extension Journeys {
         return .adopted
     }
 
+    /// With `lookup: none` nothing tells whether Unico made the process: once the token's lifetime
+    /// since the intent has passed, the attempt is closed as unknown (a retryable failure), so the
+    /// next attempt gets a new client reference.
+    private func closeUnknown(_ state: JourneyState, _ target: AttemptTarget) async throws -> Reconciliation {
+        let requestedAt = state.currentAttempt?.requestedAt ?? dependencies.clock()
+        let closesAt = requestedAt.addingTimeInterval(JourneyTiming.webAppTokenLifetime)
+        guard dependencies.clock() >= closesAt else { return .waiting(until: closesAt) }
+        let failure = ProcessCreationFailure(
+            httpStatus: nil, message: "Create Process outcome unknown (lookup: none)", retryable: true)
+        try await commands.execute(.recordProcessCreationFailed(attempt: target.attempt, failure: failure),
+                                   journey: target.journeyID, metadata: workerMetadata)
+        return .closedUnknown
+    }
+
     /// Create Process and its outcome: recorded, left open for reconciliation (no answer: the
     /// intent's `reconcileProcessCreation` item follows), or a failure the retry policy decides
     /// about (429 with its `Retry-After`, 5xx).
-    private func createProcess(_ target: AttemptTarget) async throws -> CreationOutcome {
+    private func createProcess(_ target: AttemptTarget, priority: RequestPriority = .background) async throws
+        -> CreationOutcome {
         guard let unico = dependencies.unico[target.environment] else { return .noUnicoClient }
-        switch await Self.createProcess(target, with: unico, priority: .background) {
+        switch await Self.createProcess(target, with: unico, priority: priority) {
         case .success(let process):
             try await recordCreated(process, target: target, tokenExpiresAt: nil)
             return .created

@@ -19,12 +19,20 @@ public struct TestDatabase: Sendable {
     public let owner: PostgresClient
     /// Connected as the `postgres` superuser, to this database.
     public let superuser: PostgresClient
+    /// Connected as `journeys_projector` (read models, checkpoints, outbox).
+    public let projector: PostgresClient
     /// This database's place among those alive at once (``TestPermits``).
     let permit: TestPermit
 
     public var appURL: String { status.url(user: EmbeddedPostgres.appRole, database: name) }
     public var ownerURL: String { status.url(user: EmbeddedPostgres.ownerRole, database: name) }
     public var superuserURL: String { status.url(user: "postgres", database: name) }
+    public var projectorURL: String { status.url(user: EmbeddedPostgres.projectorRole, database: name) }
+    public var analystURL: String { status.url(user: EmbeddedPostgres.analystRole, database: name) }
+    /// `DATABASE_URL`, `DATABASE_ADMIN_URL` and `DATABASE_PROJECTOR_URL` for a command run against this database.
+    public var variables: [String: String] {
+        ["DATABASE_URL": appURL, "DATABASE_ADMIN_URL": ownerURL, "DATABASE_PROJECTOR_URL": projectorURL]
+    }
 
     /// Creates a new database, migrated unless `migrated` is false. A migrated one is copied from
     /// the cluster's template of the current schema (``TestTemplate``), not migrated anew. Waits
@@ -47,6 +55,8 @@ public struct TestDatabase: Sendable {
                                       configuration: .init(maxConnections: 2)),
             superuser: try PostgresClient(url: status.url(user: "postgres", database: name),
                                           configuration: .init(maxConnections: 2)),
+            projector: try PostgresClient(url: status.url(user: EmbeddedPostgres.projectorRole, database: name),
+                                          configuration: .init(maxConnections: 2)),
             permit: permit)
         return database
     }
@@ -62,6 +72,7 @@ public struct TestDatabase: Sendable {
         app.close()
         owner.close()
         superuser.close()
+        projector.close()
         try? await cluster.dropDatabase(name, status: status)
         permit.release()
     }

@@ -36,6 +36,10 @@ extension TestStack {
         /// When set, the emulator sends its webhooks to the service with these credentials (the
         /// service then listens on loopback). Default nil.
         public var emulatorWebhooks: UnicoEmulator.WebhookAuthentication?
+        /// Where the emulator puts process fields. Default wrapped (documented).
+        public var responseShape: UnicoEmulator.ResponseShape = .wrapped
+        /// Whether the Unico client may search by client reference. Default search.
+        public var lookup: ProcessLookup = .search
         /// Whether the service listens on a loopback port (for real-socket callers). Default false.
         public var listen = false
         /// The application pool's size. Default 8.

@@ -116,6 +116,8 @@ public struct TestStack: Sendable {
         configuration.clientRequestTimeout = options.requestTimeout
         configuration.retryPolicy = options.retryPolicy
         configuration.webhookAuthentication = options.webhookAuthentication
+        configuration.responseShape = options.responseShape
+        configuration.lookup = options.lookup
         configuration.port = options.listen ? 0 : nil
         if let authentication = options.emulatorWebhooks {
             let port = try freePort()
@@ -131,7 +133,7 @@ public struct TestStack: Sendable {
             let reporter = try await keys.create(name: "reporter", scopes: [.reportsRead]).plaintext
             return TestStack(database: database, local: local, clock: clock, options: options,
                              client: TestClient(router: local.service.router), writer: local.apiKey, reader: reader,
-                             reporter: reporter, projections: ProjectionRunner(client: database.owner))
+                             reporter: reporter, projections: ProjectionRunner(client: database.projector))
         } catch {
             await local.stop()
             throw error

@@ -21,7 +21,7 @@ import Postgres
 ///
 /// Errors: connection errors and pool timeouts are retried at the next poll; anything else (an
 /// event that does not decode) ends `run()`: the follower stalls at that checkpoint rather than
-/// skip an ending. Runs as the schema owner (it writes its checkpoint row), like the runner.
+/// skip an ending. Runs as `journeys_projector` (it writes its checkpoint row and the outbox), like the runner.
 public final class JourneyWebhookFollower: Sendable {
     /// The follower's checkpoint name.
     public static let name = "outbound_webhooks"
@@ -42,7 +42,7 @@ public final class JourneyWebhookFollower: Sendable {
     private let now: @Sendable () -> Date
     private let follower: LogFollower
 
-    /// `client` must connect as the schema owner; `now` stamps the queued deliveries.
+    /// `client` must connect as `journeys_projector` (or the schema owner); `now` stamps the queued deliveries.
     public init(client: PostgresClient, configuration: Configuration = Configuration(),
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.client = client

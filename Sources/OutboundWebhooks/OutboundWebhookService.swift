@@ -7,7 +7,7 @@ import Postgres
 ///
 /// ```swift
 /// let sealer = try WebhookSecretSealer(privacy: privacyConfiguration)
-/// let webhooks = OutboundWebhookService(owner: database.admin, app: database.app, sealer: sealer)
+/// let webhooks = OutboundWebhookService(owner: try await database.verifiedProjector(), app: database.app, sealer: sealer)
 /// try await withThrowingTaskGroup(of: Void.self) { group in
 ///     group.addTask { try await webhooks.run() }
 ///     ...
@@ -36,7 +36,8 @@ public struct OutboundWebhookService: Sendable {
     public let dispatcher: WebhookDispatcher
 
     /// - Parameters:
-    ///   - owner: a schema-owner client, for the follower (it writes its checkpoint).
+    ///   - owner: a `journeys_projector` (or schema-owner) client, for the follower (it writes its
+    ///     checkpoint and the outbox).
     ///   - app: the application-role client, for the dispatcher.
     ///   - sealer: opens the endpoints' sealed secrets.
     ///   - now: the clock; `random`: uniform in [0, 1), for retry jitter.

@@ -28,8 +28,8 @@ import Postgres
 ///   MVCC horizon (see `EventStore`) for the length of the batch: keep batches short.
 ///
 /// ## Privileges
-/// The runner writes the read models and must connect as the schema owner
-/// (`DATABASE_ADMIN_URL`); the application role `journeys_app` has SELECT only.
+/// The runner writes the read models and checkpoints: it connects as `journeys_projector`
+/// (`DATABASE_PROJECTOR_URL`, migration 0017) or the schema owner; `journeys_app` has SELECT only.
 public final class ProjectionRunner: Sendable {
     public struct Configuration: Sendable {
         /// Events per batch (one transaction). Default 500.
@@ -59,7 +59,7 @@ public final class ProjectionRunner: Sendable {
     public var name: String { projection.name }
     private let follower: LogFollower
 
-    /// `client` must connect as the schema owner.
+    /// `client` must connect as `journeys_projector` (or the schema owner).
     public init(client: PostgresClient, projection: any Projection = JourneyStateProjection(),
                 configuration: Configuration = Configuration()) {
         self.client = client

@@ -88,17 +88,19 @@ enum ProjectionsStatements {
         """
     }
 
-    /// Renames the rebuilt tables over the live ones, drops the old ones and grants reading to
-    /// `journeys_app` (raw SQL, one script, inside the caller's transaction).
+    /// Renames the rebuilt tables over the live ones, drops the old ones (and the analyst views
+    /// over them) and grants the roles their rights again, views included, with
+    /// `grant_read_models()` of migration 0017 (raw SQL, one script, inside the caller's transaction).
     static func swap(_ fresh: JourneyStateProjection.Tables, into live: JourneyStateProjection.Tables) -> String {
         """
         LOCK TABLE \(live.state), \(live.attempts) IN ACCESS EXCLUSIVE MODE;
+        DROP VIEW IF EXISTS analyst_journeys, analyst_attempts;
         ALTER TABLE \(live.state) RENAME TO \(live.state)_old;
         ALTER TABLE \(live.attempts) RENAME TO \(live.attempts)_old;
         ALTER TABLE \(fresh.state) RENAME TO \(live.state);
         ALTER TABLE \(fresh.attempts) RENAME TO \(live.attempts);
         DROP TABLE \(live.state)_old, \(live.attempts)_old;
-        GRANT SELECT ON \(live.state), \(live.attempts) TO journeys_app;
+        SELECT grant_read_models();
         """
     }
 

@@ -28,7 +28,8 @@ extension EmulatorCore {
                                                  now: now, expiresAt: process.expiresAt)
                     let webAppToken = try issuer.issue(kind: .webAppToken, processID: process.id,
                                                        environment: process.environment, now: now, expiresAt: tokenExpiry)
-                    views.append(ProcessView(process, link: link(for: process.id), token: token, webAppToken: webAppToken))
+                    views.append(ProcessView(process, link: link(for: process.id), shape: configuration.responseShape,
+                                             token: token, webAppToken: webAppToken))
                 } catch {
                     throw .internalError()
                 }

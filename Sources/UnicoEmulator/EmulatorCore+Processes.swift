@@ -31,7 +31,8 @@ extension EmulatorCore {
                 state.processes[id] = process
                 state.processOrder.append(id)
             }
-            return JSONBody.response(ProcessView(process, link: link(for: id), token: token, webAppToken: webAppToken))
+            return JSONBody.response(ProcessView(process, link: link(for: id), shape: configuration.responseShape,
+                                                 token: token, webAppToken: webAppToken))
         } catch {
             return error.response
         }
@@ -44,7 +45,7 @@ extension EmulatorCore {
             guard let id = request.pathParameters["id"], let process = process(id: id),
                   process.tenantID == grant.tenantID, process.environment == grant.environment
             else { throw .notFound() }
-            return JSONBody.response(ProcessView(process, link: link(for: process.id)))
+            return JSONBody.response(ProcessView(process, link: link(for: process.id), shape: configuration.responseShape))
         } catch {
             return error.response
         }

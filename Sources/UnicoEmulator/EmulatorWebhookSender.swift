@@ -14,10 +14,18 @@ final class EmulatorWebhookSender: Sendable {
     private let stream: AsyncStream<WebhookNotification>
     private let continuation: AsyncStream<WebhookNotification>.Continuation
     private let log = Mutex<[EmulatorWebhookRecord]>([])
+    /// The OAuth2 token in the `oauth2` mode.
+    let tokens: WebhookTokenCache?
 
-    init(configuration: UnicoEmulator.WebhookConfiguration?, faults: FaultPlan) {
+    init(configuration: UnicoEmulator.WebhookConfiguration?, faults: FaultPlan, now: @escaping @Sendable () -> Date) {
         self.configuration = configuration
         self.faults = faults
+        if let configuration, case .oauth2(let tokenURL, let clientID, let clientSecret) = configuration.authentication,
+           let url = configuration.resolvedTokenURL(tokenURL) {
+            tokens = WebhookTokenCache(tokenURL: url, clientID: clientID, clientSecret: clientSecret, now: now)
+        } else {
+            tokens = nil
+        }
         (stream, continuation) = AsyncStream.makeStream(of: WebhookNotification.self)
     }
 
@@ -67,10 +75,20 @@ final class EmulatorWebhookSender: Sendable {
         if delayMilliseconds > 0 {
             guard (try? await Task.sleep(for: .milliseconds(delayMilliseconds))) != nil else { return }
         }
-        let request = Self.makeRequest(notification, configuration)
+        var request = Self.makeRequest(notification, configuration)
         for attempt in 1...configuration.maxAttempts {
             guard !Task.isCancelled else { return }
-            let status = await Self.send(request, session)
+            var status: Int?
+            if let tokens {
+                let timeout = configuration.requestTimeout / .seconds(1)
+                if let authorization = await tokens.authorization(session, timeout: timeout) {
+                    request.setValue(authorization, forHTTPHeaderField: "Authorization")
+                    status = await Self.send(request, session)
+                    if status == 401 { tokens.invalidate() }
+                }
+            } else {
+                status = await Self.send(request, session)
+            }
             let delivered = status.map { (200..<300).contains($0) } ?? false
             log.withLock { log in
                 log[index].attempts.append(status)

@@ -2,10 +2,10 @@ import Foundation
 
 /// The JSON shape of a process in Create Process and Get Process responses.
 ///
-/// The contract names the fields but not whether Unico wraps them, so every response carries the
-/// fields twice: at the top level and inside a `process` object. A client reading either form
-/// (and tolerating unknown members) works. `token` and `webAppToken` appear only in the Create
-/// Process response; `finishedAt`, `result` details and `data.humanToken.value` only once known.
+/// The contract names the fields but not whether Unico wraps them: ``UnicoEmulator/ResponseShape``
+/// puts them inside a `process` object (`wrapped`, the documented shape) or at the top level
+/// (`flat`), never both. `token` and `webAppToken` appear only in the Create Process response;
+/// `finishedAt`, `result` details and `data.humanToken.value` only once known.
 struct ProcessView: Encodable, Sendable {
     struct Fields: Encodable, Sendable {
         struct HumanToken: Encodable, Sendable { var value: String }
@@ -29,8 +29,11 @@ struct ProcessView: Encodable, Sendable {
     }
 
     var fields: Fields
+    var shape: UnicoEmulator.ResponseShape
 
-    init(_ process: UnicoEmulator.ProcessRecord, link: String, token: String? = nil, webAppToken: String? = nil) {
+    init(_ process: UnicoEmulator.ProcessRecord, link: String, shape: UnicoEmulator.ResponseShape,
+         token: String? = nil, webAppToken: String? = nil) {
+        self.shape = shape
         fields = Fields(
             id: process.id, flow: process.flow, purpose: process.purpose, callbackUri: process.callbackUri,
             state: process.state.rawValue, result: process.result.rawValue,
@@ -43,8 +46,12 @@ struct ProcessView: Encodable, Sendable {
     private enum Key: String, CodingKey { case process }
 
     func encode(to encoder: any Encoder) throws {
-        try fields.encode(to: encoder)
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(fields, forKey: .process)
+        switch shape {
+        case .flat:
+            try fields.encode(to: encoder)
+        case .wrapped:
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(fields, forKey: .process)
+        }
     }
 }

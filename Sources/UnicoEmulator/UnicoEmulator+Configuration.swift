@@ -27,6 +27,8 @@ extension UnicoEmulator {
         /// Where finished processes of every tenant and environment are announced; nil sends no
         /// webhooks. Default nil.
         public var webhook: WebhookConfiguration?
+        /// Where process answers put their fields. Default ``ResponseShape/wrapped`` (documented).
+        public var responseShape: ResponseShape
         /// Faults to inject. Default none.
         public var faultScript: FaultScript
         /// Seed of every fault decision. Default 0.
@@ -47,6 +49,7 @@ extension UnicoEmulator {
             webAppTokenLifetime: TimeInterval = 300,
             defaultProcessLifetime: TimeInterval = 7 * 24 * 3600,
             webhook: WebhookConfiguration? = nil,
+            responseShape: ResponseShape = .wrapped,
             faultScript: FaultScript = .none,
             seed: UInt64 = 0,
             clock: any EmulatorClock = SystemEmulatorClock(),
@@ -62,6 +65,7 @@ extension UnicoEmulator {
             self.webAppTokenLifetime = webAppTokenLifetime
             self.defaultProcessLifetime = defaultProcessLifetime
             self.webhook = webhook
+            self.responseShape = responseShape
             self.faultScript = faultScript
             self.seed = seed
             self.clock = clock

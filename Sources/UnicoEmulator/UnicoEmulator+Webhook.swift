@@ -10,6 +10,10 @@ extension UnicoEmulator {
         case apiKey(header: String, value: String)
         /// `Authorization: Bearer <token>`.
         case bearer(token: String)
+        /// OAuth2 client credentials: a token fetched from `tokenURL` (absolute, or a path resolved
+        /// against the webhook URL) with HTTP Basic `clientID:clientSecret`, cached until it
+        /// expires, sent as `Authorization: Bearer`.
+        case oauth2(tokenURL: String, clientID: String, clientSecret: String)
 
         /// Parses Unico's API-key setting: `Header-Name:value` (split on the first colon) sends that
         /// header; a value without a colon is sent as `Authorization` with no scheme.
@@ -38,10 +42,10 @@ extension UnicoEmulator {
                           password: String(basicCredentials[basicCredentials.index(after: colon)...]))
         }
 
-        /// The header to send, if any.
+        /// The header to send, if any; the `oauth2` one is fetched at send time.
         var header: (name: String, value: String)? {
             switch self {
-            case .none: nil
+            case .none, .oauth2: nil
             case .basic(let user, let password): ("Authorization", "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
             case .apiKey(let header, let value): (header, value)
             case .bearer(let token): ("Authorization", "Bearer " + token)
@@ -87,6 +91,14 @@ extension UnicoEmulator {
             self.maxConcurrentDeliveries = maxConcurrentDeliveries
         }
 
+        /// The OAuth2 token URL: `text` itself when absolute, else resolved against ``url``.
+        func resolvedTokenURL(_ text: String) -> URL? {
+            guard let resolved = URL(string: text, relativeTo: url)?.absoluteURL,
+                  ["http", "https"].contains(resolved.scheme?.lowercased() ?? "")
+            else { return nil }
+            return resolved
+        }
+
         /// The wait after failed attempt number `attempt` (1-based).
         func backoff(afterAttempt attempt: Int) -> Duration {
             let factor = pow(backoffMultiplier, Double(max(0, attempt - 1)))
@@ -104,6 +116,10 @@ extension UnicoEmulator {
             try check(backoffMultiplier >= 1, "webhook backoffMultiplier must be at least 1")
             try check(requestTimeout > .zero, "webhook requestTimeout must be positive")
             try check(maxConcurrentDeliveries >= 1, "webhook maxConcurrentDeliveries must be at least 1")
+            if case .oauth2(let tokenURL, let clientID, let clientSecret) = authentication {
+                try check(resolvedTokenURL(tokenURL) != nil, "webhook OAuth2 token URL must be http(s) or a path")
+                try check(!clientID.isEmpty && !clientSecret.isEmpty, "webhook OAuth2 needs a client id and secret")
+            }
         }
     }
 }

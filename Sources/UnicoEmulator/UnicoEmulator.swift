@@ -12,8 +12,8 @@ import Synchronization
 ///
 /// - `POST /oauth2/token`, form `grant_type`, `assertion` → `{"access_token","token_type","expires_in"}`;
 ///   refusals `{"error":"server_error","error_description":"Falha na autenticação <code>"}`, 401 (400 malformed form).
-/// - `POST /processes` (Bearer) → 200, process fields at the top level and under `process`
-///   (see `ProcessView`); refusals `{"error":{"code","message"}}`: 400/3, 401/16, 429/8 with `Retry-After`.
+/// - `POST /processes` (Bearer) → 200, process fields under `process` or, with
+///   `responseShape` `.flat`, at the top level (see `ProcessView`); refusals `{"error":{"code","message"}}`: 400/3, 401/16, 429/8 with `Retry-After`.
 /// - `GET /processes/{id}` (Bearer) → 200 like above without tokens, plus `result`, `finishedAt`,
 ///   `data.humanToken.value`; 404/5 for other tenants and environments.
 /// - `POST /sdk/captures` `{"webAppToken","environment"}` → 201 `{"captureId","processId"}`, or
@@ -33,7 +33,9 @@ public final class UnicoEmulator: Sendable {
         try configuration.validate()
         self.configuration = configuration
         let faults = FaultPlan(script: configuration.faultScript, seed: configuration.seed)
-        let dispatcher = EmulatorWebhookSender(configuration: configuration.webhook, faults: faults)
+        let (clock, offset) = (configuration.clock, configuration.faultScript.clockOffsetSeconds)
+        let dispatcher = EmulatorWebhookSender(configuration: configuration.webhook, faults: faults,
+                                               now: { clock.now().addingTimeInterval(offset) })
         self.dispatcher = dispatcher
         core = EmulatorCore(
             configuration: configuration, faults: faults, signingKey: Ed25519PrivateKey.generate(),
@@ -116,6 +118,9 @@ public final class UnicoEmulator: Sendable {
     public func webhookDeliveries() -> [EmulatorWebhookRecord] {
         dispatcher.deliveries
     }
+
+    /// Webhook OAuth2 token requests sent so far (0 unless the webhook uses `oauth2`).
+    public var webhookTokenFetches: Int { dispatcher.tokens?.fetchCount ?? 0 }
 
     /// The fault decisions in effect (script and seed).
     public var faultPlan: FaultPlan { core.faults }

@@ -96,6 +96,10 @@ public struct DuePerformer: Sendable {
             return .done("adopted")
         case .adoptedUnusable:
             return .done("adopted_unusable")
+        case .waiting(let until):
+            return .later(until, "lookup_off_waiting")
+        case .closedUnknown:
+            return .done("closed_unknown")
         case .creation(.leftOpen):
             // Still no answer: this same item (same intent) must run again, after a backoff.
             return .later(clock().addingTimeInterval(configuration.backoff(afterTries: item.tries)), "left_open")

@@ -22,6 +22,7 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
     if let database {
         variables["DATABASE_URL"] = database.appURL
         variables["DATABASE_ADMIN_URL"] = database.ownerURL
+        variables["DATABASE_PROJECTOR_URL"] = database.projectorURL
     }
     return await JourneysCommand.run(arguments, variables: variables)
 }

@@ -94,7 +94,7 @@ struct Emulated: Sendable {
 /// the emulator signs. `clock` nil runs it on the system clock, which its rate limit needs to refill.
 func withEmulator(
     faults: FaultScript = .none, rateLimit: Int = 10, accessTokenLifetime: TimeInterval = 3600,
-    clock: TestClock? = TestClock(Date()),
+    clock: TestClock? = TestClock(Date()), shape: UnicoEmulator.ResponseShape = .wrapped,
     _ body: (Emulated) async throws -> Void
 ) async throws {
     let accounts: [UnicoEmulator.ServiceAccount] = [
@@ -103,7 +103,7 @@ func withEmulator(
     ]
     let emulator = try UnicoEmulator(configuration: .init(
         port: 0, serviceAccounts: accounts, acceptsBaseURLAsAudience: true,
-        accessTokenLifetime: accessTokenLifetime, rateLimitPerSecond: rateLimit, faultScript: faults,
+        accessTokenLifetime: accessTokenLifetime, rateLimitPerSecond: rateLimit, responseShape: shape, faultScript: faults,
         clock: clock ?? SystemEmulatorClock(), accessLog: { _ in }))
     try emulator.start()
     do {

@@ -7,8 +7,11 @@ import Testing
 struct RateLimitTests {
     @Test func theEmulatorsLimitAnswers429WithRetryAfter() async throws {
         try await withEmulator(rateLimit: 2, clock: nil) { unico in
-            // The client allows far more than the emulator, so the emulator has to refuse.
-            let client = try unico.client(unico.configuration(rateLimit: 100))
+            // The client allows far more than the emulator, so the emulator has to refuse; live
+            // calls that may not wait get its 429 at once.
+            var configuration = unico.configuration(rateLimit: 100)
+            configuration.liveRateWait = 0
+            let client = try unico.client(configuration)
             let outcomes = await withTaskGroup(of: HumanTokenAPIError?.self) { group in
                 for _ in 0..<6 {
                     group.addTask { await apiErrorOrNil { try await client.createProcess(Samples.minimalRequest()) } }
@@ -22,6 +25,37 @@ struct RateLimitTests {
                 #expect(error.code == .rateLimited)
                 #expect((error.retryAfter ?? 0) >= 1)
             }
+        }
+    }
+
+    @Test func liveCallsWaitOutUnicos429WithinTheirWait() async throws {
+        try await withEmulator(rateLimit: 2, clock: nil) { unico in
+            let client = try unico.client(unico.configuration(rateLimit: 100))  // live wait: 2 s by default
+            let started = ContinuousClock.now
+            let outcomes = await withTaskGroup(of: HumanTokenAPIError?.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { await apiErrorOrNil { try await client.createProcess(Samples.minimalRequest()) } }
+                }
+                return await group.reduce(into: [HumanTokenAPIError?]()) { $0.append($1) }
+            }
+            // Two had the burst; the other two got 429 Retry-After 1, waited and were resent.
+            #expect(outcomes.compactMap { $0 }.isEmpty, "\(outcomes)")
+            #expect(ContinuousClock.now - started >= .milliseconds(900))
+        }
+    }
+
+    @Test func aLiveCallGivesUpWhenNoTokenComesWithinItsWait() async throws {
+        try await withEmulator(rateLimit: 0) { unico in
+            var configuration = unico.configuration(rateLimit: 1)
+            configuration.liveRateWait = 0.5
+            let client = try unico.client(configuration)
+            _ = try await client.createProcess(Samples.minimalRequest())
+            client.rateLimiter.pause(for: 5)
+            let started = ContinuousClock.now
+            let error = await apiError { try await client.createProcess(Samples.minimalRequest()) }
+            #expect(error?.code == .rateLimited)
+            #expect((error?.retryAfter ?? 0) >= 1)
+            #expect(ContinuousClock.now - started < .milliseconds(400))  // refused at once, not after 5 s
         }
     }
 

@@ -65,12 +65,13 @@ struct JourneyHarness: Sendable {
 /// `emulatorAuth`, the emulator sends its webhooks to the (then listening) service authenticated
 /// by it; the service expects `webhook`.
 func withJourneys(faults: FaultScript = .none, webhook: WebhookAuthenticator? = nil,
-                  emulatorAuth: UnicoEmulator.WebhookAuthentication? = nil,
+                  emulatorAuth: UnicoEmulator.WebhookAuthentication? = nil, shape: UnicoEmulator.ResponseShape = .wrapped,
                   _ body: (JourneyHarness) async throws -> Void) async throws {
     var options = TestStack.Options(time: .system, faults: faults)
     options.emulatorRateLimit = 1000
     options.clientRateLimit = 100
     options.webhookAuthentication = webhook
     options.emulatorWebhooks = emulatorAuth
+    options.responseShape = shape
     try await TestStack.with(options) { stack in try await body(JourneyHarness(stack: stack)) }
 }

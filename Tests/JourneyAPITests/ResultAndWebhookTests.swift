@@ -60,6 +60,7 @@ extension JourneyHarness {
 
 private let bearerAuth = WebhookAuthenticator(.bearer(token: "wh-secret-token"))
 private let bearerHeader = ["Authorization": "Bearer wh-secret-token"]
+private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID: "unico", clientSecret: "s3cret:with:colons")))
 
 @Suite(.serialized) struct ResultAndWebhookTests {
     @Test func approvedCallbackCompletesWithSealedHumanToken() async throws {
@@ -108,6 +109,8 @@ private let bearerHeader = ["Authorization": "Bearer wh-secret-token"]
         (WebhookAuthenticator(.header(name: "X-Unico-Key", value: "k-123")),
          UnicoEmulator.WebhookAuthentication.apiKey(header: "X-Unico-Key", value: "k-123")),
         (bearerAuth, UnicoEmulator.WebhookAuthentication.bearer(token: "wh-secret-token")),
+        (oauthAuth, UnicoEmulator.WebhookAuthentication.oauth2(
+            tokenURL: "/v1/unico/oauth/token", clientID: "unico", clientSecret: "s3cret:with:colons")),
     ])
     func emulatorWebhookBeforeCallbackCompletesTheJourney(
         service: WebhookAuthenticator, emulator: UnicoEmulator.WebhookAuthentication

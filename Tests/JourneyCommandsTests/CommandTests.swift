@@ -14,6 +14,7 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
     if let database {
         variables["DATABASE_URL"] = database.appURL
         variables["DATABASE_ADMIN_URL"] = database.ownerURL
+        variables["DATABASE_PROJECTOR_URL"] = database.projectorURL
     }
     return await JourneysCommand.run(arguments, variables: variables)
 }
@@ -29,6 +30,20 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
             let result = await journeys(path)
             #expect(result.code == 0, "\(path)")
             #expect(result.output.contains("Usage:"), "\(path)")
+        }
+    }
+
+    @Test func workAndDemoHelpSayWhatTheWorkersAndTheDemoDo() async {
+        let work = await journeys(["work", "--help"])
+        #expect(work.code == 0)
+        let text = work.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("absent-user abandonment"), "\(text)")
+        #expect(text.contains("JOURNEYS_RETRY_ABANDON_AFTER") && text.contains("userAbsent"), "\(text)")
+        #expect(text.contains("only when the app asks for a token"), "\(text)")
+        let demo = await journeys(["demo", "--help"])
+        let demoText = demo.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for scenario in ["absent user", "late approval", "closed camera, came back", "Unico processes"] {
+            #expect(demoText.contains(scenario), "\(scenario)")
         }
     }
 
@@ -156,7 +171,7 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
         defer { Task { await db.drop() } }
         let capture = OutputCapture()
         let environment = AppEnvironment(
-            variables: ["DATABASE_URL": db.appURL, "DATABASE_ADMIN_URL": db.ownerURL], writeLine: { capture.append($0) })
+            variables: ["DATABASE_URL": db.appURL, "DATABASE_ADMIN_URL": db.ownerURL, "DATABASE_PROJECTOR_URL": db.projectorURL], writeLine: { capture.append($0) })
         let following = Task {
             await AppEnvironment.$current.withValue(environment) {
                 await CommandLineTool.execute(root: JourneysCommand.self, arguments: ["events", "tail", "--follow"])

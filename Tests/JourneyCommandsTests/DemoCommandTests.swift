@@ -5,35 +5,70 @@ import JourneyTesting
 import Testing
 
 @Suite struct DemoCommandTests {
-    /// The demo drives every seed SDK code through real HTTP, the emulator and PostgreSQL.
-    @Test func demoReachesEveryScenarioWithItsSDKCode() async throws {
+    /// The demo drives every seed SDK code and the named scenarios of one process per capture
+    /// through real HTTP, the emulator and PostgreSQL.
+    @Test func demoReachesEveryScenarioWithItsSDKCodeAndUnicoProcesses() async throws {
         let db = try await TestDatabase.create(poolSize: 12)
         defer { Task { await db.drop() } }
         let result = await journeys(["demo", "--approvals", "2"], database: db)
         #expect(result.code == 0, "\(result.error)")
-        let lines = result.output.split(separator: "\n").map(String.init)
-        func row(_ label: String) -> String? { lines.first { $0.hasPrefix(label) } }
+        let table = DemoTable(result.output)
+        #expect(table.header == ["scenario", "journey status", "attempts", "Unico processes", "outcome", "last SDK error"])
         for code in ["73203", "73006", "73302", "73303", "73304", "73305", "73701", "74001"] {
-            let line = try #require(row(code), "no row for \(code)")
-            #expect(line.hasSuffix(code), "\(line)")
+            let row = try #require(table.rows.first { $0[0].hasPrefix(code) }, "no row for \(code)")
+            #expect(row.last == code, "\(row)")
         }
         #expect(!result.output.contains("start refused"))
-        #expect(row("approved")?.contains("completed") == true)
-        #expect(row("approved")?.contains("approved") == true)
-        #expect(row("rejected")?.contains("rejected") == true)
-        // The workers: a user who came back after expiry is approved on a fresh process (attempt 2);
-        // one who never did costs one process and is abandoned after the demo's window.
-        let retried = try #require(row("expired, retried, approved"))
-        #expect(retried.contains("completed") && retried.contains("approved"), "\(retried)")
-        #expect(retried.split(separator: " ").contains("2"), "\(retried)")
-        let absent = try #require(row("expired, never came back"))
-        #expect(absent.contains("abandoned") && absent.split(separator: " ").contains("1"), "\(absent)")
-        let reasons = try await db.owner.query("""
-            SELECT count(*) FROM events WHERE event_type = 'JourneyAbandoned'
-            """)
-        #expect(try reasons.first?.decode(0, as: Int.self) ?? 0 >= 1)
-        #expect(result.output.contains("journeys by state:"))
+        #expect(table.rows("approved").count == 2)
+        #expect(table.rows("approved").allSatisfy { $0[1] == "completed" && $0[4] == "approved" && $0[3] == "1" })
+        #expect(table.rows("rejected").first?[4] == "rejected")
+
+        // Absent user: never came back after the first token expired; one process, abandoned after the window.
+        #expect(try table.row("absent user") == ["absent user", "abandoned", "1", "1", "userAbsent", "-"])
+        // Late approval: the capture opened in time and finished after the 5 minutes (within the grace).
+        #expect(try table.row("late approval") == ["late approval", "completed", "1", "1", "approved", "-"])
+        // ...and after the grace, once the app had started attempt 2 on its own process: still approved.
+        #expect(try table.row("late approval, after retry")
+            == ["late approval, after retry", "completed", "2", "2", "approved", "-"])
+        // Closed the camera (a reported drop-off), came back: attempt 2 on a new process, approved.
+        #expect(try table.row("closed camera, came back") == ["closed camera, came back", "completed", "2", "2", "approved", "-"])
+        #expect(try table.row("expired, came back") == ["expired, came back", "completed", "2", "2", "approved", "-"])
+        // A user who closed the camera and never came back costs one process.
+        #expect(try table.row("closed camera") == ["closed camera", "abandoned", "1", "1", "userAbsent", "-"])
+
+        let dropOffs = try await db.owner.query("SELECT count(*) FROM events WHERE event_type = 'CaptureClosedByUser'")
+        #expect(try dropOffs.first?.decode(0, as: Int.self) == 2)
+        // The processes column counts what Unico was asked for: ProcessCreated events per journey.
+        let created = try await db.owner.query("SELECT count(*) FROM events WHERE event_type = 'ProcessCreated'")
+        let shown = table.rows.compactMap { Int($0[3]) }.reduce(0, +)
+        #expect(try created.first?.decode(0, as: Int.self) == shown)
+
+        let last = try #require(result.output.split(separator: "\n").last.map(String.init))
+        #expect(last.hasPrefix("journeys by state:"))
+        #expect(last.range(of: "completed=[1-9]", options: .regularExpression) != nil, "\(last)")
         let plaintext = try await db.superuser.query("SELECT count(*) FROM events WHERE data::text LIKE '%Demo Person%'")
         #expect(try plaintext.first?.decode(0, as: Int.self) == 0)
+    }
+}
+
+/// The demo's journey table, cells split on the two-space column gap.
+private struct DemoTable {
+    let header: [String]
+    let rows: [[String]]
+
+    init(_ output: String) {
+        let lines = output.split(separator: "\n").map(String.init)
+        let cells = lines.map { line in
+            line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        let header = cells.first ?? []
+        self.header = header
+        rows = cells.dropFirst(2).filter { $0.count == header.count }
+    }
+
+    func rows(_ label: String) -> [[String]] { rows.filter { $0.first == label } }
+
+    func row(_ label: String) throws -> [String] {
+        try #require(rows(label).first, "no row \(label)")
     }
 }

@@ -10,11 +10,13 @@ import Testing
     @Test func printedSettingsPointTheRealClientAtTheEmulator() async throws {
         let keys = NSTemporaryDirectory() + "journeys-emulator-keys-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: keys) }
+        let processesFile = keys + "/processes.jsonl"
         let capture = OutputCapture()
         let environment = AppEnvironment(variables: [:], writeLine: { capture.append($0) })
         let running = Task {
             await AppEnvironment.$current.withValue(environment) {
-                await CommandLineTool.execute(root: JourneysCommand.self, arguments: ["emulator", "--port", "0", "--key-dir", keys])
+                await CommandLineTool.execute(root: JourneysCommand.self, arguments: ["emulator", "--port", "0", "--key-dir", keys,
+                                                                                "--processes-file", processesFile])
             }
         }
         defer { running.cancel() }
@@ -43,5 +45,12 @@ import Testing
         running.cancel()
         let result = await running.value
         #expect(result.exitCode == 0 || result.exitCode == 130)
+        // On shutdown it wrote the process it created, without personal data.
+        let lines = try String(contentsOfFile: processesFile, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1)
+        let process = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(process["id"] as? String == created.id)
+        #expect(process["environment"] as? String == "UAT")
+        #expect(!lines[0].contains("12345678909"))
     }
 }

@@ -64,6 +64,7 @@ struct FreshProcessTests {
         try scenario.run(.retry(afterAttempt: 1), at: 311)
         let early = try #require(scenario.refusal(.abandonAbsent(afterAttempt: 1), at: 910))
         #expect(early.code == .retryNotDue)
+        #expect(early.retryAfter == 1)
         let events = try scenario.run(.abandonAbsent(afterAttempt: 1), at: 911)
         #expect(events.map(\.eventType) == ["JourneyAbandoned"])
         #expect(scenario.state.status == .abandoned)

@@ -124,6 +124,7 @@ struct StartAndProcessTests {
         let early = try #require(scenario.refusal(.retry(afterAttempt: 1), at: 11.5))
         #expect(early.code == .retryNotDue)
         #expect(early.message.contains("due in 1 s"))
+        #expect(early.retryAfter == 0.5)
 
         let events = try scenario.run(.retry(afterAttempt: 1), at: 12)
         guard case .processCreationRequested(let requested) = try #require(events.first) else {

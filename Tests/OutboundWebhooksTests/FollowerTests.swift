@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct FollowerTests {
     func follower(_ f: Fixture, batchSize: Int = 50) -> JourneyWebhookFollower {
         let clock = f.clock
-        return JourneyWebhookFollower(client: f.db.owner, configuration: .init(batchSize: batchSize), now: { clock.now() })
+        return JourneyWebhookFollower(client: f.db.projector, configuration: .init(batchSize: batchSize), now: { clock.now() })
     }
 
     func endingEventID(_ f: Fixture, _ id: JourneyID) async throws -> UUID {
@@ -65,7 +65,7 @@ import Testing
             let journeys = Journeys(f.db, clock: clock)
             try await journeys.start()
             try await journeys.waitUntilReadable()
-            let follower = JourneyWebhookFollower(client: f.db.owner, configuration: .init(pollInterval: .seconds(60)),
+            let follower = JourneyWebhookFollower(client: f.db.projector, configuration: .init(pollInterval: .seconds(60)),
                                                   now: { clock.now() })
             let running = Task { try await follower.run() }
             defer { running.cancel() }

@@ -8,7 +8,7 @@ import Testing
     func service(_ f: Fixture) -> OutboundWebhookService {
         let clock = f.clock
         return OutboundWebhookService(
-            owner: f.db.owner, app: f.db.app, sealer: f.sealer,
+            owner: f.db.projector, app: f.db.app, sealer: f.sealer,
             configuration: .init(follower: .init(batchSize: 100, pollInterval: .milliseconds(20)),
                                  dispatcher: .init(requestTimeout: 5, leaseDuration: 30, pollInterval: .milliseconds(20),
                                                    destinations: .loopback)),

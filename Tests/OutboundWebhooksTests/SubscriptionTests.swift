@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct SubscriptionTests {
     func follower(_ f: Fixture) -> JourneyWebhookFollower {
         let clock = f.clock
-        return JourneyWebhookFollower(client: f.db.owner, configuration: .init(batchSize: 100), now: { clock.now() })
+        return JourneyWebhookFollower(client: f.db.projector, configuration: .init(batchSize: 100), now: { clock.now() })
     }
 
     /// The queued types at `endpointID`, in queue order.

@@ -25,6 +25,7 @@ import Testing
         if let database {
             variables["DATABASE_URL"] = database.appURL
             variables["DATABASE_ADMIN_URL"] = database.ownerURL
+            variables["DATABASE_PROJECTOR_URL"] = database.projectorURL
         }
         return await JourneysCommand.run(arguments, variables: variables)
     }

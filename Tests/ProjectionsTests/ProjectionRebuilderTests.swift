@@ -16,7 +16,8 @@ import Testing
         let schemaIndexes = try await indexNames(db)
         try await seedJourneys(db, count: 18)
         let total = try await readableEventCount(db)
-        let runner = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 10))
+        // The projector role runs the live projection (as serve and work do).
+        let runner = ProjectionRunner(client: db.projector, configuration: .init(batchSize: 10))
         try await runner.catchUp()
         let live = try await snapshotRows(db.app)
         let checkpoint = try await CheckpointStore(client: db.app).checkpoint(JourneyStateProjection.name)
@@ -35,9 +36,16 @@ import Testing
         #expect(progress.last.map { $0.0 == total && $0.1 == total } == true)
         #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.0 <= $1.0 })
 
-        // The live runner keeps going on the swapped-in tables.
+        // The live runner keeps going on the swapped-in tables, as the projector: the swap granted
+        // the roles their rights again and recreated the analyst views over the new tables.
         let more = try await seedJourneys(db, count: 2, tag: "after")
         #expect(try await runner.catchUp() > 0)
+        let analyst = try PostgresClient(url: db.analystURL, configuration: .init(maxConnections: 1))
+        defer { analyst.close() }
+        let viewed = try await analyst.query("SELECT count(*) FROM analyst_journeys")
+        let journeys = try await db.app.query("SELECT count(*) FROM journey_state")
+        #expect(try viewed.first?.decode(0, as: Int.self) == journeys.first?.decode(0, as: Int.self))
+        #expect(try viewed.first?.decode(0, as: Int.self) ?? 0 >= 20)
         let repository = JourneyCommandRunner(database: db.app)
         for id in more {
             #expect(try await projectedState(db, id) == (try await repository.load(id)).state)

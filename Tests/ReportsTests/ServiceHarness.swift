@@ -36,5 +36,6 @@ func withService(listening: Bool = false, _ body: (ServiceHarness, Fixture) asyn
 
 /// Runs `journeys` in-process against `database`; returns exit code, output and errors.
 func journeys(_ arguments: [String], database: TestDatabase) async -> (code: Int32, output: String, error: String) {
-    await JourneysCommand.run(arguments, variables: ["DATABASE_URL": database.appURL, "DATABASE_ADMIN_URL": database.ownerURL])
+    await JourneysCommand.run(arguments, variables: ["DATABASE_URL": database.appURL, "DATABASE_ADMIN_URL": database.ownerURL,
+                                                             "DATABASE_PROJECTOR_URL": database.projectorURL])
 }

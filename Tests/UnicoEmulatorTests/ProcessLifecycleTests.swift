@@ -10,10 +10,10 @@ struct ProcessLifecycleTests {
             let reply = try await fixture.client.json("POST", "/processes", bearer: token, Fixture.validBody)
             #expect(reply.status == 200)
             let json = try reply.json()
+            #expect(json.keys.sorted() == ["process"], "wrapped (the default) sends the fields only inside process")
             let process = try #require(json["process"] as? [String: Any])
             let id = try #require(process["id"] as? String)
             for field in ["id", "token", "link", "webAppToken"] {
-                #expect(json[field] as? String == process[field] as? String, "top-level \(field) mirrors process.\(field)")
                 #expect((process[field] as? String)?.isEmpty == false)
             }
             #expect(process["state"] as? String == "PROCESS_STATE_CREATED")
@@ -39,6 +39,23 @@ struct ProcessLifecycleTests {
             #expect(listed.first?.environment == .uat)
             #expect(listed.first?.clientReference == "journey-1")
             #expect(fixture.emulator.process(id: id)?.state == .created)
+        }
+    }
+
+    @Test func theFlatShapeSendsTheFieldsOnlyAtTheTopLevel() async throws {
+        try await withEmulator({ $0.responseShape = .flat }) { fixture in
+            let token = try await fixture.accessToken()
+            let reply = try await fixture.client.json("POST", "/processes", bearer: token, Fixture.validBody)
+            #expect(reply.status == 200)
+            let json = try reply.json()
+            #expect(json["process"] == nil)
+            let id = try #require(json["id"] as? String)
+            for field in ["token", "link", "webAppToken"] { #expect((json[field] as? String)?.isEmpty == false) }
+            let got = try await fixture.client.send("GET", "/processes/\(id)", headers: ["Authorization": "Bearer \(token)"])
+            let fetched = try got.json()
+            #expect(fetched["process"] == nil)
+            #expect(fetched["id"] as? String == id)
+            #expect(fetched["state"] as? String == "PROCESS_STATE_CREATED")
         }
     }
 }

@@ -136,7 +136,7 @@ final class LogLines: Sendable {
         let url = h.emulatorURL.absoluteString
         return [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "DATABASE_URL": h.database.appURL, "DATABASE_ADMIN_URL": h.database.ownerURL,
+            "DATABASE_URL": h.database.appURL, "DATABASE_ADMIN_URL": h.database.ownerURL, "DATABASE_PROJECTOR_URL": h.database.projectorURL,
             "UNICO_UAT_SERVICE_ACCOUNT": "journeys", "UNICO_UAT_TENANT": "acme",
             "UNICO_UAT_PRIVATE_KEY_FILE": keyFile.path, "UNICO_UAT_TOKEN_HOST": url, "UNICO_UAT_API_HOST": url,
             "UNICO_UAT_REQUEST_TIMEOUT": "1",

@@ -13,6 +13,7 @@ import Testing
         var variables = extra
         variables["DATABASE_URL"] = database.appURL
         variables["DATABASE_ADMIN_URL"] = database.ownerURL
+        variables["DATABASE_PROJECTOR_URL"] = database.projectorURL
         return await JourneysCommand.run(arguments, variables: variables)
     }
 

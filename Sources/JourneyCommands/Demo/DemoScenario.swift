@@ -20,15 +20,20 @@ struct DemoScenario: Sendable {
     let device: Device
     /// Run after the emulator's clock moved past the 5-minute token life.
     let afterExpiry: Bool
+    /// After the first capture ends, the app asks for a token again (a new attempt with a fresh
+    /// process) and this user captures; nil when the user does not come back.
+    let comesBackAs: SimulatedUser?
 
-    init(_ label: String, environment: String = "UAT", _ device: Device, afterExpiry: Bool = false) {
+    init(_ label: String, environment: String = "UAT", _ device: Device, afterExpiry: Bool = false,
+         comesBackAs: SimulatedUser? = nil) {
         self.label = label
         self.environment = environment
         self.device = device
         self.afterExpiry = afterExpiry
+        self.comesBackAs = comesBackAs
     }
 
-    /// Approvals, rejections, expiry and every SDK error code of the seed.
+    /// Approvals, rejections, expiry, a drop-off the user recovers from and every SDK error code of the seed.
     static func all(approvals: Int) -> [DemoScenario] {
         var scenarios = (0..<approvals).map { _ in DemoScenario("approved", .capture(.approve)) }
         scenarios += (0..<max(1, approvals / 2)).map { _ in DemoScenario("rejected", .capture(.beRejected)) }
@@ -36,6 +41,7 @@ struct DemoScenario: Sendable {
             DemoScenario("process expired", .capture(.expireToken)),
             DemoScenario("process error", .capture(.hitJourneyError)),
             DemoScenario("closed camera", .capture(.closeCamera)),
+            DemoScenario(DemoRunner.closedCameraCameBack, .capture(.closeCamera), comesBackAs: .approve),
             DemoScenario("session timeout", .capture(.letSessionTimeOut)),
             DemoScenario("73203 empty token", .capture(.approve, token: .empty)),
             DemoScenario("73006 simulator", .capture(.approve, isSimulator: true)),

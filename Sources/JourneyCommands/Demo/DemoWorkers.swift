@@ -10,7 +10,7 @@ struct DemoWorkers: Sendable {
     let worker: WorkerService
 
     init(database: Database, dependencies: JourneyDependencies) throws {
-        projections = ProjectionRunner(client: database.admin, configuration: .init(listen: false))
+        projections = ProjectionRunner(client: database.projector ?? database.admin, configuration: .init(listen: false))
         worker = try WorkerService(
             configuration: .init(batchSize: 50, concurrency: 4, workerID: "demo-worker"),
             database: database.app, dependencies: dependencies.engine)

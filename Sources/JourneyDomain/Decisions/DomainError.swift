@@ -1,3 +1,5 @@
+import Foundation
+
 /// A command the journey refuses, with a stable code and a message naming the state.
 public struct DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Stable machine-readable code; safe to show to API callers.
@@ -50,12 +52,15 @@ public struct DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     public var status: JourneyStatus
     /// The attempt the command named, when it named one.
     public var attempt: Int?
+    /// Seconds after which the same command may succeed (`retry_not_due`), when known.
+    public var retryAfter: TimeInterval?
 
-    public init(code: Code, message: String, status: JourneyStatus, attempt: Int? = nil) {
+    public init(code: Code, message: String, status: JourneyStatus, attempt: Int? = nil, retryAfter: TimeInterval? = nil) {
         self.code = code
         self.message = message
         self.status = status
         self.attempt = attempt
+        self.retryAfter = retryAfter
     }
 
     public var description: String { "\(code): \(message)" }

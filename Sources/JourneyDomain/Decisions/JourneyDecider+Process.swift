@@ -70,7 +70,7 @@ extension JourneyDecider {
                     .retryNotDue,
                     "cannot retry attempt \(attempt) while the journey is \(state.status.rawValue): "
                         + "the retry is due in \(Int(wait.rounded(.up))) s",
-                    attempt: attempt
+                    attempt: attempt, retryAfter: wait
                 )
             }
             guard state.isLinkJourney else {
@@ -97,7 +97,7 @@ extension JourneyDecider {
                 .retryNotDue,
                 "cannot abandon the journey while it is \(state.status.rawValue): the app may still ask for a token "
                     + "for \(Int(abandonAt.timeIntervalSince(now).rounded(.up))) s",
-                attempt: attempt
+                attempt: attempt, retryAfter: abandonAt.timeIntervalSince(now)
             )
         }
         let reason = AbandonReason.userAbsent(afterAttempt: attempt, waited: abandonAt.timeIntervalSince(allowedAt))
