@@ -61,10 +61,11 @@ public struct TestDatabase: Sendable {
         return database
     }
 
-    /// This database with its application and owner pools replaced (e.g. URLs through PgBouncer);
-    /// drop the original (it closes the original pools).
-    public func replacing(app: PostgresClient, owner: PostgresClient) -> TestDatabase {
-        TestDatabase(name: name, cluster: cluster, status: status, app: app, owner: owner, superuser: superuser, permit: permit)
+    /// This database with its application and owner pools (and optionally its projector pool)
+    /// replaced (e.g. URLs through PgBouncer); drop the original (it closes the original pools).
+    public func replacing(app: PostgresClient, owner: PostgresClient, projector: PostgresClient? = nil) -> TestDatabase {
+        TestDatabase(name: name, cluster: cluster, status: status, app: app, owner: owner, superuser: superuser,
+                     projector: projector ?? self.projector, permit: permit)
     }
 
     /// Closes the pools, drops the database and gives its permit back.
