@@ -2,7 +2,10 @@ import Cryptography
 import Foundation
 
 /// Issues and verifies journey client tokens: short-lived EdDSA JWTs that let the mobile app
-/// act on exactly one journey.
+/// act on exactly one journey; a second instance with its own key signs dashboard sessions.
+///
+/// Tokens carry the signing key's `kid` (``TokenKeyring``): previous keys keep verifying the
+/// tokens they signed until those expire; an unknown `kid` is `invalid_token` (401).
 ///
 /// ```swift
 /// let issuer = try ClientTokenIssuer(environment: ProcessInfo.processInfo.environment)
@@ -28,38 +31,49 @@ public struct ClientTokenIssuer: Sendable {
     public static let defaultLifetime: TimeInterval = 15 * 60
     /// The environment variable holding the signing key: 32 raw Ed25519 bytes in base64url.
     public static let environmentVariable = "JOURNEYS_CLIENT_TOKEN_KEY"
+    /// Earlier client-token keys that still verify, comma-separated (after a rotation).
+    public static let previousKeysVariable = "JOURNEYS_CLIENT_TOKEN_KEYS_PREVIOUS"
+    /// The dashboard session key: 32 raw Ed25519 bytes in base64url, apart from the client-token key.
+    public static let sessionKeyVariable = "JOURNEYS_SESSION_KEY"
+    /// Earlier session keys that still verify, comma-separated (after a rotation).
+    public static let previousSessionKeysVariable = "JOURNEYS_SESSION_KEYS_PREVIOUS"
 
-    private let signingKey: Ed25519PrivateKey
+    /// The current key (signs, named by `kid`) and previous ones (verify only).
+    public let keys: TokenKeyring
     public let configuration: Configuration
     /// True for the fixed key of ``development(configuration:)``, which anyone can read.
     public let isDevelopmentKey: Bool
 
     public init(signingKey: Ed25519PrivateKey, configuration: Configuration = Configuration()) {
-        self.init(signingKey: signingKey, configuration: configuration, isDevelopmentKey: false)
+        self.init(keys: TokenKeyring(current: signingKey), configuration: configuration)
     }
 
-    private init(signingKey: Ed25519PrivateKey, configuration: Configuration, isDevelopmentKey: Bool) {
-        self.signingKey = signingKey
+    public init(keys: TokenKeyring, configuration: Configuration = Configuration()) {
+        self.init(keys: keys, configuration: configuration, isDevelopmentKey: false)
+    }
+
+    private init(keys: TokenKeyring, configuration: Configuration, isDevelopmentKey: Bool) {
+        self.keys = keys
         self.configuration = configuration
         self.isDevelopmentKey = isDevelopmentKey
     }
 
-    /// Reads the signing key from ``environmentVariable``.
+    /// Reads the signing key from ``environmentVariable`` and older ones from ``previousKeysVariable``.
     ///
     /// Throws `invalid_configuration` when it is unset or not 32 bytes of base64url; the
     /// message never repeats the value.
     public init(environment: [String: String], configuration: Configuration = Configuration()) throws {
-        guard let text = environment[Self.environmentVariable]?.trimmingCharacters(in: .whitespacesAndNewlines),
-              !text.isEmpty else {
-            throw AccessError(.invalidConfiguration,
-                "\(Self.environmentVariable) is not set: set it to 32 random bytes in base64url (openssl rand 32 | basenc --base64url)")
-        }
-        guard let raw = Base64URL.decode(text), raw.count == Ed25519PrivateKey.byteCount,
-              let key = try? Ed25519PrivateKey(rawRepresentation: raw) else {
-            throw AccessError(.invalidConfiguration,
-                "\(Self.environmentVariable) must be \(Ed25519PrivateKey.byteCount) bytes in base64url")
-        }
-        self.init(signingKey: key, configuration: configuration)
+        self.init(keys: try TokenKeyring.fromEnvironment(environment, current: Self.environmentVariable,
+                                                         previous: Self.previousKeysVariable),
+                  configuration: configuration)
+    }
+
+    /// The dashboard session issuer: ``sessionKeyVariable`` and ``previousSessionKeysVariable``.
+    public static func sessions(environment: [String: String], configuration: Configuration = Configuration()) throws
+        -> ClientTokenIssuer {
+        ClientTokenIssuer(keys: try TokenKeyring.fromEnvironment(environment, current: sessionKeyVariable,
+                                                                 previous: previousSessionKeysVariable),
+                          configuration: configuration)
     }
 
     /// DEVELOPMENT ONLY: an issuer with a fixed, publicly known key, for tests and `journeys demo`.
@@ -67,12 +81,19 @@ public struct ClientTokenIssuer: Sendable {
     /// can refuse to start with it.
     public static func development(configuration: Configuration = Configuration()) throws -> ClientTokenIssuer {
         let seed = SHA256.hash("journeys development client-token key: public, never use in production")
-        return ClientTokenIssuer(signingKey: try Ed25519PrivateKey(rawRepresentation: seed),
+        return ClientTokenIssuer(keys: TokenKeyring(current: try Ed25519PrivateKey(rawRepresentation: seed)),
                                  configuration: configuration, isDevelopmentKey: true)
     }
 
-    /// The key that verifies this issuer's tokens, for services that only verify.
-    public var publicKey: Ed25519PublicKey { signingKey.publicKey }
+    /// DEVELOPMENT ONLY: the dashboard session issuer of the embedded stack, with its own fixed, public key.
+    public static func developmentSessions(configuration: Configuration = Configuration()) throws -> ClientTokenIssuer {
+        let seed = SHA256.hash("journeys development dashboard-session key: public, never use in production")
+        return ClientTokenIssuer(keys: TokenKeyring(current: try Ed25519PrivateKey(rawRepresentation: seed)),
+                                 configuration: configuration, isDevelopmentKey: true)
+    }
+
+    /// The key that verifies this issuer's new tokens, for services that only verify.
+    public var publicKey: Ed25519PublicKey { keys.publicKey }
 
     /// A compact JWT for `journeyID`, valid from `now` for `lifetime`.
     ///
@@ -91,7 +112,7 @@ public struct ClientTokenIssuer: Sendable {
         let claims = ClientTokenClaims(
             journeyID: subject, audience: audience, issuedAt: issuedAt,
             expiresAt: issuedAt.addingTimeInterval(lifetime.rounded(.up)), tokenID: SecureRandom.uuid())
-        return try JWT.sign(claims: claims, with: .edDSA(signingKey))
+        return try keys.sign(claims: claims)
     }
 
     /// The claims of `token` if it is this issuer's, unexpired, and for `journeyID`.
@@ -121,12 +142,7 @@ public struct ClientTokenIssuer: Sendable {
     }
 
     private func claims(of token: String, audience: String, now: Date) throws -> ClientTokenClaims {
-        let verified: VerifiedJWT
-        do {
-            verified = try JWT.verify(token, with: .edDSA(signingKey.publicKey))
-        } catch let error as CryptoError {
-            throw AccessError(.invalidToken, Self.reason(error))
-        }
+        let verified = try keys.verify(token, what: "client token")
         guard verified.audience == [audience] else {
             throw AccessError(.invalidToken, "the client token is not meant for this service")
         }
@@ -140,13 +156,5 @@ public struct ClientTokenIssuer: Sendable {
             throw AccessError(.invalidToken, "the client token is not valid yet")
         }
         return claims
-    }
-
-    private static func reason(_ error: CryptoError) -> String {
-        switch error.code {
-        case .invalidSignature: "the client token's signature does not verify"
-        case .algorithmMismatch: "the client token is not signed with EdDSA"
-        default: "the client token is malformed"
-        }
     }
 }

@@ -8,8 +8,8 @@ import Reports
 ///
 /// Authentication: the API key in `Authorization: Bearer` / `X-API-Key` (scripts, proxies), or the
 /// `journeys_dashboard` cookie that `POST /dashboard/session` sets after checking a key typed into
-/// the sign-in form. The cookie holds a session token (EdDSA, signed with the client-token key,
-/// naming the key by id, expiring after 15 minutes), never the key itself; it is
+/// the sign-in form. The cookie holds a session token (EdDSA, signed with the session key
+/// `JOURNEYS_SESSION_KEY` and naming it by `kid`, naming the API key by id, expiring after 15 minutes), never the key itself; it is
 /// `HttpOnly; SameSite=Strict; Path=/dashboard` (plus `Secure` when a proxy says
 /// `X-Forwarded-Proto: https`), and its key is looked up on every request (a revoked key stops
 /// working at once). A key is never accepted in the URL.

@@ -14,6 +14,9 @@ public struct JourneyDependencies: Sendable {
     public var engine: EngineDependencies
     /// Signs and verifies the journey-scoped client tokens handed to the app.
     public var clientTokens: ClientTokenIssuer
+    /// Signs and verifies dashboard session cookies, with its own key. Default: the public
+    /// development session key (the embedded stack); `serve` sets it from `JOURNEYS_SESSION_KEY`.
+    public var sessionTokens: ClientTokenIssuer
     /// How long a replay waits for the live request holding its idempotency key before 409
     /// `idempotency_key_in_progress`. Default 2 s.
     public var idempotencyWait: Duration
@@ -34,6 +37,8 @@ public struct JourneyDependencies: Sendable {
         self.engine = EngineDependencies(vault: vault, unico: unico, retryPolicy: retryPolicy, clock: clock)
         self.webhookAuthentication = webhookAuthentication
         self.clientTokens = clientTokens
+        // The fixed seed always yields a valid Ed25519 key.
+        self.sessionTokens = try! ClientTokenIssuer.developmentSessions()
         self.idempotencyWait = idempotencyWait
     }
 

@@ -35,7 +35,7 @@ struct ReportRoutes: Sendable {
             let document = try await reports.read { try await name.run(parameters, on: $0) }
             return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: try document.json())
         }
-        DashboardRoutes(reports: reports, keys: keys, sessions: dependencies.clientTokens, clock: clock).register(on: &router)
+        DashboardRoutes(reports: reports, keys: keys, sessions: dependencies.sessionTokens, clock: clock).register(on: &router)
     }
 
     /// The report parameters of the query string; 400 naming the query parameter otherwise.

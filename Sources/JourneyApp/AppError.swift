@@ -9,6 +9,8 @@ public struct AppError: CLIError, Sendable {
         public static let invalidInput = Code(rawValue: "invalid_input")
         public static let notFound = Code(rawValue: "not_found")
         public static let chainBroken = Code(rawValue: "chain_broken")
+        /// Work that ran but left part undone (exit 1).
+        public static let incomplete = Code(rawValue: "incomplete")
     }
 
     public let code: Code

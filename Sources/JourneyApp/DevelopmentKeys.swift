@@ -21,6 +21,9 @@ public struct DevelopmentKeys: Sendable, Equatable {
         if variables[ClientTokenIssuer.environmentVariable] == nil {
             fallbacks.append(ClientTokenIssuer.environmentVariable)
         }
+        if variables[ClientTokenIssuer.sessionKeyVariable] == nil {
+            fallbacks.append(ClientTokenIssuer.sessionKeyVariable)
+        }
         return DevelopmentKeys(fallbacks: fallbacks)
     }
 

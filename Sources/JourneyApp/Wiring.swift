@@ -49,22 +49,38 @@ public enum Wiring {
                                    retryPolicy: retryPolicy)
     }
 
+    /// The dashboard session issuer from `JOURNEYS_SESSION_KEY` (and `JOURNEYS_SESSION_KEYS_PREVIOUS`);
+    /// the public development session key only on the embedded database.
+    public static func sessionTokens(_ variables: [String: String], database: Database) throws -> ClientTokenIssuer {
+        guard variables[ClientTokenIssuer.sessionKeyVariable] != nil || database.embedded == nil else {
+            return try .developmentSessions()
+        }
+        do {
+            return try ClientTokenIssuer.sessions(environment: variables)
+        } catch let error as AccessError {
+            throw AppError(.invalidInput, error.message)
+        }
+    }
+
+    /// The privacy KEKs from `variables` (`JOURNEYS_KEK`, `JOURNEYS_KEK_ID`, `JOURNEYS_KEK_PREVIOUS`,
+    /// `JOURNEYS_SUBJECT_REF_KEY`); development keys only on the embedded database.
+    public static func privacyConfiguration(_ variables: [String: String], database: Database) throws -> PrivacyConfiguration {
+        guard variables[PrivacyConfiguration.Variable.activeKey] != nil || database.embedded == nil else {
+            return .development()
+        }
+        guard variables[PrivacyConfiguration.Variable.activeKey] != nil else {
+            throw AppError(.invalidInput, "\(PrivacyConfiguration.Variable.activeKey) is not set")
+        }
+        do {
+            return try PrivacyConfiguration.fromEnvironment(variables)
+        } catch let error as PrivacyError {
+            throw AppError(.invalidInput, error.message)
+        }
+    }
+
     /// The webhook secret sealer from the privacy KEKs in `variables`; development keys only on the embedded database.
     public static func webhookSecretSealer(_ variables: [String: String], database: Database) throws -> WebhookSecretSealer {
-        let privacy: PrivacyConfiguration
-        if variables[PrivacyConfiguration.Variable.activeKey] != nil || database.embedded == nil {
-            guard variables[PrivacyConfiguration.Variable.activeKey] != nil else {
-                throw AppError(.invalidInput, "\(PrivacyConfiguration.Variable.activeKey) is not set")
-            }
-            do {
-                privacy = try PrivacyConfiguration.fromEnvironment(variables)
-            } catch let error as PrivacyError {
-                throw AppError(.invalidInput, error.message)
-            }
-        } else {
-            privacy = .development()
-        }
-        return try WebhookSecretSealer(privacy: privacy)
+        try WebhookSecretSealer(privacy: try privacyConfiguration(variables, database: database))
     }
 
     /// The outbound webhook follower (as the projector role) and dispatcher (as the application

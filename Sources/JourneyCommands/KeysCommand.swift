@@ -6,9 +6,9 @@ import JourneyApp
 /// `journeys keys`: API keys for backends and operators.
 struct KeysCommand: CommandGroup {
     static let configuration = CommandConfiguration(
-        name: "keys", summary: "Create, list and revoke API keys.",
+        name: "keys", summary: "Create, list and revoke API keys; rotate the key-encryption key.",
         discussion: "Scopes: \(Scope.allowedValues) (admin implies all). Keys are stored hashed; a key is shown once.",
-        subcommands: [KeysCreate.self, KeysList.self, KeysRevoke.self])
+        subcommands: [KeysCreate.self, KeysList.self, KeysRevoke.self, KeysRotateKEK.self])
 
     /// Runs `body` with the app role's store; turns bad input and unknown keys into app errors.
     static func withStore<T: Sendable>(_ body: (APIKeyStore) async throws -> T) async throws -> T {

@@ -13,7 +13,9 @@ struct ServeCommand: Command {
             /v1/reports/NAME and /dashboard. Unico clients come from \
             UNICO_UAT_* / UNICO_PROD_* (SERVICE_ACCOUNT, TENANT, PRIVATE_KEY_FILE, ...) or from the JSON file of \
             --unico-config (or UNICO_CONFIG_FILE); sealing keys from \
-            JOURNEYS_KEK and JOURNEYS_SUBJECT_REF_KEY; the client-token key from JOURNEYS_CLIENT_TOKEN_KEY; Unico \
+            JOURNEYS_KEK and JOURNEYS_SUBJECT_REF_KEY; the client-token key from JOURNEYS_CLIENT_TOKEN_KEY (older ones, still verifying, from \
+            JOURNEYS_CLIENT_TOKEN_KEYS_PREVIOUS); the dashboard session key from JOURNEYS_SESSION_KEY (older ones from \
+            JOURNEYS_SESSION_KEYS_PREVIOUS); Unico \
             webhook credentials from UNICO_WEBHOOK_AUTH (basic:user:password, header:Name:value or bearer:token); \
             with JOURNEYS_METRICS_TOKEN set, /metrics needs Authorization: Bearer with it. \
             On the embedded database, missing keys fall back to public development keys: serve then logs a \
@@ -83,7 +85,8 @@ struct ServeCommand: Command {
         }
         configuration.metricsGauges = AppMetrics.gaugeReaders(database: database.app)
         configuration.developmentKeys = developmentKeys.fallbacks
-        let dependencies = try Wiring.dependencies(variables, database: database, unicoConfig: unicoConfig)
+        var dependencies = try Wiring.dependencies(variables, database: database, unicoConfig: unicoConfig)
+        dependencies.sessionTokens = try Wiring.sessionTokens(variables, database: database)
         developmentKeys.logWarning(AppEnvironment.current.logger("serve"))
         let service = APIServer(configuration: configuration, database: database.app, reports: database.reports,
                                 dependencies: dependencies)

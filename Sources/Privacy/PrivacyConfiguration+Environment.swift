@@ -6,9 +6,11 @@ extension PrivacyConfiguration {
     public enum Variable {
         /// The active KEK: 32 bytes, base64url. Required.
         public static let activeKey = "JOURNEYS_KEK"
-        /// Id of the active KEK, recorded next to every key it wraps. Required.
+        /// Id of the active KEK, recorded next to every key it wraps. Optional: default
+        /// ``PrivacyConfiguration/keyID(of:)``, a short hash of the KEK.
         public static let activeKeyID = "JOURNEYS_KEK_ID"
-        /// Older KEKs that still unwrap: comma-separated `id:base64url`. Optional.
+        /// Older KEKs that still unwrap: comma-separated `id:base64url`, or bare `base64url`
+        /// for a KEK whose id was its short hash (no `JOURNEYS_KEK_ID`). Optional.
         public static let previousKeys = "JOURNEYS_KEK_PREVIOUS"
         /// The subject-reference HMAC key: at least 32 bytes, base64url. Required.
         public static let subjectReferenceKey = "JOURNEYS_SUBJECT_REF_KEY"
@@ -32,7 +34,8 @@ extension PrivacyConfiguration {
             return SecretKey(bytes)
         }
         let activeKey = try key(try required(Variable.activeKey), name: Variable.activeKey)
-        let activeKeyID = try required(Variable.activeKeyID)
+        let explicitID = variables[Variable.activeKeyID]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let activeKeyID = explicitID.isEmpty ? keyID(of: activeKey) : explicitID
         let referenceKey = try key(try required(Variable.subjectReferenceKey), name: Variable.subjectReferenceKey)
         var previous: [(String, SecretKey)] = []
         let entries = (variables[Variable.previousKeys] ?? "").split(separator: ",", omittingEmptySubsequences: false)
@@ -41,8 +44,12 @@ extension PrivacyConfiguration {
             if entry.isEmpty { continue }
             let name = "\(Variable.previousKeys) entry \(index + 1)"
             let parts = entry.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2 else { throw invalid("\(name) is not of the form id:base64url") }
-            previous.append((String(parts[0]), try key(String(parts[1]), name: name)))
+            if parts.count == 1 {
+                let kek = try key(entry, name: name)
+                previous.append((keyID(of: kek), kek))
+            } else {
+                previous.append((String(parts[0]), try key(String(parts[1]), name: name)))
+            }
         }
         return try PrivacyConfiguration(
             activeKeyID: activeKeyID, activeKey: activeKey, previousKeys: previous,
@@ -50,6 +57,12 @@ extension PrivacyConfiguration {
             names: SettingNames(
                 activeKeyID: Variable.activeKeyID, activeKey: Variable.activeKey,
                 previousKeys: Variable.previousKeys, subjectReferenceKey: Variable.subjectReferenceKey))
+    }
+
+    /// The id of a KEK configured without `JOURNEYS_KEK_ID`: `kek-` and 12 hex digits of
+    /// HMAC-SHA256(KEK, "journeys.kek-id.v1"), which names the key without revealing it.
+    public static func keyID(of kek: SecretKey) -> String {
+        "kek-" + Hex.encode(HMACSHA256.authenticate(Data("journeys.kek-id.v1".utf8), key: kek.bytes)).prefix(12)
     }
 
     /// Fixed, publicly known keys for the embedded default and the demo. **Not secret.**

@@ -1,4 +1,5 @@
 import Foundation
+import JourneyApp
 import JourneyCommands
 import JourneyTesting
 import Testing
@@ -22,5 +23,17 @@ import Testing
         let noFile = await journeys(["serve", "--port", "0", "--unico-config", "/nonexistent/unico.json"], database: db)
         #expect(noFile.code == 64)
         #expect(noFile.error.contains("/nonexistent/unico.json"))
+    }
+
+    /// Dashboard sessions have their own key: required outside the embedded cluster, named when missing.
+    @Test func dashboardSessionsNeedTheirOwnKeyOutsideTheEmbeddedCluster() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let database = try await Database.open(DatabaseSettings(url: db.appURL, adminURL: db.ownerURL), poolSize: 1)
+        defer { database.close() }
+        let missing = try #require(throws: AppError.self) { try Wiring.sessionTokens([:], database: database) }
+        #expect(missing.code == .invalidInput && missing.message.hasPrefix("JOURNEYS_SESSION_KEY is not set"))
+        let sessions = try Wiring.sessionTokens(["JOURNEYS_SESSION_KEY": String(repeating: "A", count: 43)], database: database)
+        #expect(!sessions.isDevelopmentKey)
     }
 }

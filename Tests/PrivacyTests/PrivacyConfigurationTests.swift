@@ -38,12 +38,11 @@ import Testing
             ("JOURNEYS_KEK", "  ", "JOURNEYS_KEK is not set"),
             ("JOURNEYS_KEK", secret + "+/", "JOURNEYS_KEK is not valid base64url"),
             ("JOURNEYS_KEK", String(secret.prefix(20)), "JOURNEYS_KEK: key-encryption key must be 32 bytes"),
-            ("JOURNEYS_KEK_ID", nil, "JOURNEYS_KEK_ID is not set"),
             ("JOURNEYS_KEK_ID", "has space " + secret, "JOURNEYS_KEK_ID: key id must be"),
             ("JOURNEYS_SUBJECT_REF_KEY", nil, "JOURNEYS_SUBJECT_REF_KEY is not set"),
             ("JOURNEYS_SUBJECT_REF_KEY", short, "JOURNEYS_SUBJECT_REF_KEY must hold at least 32 bytes"),
             ("JOURNEYS_SUBJECT_REF_KEY", kek.base64URLEncoded, "JOURNEYS_SUBJECT_REF_KEY must differ from every key-encryption key"),
-            ("JOURNEYS_KEK_PREVIOUS", secret, "JOURNEYS_KEK_PREVIOUS entry 1 is not of the form id:base64url"),
+            ("JOURNEYS_KEK_PREVIOUS", secret + "!", "JOURNEYS_KEK_PREVIOUS entry 1 is not valid base64url"),
             ("JOURNEYS_KEK_PREVIOUS", "a:\(secret),b:\(secret)!", "JOURNEYS_KEK_PREVIOUS entry 2 is not valid base64url"),
             ("JOURNEYS_KEK_PREVIOUS", "2026-01:\(secret)", "JOURNEYS_KEK_PREVIOUS entry 1 repeats a key id"),
             ("JOURNEYS_KEK_PREVIOUS", "a:\(short)", "JOURNEYS_KEK_PREVIOUS entry 1: key-encryption key must be 32 bytes"),
@@ -62,6 +61,19 @@ import Testing
                 #expect(error?.description.contains(material) == false)
             }
         }
+    }
+
+    @Test func withoutAnIdAKEKIsNamedByAShortHashOfItself() throws {
+        var variables = environment
+        variables["JOURNEYS_KEK_ID"] = nil
+        variables["JOURNEYS_KEK_PREVIOUS"] = "\(previous.base64URLEncoded),2024.07:\(SecretKey.random().base64URLEncoded)"
+        let settings = try PrivacyConfiguration.fromEnvironment(variables)
+        let id = PrivacyConfiguration.keyID(of: kek)
+        #expect(settings.activeKeyID == id)
+        #expect(id.hasPrefix("kek-") && id.count == 16 && id != PrivacyConfiguration.keyID(of: previous))
+        #expect(PrivacyConfiguration.keyID(of: SecretKey(Base64URL.decode(kek.base64URLEncoded)!)) == id, "stable")
+        #expect(settings.keyEncryptionKeys.keys.sorted() == ["2024.07", id, PrivacyConfiguration.keyID(of: previous)].sorted())
+        #expect(!id.contains(Hex.encode(Base64URL.decode(kek.base64URLEncoded)!).prefix(12)))
     }
 
     @Test func descriptionsShowKeyIdsOnly() throws {

@@ -54,12 +54,17 @@ import Testing
 
             let keys = APIKeyStore(client: fixture.history.db.app)
             let readerID = try #require(try await keys.list().first { $0.name == "reader" }?.id)
-            let readerSession = try ClientTokenIssuer.development().issueSession(keyID: readerID, now: Fixture.now, lifetime: 900)
+            let readerSession = try ClientTokenIssuer.developmentSessions().issueSession(keyID: readerID, now: Fixture.now, lifetime: 900)
             let readerCookie = try await service.send("/dashboard", headers: ["Cookie": "journeys_dashboard=\(readerSession)"])
             #expect(readerCookie.status == 403)
-            let expired = try ClientTokenIssuer.development().issueSession(
+            let expired = try ClientTokenIssuer.developmentSessions().issueSession(
                 keyID: readerID, now: Fixture.now.addingTimeInterval(-1000), lifetime: 900)
             #expect(try await service.send("/dashboard", headers: ["Cookie": "journeys_dashboard=\(expired)"]).status == 401)
+            // Sessions have their own key: one signed with the client-token key names an unknown kid.
+            let reporterID = try #require(try await keys.list().first { $0.name != "reader" }?.id)
+            let foreign = try ClientTokenIssuer.development().issueSession(keyID: reporterID, now: Fixture.now, lifetime: 900)
+            let refused = try await service.send("/dashboard", headers: ["Cookie": "journeys_dashboard=\(foreign)"])
+            #expect(refused.status == 401 && refused.text.contains("unknown key"), "\(refused.text)")
 
             let unsafeRedirect = try await service.send("/dashboard/session", method: "POST",
                                                         form: "apiKey=\(service.reporter)&query=%0D%0ASet-Cookie:x=1")

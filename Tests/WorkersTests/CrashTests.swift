@@ -146,6 +146,7 @@ final class LogLines: Sendable {
                 SHA256.hash("human-token-journeys INSECURE development subject-ref key v1")),
             "JOURNEYS_CLIENT_TOKEN_KEY": Base64URL.encode(
                 SHA256.hash("journeys development client-token key: public, never use in production")),
+            "JOURNEYS_SESSION_KEY": Base64URL.encode(SHA256.hash("journeys test dashboard-session key")),
         ]
     }
 }
