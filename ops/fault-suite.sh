@@ -8,7 +8,9 @@
 # from the log, a key made two journeys, an attempt got two Unico processes, `audit verify`
 # fails, a client saw a 500, a key never got a final answer, or a fault's recovery (from the
 # service or database being back to the success of every client waiting on it) exceeded
-# FAULTS_RECOVERY_MAX_S (default 5). Prints the status histogram and the recovery times.
+# FAULTS_RECOVERY_MAX_S (default 5); a client whose request died inside Unico's Create Process
+# waits for the workers' reconciliation (60 s), held to FAULTS_PENDING_MAX_S (default 75).
+# Prints the status histogram and the recovery times.
 # Unico's Create Process takes 200-600 ms (FAULTS_UNICO_LATENCY_MIN_MS/_MAX_MS), so faults catch
 # starts in flight. Bounded: each fault waits at most FAULTS_SETTLE_MAX_S (default 30) for the clients to recover;
 # pending keys retry at most FAULTS_DRAIN_S (default 90) after the load ends.
@@ -18,6 +20,7 @@ root=$PWD
 bin="$(swift build --show-bin-path)/journeys"
 [ -x "$bin" ] || { echo "error: $bin is not built; run swift build first" >&2; exit 1; }
 recovery_max=${FAULTS_RECOVERY_MAX_S:-5}
+pending_max=${FAULTS_PENDING_MAX_S:-75}
 settle_max=${FAULTS_SETTLE_MAX_S:-30}
 drain=${FAULTS_DRAIN_S:-90}
 work=$(mktemp -d /tmp/journeys-faults.XXXXXX)
@@ -112,7 +115,7 @@ kill -TERM "$emulator_pid"; wait "$emulator_pid" 2>/dev/null || true
 emulator_pid=""
 python3 "$root/ops/fault-check.py" --report report.json --faults faults.tsv --events events.jsonl \
   --processes processes.jsonl --audit-status "$audit_status" --audit-output audit.out \
-  --recovery-max "$recovery_max" || fail "checks failed (see above)"
+  --recovery-max "$recovery_max" --pending-max "$pending_max" || fail "checks failed (see above)"
 trap - EXIT
 cleanup
 rm -rf "$work"
