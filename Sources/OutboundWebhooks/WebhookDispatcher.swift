@@ -115,7 +115,11 @@ public final class WebhookDispatcher: Sendable {
             request.setValue(value, forHTTPHeaderField: name)
         }
         do {
-            let (_, response) = try await session.upload(for: request, from: body)
+            // In a task of its own, which cancellation does not reach: cancelling an in-flight
+            // async URLSession call can deadlock FoundationNetworking (its cancel waits on the
+            // session's queue while the completion waits on the task's status lock; seen as a
+            // hung test run). The request's timeout bounds the call.
+            let (_, response) = try await Task { [session] in try await session.upload(for: request, from: body) }.value
             guard let http = response as? HTTPURLResponse else {
                 return .failed(status: nil, error: "not an HTTP response", retryAfter: nil)
             }
