@@ -26,7 +26,7 @@ struct SubjectsCommand: CommandGroup {
         let environment = AppEnvironment.current
         let database = try await Database.open(environment.database, poolSize: 2)
         defer { database.close() }
-        let privacy = try Wiring.privacy(environment.variables, database: database)
+        let privacy = try Wiring.privacyConfiguration(environment.variables, database: database)
         let vault = SubjectVault(client: database.app, configuration: privacy)
         let journeys = Journeys(database: database.app, dependencies: EngineDependencies(vault: vault, unico: [:]))
         do {
