@@ -110,6 +110,7 @@ def main():
     # for the first fault it waited on (in flight between the fault's start and its end), so that
     # a key still held by one fault does not count again for the next.
     recoveries = []
+    slow = []
     counted = set()
     for name, down, back in faults:
         waiting = [k for k in keys if k["key"] not in counted and k["firstAttemptAt"] < back
@@ -133,6 +134,7 @@ def main():
             if value is None or value > bound:
                 shown = "never (a waiting key got no final answer)" if value is None else f"{value:.1f} s"
                 problems.append(f"{name}: {what} recovered in {shown}, over the {bound:g} s aim ({variable})")
+                slow.append((name, down, back, waiting))
 
     total = sum(counts.values())
     print(f"fault suite: {len(keys)} keys, {len(acknowledged)} acknowledged, {total} answers, "
@@ -158,6 +160,13 @@ def main():
         shown = "never" if recovery is None else f"{recovery:.1f}"
         shown_pending = "-" if caught == 0 else ("never" if pending is None else f"{pending:.1f}")
         print(f"  {name:<26} {outage:8.1f} {waiting:7d} {shown:>10} {caught:17d} {shown_pending:>16} {longest:14.1f}")
+    for name, down, back, waiting in slow:
+        # Why a fault's recovery was slow: every attempt of its waiting keys, on the fault's clock.
+        print(f"attempts of the clients waiting on {name} (seconds from the fault; back at {back - down:.1f}):")
+        for k in sorted(waiting, key=lambda k: k["firstAttemptAt"]):
+            line = ", ".join(f"{a['at'] - down:+.1f}:{a['status']}{'/' + a['code'] if a.get('code') else ''}"
+                             f" ({a['seconds']:.1f} s)" for a in k["attempts"])
+            print(f"  client {k['client']} key {k['key'][:8]}: {line}")
     if problems:
         print(f"fault suite FAILED ({len(problems)} problems):", file=sys.stderr)
         for problem in problems[:40]:

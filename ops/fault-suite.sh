@@ -115,7 +115,14 @@ kill -TERM "$emulator_pid"; wait "$emulator_pid" 2>/dev/null || true
 emulator_pid=""
 python3 "$root/ops/fault-check.py" --report report.json --faults faults.tsv --events events.jsonl \
   --processes processes.jsonl --audit-status "$audit_status" --audit-output audit.out \
-  --recovery-max "$recovery_max" --pending-max "$pending_max" || fail "checks failed (see above)"
+  --recovery-max "$recovery_max" --pending-max "$pending_max" || {
+  echo "serve warnings and errors (count, message) per run:" >&2
+  for f in serve-*.err; do
+    echo "  $f:" >&2
+    grep -v '"level":"info"' "$f" | sed -E 's/"(journey_id|worker_id|request_id)":"[^"]*"//g' | sort | uniq -c | sort -rn | head -15 >&2 || true
+  done
+  fail "checks failed (see above)"
+}
 trap - EXIT
 cleanup
 rm -rf "$work"
