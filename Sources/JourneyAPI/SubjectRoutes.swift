@@ -6,7 +6,9 @@ import JourneyEngine
 import Postgres
 
 /// The data-subject routes (scope `subjects:admin`): find a subject by document, export
-/// everything held about them, erase them. Answers carrying personal data are `no-store`.
+/// everything held about them (also `human-token:read` and `Disclosure-Purpose`: the export is
+/// recorded as a disclosure on each journey it opens), erase them. Answers carrying personal
+/// data are `no-store`.
 struct SubjectRoutes: Sendable {
     let database: PostgresClient
     let dependencies: JourneyDependencies
@@ -26,14 +28,17 @@ struct SubjectRoutes: Sendable {
                 let (type, number) = try SubjectArgument.document(document, type: request.query("documentType"))
                 return try await subjects.find(documentType: type, documentNumber: number)
             }
-            return try Self.noStore(try HTTPResponse.json(finding, encoder: TokenResponse.encoder))
+            return try HTTPResponse.json(finding, encoder: TokenResponse.encoder).noStore()
         }
         router.get("/v1/subjects/{ref}/export") { request in
-            _ = try await authenticator.apiKey(request, scope: .subjectsAdmin)
+            let principal = try await authenticator.apiKey(request, scope: .subjectsAdmin)
+            do { try principal.require(.humanTokenRead) } catch let error as AccessError { throw Problem.access(error) }
+            let disclosure = try DisclosurePurpose.disclosure(request, principal: principal,
+                                                              channel: "GET /v1/subjects/{ref}/export")
             let export = try await Problem.subjects {
-                try await subjects.export(try SubjectArgument.reference(try request.pathParameter("ref")))
+                try await subjects.export(try SubjectArgument.reference(try request.pathParameter("ref")), disclosure: disclosure)
             }
-            return Self.noStore(HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: try export.json()))
+            return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: try export.json()).noStore()
         }
         router.delete("/v1/subjects/{ref}") { request in
             let principal = try await authenticator.apiKey(request, scope: .subjectsAdmin)
@@ -59,11 +64,5 @@ struct SubjectRoutes: Sendable {
                           extra: ["field": "reason"])
         }
         return text
-    }
-
-    static func noStore(_ response: HTTPResponse) -> HTTPResponse {
-        var response = response
-        response.headers["Cache-Control"] = "no-store"
-        return response
     }
 }

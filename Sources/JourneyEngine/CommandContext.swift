@@ -21,6 +21,14 @@ public struct CommandContext {
                                       on: connection)
     }
 
+    /// Decides and appends `command` over `loaded`, the state ``load(_:)`` gave in this transaction.
+    @discardableResult
+    public func execute(_ command: JourneyCommand, journey id: JourneyID, loaded: (state: JourneyState, version: Int64),
+                        metadata: EventMetadata) throws -> JourneyRepository.Outcome {
+        try JourneyRepository.execute(command, journey: id, metadata: metadata, now: now, randomUnit: random(),
+                                      loaded: loaded, on: connection)
+    }
+
     /// The journey's state and version as this transaction sees them.
     public func load(_ id: JourneyID) throws -> (state: JourneyState, version: Int64) {
         try JourneyRepository.load(id, on: connection)

@@ -40,7 +40,16 @@ public enum JourneyRepository {
     /// One decide-and-append on a caller's connection (inside the caller's transaction if open).
     public static func execute(_ command: JourneyCommand, journey id: JourneyID, metadata: EventMetadata,
                                now: Date, randomUnit: Double, on connection: PostgresConnection) throws -> Outcome {
-        let (state, version) = try load(id, on: connection)
+        try execute(command, journey: id, metadata: metadata, now: now, randomUnit: randomUnit,
+                    loaded: try load(id, on: connection), on: connection)
+    }
+
+    /// ``execute(_:journey:metadata:now:randomUnit:on:)`` over a state the caller loaded on this
+    /// connection (in this transaction): one read less; the append still checks the version.
+    public static func execute(_ command: JourneyCommand, journey id: JourneyID, metadata: EventMetadata,
+                               now: Date, randomUnit: Double, loaded: (state: JourneyState, version: Int64),
+                               on connection: PostgresConnection) throws -> Outcome {
+        let (state, version) = loaded
         let events = try Journey.decide(command, state: state, now: now, randomUnit: randomUnit)
         guard !events.isEmpty else { return Outcome(events: [], state: state, version: version, positions: []) }
         let stream = stream(id)

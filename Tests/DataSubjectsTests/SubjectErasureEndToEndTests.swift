@@ -23,6 +23,9 @@ import Testing
     static let two = Person(cpf: "11144477735", formatted: "111.444.777-35", name: "Carlos Segundo Lima",
                             email: "carlos.segundo@example.com", phone: "+5511987650002")
 
+    /// The `Disclosure-Purpose` header the routes that open personal data require.
+    static let purpose = ["Disclosure-Purpose": "LGPD Art. 18 request #77"]
+
     /// What one completed journey left: its id and every token the subject's side saw.
     struct Completed {
         let id: String
@@ -80,7 +83,7 @@ import Testing
         options.emulatorRateLimit = 1000
         try await TestStack.with(options) { stack in
             let db = stack.database
-            let dpo = try await APIKeyStore(client: db.app).create(name: "dpo", scopes: [.subjectsAdmin]).plaintext
+            let dpo = try await APIKeyStore(client: db.app).create(name: "dpo", scopes: [.subjectsAdmin, .humanTokenRead]).plaintext
             let first = try await Self.complete(Self.one, stack: stack, idempotencyKey: "order-1")
             let second = try await Self.complete(Self.two, stack: stack, idempotencyKey: "order-2")
             let signer = Ed25519PrivateKey.generate()
@@ -101,20 +104,20 @@ import Testing
             #expect(found["known"] as? Bool == true)
             #expect(found["journeyIds"] as? [String] == [first.id])
             #expect(!found.text.contains(Self.one.cpf))
-            let asReference = try await stack.send("GET", "/v1/subjects/\(Self.one.cpf)/export", bearer: dpo)
+            let asReference = try await stack.send("GET", "/v1/subjects/\(Self.one.cpf)/export", bearer: dpo, headers: Self.purpose)
             #expect(asReference.status == 400)
             #expect(asReference.code == "document_given_as_reference")
             let asDocument = try await stack.send("GET", "/v1/subjects?document=\(reference)", bearer: dpo)
             #expect(asDocument.status == 400)
             #expect(asDocument.code == "reference_given_as_document")
             let unknown = String(repeating: "ab", count: 32)
-            let missing = try await stack.send("GET", "/v1/subjects/\(unknown)/export", bearer: dpo)
+            let missing = try await stack.send("GET", "/v1/subjects/\(unknown)/export", bearer: dpo, headers: Self.purpose)
             #expect(missing.status == 404)
             #expect(missing.code == "unknown_subject")
             #expect(missing.text.contains(unknown))
 
             // Export: personal data, the Human Token and the timeline.
-            let export = try await stack.send("GET", "/v1/subjects/\(reference)/export", bearer: dpo)
+            let export = try await stack.send("GET", "/v1/subjects/\(reference)/export", bearer: dpo, headers: Self.purpose)
             #expect(export.status == 200)
             #expect(export.headers["cache-control"] == "no-store")
             let journeys = try #require(export["journeys"] as? [[String: Any]])
@@ -140,7 +143,7 @@ import Testing
             #expect(try await stack.send("DELETE", "/v1/subjects/\(unknown)", bearer: dpo).status == 404)
 
             // Afterwards: sealed fields answer subject_erased; the export says erased.
-            let token = try await stack.send("GET", "/v1/journeys/\(first.id)/human-token", bearer: stack.reader)
+            let token = try await stack.send("GET", "/v1/journeys/\(first.id)/human-token", bearer: stack.reader, headers: Self.purpose)
             #expect(token.status == 410)
             #expect(token.code == "subject_erased")
             let journey = try await stack.send("GET", "/v1/journeys/\(first.id)", bearer: stack.reader)
@@ -148,7 +151,7 @@ import Testing
             let trail = try await stack.send("GET", "/v1/journeys/\(first.id)/events", bearer: stack.reader)
             #expect(trail.text.contains("SubjectErased"))
             #expect(trail.text.contains("LGPD Art. 18 request #77"))
-            let afterExport = try await stack.send("GET", "/v1/subjects/\(reference)/export", bearer: dpo)
+            let afterExport = try await stack.send("GET", "/v1/subjects/\(reference)/export", bearer: dpo, headers: Self.purpose)
             #expect(afterExport["erased"] as? Bool == true)
             let afterJourney = try #require((afterExport["journeys"] as? [[String: Any]])?.first)
             #expect((afterJourney["personalData"] as? [String: Any])?["erased"] as? Bool == true)
@@ -156,7 +159,7 @@ import Testing
             #expect(afterExport.text.contains("subject erased by api-key:"))
 
             // Subject 2 untouched.
-            let other = try await stack.send("GET", "/v1/journeys/\(second.id)/human-token", bearer: stack.reader)
+            let other = try await stack.send("GET", "/v1/journeys/\(second.id)/human-token", bearer: stack.reader, headers: Self.purpose)
             #expect(other["humanToken"] as? String == second.tokens[2])
 
             // Nothing in the database holds subject 1's data or tokens in plaintext; subject 2's answer stays.
