@@ -137,7 +137,7 @@ import Testing
             #expect(after["version"] as? Int == (before["version"] as? Int ?? 0) + 2)
             let stored = try await db.owner.query("SELECT version FROM journey_state WHERE journey_id = \(journey.id)")
             #expect(try stored.first?.decode(0, as: Int.self) == after["version"] as? Int)
-            let rebuilt = await journeys(["projections", "rebuild"], db)
+            let rebuilt = await journeys(["projections", "rebuild", "journey_state"], db)
             #expect(rebuilt.code == 0, "\(rebuilt.error)")
             let again = try await stack.send("GET", "/v1/journeys/\(journey.id)", bearer: stack.reader)
             #expect(again["version"] as? Int == after["version"] as? Int)
