@@ -55,7 +55,7 @@ public struct Retention: Sendable {
         var outcome = RetentionOutcome(now: now, erasureReason: configuration.erasureReason)
         var done = 0
         try await erase(now: now, into: &outcome) {
-            done += 1
+            done += $0
             progress(done)
         }
         let answerCutoff = configuration.idempotencyCutoff(now: now)
@@ -83,7 +83,8 @@ public struct Retention: Sendable {
 
     /// Erases each subject due at `now`, after checking in the log that every one of its journeys
     /// ended before the cutoff (the read model may lag behind a new journey).
-    private func erase(now: Date, into outcome: inout RetentionOutcome, each: () -> Void) async throws {
+    /// `each` gets the number of subjects and answers each subject accounted for.
+    private func erase(now: Date, into outcome: inout RetentionOutcome, each: (Int) -> Void) async throws {
         let cutoff = configuration.erasureCutoff(now: now)
         var after = ""
         while true {
@@ -95,10 +96,11 @@ public struct Retention: Sendable {
                     if !report.alreadyErased { outcome.subjectsErased.append(reference) }
                     outcome.journeysMarked += report.journeysMarked
                     outcome.idempotencyAnswersPurged += report.idempotencyAnswersPurged
+                    each(1 + report.idempotencyAnswersPurged)
                 } else {
                     outcome.subjectsSkipped += 1
+                    each(1)
                 }
-                each()
             }
             guard batch.count == configuration.batchSize, let last = batch.last else { return }
             after = last

@@ -1,3 +1,4 @@
+import Cryptography
 import Foundation
 import JourneyCommands
 import JourneyTesting
@@ -5,9 +6,16 @@ import Testing
 
 /// `journeys retention run` against a stack's database, with the stack's (development) keys.
 @Suite(.serialized) struct RetentionCommandTests {
+    /// The development sealing keys the test stack uses, as the environment gives them.
+    static let keys: [String: String] = [
+        "JOURNEYS_KEK": Base64URL.encode(SHA256.hash("human-token-journeys INSECURE development KEK v1")),
+        "JOURNEYS_KEK_ID": "dev-insecure-1",
+        "JOURNEYS_SUBJECT_REF_KEY": Base64URL.encode(SHA256.hash("human-token-journeys INSECURE development subject-ref key v1")),
+    ]
+
     func journeys(_ arguments: [String], _ database: TestDatabase, _ extra: [String: String] = [:]) async
         -> (code: Int32, output: String, error: String) {
-        await JourneysCommand.run(arguments, variables: database.variables.merging(extra) { $1 })
+        await JourneysCommand.run(arguments, variables: database.variables.merging(Self.keys) { $1 }.merging(extra) { $1 })
     }
 
     @Test func runShowsThePlanAppliesItAndRefusesBadSettings() async throws {
