@@ -145,7 +145,7 @@ let package = Package(
         ]),
         .testTarget(name: "RetentionTests", dependencies: [
             "Retention", "DataSubjects", "JourneyTesting", "JourneyEngine", "JourneyDomain", "EventStore", "SDKLiteSimulator",
-            "JourneyCommands", "JourneyApp", "Postgres", "Cryptography",
+            "JourneyCommands", "Postgres", "Cryptography",
         ]),
     ]
 )

@@ -37,7 +37,7 @@ enum RetentionStatements {
         UPDATE idempotency_keys k SET state = 'released', response_status = NULL, response_body = NULL
         FROM (SELECT api_key_id, key FROM idempotency_keys
               WHERE response_body IS NOT NULL AND completed_at < \(cutoff)::timestamptz
-              LIMIT \(limit)::int) due
+              ORDER BY completed_at LIMIT \(limit)::int) due
         WHERE k.api_key_id = due.api_key_id AND k.key = due.key AND k.response_body IS NOT NULL
         """
     }
@@ -54,7 +54,8 @@ enum RetentionStatements {
     }
 
     /// Removes `webAppToken`, `token` (`processToken`) and `link` from every attempt in the
-    /// stored state of up to `limit` journeys that ended before `cutoff`. The projector's role only.
+    /// stored state of up to `limit` journeys that ended before `cutoff`, oldest first (the order
+    /// keeps the planner on the partial index). The projector's role only.
     static func dropTokens(endedBefore cutoff: Date, limit: Int) -> PostgresQuery {
         """
         UPDATE journey_state s SET state = jsonb_set(s.state, '{attempts}', (
@@ -65,6 +66,7 @@ enum RetentionStatements {
             WHERE status IN ('completed', 'abandoned')
               AND jsonb_path_exists(state, '$.attempts[*] ? (exists(@.webAppToken) || exists(@.processToken) || exists(@.link))')
               AND COALESCE(completed_at, abandoned_at) < \(cutoff)::timestamptz
+            ORDER BY COALESCE(completed_at, abandoned_at)
             LIMIT \(limit)::int)
         """
     }
