@@ -7,10 +7,10 @@ import JourneyEngine
 /// Lists and reports are confined in SQL (a `tenant` predicate); single journeys, folded from the
 /// log, here.
 extension Journeys {
-    /// The journey's current state when it belongs to `tenant`; 404 `journey_not_found` otherwise.
+    /// The journey's current state when it exists and belongs to `tenant`; 404 `journey_not_found` otherwise.
     func state(of id: JourneyID, tenant: String) async throws -> JourneyState {
-        let state = try await state(of: id)
-        guard state.tenantName == tenant else { throw Problem.journeyNotFound() }
+        let (state, version) = try await load(id)
+        guard version > 0, state.tenantName == tenant else { throw Problem.journeyNotFound() }
         return state
     }
 }
