@@ -1,6 +1,7 @@
 import AccessControl
 import EventStore
 import Foundation
+import HumanTokenAPI
 @testable import JourneyAPI
 import JourneyTesting
 import Postgres
@@ -158,6 +159,30 @@ import Testing
             // A key made before tenants (no tenant column given) belongs to the default tenant.
             let principal = try await APIKeyStore(client: h.database.app).authenticate(authorizationHeader: "Bearer \(h.writer)")
             #expect(principal.tenant == "default")
+        }
+    }
+
+    /// A tenant with Unico settings of its own creates its processes with them; a tenant without
+    /// uses the deployment's. Here acme's own settings point at a closed port: its start fails
+    /// on Unico, while `default` and `globex` (no settings) start on the deployment's emulator.
+    @Test func aTenantsOwnUnicoSettingsCreateItsProcesses() async throws {
+        try await withJourneys { h in
+            var dependencies = h.stack.dependencies
+            var unreachable = h.stack.unicoConfiguration
+            unreachable.apiHost = URL(string: "http://127.0.0.1:9")!
+            unreachable.tokenHost = URL(string: "http://127.0.0.1:9")!
+            dependencies.engine.tenantUnico = ["acme": [.uat: try HumanTokenAPIClient(configuration: unreachable)]]
+            let service = APIServer(configuration: .init(), database: h.database.app, dependencies: dependencies)
+            let client = TestClient(router: service.router)
+            let tenants = TenantStore(client: h.database.app)
+            let keys = APIKeyStore(client: h.database.app)
+            for (tenant, created) in [("default", true), ("acme", false), ("globex", true)] {
+                if tenant != "default" { _ = try await tenants.create(name: tenant) }
+                let key = try await keys.create(name: tenant, scopes: [.journeysWrite], tenant: tenant).plaintext
+                let answer = try await client.send("POST", "/v1/journeys", bearer: key, json: JourneyHarness.startBody())
+                #expect((answer.status == 201) == created, "\(tenant): \(answer.status) \(answer.text)")
+                if !created { #expect(answer.code?.hasPrefix("unico_") == true, "\(tenant): \(answer.text)") }
+            }
         }
     }
 }
