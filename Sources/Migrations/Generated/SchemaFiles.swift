@@ -25,5 +25,6 @@ public enum SchemaFiles {
         migration0020,
         migration0022,
         migration0023,
+        migration0025,
     ]
 }
