@@ -10,9 +10,11 @@ extension DataSubjects {
     ///
     /// Each journey whose fields it opens gets a `PersonalDataDisclosed` (`disclosure` with the
     /// opened field names) before the export is returned, and lists it among its disclosures.
-    /// `unknown_subject` when nothing was ever recorded for the reference.
-    public func export(_ subject: SubjectReference, disclosure: PersonalDataDisclosure) async throws -> SubjectExport {
-        let (ids, status) = try await known(subject)
+    /// `unknown_subject` when nothing was ever recorded for the reference (with `tenant`, an API
+    /// caller's: nothing of that tenant).
+    public func export(_ subject: SubjectReference, tenant: String? = nil,
+                       disclosure: PersonalDataDisclosure) async throws -> SubjectExport {
+        let (ids, status) = try await known(subject, tenant: tenant)
         var journeys: [SubjectExport.Journey] = []
         for id in ids {
             let timeline = try await JourneyTimeline.load(id, asOf: nil, client: database)

@@ -7,7 +7,7 @@ import JourneyDomain
 enum DisclosurePurpose {
     static let header = "Disclosure-Purpose"
 
-    /// What the opening records: the key, its purpose and `channel`; fields are set by the opener.
+    /// What the opening records: the key, its tenant, the purpose and `channel`; fields are set by the opener.
     /// 400 `invalid_disclosure_purpose` naming the header when it is absent, blank, longer than
     /// 200 characters or holds control characters.
     static func disclosure(_ request: HTTPRequest, principal: Principal, channel: String) throws -> PersonalDataDisclosure {
@@ -19,6 +19,6 @@ enum DisclosurePurpose {
                           extra: ["field": header])
         }
         return PersonalDataDisclosure(actor: principal.actor, keyID: principal.keyID.uuidString.lowercased(),
-                                      fields: [], purpose: purpose, channel: channel)
+                                      tenant: principal.tenant, fields: [], purpose: purpose, channel: channel)
     }
 }

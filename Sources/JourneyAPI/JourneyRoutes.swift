@@ -40,19 +40,20 @@ struct JourneyRoutes: Sendable {
         // Answers carrying a webAppToken, client token or link are never cached.
         router.post("/v1/journeys") { try await start.handle($0).noStore() }
         router.get("/v1/journeys") { request in
-            _ = try await authenticator.apiKey(request, scope: .journeysRead)
-            return try HTTPResponse.json(try await listing.page(try JourneyListing.query(request)),
+            let principal = try await authenticator.apiKey(request, scope: .journeysRead)
+            return try HTTPResponse.json(try await listing.page(try JourneyListing.query(request), tenant: principal.tenant),
                                          encoder: TokenResponse.encoder)
         }
         router.get("/v1/journeys/{id}") { request in
-            _ = try await authenticator.apiKey(request, scope: .journeysRead)
+            let principal = try await authenticator.apiKey(request, scope: .journeysRead)
             let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
-            return try HTTPResponse.json(JourneyView(try await journeys.load(id, asOf: request), id: id),
+            return try HTTPResponse.json(JourneyView(try await journeys.load(id, asOf: request, tenant: principal.tenant), id: id),
                                          encoder: TokenResponse.encoder)
         }
         router.get("/v1/journeys/{id}/events") { request in
-            _ = try await authenticator.apiKey(request, scope: .journeysRead)
+            let principal = try await authenticator.apiKey(request, scope: .journeysRead)
             let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
+            _ = try await journeys.state(of: id, tenant: principal.tenant)
             let events = try await store.readStream(JourneyRepository.stream(id))
             guard !events.isEmpty else { throw Problem.journeyNotFound() }
             return try AuditTrail.response(journeyID: id.rawValue, events: events)

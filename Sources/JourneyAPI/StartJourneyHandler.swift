@@ -34,7 +34,7 @@ struct StartJourneyHandler: Sendable {
             // The key is held under a lease renewed while the start runs: if this process dies,
             // a retry takes the key over once the lease lapses (seconds, not minutes).
             outcome = try await idempotency.holding(claim) {
-                try await journeys.start(valid, actor: principal.actor, claim: { journeyID, connection in
+                try await journeys.start(valid, actor: principal.actor, tenant: principal.tenant, claim: { journeyID, connection in
                     guard let claim else { return true }
                     return try IdempotencyStore.claim(claim, journeyID: journeyID.rawValue, lease: lease, on: connection)
                 }, answer: { outcome, connection in

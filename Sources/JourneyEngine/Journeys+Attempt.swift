@@ -26,8 +26,9 @@ extension Journeys {
         answer: @escaping @Sendable (AttemptOutcome, PostgresConnection) throws -> Answer
     ) async throws -> Answer {
         let outcome: Result<CreatedProcess, HumanTokenAPIError>
-        let missingClient = dependencies.unico[target.environment] == nil
-        if let unico = dependencies.unico[target.environment] {
+        let client = dependencies.unicoClient(target.environment, tenant: target.tenant)
+        let missingClient = client == nil
+        if let unico = client {
             outcome = await Self.createProcess(target, with: unico)
         } else {
             outcome = .failure(HumanTokenAPIError(.configuration, "no Unico client for the environment"))

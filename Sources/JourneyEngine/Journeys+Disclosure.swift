@@ -7,7 +7,8 @@ extension Journeys {
     /// The journey's opened Human Token with `PersonalDataDisclosed` (field `humanToken`)
     /// appended in the same transaction: the value is never handed out without its trace, and a
     /// failed opening (erased subject) records nothing. `humanToken` is nil, and nothing is
-    /// appended, when the journey holds no Human Token. `journey_not_found` when it has no events.
+    /// appended, when the journey holds no Human Token. `journey_not_found` when it has no events
+    /// or belongs to a tenant other than the disclosure's (when it names one).
     public func openHumanToken(_ id: JourneyID, disclosure: PersonalDataDisclosure) async throws
         -> (state: JourneyState, humanToken: String?) {
         let metadata = metadata(actor: disclosure.actor)
@@ -15,7 +16,9 @@ extension Journeys {
         return try await commands.transaction { context in
             let loaded = try context.load(id)
             let state = loaded.state
-            guard loaded.version > 0 else { throw EngineError.notFound() }
+            guard loaded.version > 0, disclosure.tenant.map({ $0 == state.tenantName }) ?? true else {
+                throw EngineError.notFound()
+            }
             guard let sealed = state.humanToken, let subject = state.subject else { return (state, nil) }
             let token = try vault.open(sealed, field: PersonalDataField.humanToken, subject: subject.reference,
                                        on: context.connection)

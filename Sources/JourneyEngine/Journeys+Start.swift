@@ -10,8 +10,10 @@ extension Journeys {
     /// `claim` runs first in the start's transaction with the new journey's id; false (another
     /// request holds the caller's idempotency key) starts nothing and returns `.claimedElsewhere`.
     /// Once the start is committed, any error is thrown as `start_interrupted` naming the journey.
+    /// `tenant` (the caller's) is recorded on the journey and scopes the subject's reference; nil
+    /// records none (the default tenant).
     public func start<Answer: Sendable>(
-        _ valid: ValidatedStartJourney, actor: String,
+        _ valid: ValidatedStartJourney, actor: String, tenant: String? = nil,
         claim: @escaping @Sendable (JourneyID, PostgresConnection) throws -> Bool = { _, _ in true },
         answer: @escaping @Sendable (AttemptOutcome, PostgresConnection) throws -> Answer
     ) async throws -> StartOutcome<Answer> {
@@ -20,8 +22,8 @@ extension Journeys {
         let (vault, policy) = (dependencies.vault, dependencies.retryPolicy)
         let started: AttemptTarget? = try await commands.transaction { context in
             guard try claim(journeyID, context.connection) else { return nil }
-            let sealed = try vault.seal(valid.subject, on: context.connection)
-            let start = valid.command(journeyID: journeyID, subject: sealed, retryPolicy: policy)
+            let sealed = try vault.seal(valid.subject, tenant: tenant, on: context.connection)
+            let start = valid.command(journeyID: journeyID, subject: sealed, retryPolicy: policy, tenant: tenant)
             let outcome = try context.execute(.start(start), journey: journeyID, metadata: metadata)
             guard let attempt = outcome.state.currentAttempt else {
                 throw EngineError(.inconsistentState, "a started journey has no attempt")
@@ -29,7 +31,7 @@ extension Journeys {
             return AttemptTarget(
                 journeyID: journeyID, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
                 environment: valid.environment, flow: valid.flow, purpose: valid.purpose, subject: valid.subject,
-                reference: sealed.reference)
+                reference: sealed.reference, tenant: tenant)
         }
         guard let target = started else { return .claimedElsewhere }
         do {
