@@ -105,6 +105,7 @@ import Testing
             } else {
                 #expect(event["actor"] as? String == "api-key:\(opener.key.prefix)")
                 #expect(event["keyId"] as? String == opener.key.id.uuidString.lowercased())
+                #expect(event["tenant"] as? String == "default", "the key's tenant")
             }
             let eventText = try await Self.events(journey.id, db).last { $0.type == "PersonalDataDisclosed" }?.data ?? ""
             for value in SubjectErasureEndToEndTests.plaintexts(Self.person, journey) {
