@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["Postgres", "Cryptography"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "CLI", dependencies: ["Timestamps"]),
-        .target(name: "HumanTokenAPI", dependencies: ["Cryptography", "Timestamps"]),
+        .target(name: "HumanTokenAPI", dependencies: ["Cryptography", "Observability", "Timestamps"]),
         .target(name: "RateBudget", dependencies: ["Postgres", "HumanTokenAPI"]),
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography"]),
         .target(name: "SDKLiteSimulator"),
@@ -47,7 +47,7 @@ let package = Package(
         ]),
         .target(name: "JourneyStore", dependencies: ["EventStore", "JourneyDomain", "Postgres"]),
         .target(name: "JourneyEngine", dependencies: [
-            "EventStore", "JourneyDomain", "JourneyStore", "Postgres", "Privacy", "HumanTokenAPI",
+            "EventStore", "JourneyDomain", "JourneyStore", "Observability", "Postgres", "Privacy", "HumanTokenAPI",
         ]),
         .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain"]),
         .target(name: "DataSubjects", dependencies: [
@@ -68,7 +68,7 @@ let package = Package(
         ]),
         .target(name: "JourneyBenchmarks", dependencies: [
             "CLI", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyApp", "JourneyDomain",
-            "JourneyEngine", "Migrations", "Postgres", "Projections", "Workers",
+            "JourneyEngine", "Migrations", "Postgres", "Projections", "Workers", "JourneyAPI", "Observability",
         ]),
         .target(name: "JourneyCommands", dependencies: [
             "AccessControl", "Audit", "CLI", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI",

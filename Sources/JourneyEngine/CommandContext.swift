@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import JourneyDomain
 import JourneyStore
+import Observability
 import Postgres
 
 /// What a body of ``JourneyCommandRunner/transaction(_:)`` works with: the open transaction and the
@@ -12,6 +13,13 @@ public struct CommandContext {
     /// The decision time of this try.
     public let now: Date
     let random: @Sendable () -> Double
+    /// The timer of the request this transaction serves, if it is timed.
+    public let timer: StageTimer?
+
+    /// Runs `body`, adding its time to stage `name` of ``timer`` when there is one.
+    public func measure<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+        try StageTimer.measure(name, in: timer, body)
+    }
 
     /// Decides and appends `command` in this transaction.
     @discardableResult

@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import HumanTokenAPI
 import JourneyDomain
+import Observability
 import Postgres
 import Privacy
 
@@ -28,12 +29,12 @@ extension Journeys {
         let outcome: Result<CreatedProcess, HumanTokenAPIError>
         let missingClient = dependencies.unico[target.environment] == nil
         if let unico = dependencies.unico[target.environment] {
-            outcome = await Self.createProcess(target, with: unico)
+            outcome = await StageTimer.measure(StartStage.unicoCreateProcess) { await Self.createProcess(target, with: unico) }
         } else {
             outcome = .failure(HumanTokenAPIError(.configuration, "no Unico client for the environment"))
         }
         let vault = dependencies.vault
-        return try await commands.transaction { context in
+        return try await StageTimer.measure(StartStage.recordTransaction) { try await commands.transaction { context in
             let result: Result<IssuedToken, EngineError>
             switch outcome {
             case .success(let process):
@@ -50,7 +51,7 @@ extension Journeys {
             let outcome = AttemptOutcome(journeyID: target.journeyID, environment: target.environment, result: result,
                                          decidedAt: context.now)
             return try answer(outcome, context.connection)
-        }
+        } }
     }
 
     /// Runs the attempt and records its outcome.
@@ -115,7 +116,7 @@ extension Journeys {
                               in context: CommandContext) throws -> JourneyState {
         let connection = context.connection
         func seal(_ value: String, _ field: String) throws -> SealedField {
-            try vault.seal(value, field: field, subject: target.reference, on: connection)
+            try context.measure(StartStage.seal) { try vault.seal(value, field: field, subject: target.reference, on: connection) }
         }
         let creation = ProcessCreation(
             attempt: target.attempt, processID: ProcessID(process.id),

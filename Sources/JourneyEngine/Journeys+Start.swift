@@ -1,5 +1,6 @@
 import Foundation
 import JourneyDomain
+import Observability
 import Postgres
 
 extension Journeys {
@@ -18,18 +19,20 @@ extension Journeys {
         let journeyID = JourneyID(dependencies.ids().uuidString.lowercased())
         let metadata = metadata(actor: actor)
         let (vault, policy) = (dependencies.vault, dependencies.retryPolicy)
-        let started: AttemptTarget? = try await commands.transaction { context in
-            guard try claim(journeyID, context.connection) else { return nil }
-            let sealed = try vault.seal(valid.subject, on: context.connection)
-            let start = valid.command(journeyID: journeyID, subject: sealed, retryPolicy: policy)
-            let outcome = try context.execute(.start(start), journey: journeyID, metadata: metadata)
-            guard let attempt = outcome.state.currentAttempt else {
-                throw EngineError(.inconsistentState, "a started journey has no attempt")
+        let started: AttemptTarget? = try await StageTimer.measure(StartStage.startTransaction) {
+            try await commands.transaction { context in
+                guard try claim(journeyID, context.connection) else { return nil }
+                let sealed = try context.measure(StartStage.seal) { try vault.seal(valid.subject, on: context.connection) }
+                let start = valid.command(journeyID: journeyID, subject: sealed, retryPolicy: policy)
+                let outcome = try context.execute(.start(start), journey: journeyID, metadata: metadata)
+                guard let attempt = outcome.state.currentAttempt else {
+                    throw EngineError(.inconsistentState, "a started journey has no attempt")
+                }
+                return AttemptTarget(
+                    journeyID: journeyID, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
+                    environment: valid.environment, flow: valid.flow, purpose: valid.purpose, subject: valid.subject,
+                    reference: sealed.reference)
             }
-            return AttemptTarget(
-                journeyID: journeyID, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
-                environment: valid.environment, flow: valid.flow, purpose: valid.purpose, subject: valid.subject,
-                reference: sealed.reference)
         }
         guard let target = started else { return .claimedElsewhere }
         do {
