@@ -13,6 +13,8 @@ public struct CommandContext {
     /// The decision time of this try.
     public let now: Date
     let random: @Sendable () -> Double
+    /// Which try of the transaction this is (1 first; more after version conflicts).
+    public let attempt: Int
     /// The timer of the request this transaction serves, if it is timed.
     public let timer: StageTimer?
 
@@ -27,6 +29,15 @@ public struct CommandContext {
                         metadata: EventMetadata) throws -> JourneyRepository.Outcome {
         try JourneyRepository.execute(command, journey: id, metadata: metadata, now: now, randomUnit: random(),
                                       on: connection)
+    }
+
+    /// Decides `commands` in turn and appends all their events at once; `known` (the stream's
+    /// state and version as the caller knows them) skips the load.
+    @discardableResult
+    public func execute(_ commands: [JourneyCommand], journey id: JourneyID, metadata: EventMetadata,
+                        known: (state: JourneyState, version: Int64)? = nil) throws -> JourneyRepository.Outcome {
+        try JourneyRepository.execute(commands, journey: id, metadata: metadata, now: now, randomUnit: random(),
+                                      known: known, on: connection)
     }
 
     /// The journey's state and version as this transaction sees them.

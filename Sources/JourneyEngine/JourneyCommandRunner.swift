@@ -41,12 +41,12 @@ public struct JourneyCommandRunner: Sendable {
         let timer = StageTimer.current
         while true {
             tries += 1
-            let now = clock()
+            let (now, attempt) = (clock(), tries)
             do {
                 let called = ContinuousClock.now
                 let (result, ended) = try await database.transaction { [random] connection in
                     timer?.record(StartStage.transactionBegin, ContinuousClock.now - called)
-                    let result = try body(CommandContext(connection: connection, now: now, random: random, timer: timer))
+                    let result = try body(CommandContext(connection: connection, now: now, random: random, attempt: attempt, timer: timer))
                     return (result, ContinuousClock.now)
                 }
                 timer?.record(StartStage.transactionCommit, ContinuousClock.now - ended)
