@@ -81,7 +81,7 @@ let package = Package(
         // Test support and tests
         .target(name: "JourneyTesting", dependencies: [
             "AccessControl", "Cryptography", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyAPI", "JourneyApp",
-            "JourneyDomain", "Migrations", "Postgres", "Projections", "UnicoEmulator", "Workers",
+            "JourneyDomain", "Migrations", "Observability", "Postgres", "Projections", "UnicoEmulator", "Workers",
         ]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "EmbeddedPostgres", "JourneyTesting"]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting", "Postgres"]),
@@ -108,7 +108,7 @@ let package = Package(
         ]),
         .testTarget(name: "JourneyAPITests", dependencies: [
             "JourneyAPI", "JourneyEngine", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
-            "AccessControl", "JourneyDomain", "EventStore", "Projections", "Postgres",
+            "AccessControl", "JourneyDomain", "EventStore", "Projections", "Postgres", "Observability",
         ]),
         .testTarget(name: "JourneyClientTests", dependencies: [
             "JourneyClient", "JourneyAPI", "JourneyTesting", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
