@@ -47,6 +47,9 @@ extension TestStack {
         /// Whether no other test database may be alive meanwhile (``TestPermits/alone(_:)``), for a
         /// test whose timing a busy parallel run upsets. Default false.
         public var alone = false
+        /// Whether the database lives on a cluster no other test uses, so the test may stop and
+        /// start it (``TestDatabase/create(migrated:poolSize:restartable:)``). Default false.
+        public var restartable = false
 
         public init(time: Time = .manual, faults: FaultScript = .none, retryPolicy: RetryPolicy = .standard,
                     requestTimeout: TimeInterval = 5, listen: Bool = false) {
