@@ -50,6 +50,9 @@ extension TestStack {
         public var alone = false
         /// Where each journey start's stage times go (`JourneyDependencies.startStages`). Default nil.
         public var startStages: (@Sendable ([StageTimer.Stage]) -> Void)?
+        /// Whether the database lives on a cluster no other test uses, so the test may stop and
+        /// start it (``TestDatabase/create(migrated:poolSize:restartable:)``). Default false.
+        public var restartable = false
 
         public init(time: Time = .manual, faults: FaultScript = .none, retryPolicy: RetryPolicy = .standard,
                     requestTimeout: TimeInterval = 5, listen: Bool = false) {

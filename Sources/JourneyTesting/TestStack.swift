@@ -80,7 +80,7 @@ public struct TestStack: Sendable {
         if let database {
             db = database
         } else {
-            db = try await TestDatabase.create(poolSize: options.poolSize)
+            db = try await TestDatabase.create(poolSize: options.poolSize, restartable: options.restartable)
         }
         let stack: TestStack
         do {
