@@ -17,6 +17,8 @@ public struct ReportParameters: Sendable, Equatable {
     public var stuckMinutes: Int
     /// The time SLA ages are measured at (an injected clock's now).
     public var now: Date
+    /// Where counts of whole days come from. Default ``ReportSource/rollups``.
+    public var source: ReportSource = .rollups
 
     public init(from: Date, to: Date, environment: Environment? = nil, subject: SubjectReference? = nil,
                 thresholdMinutes: Int = 10, stuckMinutes: Int = 60, now: Date) {
@@ -28,4 +30,12 @@ public struct ReportParameters: Sendable, Equatable {
         self.stuckMinutes = stuckMinutes
         self.now = now
     }
+}
+
+/// Where a report reads the whole days of its window.
+public enum ReportSource: Sendable, Equatable {
+    /// The daily rollups, with the partial days at the edges from the read models (exact).
+    case rollups
+    /// Every journey of the window from the read models (what the rollups are checked against).
+    case readModels
 }

@@ -1,0 +1,89 @@
+-- Daily rollups of the journey read models for the reports over long windows (issue 15.5).
+--
+-- Keyed by the UTC day a journey started, its environment, flow and purpose (empty text for
+-- none) and its attempt count, so every figure is a sum and "most retries" a max over keys. The
+-- journey projection keeps them in the same transaction as journey_state and journey_attempts:
+-- it takes the touched journeys' contribution out before their rows change and puts it back
+-- after (ProjectionsRollupStatements); a rebuild fills fresh twins from the rebuilt tables and
+-- swaps them in with the rest. A report reads whole days here and the partial days at its
+-- window's edges from the read models, so answers stay exact.
+
+CREATE TABLE journey_daily (
+    day              date    NOT NULL,
+    environment      text    NOT NULL,
+    flow             text    NOT NULL,
+    purpose          text    NOT NULL,
+    current_attempt  integer NOT NULL,
+    journeys         integer NOT NULL,
+    completed        integer NOT NULL,
+    approved         integer NOT NULL,
+    abandoned        integer NOT NULL,
+    token_issued     integer NOT NULL,
+    capture_opened   integer NOT NULL,
+    callback_success integer NOT NULL,
+    result_fetched   integer NOT NULL,
+    closed_by_user   integer NOT NULL,
+    timed_out        integer NOT NULL,
+    attempts         integer NOT NULL,
+    expired_attempts integer NOT NULL,
+    PRIMARY KEY (day, environment, flow, purpose, current_attempt)
+);
+
+-- Attempts per SDK error code (0: attempts without one).
+CREATE TABLE journey_daily_sdk_errors (
+    day            date    NOT NULL,
+    environment    text    NOT NULL,
+    sdk_error_code integer NOT NULL,
+    attempts       integer NOT NULL,
+    PRIMARY KEY (day, environment, sdk_error_code)
+);
+
+-- Journeys with a result per histogram bucket of the seconds from start to result
+-- (width_bucket over TimeToResultReport.bounds).
+CREATE TABLE journey_daily_time_to_result (
+    day         date    NOT NULL,
+    environment text    NOT NULL,
+    bucket      integer NOT NULL,
+    journeys    integer NOT NULL,
+    PRIMARY KEY (day, environment, bucket)
+);
+
+-- Started journeys by start time with what the partial days and the SLA lists read.
+CREATE INDEX journey_state_started ON journey_state (started_at) INCLUDE (environment);
+-- Journeys not yet completed or abandoned (the SLA "stuck" list).
+CREATE INDEX journey_state_open ON journey_state (updated_at) WHERE status NOT IN ('completed', 'abandoned');
+
+GRANT SELECT ON journey_daily, journey_daily_sdk_errors, journey_daily_time_to_result TO journeys_app, journeys_analyst;
+GRANT SELECT, INSERT, UPDATE, DELETE ON journey_daily, journey_daily_sdk_errors, journey_daily_time_to_result TO journeys_projector;
+
+-- The journeys projected so far (the projection keeps the rollups from here on).
+WITH a AS (
+    SELECT journey_id, bool_or(token_issued_at IS NOT NULL) AS token, bool_or(capture_opened_at IS NOT NULL) AS capture,
+           bool_or(callback_outcome = 'success') AS callback, bool_or(result_fetched_at IS NOT NULL) AS result,
+           bool_or(closed_by_user_at IS NOT NULL) AS closed, bool_or(session_timed_out_at IS NOT NULL) AS timed_out,
+           count(*) AS attempts, count(*) FILTER (WHERE error IN ('tokenExpired', 'processExpired')) AS expired
+    FROM journey_attempts GROUP BY journey_id),
+j AS (
+    SELECT journey_id, (started_at AT TIME ZONE 'UTC')::date AS day, coalesce(environment, '') AS environment,
+           coalesce(flow, '') AS flow, coalesce(purpose, '') AS purpose, current_attempt, status, outcome,
+           extract(epoch FROM result_at - started_at)::float8 AS from_start
+    FROM journey_state WHERE started_at IS NOT NULL),
+daily AS (
+    INSERT INTO journey_daily
+    SELECT j.day, j.environment, j.flow, j.purpose, j.current_attempt, count(*),
+           count(*) FILTER (WHERE j.status = 'completed'), count(*) FILTER (WHERE j.outcome = 'approved'),
+           count(*) FILTER (WHERE j.status = 'abandoned'), count(*) FILTER (WHERE a.token),
+           count(*) FILTER (WHERE a.capture), count(*) FILTER (WHERE a.callback), count(*) FILTER (WHERE a.result),
+           count(*) FILTER (WHERE a.closed), count(*) FILTER (WHERE a.timed_out),
+           coalesce(sum(a.attempts), 0), coalesce(sum(a.expired), 0)
+    FROM j LEFT JOIN a USING (journey_id)
+    GROUP BY 1, 2, 3, 4, 5),
+errors AS (
+    INSERT INTO journey_daily_sdk_errors
+    SELECT j.day, j.environment, coalesce(x.sdk_error_code, 0), count(*)
+    FROM j JOIN journey_attempts x USING (journey_id)
+    GROUP BY 1, 2, 3)
+INSERT INTO journey_daily_time_to_result
+SELECT j.day, j.environment, width_bucket(j.from_start, ARRAY[10,30,60,120,300,600,1800]::float8[]), count(*)
+FROM j WHERE j.from_start IS NOT NULL
+GROUP BY 1, 2, 3;
