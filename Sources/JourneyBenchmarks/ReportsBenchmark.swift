@@ -124,7 +124,7 @@ public struct ReportsBenchmark: Sendable {
         var first = 0
         while first < count {
             let last = min(count, first + chunk) - 1
-            try await client.transaction { connection in
+            try await client.transaction { [first] connection in
                 try connection.execute(unsafeSQL: ReportsBenchmarkStatements.asynchronousCommit)
                 _ = try connection.query(ReportsBenchmarkStatements.insertStates(first: first, last: last, count: count,
                                                                                  start: start, spanSeconds: span))
