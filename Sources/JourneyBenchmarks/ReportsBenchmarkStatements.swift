@@ -27,14 +27,14 @@ enum ReportsBenchmarkStatements {
                      started + (attempts - 1) * interval '10 minutes' + (20 + r6 * r6 * 3000) * interval '1 second' AS result,
                      (2 + r7 * 120) * interval '1 second' AS callback_lead
               FROM (SELECT i, r1, r2, r3, r6, r7,
-                           \(start)::timestamptz + ((i + r0) * \(spanSeconds) / \(count)) * interval '1 second' AS started,
+                           \(start)::timestamptz + ((i + r0) * \(spanSeconds)::float8 / \(count)::float8) * interval '1 second' AS started,
                            CASE WHEN r4 < 0.80 THEN 1 WHEN r4 < 0.94 THEN 2 WHEN r4 < 0.99 THEN 3 ELSE 4 END AS attempts,
                            CASE WHEN r5 < 0.72 THEN 'approved' WHEN r5 < 0.80 THEN 'rejected'
                                 WHEN r5 < 0.997 THEN 'abandoned' ELSE 'waiting' END AS fate
                     FROM (SELECT i, \(unsafeSQL: uniform(0)) AS r0, \(unsafeSQL: uniform(1)) AS r1, \(unsafeSQL: uniform(2)) AS r2,
                                  \(unsafeSQL: uniform(3)) AS r3, \(unsafeSQL: uniform(4)) AS r4, \(unsafeSQL: uniform(5)) AS r5,
                                  \(unsafeSQL: uniform(6)) AS r6, \(unsafeSQL: uniform(7)) AS r7
-                          FROM generate_series(\(first), \(last)) AS i) u) g) j
+                          FROM generate_series(\(first)::bigint, \(last)::bigint) AS i) u) g) j
         """
     }
 
@@ -65,7 +65,7 @@ enum ReportsBenchmarkStatements {
                           WHEN k = s.current_attempt AND s.status <> 'abandoned' THEN 'success'
                           WHEN r < 0.45 THEN 'tokenExpired' WHEN r < 0.55 THEN 'processExpired'
                           WHEN r < 0.90 THEN 'sdkError' ELSE 'closed' END AS kind) w
-        WHERE s.updated_position BETWEEN \(first) AND \(last)
+        WHERE s.updated_position BETWEEN \(first)::bigint AND \(last)::bigint
         """
     }
 
@@ -77,7 +77,7 @@ enum ReportsBenchmarkStatements {
     /// A lost chunk only means a throwaway database is short.
     static let asynchronousCommit = "SET LOCAL synchronous_commit = off"
 
-    static let analyze = "ANALYZE journey_state, journey_attempts, journey_daily, journey_daily_sdk_errors, journey_daily_time_to_result"
+    static let analyze = "VACUUM ANALYZE journey_state, journey_attempts, journey_daily, journey_daily_sdk_errors, journey_daily_time_to_result, journey_daily_result_bins"
 
     static let stateCount: PostgresQuery = "SELECT count(*)::int FROM journey_state"
 

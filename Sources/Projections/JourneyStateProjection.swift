@@ -30,10 +30,11 @@ public struct JourneyStateProjection: Projection {
     public struct Tables: Sendable, Equatable {
         public var state: String
         public var attempts: String
-        /// The daily rollups (``DailyRollup``): `<daily>`, `<daily>_sdk_errors`, `<daily>_time_to_result`.
+        /// The daily rollups (``DailyRollup``): `<daily>`, `<daily>_sdk_errors`, `<daily>_time_to_result`, `<daily>_result_bins`.
         public var daily: String
         public var dailySDKErrors: String { daily.replacingOccurrences(of: "journey_daily", with: "journey_daily_sdk_errors") }
         public var dailyTimeToResult: String { daily.replacingOccurrences(of: "journey_daily", with: "journey_daily_time_to_result") }
+        public var dailyResultBins: String { daily.replacingOccurrences(of: "journey_daily", with: "journey_daily_result_bins") }
         public static let live = Tables(state: "journey_state", attempts: "journey_attempts", daily: "journey_daily")
         public static let rebuild = Tables(state: "journey_state_rebuild", attempts: "journey_attempts_rebuild",
                                            daily: "journey_daily_rebuild")

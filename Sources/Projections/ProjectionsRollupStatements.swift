@@ -1,7 +1,7 @@
 import Postgres
 
 /// The statements that keep the daily rollups (`journey_daily`, `journey_daily_sdk_errors`,
-/// `journey_daily_time_to_result`, migration 0026) in step with the journey read models.
+/// `journey_daily_time_to_result`, `journey_daily_result_bins`, migration 0026) in step with the journey read models.
 extension ProjectionsStatements {
     /// Adds (`sign` 1) or takes out (`sign` -1) the contribution of the journeys in `ids` (a JSON
     /// array), as their rows stand in `tables`, to the rollups: one statement, three upserts. With
@@ -23,7 +23,8 @@ extension ProjectionsStatements {
             j AS (
                 SELECT journey_id, (started_at AT TIME ZONE 'UTC')::date AS day, coalesce(environment, '') AS environment,
                        coalesce(flow, '') AS flow, coalesce(purpose, '') AS purpose, current_attempt, status, outcome,
-                       extract(epoch FROM result_at - started_at)::float8 AS from_start
+                       extract(epoch FROM result_at - started_at)::float8 AS from_start,
+                       extract(epoch FROM result_at - callback_at)::float8 AS from_callback
                 FROM \(unsafeSQL: tables.state) WHERE started_at IS NOT NULL \(unsafeSQL: only)),
             daily AS (
                 INSERT INTO \(unsafeSQL: tables.daily) AS d
@@ -42,7 +43,14 @@ extension ProjectionsStatements {
                 SELECT j.day, j.environment, coalesce(x.sdk_error_code, 0), \(sign) * count(*)
                 FROM j JOIN \(unsafeSQL: tables.attempts) x USING (journey_id)
                 GROUP BY 1, 2, 3
-                ON CONFLICT (day, environment, sdk_error_code) DO UPDATE SET attempts = d.attempts + EXCLUDED.attempts)
+                ON CONFLICT (day, environment, sdk_error_code) DO UPDATE SET attempts = d.attempts + EXCLUDED.attempts),
+            bins AS (
+                INSERT INTO \(unsafeSQL: tables.dailyResultBins) AS d
+                SELECT j.day, j.environment, m.measure, journey_result_bin(m.seconds), \(sign) * count(*)
+                FROM j CROSS JOIN LATERAL (VALUES (0::smallint, j.from_start), (1::smallint, j.from_callback)) AS m (measure, seconds)
+                WHERE m.seconds IS NOT NULL
+                GROUP BY 1, 2, 3, 4
+                ON CONFLICT (day, environment, measure, bin) DO UPDATE SET journeys = d.journeys + EXCLUDED.journeys)
             INSERT INTO \(unsafeSQL: tables.dailyTimeToResult) AS d
             SELECT j.day, j.environment, width_bucket(j.from_start, \(unsafeSQL: bounds)), \(sign) * count(*)
             FROM j WHERE j.from_start IS NOT NULL
@@ -54,10 +62,11 @@ extension ProjectionsStatements {
     /// (Re)creates the rollups' rebuild twins empty (raw SQL, one script).
     static func createRebuildRollups(_ fresh: JourneyStateProjection.Tables, like live: JourneyStateProjection.Tables) -> String {
         """
-        DROP TABLE IF EXISTS \(fresh.daily), \(fresh.dailySDKErrors), \(fresh.dailyTimeToResult);
+        DROP TABLE IF EXISTS \(fresh.daily), \(fresh.dailySDKErrors), \(fresh.dailyTimeToResult), \(fresh.dailyResultBins);
         CREATE TABLE \(fresh.daily) (LIKE \(live.daily) INCLUDING ALL);
         CREATE TABLE \(fresh.dailySDKErrors) (LIKE \(live.dailySDKErrors) INCLUDING ALL);
         CREATE TABLE \(fresh.dailyTimeToResult) (LIKE \(live.dailyTimeToResult) INCLUDING ALL);
+        CREATE TABLE \(fresh.dailyResultBins) (LIKE \(live.dailyResultBins) INCLUDING ALL);
         """
     }
 
@@ -65,7 +74,7 @@ extension ProjectionsStatements {
     /// (raw SQL, one script, inside the swap's transaction).
     static func swapRollups(_ fresh: JourneyStateProjection.Tables, into live: JourneyStateProjection.Tables) -> String {
         let pairs = [(fresh.daily, live.daily), (fresh.dailySDKErrors, live.dailySDKErrors),
-                     (fresh.dailyTimeToResult, live.dailyTimeToResult)]
+                     (fresh.dailyTimeToResult, live.dailyTimeToResult), (fresh.dailyResultBins, live.dailyResultBins)]
         return pairs.map { fresh, live in
             """
             DROP TABLE \(live);

@@ -88,8 +88,7 @@ enum ReportsStatements {
             FROM journey_attempts a JOIN journey_state s USING (journey_id)
             WHERE \(window: parameters, on: "s") AND a.callback_outcome = 'success'
               AND a.callback_at <= \(now)::timestamptz - make_interval(mins => \(parameters.thresholdMinutes))
-              AND (a.result_fetched_at IS NULL
-                   OR a.result_fetched_at > a.callback_at + make_interval(mins => \(parameters.thresholdMinutes)))
+              AND \(unsafeSQL: resultWait) > make_interval(mins => \(parameters.thresholdMinutes))
             ORDER BY a.callback_at, s.journey_id, a.attempt
             """
     }
@@ -117,6 +116,10 @@ enum ReportsStatements {
         ORDER BY s.started_at, s.journey_id
         """
     }
+
+    /// How long a success callback's result took, far more than any threshold while it has none
+    /// (migration 0026 indexes it): `> threshold` is "no result yet, or later than the threshold".
+    static let resultWait = "(coalesce(a.result_fetched_at, '9999-12-31 00:00:00+00'::timestamptz) - a.callback_at)"
 
     /// The attempt errors that count as expiries.
     static let expiredErrors = "('tokenExpired', 'processExpired')"
@@ -154,27 +157,71 @@ enum ReportsStatements {
         """
     }
 
-    /// Row `-1`: samples and p50/p90/p99 from start, then from callback; then per `width_bucket`
-    /// of the seconds from start over `bounds` (whole seconds), its count.
-    static func timeToResult(_ parameters: ReportParameters, bounds: [Double]) -> PostgresQuery {
+    /// Samples and p50/p90/p99 (`percentile_cont`) from start, then from callback, over every
+    /// journey of the window (the read-model path ``TimeToResultReport`` is checked against).
+    static func timeToResultPercentiles(_ parameters: ReportParameters) -> PostgresQuery {
+        """
+        WITH r AS (
+            SELECT extract(epoch FROM s.result_at - s.started_at)::float8 AS from_start,
+                   extract(epoch FROM s.result_at - s.callback_at)::float8 AS from_callback
+            FROM journey_state s
+            WHERE \(window: parameters, on: "s") AND s.result_at IS NOT NULL)
+        SELECT count(from_start)::int,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY from_start),
+               percentile_cont(0.9) WITHIN GROUP (ORDER BY from_start),
+               percentile_cont(0.99) WITHIN GROUP (ORDER BY from_start),
+               count(from_callback)::int,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY from_callback),
+               percentile_cont(0.9) WITHIN GROUP (ORDER BY from_callback),
+               percentile_cont(0.99) WITHIN GROUP (ORDER BY from_callback)
+        FROM r
+        """
+    }
+
+    /// The seconds from start (measure 0) or from the success callback (measure 1) to the result.
+    private static func resultSeconds(_ measure: Int) -> String {
+        measure == 0 ? "extract(epoch FROM s.result_at - s.started_at)::float8"
+            : "extract(epoch FROM s.result_at - s.callback_at)::float8"
+    }
+
+    /// Per measure (0 from start, 1 from callback) and `journey_result_bin` of its seconds: journeys
+    /// of the window with a result; whole days from `journey_daily_result_bins`.
+    static func resultBins(_ parameters: ReportParameters) -> PostgresQuery {
+        """
+        WITH parts AS (
+            SELECT m.measure, journey_result_bin(m.seconds) AS bin, count(*) AS n
+            FROM journey_state s
+            CROSS JOIN LATERAL (VALUES (0, \(unsafeSQL: resultSeconds(0))), (1, \(unsafeSQL: resultSeconds(1)))) AS m (measure, seconds)
+            WHERE \(edges: parameters, on: "s") AND s.result_at IS NOT NULL AND m.seconds IS NOT NULL
+            GROUP BY 1, 2
+            UNION ALL
+            SELECT d.measure, d.bin, sum(d.journeys) FROM journey_daily_result_bins d
+            WHERE \(days: parameters, on: "d")
+            GROUP BY 1, 2)
+        SELECT measure::int, bin, sum(n)::int FROM parts GROUP BY 1, 2 HAVING sum(n) > 0 ORDER BY 1, 2
+        """
+    }
+
+    /// The bin and seconds of `measure` of the window's journeys in `bins` (a `{…}` integer array),
+    /// by bin and seconds (through the bin indexes of migration 0026).
+    static func resultSeconds(_ parameters: ReportParameters, measure: Int, bins: String) -> PostgresQuery {
+        let seconds = resultSeconds(measure)
+        return """
+            SELECT journey_result_bin(\(unsafeSQL: seconds)), \(unsafeSQL: seconds)
+            FROM journey_state s
+            WHERE journey_result_bin(\(unsafeSQL: seconds)) = ANY (\(bins)::int[])
+              AND s.result_at IS NOT NULL \(unsafeSQL: measure == 0 ? "" : "AND s.callback_at IS NOT NULL")
+              AND \(window: parameters, on: "s")
+            ORDER BY 1, 2
+            """
+    }
+
+    /// Per `width_bucket` of the seconds from start over `bounds` (whole seconds): journeys with a
+    /// result; whole days from `journey_daily_time_to_result`.
+    static func timeToResultHistogram(_ parameters: ReportParameters, bounds: [Double]) -> PostgresQuery {
         let boundsSQL = "ARRAY[\(bounds.map { String(Int($0)) }.joined(separator: ","))]::float8[]"
         return """
-            WITH r AS (
-                SELECT extract(epoch FROM s.result_at - s.started_at)::float8 AS from_start,
-                       extract(epoch FROM s.result_at - s.callback_at)::float8 AS from_callback
-                FROM journey_state s
-                WHERE \(window: parameters, on: "s") AND s.result_at IS NOT NULL)
-            SELECT -1 AS bucket, count(from_start)::int,
-                   percentile_cont(0.5) WITHIN GROUP (ORDER BY from_start),
-                   percentile_cont(0.9) WITHIN GROUP (ORDER BY from_start),
-                   percentile_cont(0.99) WITHIN GROUP (ORDER BY from_start),
-                   count(from_callback)::int,
-                   percentile_cont(0.5) WITHIN GROUP (ORDER BY from_callback),
-                   percentile_cont(0.9) WITHIN GROUP (ORDER BY from_callback),
-                   percentile_cont(0.99) WITHIN GROUP (ORDER BY from_callback)
-            FROM r
-            UNION ALL
-            SELECT bucket, sum(n)::int, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+            SELECT bucket, sum(n)::int
             FROM (SELECT width_bucket(extract(epoch FROM s.result_at - s.started_at)::float8, \(unsafeSQL: boundsSQL)) AS bucket,
                          count(*) AS n
                   FROM journey_state s

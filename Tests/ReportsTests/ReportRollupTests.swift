@@ -35,7 +35,7 @@ import Testing
         defer { Task { await db.drop() } }
         try await VariedHistory.build(db)
         let projected = try await rollupRows(db)
-        try await db.owner.query("TRUNCATE journey_daily, journey_daily_sdk_errors, journey_daily_time_to_result")
+        try await db.owner.query("TRUNCATE journey_daily, journey_daily_sdk_errors, journey_daily_time_to_result, journey_daily_result_bins")
         let migration = try #require(Migrations.SchemaFiles.all.first { $0.name.hasPrefix("0026_") })
         let backfill = try #require(migration.sql.components(separatedBy: "\n\n").first { $0.contains("WITH a AS") })
         try await db.owner.query(PostgresQuery(unsafeSQL: backfill))
@@ -85,6 +85,7 @@ import Testing
             SELECT row(d.*)::text FROM journey_daily d WHERE journeys <> 0
             UNION ALL SELECT row(e.*)::text FROM journey_daily_sdk_errors e WHERE attempts <> 0
             UNION ALL SELECT row(t.*)::text FROM journey_daily_time_to_result t WHERE journeys <> 0
+            UNION ALL SELECT row(b.*)::text FROM journey_daily_result_bins b WHERE journeys <> 0
             ORDER BY 1
             """).map { try $0.decode(0, as: String.self) }
     }
