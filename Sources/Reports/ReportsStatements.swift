@@ -82,11 +82,16 @@ enum ReportsStatements {
     /// Success callbacks whose result came later than the threshold, or not yet at `now`.
     static func callbacksWithoutResult(_ parameters: ReportParameters) -> PostgresQuery {
         let now = parameters.now
+        // The late callbacks come from the `resultWait` index, their journeys by primary key
+        // (`OFFSET 0` keeps the lookup per callback rather than a scan of the window's journeys).
         return """
             SELECT s.journey_id, a.attempt, s.environment, s.status, a.callback_at, a.result_fetched_at,
                    extract(epoch FROM coalesce(a.result_fetched_at, \(now)::timestamptz) - a.callback_at)::float8 / 60
-            FROM journey_attempts a JOIN journey_state s USING (journey_id)
-            WHERE \(window: parameters, on: "s") AND a.callback_outcome = 'success'
+            FROM journey_attempts a
+            CROSS JOIN LATERAL (
+                SELECT s.journey_id, s.environment, s.status FROM journey_state s
+                WHERE s.journey_id = a.journey_id AND \(window: parameters, on: "s") OFFSET 0) s
+            WHERE a.callback_outcome = 'success'
               AND a.callback_at <= \(now)::timestamptz - make_interval(mins => \(parameters.thresholdMinutes))
               AND \(unsafeSQL: resultWait) > make_interval(mins => \(parameters.thresholdMinutes))
             ORDER BY a.callback_at, s.journey_id, a.attempt

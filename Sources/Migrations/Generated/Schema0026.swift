@@ -53,12 +53,12 @@ CREATE TABLE journey_daily_time_to_result (
 );
 
 -- The time-to-result percentiles stay exact without sorting a year of journeys: a report counts
--- journeys per logarithmic bin of their seconds to result (about 3% wide) from the rollup below,
+-- journeys per logarithmic bin of their seconds to result (about 6% wide) from the rollup below,
 -- finds the bins holding the ranks percentile_cont interpolates between, and sorts only the
 -- journeys of those bins (indexes below).
 CREATE FUNCTION journey_result_bin(seconds float8) RETURNS integer
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN floor(ln(1 + greatest(seconds, 0)) * 32)::integer;
+    RETURN floor(ln(1 + greatest(seconds, 0)) * 16)::integer;
 
 -- Journeys with a result per bin of the seconds from start (measure 0) and from the success
 -- callback (measure 1) to the result.
