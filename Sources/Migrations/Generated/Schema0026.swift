@@ -81,6 +81,9 @@ CREATE INDEX journey_state_result_bin_callback
 CREATE INDEX journey_attempts_result_wait
     ON journey_attempts ((coalesce(result_fetched_at, '9999-12-31 00:00:00+00'::timestamptz) - callback_at))
     WHERE callback_outcome = 'success';
+-- So the planner knows how few those are (without it, a third of all attempts: a hash join and JIT).
+CREATE STATISTICS journey_attempts_result_wait_stats
+    ON (coalesce(result_fetched_at, '9999-12-31 00:00:00+00'::timestamptz) - callback_at) FROM journey_attempts;
 
 -- Started journeys by start time with what the partial days and the SLA lists read.
 CREATE INDEX journey_state_started ON journey_state (started_at) INCLUDE (environment);
