@@ -6,7 +6,8 @@ import Postgres
 /// Rebuilds a projection from position zero into fresh tables and swaps them in atomically.
 ///
 /// 1. `journey_state_rebuild` / `journey_attempts_rebuild` are (re)created empty, shaped like the
-///    live tables (`LIKE ... INCLUDING ALL`: columns, defaults, indexes).
+///    live tables (`LIKE ... INCLUDING ALL`: columns, defaults, indexes), and so are the daily
+///    rollups' twins (``DailyRollup``), filled from the rebuilt tables before the swap.
 /// 2. Every readable event is applied to them in batches (one transaction each), reporting
 ///    `progress(done, total)`, pipelined: reading the next batch, folding this one from a cache of
 ///    recent states, and writing the previous one overlap. The live runner keeps applying to the
