@@ -69,7 +69,7 @@ let package = Package(
         ]),
         .target(name: "JourneyBenchmarks", dependencies: [
             "CLI", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyApp", "JourneyDomain",
-            "JourneyEngine", "Migrations", "Postgres", "Projections", "Workers", "JourneyAPI", "Observability",
+            "JourneyEngine", "Migrations", "Postgres", "Projections", "Reports", "Workers", "JourneyAPI", "Observability",
         ]),
         .target(name: "JourneyCommands", dependencies: [
             "AccessControl", "Audit", "CLI", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI",

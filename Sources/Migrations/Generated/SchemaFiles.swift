@@ -26,5 +26,6 @@ public enum SchemaFiles {
         migration0022,
         migration0023,
         migration0025,
+        migration0026,
     ]
 }
