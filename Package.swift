@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["Postgres", "Cryptography"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "CLI", dependencies: ["Timestamps"]),
-        .target(name: "HumanTokenAPI", dependencies: ["Cryptography", "Timestamps"]),
+        .target(name: "HumanTokenAPI", dependencies: ["Cryptography", "Observability", "Timestamps"]),
         .target(name: "RateBudget", dependencies: ["Postgres", "HumanTokenAPI"]),
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography"]),
         .target(name: "SDKLiteSimulator"),
@@ -47,7 +47,7 @@ let package = Package(
         ]),
         .target(name: "JourneyStore", dependencies: ["EventStore", "JourneyDomain", "Postgres"]),
         .target(name: "JourneyEngine", dependencies: [
-            "EventStore", "JourneyDomain", "JourneyStore", "Postgres", "Privacy", "HumanTokenAPI",
+            "EventStore", "JourneyDomain", "JourneyStore", "Observability", "Postgres", "Privacy", "HumanTokenAPI",
         ]),
         .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain"]),
         .target(name: "DataSubjects", dependencies: [
@@ -69,7 +69,7 @@ let package = Package(
         ]),
         .target(name: "JourneyBenchmarks", dependencies: [
             "CLI", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyApp", "JourneyDomain",
-            "JourneyEngine", "Migrations", "Postgres", "Projections", "Workers",
+            "JourneyEngine", "Migrations", "Postgres", "Projections", "Reports", "Workers", "JourneyAPI", "Observability",
         ]),
         .target(name: "JourneyCommands", dependencies: [
             "AccessControl", "Audit", "CLI", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI",
@@ -82,7 +82,7 @@ let package = Package(
         // Test support and tests
         .target(name: "JourneyTesting", dependencies: [
             "AccessControl", "Cryptography", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyAPI", "JourneyApp",
-            "JourneyDomain", "Migrations", "Postgres", "Projections", "UnicoEmulator", "Workers",
+            "JourneyDomain", "Migrations", "Observability", "Postgres", "Projections", "UnicoEmulator", "Workers",
         ]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "EmbeddedPostgres", "JourneyTesting"]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting", "Postgres"]),
@@ -109,7 +109,7 @@ let package = Package(
         ]),
         .testTarget(name: "JourneyAPITests", dependencies: [
             "JourneyAPI", "JourneyEngine", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
-            "AccessControl", "JourneyDomain", "EventStore", "Projections", "Postgres",
+            "AccessControl", "JourneyDomain", "EventStore", "Projections", "Postgres", "Observability",
         ]),
         .testTarget(name: "JourneyClientTests", dependencies: [
             "JourneyClient", "JourneyAPI", "JourneyTesting", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",

@@ -27,7 +27,7 @@ final class RequestHeadDeadlines: Sendable {
     }
 
     /// Connections cut so far because their head was late.
-    var cut: Int { cutCount.load(ordering: .relaxed) }
+    var cut: Int { cutCount.load(ordering: .sequentiallyConsistent) }
 
     /// A connection was accepted: its first head is due `headTimeout` from `now`.
     func opened(_ connection: OpaquePointer, now: ContinuousClock.Instant = .now) {
@@ -55,18 +55,18 @@ final class RequestHeadDeadlines: Sendable {
     /// Shuts down every socket whose head is overdue at `now`; returns how many.
     @discardableResult
     func sweep(now: ContinuousClock.Instant = .now) -> Int {
-        let cut = entries.withLock { entries in
+        entries.withLock { entries in
             var cut = 0
             for (key, entry) in entries {
                 guard let deadline = entry.deadline, deadline <= now else { continue }
+                // Counted before the client can see the close, so `cut` never lags behind it.
+                cutCount.add(1, ordering: .sequentiallyConsistent)
                 htj_shutdown_socket(entry.socket)
                 entries[key]?.deadline = nil
                 cut += 1
             }
             return cut
         }
-        if cut > 0 { cutCount.add(cut, ordering: .relaxed) }
-        return cut
     }
 
     /// How often `sweep` should run: a quarter of `headTimeout`, between 50 ms and 1 s.

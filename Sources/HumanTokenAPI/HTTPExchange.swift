@@ -6,7 +6,8 @@ import FoundationNetworking
 /// One HTTP request and its answer over a `URLSession`, with failures turned into typed errors.
 ///
 /// Redirects are never followed: a 3xx is an `invalid_response` naming the status (a bearer
-/// token or an assertion must not travel to a host nobody configured).
+/// token or an assertion must not travel to a host nobody configured). A cancelled caller gets
+/// `CancellationError` at once (``CancellableDataTask``).
 struct HTTPExchange: Sendable {
     /// A received answer of any status.
     struct Response: Sendable {
@@ -32,7 +33,7 @@ struct HTTPExchange: Sendable {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await CancellableDataTask.data(session, for: request)
         } catch let error as URLError {
             try Task.checkCancellation()
             if error.code == .timedOut {

@@ -22,8 +22,8 @@ extension Journeys {
             guard let sealed = state.humanToken, let subject = state.subject else { return (state, nil) }
             let token = try vault.open(sealed, field: PersonalDataField.humanToken, subject: subject.reference,
                                        on: context.connection)
-            try context.execute(.recordDisclosure(disclosure.with(fields: [PersonalDataField.humanToken])),
-                                journey: id, loaded: loaded, metadata: metadata)
+            try context.execute([.recordDisclosure(disclosure.with(fields: [PersonalDataField.humanToken]))],
+                                journey: id, metadata: metadata, known: loaded)
             return (state, token)
         }
     }
@@ -37,7 +37,7 @@ extension Journeys {
         let outcome = try await commands.transaction { context in
             let loaded = try context.load(id)
             guard loaded.version > 0 else { throw EngineError.notFound() }
-            return try context.execute(.recordDisclosure(disclosure), journey: id, loaded: loaded, metadata: metadata)
+            return try context.execute([.recordDisclosure(disclosure)], journey: id, metadata: metadata, known: loaded)
         }
         guard case .personalDataDisclosed(let event)? = outcome.events.last else {
             throw EngineError(.inconsistentState, "a disclosure appended no event")

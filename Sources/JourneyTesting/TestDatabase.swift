@@ -36,9 +36,10 @@ public struct TestDatabase: Sendable {
 
     /// Creates a new database, migrated unless `migrated` is false. A migrated one is copied from
     /// the cluster's template of the current schema (``TestTemplate``), not migrated anew. Waits
-    /// for a permit of ``TestPermits/shared`` first.
-    public static func create(migrated: Bool = true, poolSize: Int = 8) async throws -> TestDatabase {
-        let permit = await TestPermits.shared.acquire()
+    /// for a permit of ``TestPermits/shared`` first; a `restartable` one lives alone on the cluster
+    /// of ``TestPermits/restartableSlot``, which the test may stop and start without cutting off others.
+    public static func create(migrated: Bool = true, poolSize: Int = 8, restartable: Bool = false) async throws -> TestDatabase {
+        let permit = restartable ? await TestPermits.acquireRestartable() : await TestPermits.shared.acquire()
         let status = try await TestCluster.start(slot: permit.slot)
         let cluster = TestCluster.cluster(slot: permit.slot)
         let name = "t_\(getpid())_\(TestCluster.nextNumber())"

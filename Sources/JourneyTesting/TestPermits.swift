@@ -46,6 +46,18 @@ public final class TestPermits: Sendable {
     /// One ``alone(_:)`` test at a time, so two never each hold half of the permits.
     private static let aloneGate = TestPermits(count: 1)
 
+    /// The slot of the cluster a test may stop and start: one past the shared permits' slots, so
+    /// no other test's database is on it (slot 0 also serves tests that use the cluster directly).
+    public static var restartableSlot: Int { shared.count }
+    /// One test at a time on the restartable cluster.
+    private static let restartableGate = TestPermits(count: 1)
+
+    /// A permit on the restartable cluster (``restartableSlot``); waits while another test holds it.
+    static func acquireRestartable() async -> TestPermit {
+        let gate = await restartableGate.acquire()
+        return TestPermit(slot: restartableSlot) { _ in gate.release() }
+    }
+
     /// Runs `body` with every permit held: no other test database is alive meanwhile, so a test
     /// whose timing a busy run would upset (a PostgreSQL restart mid-run) sees a quiet machine.
     /// The databases `body` creates take the held slots.

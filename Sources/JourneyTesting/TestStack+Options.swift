@@ -2,6 +2,7 @@ import Foundation
 import HumanTokenAPI
 import JourneyAPI
 import JourneyDomain
+import Observability
 import UnicoEmulator
 
 extension TestStack {
@@ -47,6 +48,11 @@ extension TestStack {
         /// Whether no other test database may be alive meanwhile (``TestPermits/alone(_:)``), for a
         /// test whose timing a busy parallel run upsets. Default false.
         public var alone = false
+        /// Where each journey start's stage times go (`JourneyDependencies.startStages`). Default nil.
+        public var startStages: (@Sendable ([StageTimer.Stage]) -> Void)?
+        /// Whether the database lives on a cluster no other test uses, so the test may stop and
+        /// start it (``TestDatabase/create(migrated:poolSize:restartable:)``). Default false.
+        public var restartable = false
 
         public init(time: Time = .manual, faults: FaultScript = .none, retryPolicy: RetryPolicy = .standard,
                     requestTimeout: TimeInterval = 5, listen: Bool = false) {

@@ -30,8 +30,14 @@ public struct JourneyStateProjection: Projection {
     public struct Tables: Sendable, Equatable {
         public var state: String
         public var attempts: String
-        public static let live = Tables(state: "journey_state", attempts: "journey_attempts")
-        public static let rebuild = Tables(state: "journey_state_rebuild", attempts: "journey_attempts_rebuild")
+        /// The daily rollups (``DailyRollup``): `<daily>`, `<daily>_sdk_errors`, `<daily>_time_to_result`, `<daily>_result_bins`.
+        public var daily: String
+        public var dailySDKErrors: String { daily.replacingOccurrences(of: "journey_daily", with: "journey_daily_sdk_errors") }
+        public var dailyTimeToResult: String { daily.replacingOccurrences(of: "journey_daily", with: "journey_daily_time_to_result") }
+        public var dailyResultBins: String { daily.replacingOccurrences(of: "journey_daily", with: "journey_daily_result_bins") }
+        public static let live = Tables(state: "journey_state", attempts: "journey_attempts", daily: "journey_daily")
+        public static let rebuild = Tables(state: "journey_state_rebuild", attempts: "journey_attempts_rebuild",
+                                           daily: "journey_daily_rebuild")
     }
 
     static let streamPrefix = "journey-"
@@ -80,7 +86,11 @@ public struct JourneyStateProjection: Projection {
     public static func apply(_ batch: Batch, tables: Tables = .live, on connection: PostgresConnection) throws {
         var states = try load(batch.journeyIDs, tables: tables, on: connection)
         let changed = try fold(batch, into: &states)
-        if let rows = try Rows(changed) { try write(rows, tables: tables, on: connection) }
+        guard let rows = try Rows(changed) else { return }
+        let ids = try DailyRollup.ids(changed.map(\.id))
+        try DailyRollup.adjust(ids, by: -1, tables: tables, on: connection)
+        try write(rows, tables: tables, on: connection)
+        try DailyRollup.adjust(ids, by: 1, tables: tables, on: connection)
     }
 
     /// Evolves `states` (the stored states of the batch's journeys; absent ones start from the

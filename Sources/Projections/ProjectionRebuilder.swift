@@ -6,7 +6,8 @@ import Postgres
 /// Rebuilds a projection from position zero into fresh tables and swaps them in atomically.
 ///
 /// 1. `journey_state_rebuild` / `journey_attempts_rebuild` are (re)created empty, shaped like the
-///    live tables (`LIKE ... INCLUDING ALL`: columns, defaults, indexes).
+///    live tables (`LIKE ... INCLUDING ALL`: columns, defaults, indexes), and so are the daily
+///    rollups' twins (``DailyRollup``), filled from the rebuilt tables before the swap.
 /// 2. Every readable event is applied to them in batches (one transaction each), reporting
 ///    `progress(done, total)`, pipelined: reading the next batch, folding this one from a cache of
 ///    recent states, and writing the previous one overlap. The live runner keeps applying to the
@@ -62,6 +63,7 @@ public struct ProjectionRebuilder: Sendable {
         let fresh = JourneyStateProjection.Tables.rebuild
         try await client.withConnection { connection in
             try connection.execute(unsafeSQL: ProjectionsStatements.createRebuildTables(fresh, like: live))
+            try connection.execute(unsafeSQL: ProjectionsStatements.createRebuildRollups(fresh, like: live))
             // Each state is a few kB of JSON, compressed into TOAST: lz4 costs a fraction of pglz.
             if try connection.query(ProjectionsStatements.lz4Available).first != nil {
                 try connection.execute(unsafeSQL: ProjectionsStatements.compressStateWithLZ4(fresh.state))
@@ -116,6 +118,8 @@ public struct ProjectionRebuilder: Sendable {
             }
             try await writes.waitForAll()
         }
+        // The rollups of everything written so far; the swap's tail keeps them as it applies.
+        try await client.withConnection { try DailyRollup.fill(fresh, on: $0) }
         // Swap: one transaction, holding the checkpoint row against the live runner.
         let final = try await client.transaction { [checkpoint, batchSize] connection -> (GlobalCheckpoint, Int) in
             _ = try CheckpointStore.lock(name, wait: true, on: connection)
@@ -136,6 +140,7 @@ public struct ProjectionRebuilder: Sendable {
             for (liveName, freshName) in pairs {
                 try connection.execute(unsafeSQL: ProjectionsStatements.renameIndex(freshName, to: liveName))
             }
+            try connection.execute(unsafeSQL: ProjectionsStatements.swapRollups(fresh, into: live))
             try CheckpointStore.store(name, checkpoint, on: connection)
             return (checkpoint, tail)
         }

@@ -19,6 +19,8 @@ public struct ReportParameters: Sendable, Equatable {
     public var now: Date
     /// Only journeys of this tenant (the API sets the caller's); nil for every tenant (the CLI).
     public var tenant: String?
+    /// Where counts of whole days come from. Default ``ReportSource/rollups``.
+    public var source: ReportSource = .rollups
 
     public init(from: Date, to: Date, environment: Environment? = nil, subject: SubjectReference? = nil,
                 thresholdMinutes: Int = 10, stuckMinutes: Int = 60, now: Date, tenant: String? = nil) {
@@ -31,4 +33,12 @@ public struct ReportParameters: Sendable, Equatable {
         self.now = now
         self.tenant = tenant
     }
+}
+
+/// Where a report reads the whole days of its window.
+public enum ReportSource: Sendable, Equatable {
+    /// The daily rollups, with the partial days at the edges from the read models (exact).
+    case rollups
+    /// Every journey of the window from the read models (what the rollups are checked against).
+    case readModels
 }

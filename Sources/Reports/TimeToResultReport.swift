@@ -30,25 +30,30 @@ public struct TimeToResultReport: Report, Equatable {
     static let labels = ["<10s", "10-30s", "30s-1m", "1-2m", "2-5m", "5-10m", "10-30m", "30m+"]
 
     public static func run(_ parameters: ReportParameters, on client: PostgresClient) async throws -> TimeToResultReport {
-        let rows = try await client.query(ReportsStatements.timeToResult(parameters, bounds: bounds))
         var counts = Array(repeating: 0, count: labels.count)
-        var report = TimeToResultReport(fromStart: Percentiles(samples: 0), fromCallback: Percentiles(samples: 0), histogram: [])
-        for row in rows {
+        for row in try await client.query(ReportsStatements.timeToResultHistogram(parameters, bounds: bounds)) {
             let bucket = try row.decode(0, as: Int.self)
-            if bucket < 0 {
-                report.fromStart = Percentiles(samples: try row.decode(1, as: Int.self), p50: try row.decode(2), p90: try row.decode(3),
-                                               p99: try row.decode(4))
-                report.fromCallback = Percentiles(samples: try row.decode(5, as: Int.self), p50: try row.decode(6),
-                                                  p90: try row.decode(7), p99: try row.decode(8))
-            } else if bucket < counts.count {
-                counts[bucket] = try row.decode(1, as: Int.self)
-            }
+            if bucket >= 0, bucket < counts.count { counts[bucket] = try row.decode(1, as: Int.self) }
         }
+        let (fromStart, fromCallback) = parameters.source == .rollups
+            ? try await client.transaction(isolation: ResultPercentiles.isolation) { try ResultPercentiles.read(parameters, on: $0) }
+            : try await readModelPercentiles(parameters, on: client)
+        var report = TimeToResultReport(fromStart: fromStart, fromCallback: fromCallback, histogram: [])
         report.histogram = labels.indices.map { index in
             Bucket(label: labels[index], lowerSeconds: index == 0 ? 0 : bounds[index - 1],
                    upperSeconds: index < bounds.count ? bounds[index] : nil, journeys: counts[index])
         }
         return report
+    }
+
+    /// `percentile_cont` over every journey of the window.
+    private static func readModelPercentiles(_ parameters: ReportParameters,
+                                             on client: PostgresClient) async throws -> (Percentiles, Percentiles) {
+        guard let row = try await client.query(ReportsStatements.timeToResultPercentiles(parameters)).first else {
+            return (Percentiles(samples: 0), Percentiles(samples: 0))
+        }
+        return (Percentiles(samples: try row.decode(0, as: Int.self), p50: try row.decode(1), p90: try row.decode(2), p99: try row.decode(3)),
+                Percentiles(samples: try row.decode(4, as: Int.self), p50: try row.decode(5), p90: try row.decode(6), p99: try row.decode(7)))
     }
 
     init(fromStart: Percentiles, fromCallback: Percentiles, histogram: [Bucket]) {

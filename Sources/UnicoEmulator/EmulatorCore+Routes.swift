@@ -25,13 +25,15 @@ extension EmulatorCore {
         "/sdk/captures/{id}/finish": .finishCapture,
     ]
 
-    /// Applies the fault plan's decision for the request's route: latency, then 500, 429 or a lost response.
+    /// Applies the fault plan's decision for the request's route: a test's hold, latency, then 500,
+    /// 429 or a lost response.
     private func injectFaults(_ request: HTTPRequest, _ next: Responder) async throws -> HTTPResponse {
         // The (assumed) lookup `GET /processes` is a read: it gets Get Process's faults.
         let lookup = request.method == .get && request.route == "/processes"
         guard let route = lookup ? .getProcess : request.route.flatMap({ Self.faultRoutes[$0] }) else {
             return try await next(request)
         }
+        await faults.holds.pass(route)
         let fault = faults.requestFault(for: route)
         if fault.latencyMilliseconds > 0 {
             try await Task.sleep(for: .milliseconds(fault.latencyMilliseconds))

@@ -39,6 +39,8 @@ public final class FaultPlan: Sendable {
 
     /// The script in effect.
     public var script: FaultScript { current.withLock { $0 } }
+    /// Routes a test holds open (``RouteHolds``); none unless a test holds one.
+    public let holds = RouteHolds()
     public let seed: UInt64
     private let current: Mutex<FaultScript>
     private let counters = Mutex<[String: UInt64]>([:])

@@ -41,17 +41,34 @@ import Testing
         defer { Task { await db.drop() } }
         let store = EventStore(client: db.app)
         let slow = event(1)
+        // The open transaction runs on a connection and a thread of its own, and stays open until
+        // the test has read: no sleep decides whether it is still open.
+        let appended = DispatchSemaphore(value: 0)
+        let commit = DispatchSemaphore(value: 0)
+        let configuration = try PostgresConfiguration(db.appURL)
         let holder = Task {
-            try await db.app.transaction { connection in
-                try EventStore.append([slow], to: stream("slow"), expectedVersion: .noStream, on: connection)
-                Thread.sleep(forTimeInterval: 1.0)
+            try await offPool {
+                do {
+                    let connection = try PostgresConnection.connect(configuration)
+                    try connection.transaction { connection in
+                        try EventStore.append([slow], to: stream("slow"), expectedVersion: .noStream, on: connection)
+                        appended.signal()
+                        commit.wait()
+                    }
+                } catch {
+                    appended.signal()
+                    throw error
+                }
             }
         }
-        try await Task.sleep(for: .milliseconds(200))
+        defer { commit.signal() }
+        try await offPool { appended.wait() }
         let fast = event(2)
         try await store.append([fast], to: stream("fast"), expectedVersion: .noStream)
         // The later, committed append waits behind the open transaction's lower position.
-        #expect(try await store.readAll(after: .start, limit: 10).isEmpty)
+        let early = try await store.readAll(after: .start, limit: 10)
+        commit.signal()
+        #expect(early.isEmpty, "a committed event was readable past an open transaction's")
         _ = try await holder.value
         let all = try await readAll(store, after: .start, count: 2)
         #expect(Set(all.map(\.id)) == [slow.id, fast.id])

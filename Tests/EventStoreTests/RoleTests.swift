@@ -122,6 +122,7 @@ import Testing
         #expect(try rights("journeys_app", "api_keys")?.contains("UPDATE (revoked_at") == true)
         #expect(try role("journeys_app").definerFunctions.contains { $0.hasPrefix("append_events(") })
         #expect(try role("journeys_analyst").relations.map(\.name).sorted()
-            == ["analyst_attempts", "analyst_journeys", "analyst_projections"])
+            == ["analyst_attempts", "analyst_journeys", "analyst_projections", "journey_daily", "journey_daily_result_bins",
+                "journey_daily_sdk_errors", "journey_daily_time_to_result"])
     }
 }

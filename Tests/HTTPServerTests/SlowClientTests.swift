@@ -11,20 +11,33 @@ struct SlowClientTests {
         return router
     }
 
+    /// How a trickling connection went: how long it lived (nil if it outlived the limit) and the
+    /// longest silence between two of its lines (a starved machine stretches the intended one).
+    struct Trickle: Sendable {
+        var lived: Duration?
+        var longestGap: Duration
+    }
+
     /// Sends the request line, then one header line every `every` until the server closes the
-    /// connection or `limit` passes; returns how long the connection lived, nil if it outlived `limit`.
-    func trickle(port: Int, every: Duration, limit: Duration) async throws -> Duration? {
+    /// connection or `limit` passes.
+    func trickle(port: Int, every: Duration, limit: Duration) async throws -> Trickle {
         try await onThread {
             let socket = try RawSocket(port: port)
             let opened = ContinuousClock.now
             try socket.send("GET /ping HTTP/1.1\r\nHost: x\r\n")
+            var sent = ContinuousClock.now
+            var longestGap = Duration.zero
             var line = 0
             while ContinuousClock.now - opened < limit {
-                if socket.closed(within: every) { return ContinuousClock.now - opened }
+                if socket.closed(within: every) { return Trickle(lived: ContinuousClock.now - opened, longestGap: longestGap) }
                 line += 1
-                do { try socket.send("X-Line-\(line): x\r\n") } catch { return ContinuousClock.now - opened }
+                longestGap = max(longestGap, ContinuousClock.now - sent)
+                do { try socket.send("X-Line-\(line): x\r\n") } catch {
+                    return Trickle(lived: ContinuousClock.now - opened, longestGap: longestGap)
+                }
+                sent = ContinuousClock.now
             }
-            return nil
+            return Trickle(lived: nil, longestGap: longestGap)
         }
     }
 
@@ -36,10 +49,10 @@ struct SlowClientTests {
         try server.start()
         do {
             let port = try #require(server.port)
-            let lived = try await trickle(port: port, every: .milliseconds(200), limit: .seconds(10))
-            let cutAfter = try #require(lived, "the trickling client was never cut")
+            let trickled = try await trickle(port: port, every: .milliseconds(200), limit: .seconds(10))
+            let cutAfter = try #require(trickled.lived, "the trickling client was never cut")
+            // Not before its deadline, and by it (not by the 30 s idle timeout or the 10 s limit).
             #expect(cutAfter >= .milliseconds(900))
-            #expect(cutAfter < .seconds(6))
             #expect(server.lateHeadsCut == 1)
             #expect(try await rawRequest(port: port, "GET", "/ping").text == "pong")
             await server.shutdown()
@@ -52,8 +65,10 @@ struct SlowClientTests {
     @Test func withoutAHeadDeadlineATricklingClientOutlivesTheIdleTimeout() async throws {
         let configuration = HTTPServer.Configuration(port: 0, connectionTimeout: .seconds(1), requestHeadTimeout: .zero)
         try await withServer(makeRouter(), configuration: configuration) { port in
-            let lived = try await trickle(port: port, every: .milliseconds(200), limit: .milliseconds(2500))
-            #expect(lived == nil)
+            let trickled = try await trickle(port: port, every: .milliseconds(200), limit: .milliseconds(2500))
+            // Only the idle timeout may cut it, and only after a silence that long (which a starved
+            // machine can cause): never a head deadline.
+            #expect(trickled.lived == nil || trickled.longestGap >= .milliseconds(900), "\(trickled)")
         }
     }
 
@@ -62,16 +77,25 @@ struct SlowClientTests {
         let configuration = HTTPServer.Configuration(port: 0, connectionTimeout: .seconds(3),
                                                      requestHeadTimeout: .seconds(1))
         try await withServer(makeRouter(), configuration: configuration) { port in
-            let (first, second) = try await onThread {
+            let (first, second, gap) = try await onThread {
                 let socket = try RawSocket(port: port)
                 try socket.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n")
                 let first = try socket.readResponse()
+                let answered = ContinuousClock.now
                 Thread.sleep(forTimeInterval: 1.6)
-                try socket.send("GET /ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                return (first, try socket.readResponse())
+                let gap = ContinuousClock.now - answered
+                let second = Result { () throws -> RawResponse in
+                    try socket.send("GET /ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    return try socket.readResponse()
+                }
+                return (first, second, gap)
             }
             #expect(first.text == "pong")
-            #expect(second.text == "pong")
+            // Past the head timeout, within the idle timeout: answered. (A starved machine that slept
+            // past the idle timeout itself may see the connection closed, as it should be.)
+            if gap < .milliseconds(2900) {
+                #expect(try second.get().text == "pong", "next head sent \(gap) after the answer")
+            }
         }
     }
 
@@ -96,10 +120,12 @@ struct SlowClientTests {
             }
             #expect(released)
             // Once the two are answered and closed, the address may connect again.
+            // (Waits for that state; the bound only turns a hang into a failure.)
             var answered = false
-            for _ in 0..<50 where !answered {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !answered, ContinuousClock.now < deadline {
                 answered = (try? await rawRequest(port: port, "GET", "/ping").text) == "pong"
-                if !answered { try await Task.sleep(for: .milliseconds(100)) }
+                if !answered { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(answered)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HumanTokenAPI
+import JourneyTesting
 import Testing
 
 /// The tenant's rate limit end to end: the emulator's 429s and the client's own pacing.
@@ -76,32 +77,38 @@ struct RateLimitTests {
 
     @Test func liveCallsOvertakeQueuedBackgroundCalls() async throws {
         try await withEmulator(rateLimit: 0) { unico in
-            let client = try unico.client(unico.configuration(rateLimit: 2))
+            // The limiter's own clock moves only here: the bucket is empty until a token is let in,
+            // one at a time, and each call is waited for, so the order cannot depend on timing.
+            let time = TestClock()
+            let limiter = HumanTokenRateLimiter(requestsPerSecond: 10, clock: time.read)
+            var configuration = unico.configuration(rateLimit: 10)
+            configuration.liveRateWait = 600
+            let client = try HumanTokenAPIClient(configuration: configuration, rateLimiter: limiter)
             let created = try await client.createProcess(Samples.minimalRequest())
-            try await Task.sleep(for: .seconds(1))
+            limiter.pause(for: 0)
             let order = Recorder()
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for index in 0..<6 {
+                for _ in 0..<4 {
                     group.addTask {
                         _ = try await client.getProcess(created.id, priority: .background)
-                        order.record("background-\(index)")
+                        order.record("background")
                     }
                 }
-                // Let the background calls take the burst and queue up, then start two journeys.
-                try await Task.sleep(for: .milliseconds(150))
-                for index in 0..<2 {
+                try await waitUntil("4 background calls queue") { limiter.waiting == 4 }
+                for _ in 0..<2 {
                     group.addTask {
                         _ = try await client.createProcess(Samples.minimalRequest(), priority: .live)
-                        order.record("live-\(index)")
+                        order.record("live")
                     }
+                }
+                try await waitUntil("2 live calls queue too") { limiter.waiting == 6 }
+                for finished in 1...6 {
+                    time.advance(by: 0.1)
+                    try await waitUntil("call \(finished) finishes") { order.all.count == finished }
                 }
                 try await group.waitForAll()
             }
-            let finished = order.all
-            #expect(finished.count == 8)
-            // Two background calls had the burst; both journeys went before the other four.
-            let lastLive = try #require(finished.lastIndex { $0.hasPrefix("live") })
-            #expect(lastLive <= 3, "\(finished)")
+            #expect(order.all == ["live", "live", "background", "background", "background", "background"])
         }
     }
 }

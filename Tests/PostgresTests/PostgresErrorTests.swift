@@ -42,15 +42,18 @@ import Testing
     }
 
     @Test func wrongPasswordIsAnAuthenticationError() async throws {
-        let status = try TestCluster.status()
-        let url = "postgresql://journeys_app:wrong-password@127.0.0.1:\(status.port)/journeys"
+        // A database of its own on a permit's cluster: slot 0's `journeys` database is dropped and
+        // recreated by command tests.
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let url = "postgresql://journeys_app:wrong-password@127.0.0.1:\(db.status.port)/\(db.name)"
         let client = try PostgresClient(url: url)
         defer { client.close() }
         let error = await captureError { try await client.query("SELECT 1") } as? PostgresError
         #expect(error?.code == .authenticationFailed)
         #expect(error?.description.contains("wrong-password") == false)
-        let password = try TestCluster.cluster.password(for: "journeys_app")
-        let good = try PostgresClient(url: "postgresql://journeys_app:\(password)@127.0.0.1:\(status.port)/journeys")
+        let password = try db.cluster.password(for: "journeys_app")
+        let good = try PostgresClient(url: "postgresql://journeys_app:\(password)@127.0.0.1:\(db.status.port)/\(db.name)")
         defer { good.close() }
         #expect(try await good.query("SELECT 1").first?.decode(0, as: Int.self) == 1)
     }

@@ -26,8 +26,8 @@ final class LogLines: Sendable {
     @Test func workersRecoverFromAPostgreSQLRestartMidRun() async throws {
         let faults = FaultScript(routes: [FaultScript.Route.createProcess.rawValue: .init(latencyMs: .init(min: 20, max: 80))])
         // Alone: where the outage lands among the worker's writes decides its outcomes, and a
-        // busy parallel run moves it.
-        try await withWorkers(faults: faults, alone: true) { h in
+        // busy parallel run moves it. Restartable: the cluster it stops is no other test's.
+        try await withWorkers(faults: faults, alone: true, restartable: true) { h in
             var ids: [JourneyID] = []
             for _ in 0..<20 { ids.append(try await h.startWithoutCalling()) }
             h.clock.advance(by: 61)
@@ -59,9 +59,13 @@ final class LogLines: Sendable {
             // The outage was logged, without personal data.
             #expect(logs.messages.contains { $0 == "work item failed" || $0 == "worker poll failed" })
             #expect(logs.all.allSatisfy { !$0.contains("12345678909") && !$0.contains("Maria") })
-            // Every intent ended once, whether recorded before the restart or adopted after it.
+            // Every intent ended once, whether recorded before the restart or adopted after it. An
+            // item whose process was recorded but whose completion the outage cut ends `stale` when
+            // claimed again (the journey already has its process): counted, never created twice.
             let outcomes = worker.statistics.outcomes
-            #expect(outcomes["process_created", default: 0] + outcomes["adopted", default: 0] == ids.count)
+            let created = outcomes["process_created", default: 0] + outcomes["adopted", default: 0]
+            #expect(created <= ids.count, "\(outcomes)")
+            #expect(created + outcomes["stale", default: 0] >= ids.count, "\(outcomes)")
             for id in ids { #expect(try await h.state(id).status == .processCreated) }
             #expect(h.emulator.processes().count == ids.count)
             #expect(h.processesPerClientReference().values.allSatisfy { $0 == 1 })

@@ -136,14 +136,16 @@ struct WorkersHarness: Sendable {
 }
 
 /// Runs `body` against a fresh database, an emulator with `faults`, and the service with `policy`.
-/// With `alone`, no other test database is alive meanwhile (for timing a busy run upsets).
+/// With `alone`, no other test database is alive meanwhile (for timing a busy run upsets); with
+/// `restartable`, the database's cluster is the test's own to stop and start.
 func withWorkers(faults: FaultScript = .none, policy: RetryPolicy = .standard, requestTimeout: TimeInterval = 5,
-                 realTime: Bool = false, alone: Bool = false, lookup: ProcessLookup = .search,
+                 realTime: Bool = false, alone: Bool = false, restartable: Bool = false, lookup: ProcessLookup = .search,
                  _ body: (WorkersHarness) async throws -> Void) async throws {
     var options = TestStack.Options(time: realTime ? .system : .manual, faults: faults, retryPolicy: policy,
                                     requestTimeout: requestTimeout)
     options.poolSize = 12
     options.alone = alone
+    options.restartable = restartable
     options.lookup = lookup
     try await TestStack.with(options) { stack in try await body(WorkersHarness(stack: stack)) }
 }

@@ -27,5 +27,6 @@ public enum SchemaFiles {
         migration0023,
         migration0024,
         migration0025,
+        migration0026,
     ]
 }
