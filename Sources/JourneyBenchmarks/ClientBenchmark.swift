@@ -64,11 +64,11 @@ public struct ClientBenchmark: Sendable {
         defer { pgbench.cleanUp() }
         let lookupRows = configuration.lookupRows
 
-        progress("INSERT through our client")
+        progress("bare insert, our client")
         let insert = try await measure(cached) { try await $0.query(BenchmarkStatements.clientInsert(key: .random(in: 1...1_000_000_000))) }
-        progress("INSERT through pgbench -M prepared")
+        progress("bare insert, pgbench -M prepared")
         let insertBaseline = try pgbench.run(script: BenchmarkStatements.pgbenchInsertScript)
-        progress("INSERT through our client, statement cache off")
+        progress("bare insert, our client, statement cache off")
         let insertUncached = try await measure(uncached) { try await $0.query(BenchmarkStatements.clientInsert(key: .random(in: 1...1_000_000_000))) }
 
         let select: @Sendable (PostgresClient) async throws -> Void = { client in

@@ -10,7 +10,7 @@ final class PooledConnection: Sendable {
     /// With `detectProxy`, a connection through a proxy (PgBouncer) gets no statement cache.
     func open(_ configuration: PostgresConfiguration, statementCacheCapacity: Int, detectProxy: Bool) throws {
         let opened = try PostgresConnection.connect(configuration, statementCacheCapacity: 0)
-        let proxied = try detectProxy && opened.isThroughProxy()
+        let proxied = try statementCacheCapacity > 0 && detectProxy && opened.isThroughProxy()
         if statementCacheCapacity > 0, !proxied {
             opened.statementCache = StatementCache(capacity: statementCacheCapacity)
         }
