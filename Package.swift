@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["Postgres", "Cryptography"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "CLI", dependencies: ["Timestamps"]),
-        .target(name: "HumanTokenAPI", dependencies: ["Cryptography", "Timestamps"]),
+        .target(name: "HumanTokenAPI", dependencies: ["Cryptography", "Observability", "Timestamps"]),
         .target(name: "RateBudget", dependencies: ["Postgres", "HumanTokenAPI"]),
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography"]),
         .target(name: "SDKLiteSimulator"),
@@ -47,12 +47,13 @@ let package = Package(
         ]),
         .target(name: "JourneyStore", dependencies: ["EventStore", "JourneyDomain", "Postgres"]),
         .target(name: "JourneyEngine", dependencies: [
-            "EventStore", "JourneyDomain", "JourneyStore", "Postgres", "Privacy", "HumanTokenAPI",
+            "EventStore", "JourneyDomain", "JourneyStore", "Observability", "Postgres", "Privacy", "HumanTokenAPI",
         ]),
         .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain"]),
         .target(name: "DataSubjects", dependencies: [
             "Audit", "JourneyDomain", "JourneyEngine", "Postgres", "Privacy", "Timestamps",
         ]),
+        .target(name: "Retention", dependencies: ["DataSubjects", "JourneyDomain", "Postgres", "Lifecycle", "Observability"]),
         .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography"]),
 
         // Domain
@@ -64,24 +65,24 @@ let package = Package(
         .target(name: "JourneyApp", dependencies: [
             "AccessControl", "CLI", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyDomain", "JourneyAPI",
             "Migrations", "OutboundWebhooks", "Postgres", "Privacy", "RateBudget", "UnicoEmulator", "Workers",
-            "Lifecycle", "Observability", "Projections",
+            "Lifecycle", "Observability", "Projections", "DataSubjects", "JourneyEngine", "Retention",
         ]),
         .target(name: "JourneyBenchmarks", dependencies: [
             "CLI", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyApp", "JourneyDomain",
-            "JourneyEngine", "Migrations", "Postgres", "Projections", "Workers",
+            "JourneyEngine", "Migrations", "Postgres", "Projections", "Workers", "JourneyAPI", "Observability",
         ]),
         .target(name: "JourneyCommands", dependencies: [
             "AccessControl", "Audit", "CLI", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI",
             "JourneyApp", "JourneyBenchmarks", "JourneyDomain", "JourneyAPI", "Migrations", "OutboundWebhooks", "Postgres",
             "Privacy", "Projections", "Reports", "SDKLiteSimulator", "Timestamps", "UnicoEmulator", "Workers", "Lifecycle",
-            "DataSubjects", "JourneyEngine",
+            "DataSubjects", "JourneyEngine", "Retention",
         ]),
         .executableTarget(name: "journeys", dependencies: ["CLI", "JourneyCommands"]),
 
         // Test support and tests
         .target(name: "JourneyTesting", dependencies: [
             "AccessControl", "Cryptography", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyAPI", "JourneyApp",
-            "JourneyDomain", "Migrations", "Postgres", "Projections", "UnicoEmulator", "Workers",
+            "JourneyDomain", "Migrations", "Observability", "Postgres", "Projections", "UnicoEmulator", "Workers",
         ]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "EmbeddedPostgres", "JourneyTesting"]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting", "Postgres"]),
@@ -108,7 +109,7 @@ let package = Package(
         ]),
         .testTarget(name: "JourneyAPITests", dependencies: [
             "JourneyAPI", "JourneyEngine", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
-            "AccessControl", "JourneyDomain", "EventStore", "Projections", "Postgres",
+            "AccessControl", "JourneyDomain", "EventStore", "Projections", "Postgres", "Observability",
         ]),
         .testTarget(name: "JourneyClientTests", dependencies: [
             "JourneyClient", "JourneyAPI", "JourneyTesting", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
@@ -141,6 +142,10 @@ let package = Package(
         .testTarget(name: "DataSubjectsTests", dependencies: [
             "DataSubjects", "JourneyTesting", "AccessControl", "Audit", "EventStore", "SDKLiteSimulator", "JourneyCommands",
             "Cryptography",
+        ]),
+        .testTarget(name: "RetentionTests", dependencies: [
+            "Retention", "DataSubjects", "JourneyTesting", "JourneyEngine", "JourneyDomain", "EventStore", "SDKLiteSimulator",
+            "JourneyCommands", "Postgres", "Cryptography",
         ]),
     ]
 )

@@ -12,9 +12,11 @@ public struct APIKey: Sendable, Hashable {
     /// Updated at most once per ``APIKeyStore/Configuration/touchInterval``.
     public let lastUsedAt: Date?
     public let revokedAt: Date?
+    /// The tenant that owns the key; it reads only that tenant's journeys.
+    public let tenant: String
 
     public init(id: UUID, name: String, prefix: String, scopes: [Scope], createdAt: Date,
-                lastUsedAt: Date?, revokedAt: Date?) {
+                lastUsedAt: Date?, revokedAt: Date?, tenant: String = Tenant.defaultName) {
         self.id = id
         self.name = name
         self.prefix = prefix
@@ -22,12 +24,13 @@ public struct APIKey: Sendable, Hashable {
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
         self.revokedAt = revokedAt
+        self.tenant = tenant
     }
 
     public var isRevoked: Bool { revokedAt != nil }
 
     /// The principal this key authenticates as.
     public var principal: Principal {
-        Principal(keyID: id, name: name, prefix: prefix, scopes: Set(scopes))
+        Principal(keyID: id, name: name, prefix: prefix, scopes: Set(scopes), tenant: tenant)
     }
 }

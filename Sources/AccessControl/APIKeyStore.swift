@@ -34,12 +34,15 @@ public struct APIKeyStore: Sendable {
         self.now = now
     }
 
-    /// Creates a key; returns its record and its text, which exists nowhere else afterwards.
+    /// Creates a key of `tenant` (default: the default tenant); returns its record and its text,
+    /// which exists nowhere else afterwards.
     ///
     /// Throws `invalid_argument` for an empty or overlong name, a name with control
-    /// characters, or no scopes.
-    public func create(name: String, scopes: [Scope]) async throws -> (key: APIKey, plaintext: String) {
+    /// characters, no scopes or a malformed tenant name, `tenant_not_found` naming an unknown tenant.
+    public func create(name: String, scopes: [Scope], tenant: String = Tenant.defaultName) async throws
+        -> (key: APIKey, plaintext: String) {
         let name = try validName(name)
+        let tenant = try Tenant.validName(tenant)
         guard !scopes.isEmpty else {
             throw AccessError(.invalidArgument, "a key needs at least one scope; allowed: \(Scope.allowedValues)")
         }
@@ -51,8 +54,10 @@ public struct APIKeyStore: Sendable {
             do {
                 let rows = try await client.query(AccessControlStatements.insertKey(
                     id: SecureRandom.uuid(), name: name, prefix: credential.prefix, secretHash: credential.hash,
-                    scopes: scopes, createdAt: now()))
+                    scopes: scopes, tenant: tenant, createdAt: now()))
                 return (try Self.decodeOne(rows), credential.text)
+            } catch let error as PostgresError where error.code == .foreignKeyViolation {
+                throw AccessError(.tenantNotFound, "no tenant is named '\(tenant)' (journeys tenants create \(tenant))")
             } catch let error as PostgresError
                 where error.code == .uniqueViolation && error.constraint == "api_keys_prefix_key" && attempt < 3 {
                 continue  // 40-bit prefixes collide rarely; draw another key.
@@ -165,6 +170,6 @@ public struct APIKeyStore: Sendable {
         return APIKey(
             id: try row.decode("id"), name: try row.decode("name"), prefix: try row.decode("prefix"),
             scopes: scopes, createdAt: try row.decode("created_at"),
-            lastUsedAt: try row.decode("last_used_at"), revokedAt: try row.decode("revoked_at"))
+            lastUsedAt: try row.decode("last_used_at"), revokedAt: try row.decode("revoked_at"), tenant: try row.decode("tenant"))
     }
 }

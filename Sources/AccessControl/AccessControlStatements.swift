@@ -4,12 +4,13 @@ import Postgres
 /// Every statement over `api_keys`; values are binds.
 enum AccessControlStatements {
     /// The columns ``APIKeyStore/decode(_:)`` reads, by name.
-    static let columns = "id, name, prefix, array_to_string(scopes, ',') AS scopes, created_at, last_used_at, revoked_at"
+    static let columns = "id, name, prefix, array_to_string(scopes, ',') AS scopes, created_at, last_used_at, revoked_at, tenant"
 
-    static func insertKey(id: UUID, name: String, prefix: String, secretHash: Data, scopes: [String], createdAt: Date) -> PostgresQuery {
+    static func insertKey(id: UUID, name: String, prefix: String, secretHash: Data, scopes: [String], tenant: String,
+                          createdAt: Date) -> PostgresQuery {
         """
-        INSERT INTO api_keys (id, name, prefix, secret_hash, scopes, created_at)
-        VALUES (\(id), \(name), \(prefix), \(secretHash), \(scopes), \(createdAt))
+        INSERT INTO api_keys (id, name, prefix, secret_hash, scopes, tenant, created_at)
+        VALUES (\(id), \(name), \(prefix), \(secretHash), \(scopes), \(tenant), \(createdAt))
         RETURNING \(unsafeSQL: columns)
         """
     }
@@ -55,5 +56,18 @@ enum AccessControlStatements {
         SELECT id, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = \(id) OR prefix = \(prefix)
         \(unsafeSQL: lock ? "FOR UPDATE" : "")
         """
+    }
+
+    // MARK: - Tenants
+
+    static func insertTenant(name: String, createdAt: Date) -> PostgresQuery {
+        "INSERT INTO tenants (name, created_at) VALUES (\(name), \(createdAt)) RETURNING name, created_at"
+    }
+
+    /// Every tenant, oldest first.
+    static let listTenants: PostgresQuery = "SELECT name, created_at FROM tenants ORDER BY created_at, name"
+
+    static func tenant(name: String) -> PostgresQuery {
+        "SELECT name FROM tenants WHERE name = \(name)"
     }
 }

@@ -20,6 +20,10 @@ public struct AccessError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidArgument = Code(rawValue: "invalid_argument")
         /// No key has the given id or prefix (404).
         public static let keyNotFound = Code(rawValue: "key_not_found")
+        /// No tenant has the given name (404).
+        public static let tenantNotFound = Code(rawValue: "tenant_not_found")
+        /// A tenant of that name exists already (409).
+        public static let tenantExists = Code(rawValue: "tenant_exists")
         /// A signing key or setting is missing or unusable (500).
         public static let invalidConfiguration = Code(rawValue: "invalid_configuration")
 
@@ -29,7 +33,8 @@ public struct AccessError: Error, Sendable, Hashable, CustomStringConvertible {
             case .unauthorized, .invalidToken, .tokenExpired: 401
             case .forbidden, .wrongJourney: 403
             case .invalidArgument: 400
-            case .keyNotFound: 404
+            case .keyNotFound, .tenantNotFound: 404
+            case .tenantExists: 409
             default: 500
             }
         }

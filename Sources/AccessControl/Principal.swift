@@ -1,6 +1,6 @@
 import Foundation
 
-/// Who an authenticated request acts for: an API key and the scopes it holds.
+/// Who an authenticated request acts for: an API key, the scopes it holds and its tenant.
 public struct Principal: Sendable, Hashable {
     /// The key's id.
     public let keyID: UUID
@@ -10,12 +10,15 @@ public struct Principal: Sendable, Hashable {
     public let prefix: String
     /// The scopes the key was created with.
     public let scopes: Set<Scope>
+    /// The key's tenant: every read is confined to its journeys (another tenant's journey is a 404).
+    public let tenant: String
 
-    public init(keyID: UUID, name: String, prefix: String, scopes: Set<Scope>) {
+    public init(keyID: UUID, name: String, prefix: String, scopes: Set<Scope>, tenant: String = Tenant.defaultName) {
         self.keyID = keyID
         self.name = name
         self.prefix = prefix
         self.scopes = scopes
+        self.tenant = tenant
     }
 
     /// Whether the key holds `scope`, directly or through `admin`.

@@ -15,10 +15,12 @@ extension DataSubjects {
     /// interrupted call left and reports `alreadyErased` when there was nothing left to do.
     ///
     /// `requestedBy` is an actor such as `api-key:…`, `cli` or a retention policy; `reason` must
-    /// carry no personal data. `unknown_subject` when nothing was ever recorded for the reference.
-    public func erase(_ subject: SubjectReference, requestedBy: String, reason: String?) async throws -> SubjectErasureReport {
+    /// carry no personal data. `unknown_subject` when nothing was ever recorded for the reference
+    /// (with `tenant`, an API caller's: nothing of that tenant).
+    public func erase(_ subject: SubjectReference, requestedBy: String, reason: String?,
+                      tenant: String? = nil) async throws -> SubjectErasureReport {
         let reason = try Self.checkedReason(reason)
-        let (ids, status) = try await known(subject)
+        let (ids, status) = try await known(subject, tenant: tenant)
         var erasedAt = status.erasedAt
         var keyWasErased = erasedAt != nil
         if status == .live {

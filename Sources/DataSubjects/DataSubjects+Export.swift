@@ -7,9 +7,10 @@ extension DataSubjects {
     /// Every journey of the subject with its state, timeline, opened personal data and Human
     /// Token; sealed values of an erased subject appear as `erased` markers.
     ///
-    /// `unknown_subject` when nothing was ever recorded for the reference.
-    public func export(_ subject: SubjectReference) async throws -> SubjectExport {
-        let (ids, status) = try await known(subject)
+    /// `unknown_subject` when nothing was ever recorded for the reference (with `tenant`, an API
+    /// caller's: nothing of that tenant).
+    public func export(_ subject: SubjectReference, tenant: String? = nil) async throws -> SubjectExport {
+        let (ids, status) = try await known(subject, tenant: tenant)
         var journeys: [SubjectExport.Journey] = []
         for id in ids {
             let timeline = try await JourneyTimeline.load(id, asOf: nil, client: database)

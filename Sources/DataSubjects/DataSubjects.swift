@@ -20,27 +20,36 @@ public struct DataSubjects: Sendable {
     var database: PostgresClient { journeys.database }
     var vault: SubjectVault { journeys.dependencies.vault }
 
-    /// The subject holding the document, whether anything is held about them, and their journeys.
-    public func find(documentType: DocumentType, documentNumber: String) async throws -> SubjectFinding {
-        let reference = try vault.referencer.reference(documentType: documentType, documentNumber: documentNumber)
-        let ids = try await journeyIDs(of: reference)
+    /// The subject holding the document in `tenant` (nil: the default tenant), whether anything is
+    /// held about them, and their journeys. With `confined`, only the tenant's journeys count.
+    public func find(documentType: DocumentType, documentNumber: String, tenant: String? = nil,
+                     confined: Bool = false) async throws -> SubjectFinding {
+        let reference = try vault.referencer.reference(documentType: documentType, documentNumber: documentNumber,
+                                                       tenant: tenant)
+        let ids = try await journeyIDs(of: reference, tenant: confined ? tenant ?? Self.defaultTenant : nil)
         let status = try await vault.keyStatus(subject: reference)
-        return SubjectFinding(reference: reference, known: status != .unknown || !ids.isEmpty,
+        return SubjectFinding(reference: reference, known: (!confined && status != .unknown) || !ids.isEmpty,
                               erasedAt: status.erasedAt, journeyIds: ids.map(\.rawValue))
     }
 
-    /// Ids of the subject's journeys, oldest first, read from the log.
-    public func journeyIDs(of subject: SubjectReference) async throws -> [JourneyID] {
-        try await database.query(DataSubjectsStatements.journeys(of: subject.rawValue)).map {
+    /// The tenant of journeys whose start names none.
+    static let defaultTenant = JourneyStarted.defaultTenant
+
+    /// Ids of the subject's journeys, oldest first, read from the log; only `tenant`'s when given.
+    public func journeyIDs(of subject: SubjectReference, tenant: String? = nil) async throws -> [JourneyID] {
+        try await database.query(DataSubjectsStatements.journeys(of: subject.rawValue, tenant: tenant)).map {
             JourneyID(try $0.decode(0, as: String.self))
         }
     }
 
-    /// The subject's journeys and key status; `unknown_subject` naming the reference when neither exists.
-    func known(_ subject: SubjectReference) async throws -> (journeys: [JourneyID], status: SubjectKeyStatus) {
-        let ids = try await journeyIDs(of: subject)
+    /// The subject's journeys and key status; `unknown_subject` naming the reference when neither
+    /// exists. With `tenant` (an API caller's), a subject without journeys of that tenant is
+    /// unknown: another tenant's subject answers as one that does not exist.
+    func known(_ subject: SubjectReference, tenant: String? = nil) async throws
+        -> (journeys: [JourneyID], status: SubjectKeyStatus) {
+        let ids = try await journeyIDs(of: subject, tenant: tenant)
         let status = try await vault.keyStatus(subject: subject)
-        guard !ids.isEmpty || status != .unknown else {
+        guard !ids.isEmpty || (tenant == nil && status != .unknown) else {
             throw DataSubjectsError(.unknownSubject, "no data is held for subject \(subject.rawValue)", field: "reference")
         }
         return (ids, status)

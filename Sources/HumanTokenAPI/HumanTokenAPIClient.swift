@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import Observability
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -131,7 +132,8 @@ public final class HumanTokenAPIClient: Sendable {
         // included) at most `liveRateWait`, then fails `rate_limited`.
         let deadline = priority == .live ? ContinuousClock.now + .seconds(configuration.liveRateWait) : nil
         while true {
-            try await rateLimiter.acquire(priority, before: deadline)
+            // Timed requests (`StageTimer.current`) record the wait as `unico_rate_wait`.
+            try await StageTimer.measure("unico_rate_wait") { try await rateLimiter.acquire(priority, before: deadline) }
             var request = URLRequest(url: url)
             request.httpMethod = method
             request.httpBody = body

@@ -33,9 +33,10 @@ extension HumanTokenAPIConfiguration {
     /// optional `tokenHost`, `apiHost`, `privateKey` (PEM text), `requestTimeout`,
     /// `tokenRefreshMargin`, `rateLimit`, `liveRateWait`, `createProcessPath`, `getProcessPath`,
     /// `findProcessesPath` and `lookup`. A relative `privateKeyFile` is resolved against the
-    /// file's directory. Errors name the key path, e.g. `uat.tenant`.
+    /// file's directory. Errors name the key path, e.g. `uat.tenant`. With `path`, the
+    /// environment's object sits under those keys (`["tenants", "acme"]`: `tenants.acme.uat`).
     public static func load(
-        contentsOf file: URL, environment: HumanTokenAPIEnvironment
+        contentsOf file: URL, environment: HumanTokenAPIEnvironment, under path: [String] = []
     ) throws -> HumanTokenAPIConfiguration {
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw HumanTokenAPIError.configuration(file.path, "cannot be read")
@@ -43,8 +44,16 @@ extension HumanTokenAPIConfiguration {
         guard let root = try? JSONDecoder().decode(JSONValue.self, from: data), root.objectValue != nil else {
             throw HumanTokenAPIError.configuration(file.path, "is not a JSON object")
         }
-        let section = environment.rawValue
-        guard let object = root[section]?.objectValue else {
+        var parent = root
+        for (depth, key) in path.enumerated() {
+            guard let next = parent[key], next.objectValue != nil else {
+                throw HumanTokenAPIError.configuration(path.prefix(depth + 1).joined(separator: "."),
+                                                       "is missing from \(file.lastPathComponent)")
+            }
+            parent = next
+        }
+        let section = (path + [environment.rawValue]).joined(separator: ".")
+        guard let object = parent[environment.rawValue]?.objectValue else {
             throw HumanTokenAPIError.configuration(section, "is missing from \(file.lastPathComponent)")
         }
         var settings: [String: String] = [:]

@@ -35,6 +35,7 @@ struct DashboardRoutes: Sendable {
         let hasHeader = request.headers["Authorization"] != nil || request.headers["X-API-Key"] != nil
         let query = Self.percentEncodedQuery(request.queryItems)
         guard hasHeader || cookie != nil else { return Self.signInPage(status: .unauthorized, message: nil, query: query) }
+        let tenant: String
         do {
             let principal = if hasHeader {
                 try await keys.authenticate(authorizationHeader: request.headers["Authorization"],
@@ -43,6 +44,7 @@ struct DashboardRoutes: Sendable {
                 try await keys.principal(id: try sessions.verifySession(cookie ?? "", now: clock()))
             }
             try principal.require(.reportsRead)
+            tenant = principal.tenant
         } catch let error as AccessError {
             return Self.signInPage(status: HTTPStatus(code: error.httpStatus), message: error.message, query: query)
         }
@@ -50,7 +52,7 @@ struct DashboardRoutes: Sendable {
         let filters = DashboardPage.Filters(
             from: request.query("from") ?? Self.day(clock().addingTimeInterval(-29 * 86_400)),
             to: request.query("to") ?? today, environment: request.query("environment") ?? "")
-        let parameters: ReportParameters
+        var parameters: ReportParameters
         do {
             parameters = try ReportParameters.parse(
                 [ReportParameters.Key.from: filters.from, ReportParameters.Key.to: filters.to,
@@ -59,6 +61,7 @@ struct DashboardRoutes: Sendable {
             return DashboardHTML.page(title: DashboardPage.title, body: DashboardPage.form(filters, error: error.message),
                                       status: .badRequest)
         }
+        parameters.tenant = tenant
         let page = try await reports.read { database in
             DashboardPage(
                 filters: filters, parameters: parameters, funnel: try await FunnelReport.run(parameters, on: database),

@@ -8,10 +8,13 @@ import JourneyEngine
 /// the events recorded at or before it.
 extension Journeys {
     /// The journey's state now, or as of the request's `asOf` query item (RFC 3339). A malformed
-    /// `asOf` is a 400 `invalid_query_parameter` naming it; a journey without events by then is
-    /// a 404 `journey_not_found`.
-    func load(_ id: JourneyID, asOf request: HTTPRequest) async throws -> JourneyState {
-        guard let text = request.query("asOf") else { return try await state(of: id) }
+    /// `asOf` is a 400 `invalid_query_parameter` naming it; a journey without events by then, or
+    /// of a tenant other than `tenant` (checked first, so `asOf` tells nothing about it), is a 404
+    /// `journey_not_found`.
+    func load(_ id: JourneyID, asOf request: HTTPRequest, tenant: String = JourneyStarted.defaultTenant) async throws
+        -> JourneyState {
+        let current = try await state(of: id, tenant: tenant)
+        guard let text = request.query("asOf") else { return current }
         let instant: Date
         do {
             instant = try AsOf.parse(text, field: "asOf")

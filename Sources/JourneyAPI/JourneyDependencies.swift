@@ -27,6 +27,9 @@ public struct JourneyDependencies: Sendable {
     /// Where the API logs refused webhooks and failed result fetches (constant messages, never
     /// credentials or personal data). Default: label `api`, JSON lines on standard error.
     public var logger = Logger(label: "api")
+    /// Where each journey start's stage times go (``StartStage``; `journeys bench e2e`); nil
+    /// (the default) times nothing.
+    public var startStages: (@Sendable ([StageTimer.Stage]) -> Void)?
 
     public init(
         vault: SubjectVault, clientTokens: ClientTokenIssuer, unico: [Environment: HumanTokenAPIClient],

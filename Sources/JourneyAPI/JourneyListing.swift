@@ -105,10 +105,11 @@ struct JourneyListing: Sendable {
         return query
     }
 
-    func page(_ query: Query) async throws -> Page {
+    /// One page of `tenant`'s journeys (the caller's: confined in SQL).
+    func page(_ query: Query, tenant: String) async throws -> Page {
         let rows = try await reports.read { database in
             try await JourneyStateQueries.page(
-                subject: query.subject, status: query.status?.rawValue, environment: query.environment?.rawValue,
+                tenant: tenant, subject: query.subject, status: query.status?.rawValue, environment: query.environment?.rawValue,
                 after: query.after.map { ($0.startedMicros, $0.journeyID) }, limit: query.limit + 1, on: database)
         }
         var items: [Item] = []

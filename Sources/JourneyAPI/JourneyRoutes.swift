@@ -41,19 +41,20 @@ struct JourneyRoutes: Sendable {
 
         router.post("/v1/journeys") { try await start.handle($0) }
         router.get("/v1/journeys") { request in
-            _ = try await authenticator.apiKey(request, scope: .journeysRead)
-            return try HTTPResponse.json(try await listing.page(try JourneyListing.query(request)),
+            let principal = try await authenticator.apiKey(request, scope: .journeysRead)
+            return try HTTPResponse.json(try await listing.page(try JourneyListing.query(request), tenant: principal.tenant),
                                          encoder: TokenResponse.encoder)
         }
         router.get("/v1/journeys/{id}") { request in
-            _ = try await authenticator.apiKey(request, scope: .journeysRead)
+            let principal = try await authenticator.apiKey(request, scope: .journeysRead)
             let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
-            return try HTTPResponse.json(JourneyView(try await journeys.load(id, asOf: request), id: id),
+            return try HTTPResponse.json(JourneyView(try await journeys.load(id, asOf: request, tenant: principal.tenant), id: id),
                                          encoder: TokenResponse.encoder)
         }
         router.get("/v1/journeys/{id}/events") { request in
-            _ = try await authenticator.apiKey(request, scope: .journeysRead)
+            let principal = try await authenticator.apiKey(request, scope: .journeysRead)
             let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
+            _ = try await journeys.state(of: id, tenant: principal.tenant)
             let events = try await store.readStream(JourneyRepository.stream(id))
             guard !events.isEmpty else { throw Problem.journeyNotFound() }
             return try AuditTrail.response(journeyID: id.rawValue, events: events)
@@ -67,9 +68,9 @@ struct JourneyRoutes: Sendable {
                                          encoder: TokenResponse.encoder)
         }
         router.get("/v1/journeys/{id}/human-token") { request in
-            _ = try await authenticator.apiKey(request, scope: .journeysRead)
+            let principal = try await authenticator.apiKey(request, scope: .journeysRead)
             let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
-            let state = try await journeys.state(of: id)
+            let state = try await journeys.state(of: id, tenant: principal.tenant)
             guard let sealed = state.humanToken, let subject = state.subject else {
                 throw Problem(status: .notFound, code: "human_token_not_available",
                               detail: "The journey has no Human Token: it is not completed with an approval.",

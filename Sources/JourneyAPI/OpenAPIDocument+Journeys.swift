@@ -227,7 +227,8 @@ extension OpenAPIDocument {
     ] }
 
     static var securitySchemes: [String: Any] { [
-        "apiKey": ["type": "http", "scheme": "bearer", "description": "An API key `jk_...` with the route's scope."],
+        "apiKey": ["type": "http", "scheme": "bearer", "description": "An API key `jk_...` with the route's scope; it "
+                   + "sees only its tenant's journeys (another tenant's journey is a 404)."],
         "clientToken": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT",
                         "description": "The journey-scoped client token returned by startJourney."],
         "unicoWebhookBasic": ["type": "http", "scheme": "basic",

@@ -29,7 +29,10 @@ enum OpenAPIDocument {
     static var baseDocument: [String: Any] { [
         "openapi": "3.1.0",
         "info": ["title": "Human Token Journeys", "version": "1.0.0",
-                 "description": "Event-sourced orchestration of Unico Human Token journeys."],
+                 "description": "Event-sourced orchestration of Unico Human Token journeys. Tenants: an API key "
+                     + "belongs to one tenant and reads only that tenant's journeys, lists, reports, dashboard and "
+                     + "subjects; another tenant's journey answers 404 journey_not_found (never 403), another "
+                     + "tenant's subject 404 unknown_subject."],
         "paths": [
             "/healthz": ["get": operation("health", "The process answers.", ok: "Alive.")],
             "/readyz": ["get": operation("readiness", "The database answers and the schema is current. The body is "
@@ -90,7 +93,7 @@ enum OpenAPIDocument {
         unico_not_configured (503), service_unavailable (503, Retry-After; `database: unreachable` when \
         PostgreSQL is out of reach), reports_unavailable (503, Retry-After: the reports database of \
         REPORTS_DATABASE_URL is out of reach; writes are unaffected), reports_lagging (503, Retry-After: the standby \
-        replays further behind than REPORTS_MAX_LAG), journey_not_found (404), \
+        replays further behind than REPORTS_MAX_LAG), journey_not_found (404, also for another tenant's journey), \
         process_creation_pending (409, Retry-After), \
         retry_not_due (409, Retry-After: the seconds until the step is due), \
         metrics_unauthorized (401 on /metrics when JOURNEYS_METRICS_TOKEN is set), \

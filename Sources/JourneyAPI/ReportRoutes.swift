@@ -23,7 +23,7 @@ struct ReportRoutes: Sendable {
         let authenticator = RequestAuthenticator(keys: keys, clientTokens: dependencies.clientTokens, clock: dependencies.clock)
         let clock = dependencies.clock
         router.get("/v1/reports/{name}") { [reports] request in
-            _ = try await authenticator.apiKey(request, scope: .reportsRead)
+            let principal = try await authenticator.apiKey(request, scope: .reportsRead)
             let name: ReportName
             do {
                 name = try ReportName.parse(try request.pathParameter("name"))
@@ -31,7 +31,8 @@ struct ReportRoutes: Sendable {
                 throw Problem(status: .notFound, code: error.code.rawValue, detail: error.message,
                               extra: ["field": "name", "known": ReportName.known])
             }
-            let parameters = try Self.parameters(request, for: name, now: clock())
+            var parameters = try Self.parameters(request, for: name, now: clock())
+            parameters.tenant = principal.tenant
             let document = try await reports.read { try await name.run(parameters, on: $0) }
             return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: try document.json())
         }

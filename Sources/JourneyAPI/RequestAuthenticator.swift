@@ -32,14 +32,18 @@ struct RequestAuthenticator: Sendable {
         }
     }
 
-    /// An actor for the audit trail: an API key holding `scope` when the bearer is one, else the journey's client token.
-    func clientTokenOrAPIKey(_ request: HTTPRequest, journey: UUID, scope: Scope) async throws -> String {
+    /// An actor for the audit trail: an API key holding `scope` when the bearer is one (with its
+    /// tenant, which the journey must belong to), else the journey's client token (tenant nil: the
+    /// token is bound to its journey).
+    func clientTokenOrAPIKey(_ request: HTTPRequest, journey: UUID, scope: Scope) async throws
+        -> (actor: String, tenant: String?) {
         let bearer = request.headers["Authorization"].flatMap { BearerCredentials.token(fromAuthorization: $0) }
         if request.headers["X-API-Key"] != nil || bearer.map({ APIKeyCredential(parsing: $0) != nil }) == true {
-            return try await apiKey(request, scope: scope).actor
+            let principal = try await apiKey(request, scope: scope)
+            return (principal.actor, principal.tenant)
         }
         _ = try clientToken(request, journey: journey)
-        return "client-token"
+        return ("client-token", nil)
     }
 
     /// The journey id of the path, or 404 `journey_not_found` when it is not a UUID.

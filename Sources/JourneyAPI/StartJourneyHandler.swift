@@ -4,6 +4,7 @@ import Foundation
 import HTTPServer
 import JourneyDomain
 import JourneyEngine
+import Observability
 import Postgres
 
 /// `POST /v1/journeys`: validates the subject and starts the journey through the engine, with
@@ -17,39 +18,47 @@ struct StartJourneyHandler: Sendable {
     let idempotency: IdempotencyStore
     let dependencies: JourneyDependencies
 
+    /// Handles a start, timing its stages (``StartStage``) when ``JourneyDependencies/startStages`` is set.
     func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let principal = try await authenticator.apiKey(request, scope: .journeysWrite)
-        try request.requireMediaType()
-        let body: StartJourneyRequest = try request.decode()
-        let valid: ValidatedStartJourney
-        do {
-            valid = try body.input.validated()
-        } catch {
-            throw Problem.validation(error)
+        guard let sink = dependencies.startStages else { return try await start(request) }
+        let timer = StageTimer()
+        defer { sink(timer.stages) }
+        return try await StageTimer.$current.withValue(timer) {
+            try await timer.measure(StartStage.other) { try await start(request) }
         }
-        let claim = try Self.claim(request, principal: principal)
-        let (tokens, lease, journeys) = (dependencies.clientTokens, idempotency.configuration.lease, journeys)
+    }
+
+    private func start(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let principal = try await StageTimer.measure(StartStage.authenticate) {
+            try await authenticator.apiKey(request, scope: .journeysWrite)
+        }
+        let (valid, claim) = try StageTimer.measure(StartStage.validate) { try Self.validate(request, principal: principal) }
+        let (tokens, lease, journeys, timer) = (dependencies.clientTokens, idempotency.configuration.lease, journeys, StageTimer.current)
         let outcome: StartOutcome<HTTPResponse>
         do {
             // The key is held under a lease renewed while the start runs: if this process dies,
             // a retry takes the key over once the lease lapses (seconds, not minutes).
-            outcome = try await idempotency.holding(claim) {
-                try await journeys.start(valid, actor: principal.actor, claim: { journeyID, connection in
+            outcome = try await StageTimer.measure(StartStage.lease) { try await idempotency.holding(claim) {
+                try await journeys.start(valid, actor: principal.actor, tenant: principal.tenant, claim: { journeyID, connection in
                     guard let claim else { return true }
-                    return try IdempotencyStore.claim(claim, journeyID: journeyID.rawValue, lease: lease, on: connection)
+                    return try StageTimer.measure(StartStage.idempotency, in: timer) {
+                        try IdempotencyStore.claim(claim, journeyID: journeyID.rawValue, lease: lease, on: connection)
+                    }
                 }, answer: { outcome, connection in
-                    let response = try Self.response(outcome, tokens: tokens)
+                    let response = try StageTimer.measure(StartStage.answer, in: timer) { try Self.response(outcome, tokens: tokens) }
                     if let claim {
-                        try IdempotencyStore.finish(claim, journeyID: outcome.journeyID.rawValue, response: response, on: connection)
+                        try StageTimer.measure(StartStage.idempotency, in: timer) {
+                            try IdempotencyStore.finish(claim, journeyID: outcome.journeyID.rawValue, response: response, on: connection)
+                        }
                     }
                     return response
                 })
-            }
+            } }
         } catch let error as EngineError where error.code == .startInterrupted {
             // The journey exists but its answer was not recorded: free the key for a retry, which
             // answers from the journey (when the database is back; until then the lease lapses).
             if let claim, let journeyID = error.journeyID {
-                _ = try? await idempotency.release(claim, journeyID: journeyID.rawValue)
+                await idempotency.releaseSoon(claim, journeyID: journeyID.rawValue)
             }
             throw error
         }
@@ -79,6 +88,19 @@ struct StartJourneyHandler: Sendable {
                 return problem.response
             }
         }
+    }
+
+    /// The validated start and the request's idempotency claim; 415 or 422 problems otherwise.
+    static func validate(_ request: HTTPRequest, principal: Principal) throws -> (ValidatedStartJourney, IdempotencyStore.Claim?) {
+        try request.requireMediaType()
+        let body: StartJourneyRequest = try request.decode()
+        let valid: ValidatedStartJourney
+        do {
+            valid = try body.input.validated()
+        } catch {
+            throw Problem.validation(error)
+        }
+        return (valid, try claim(request, principal: principal))
     }
 
     /// 201 with the token and a client token, or the problem of a failed creation naming the journey.

@@ -17,21 +17,23 @@ struct SubjectRoutes: Sendable {
         let subjects = DataSubjects(journeys: Journeys(database: database, dependencies: dependencies.engine))
 
         router.get("/v1/subjects") { request in
-            _ = try await authenticator.apiKey(request, scope: .subjectsAdmin)
+            let principal = try await authenticator.apiKey(request, scope: .subjectsAdmin)
             guard let document = request.query("document"), !document.isEmpty else {
                 throw Problem(status: .badRequest, code: "invalid_document",
                               detail: "The query parameter document (a CPF or CNPJ) is required.", extra: ["field": "document"])
             }
             let finding = try await Problem.subjects {
                 let (type, number) = try SubjectArgument.document(document, type: request.query("documentType"))
-                return try await subjects.find(documentType: type, documentNumber: number)
+                return try await subjects.find(documentType: type, documentNumber: number, tenant: principal.tenant,
+                                               confined: true)
             }
             return try Self.noStore(try HTTPResponse.json(finding, encoder: TokenResponse.encoder))
         }
         router.get("/v1/subjects/{ref}/export") { request in
-            _ = try await authenticator.apiKey(request, scope: .subjectsAdmin)
+            let principal = try await authenticator.apiKey(request, scope: .subjectsAdmin)
             let export = try await Problem.subjects {
-                try await subjects.export(try SubjectArgument.reference(try request.pathParameter("ref")))
+                try await subjects.export(try SubjectArgument.reference(try request.pathParameter("ref")),
+                                          tenant: principal.tenant)
             }
             return Self.noStore(HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: try export.json()))
         }
@@ -40,7 +42,7 @@ struct SubjectRoutes: Sendable {
             let reason = try Self.reason(request)
             let report = try await Problem.subjects {
                 try await subjects.erase(try SubjectArgument.reference(try request.pathParameter("ref")),
-                                         requestedBy: principal.actor, reason: reason)
+                                         requestedBy: principal.actor, reason: reason, tenant: principal.tenant)
             }
             return try HTTPResponse.json(report, encoder: TokenResponse.encoder)
         }

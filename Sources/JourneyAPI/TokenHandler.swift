@@ -12,9 +12,13 @@ struct TokenHandler: Sendable {
 
     func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
         let uuid = try RequestAuthenticator.journeyID(request)
-        let actor = try await authenticator.clientTokenOrAPIKey(request, journey: uuid, scope: .journeysWrite)
+        let (actor, tenant) = try await authenticator.clientTokenOrAPIKey(request, journey: uuid, scope: .journeysWrite)
         let id = JourneyID(uuid.uuidString.lowercased())
-        _ = try await journeys.state(of: id)
+        if let tenant {
+            _ = try await journeys.state(of: id, tenant: tenant)
+        } else {
+            _ = try await journeys.state(of: id)
+        }
         let outcome = try await journeys.issueToken(id, actor: actor)
         switch outcome.result {
         case .failure(let error):

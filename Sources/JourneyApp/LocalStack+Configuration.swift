@@ -2,6 +2,7 @@ import Foundation
 import HumanTokenAPI
 import JourneyAPI
 import JourneyDomain
+import Observability
 import Postgres
 import UnicoEmulator
 
@@ -47,6 +48,8 @@ extension LocalStack {
         public var port: Int? = 0
         /// How long `/metrics` reuses gauges read from the database. Default 5 s (as `serve`).
         public var metricsGaugeLifetime: Duration = .seconds(5)
+        /// Where each journey start's stage times go (`bench e2e`); nil times nothing. Default nil.
+        public var startStages: (@Sendable ([StageTimer.Stage]) -> Void)?
 
         /// The defaults, on `clock` (default: a manual clock at the current time).
         public init(clock: any EmulatorClock = ManualEmulatorClock(start: Date())) {

@@ -79,10 +79,11 @@ public struct LocalStack: Sendable {
             settings[environment] = clientSettings
             clients[environment] = try HumanTokenAPIClient(configuration: clientSettings, clock: configuration.clientClock)
         }
-        let dependencies = JourneyDependencies(
+        var dependencies = JourneyDependencies(
             vault: SubjectVault(client: app, configuration: .development()),
             clientTokens: try .development(), unico: clients, retryPolicy: configuration.retryPolicy,
             clock: configuration.serviceClock, webhookAuthentication: configuration.webhookAuthentication)
+        dependencies.startStages = configuration.startStages
         var serviceConfiguration = APIServer.Configuration()
         serviceConfiguration.http.port = configuration.port ?? 0
         serviceConfiguration.accessLog = AccessLogEntry.discard

@@ -1,3 +1,4 @@
+import AccessControl
 import Foundation
 import HumanTokenAPI
 import JourneyDomain
@@ -8,6 +9,10 @@ import RateBudget
 /// `UNICO_PROD_*` variables, or a JSON file given by `--unico-config` or `UNICO_CONFIG_FILE`
 /// (`{"uat": {"serviceAccount": …, "tenant": …, "privateKeyFile": …}, "prod": {…}}`).
 /// An environment set in both is refused rather than silently merged.
+///
+/// The file may also give a journeys tenant its own Unico settings (its own service account):
+/// `{"tenants": {"acme": {"uat": {…}}}}`. Its journeys use them in the environments given there,
+/// the deployment's elsewhere.
 enum UnicoSettings {
     /// The variable naming the JSON file when no `--unico-config` is given.
     static let fileVariable = "UNICO_CONFIG_FILE"
@@ -18,7 +23,7 @@ enum UnicoSettings {
         let path = file ?? variables[fileVariable].flatMap { $0.isEmpty ? nil : $0 }
         var sections: Set<String> = []
         if let path {
-            sections = try fileSections(path)
+            sections = try fileSections(path).subtracting([tenantsKey])
         }
         var configurations: [Environment: HumanTokenAPIConfiguration] = [:]
         for (environment, api) in [(Environment.uat, HumanTokenAPIEnvironment.uat), (.prod, .prod)] {
@@ -37,10 +42,54 @@ enum UnicoSettings {
                 break
             }
         }
-        if path != nil, configurations.isEmpty {
+        if let path, configurations.isEmpty, try tenantConfigurations(file: path).isEmpty {
             throw AppError(.invalidInput, "\(path ?? "") configures no Unico environment: give it a \"uat\" or \"prod\" object")
         }
         return configurations
+    }
+
+    /// The file's key of the tenants' own settings.
+    static let tenantsKey = "tenants"
+
+    /// Each journeys tenant's own settings, by tenant name then environment (none without a file).
+    /// A tenant named there must be a valid tenant name; whether it exists is not checked here.
+    static func tenantConfigurations(_ variables: [String: String], file: String? = nil) throws
+        -> [String: [Environment: HumanTokenAPIConfiguration]] {
+        guard let path = file ?? variables[fileVariable].flatMap({ $0.isEmpty ? nil : $0 }) else { return [:] }
+        return try tenantConfigurations(file: path)
+    }
+
+    private static func tenantConfigurations(file path: String) throws -> [String: [Environment: HumanTokenAPIConfiguration]] {
+        guard let data = FileManager.default.contents(atPath: path),
+              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+              let value = object[tenantsKey] else { return [:] }
+        guard let tenants = value as? [String: Any] else {
+            throw AppError(.invalidInput, "Unico configuration file \(path): \"\(tenantsKey)\" must be an object of tenant names")
+        }
+        var result: [String: [Environment: HumanTokenAPIConfiguration]] = [:]
+        for (name, settings) in tenants {
+            do {
+                _ = try Tenant.validName(name)
+            } catch let error as AccessError {
+                throw AppError(.invalidInput, "Unico configuration file \(path): \(tenantsKey).\(name): \(error.message)")
+            }
+            guard let sections = settings as? [String: Any], !sections.isEmpty else {
+                throw AppError(.invalidInput, "Unico configuration file \(path): \(tenantsKey).\(name) must be an object "
+                    + "with \"uat\" and/or \"prod\"")
+            }
+            var environments: [Environment: HumanTokenAPIConfiguration] = [:]
+            for (environment, api) in [(Environment.uat, HumanTokenAPIEnvironment.uat), (.prod, .prod)] {
+                guard sections[api.rawValue] != nil else { continue }
+                environments[environment] = try HumanTokenAPIConfiguration.load(
+                    contentsOf: URL(fileURLWithPath: path), environment: api, under: [tenantsKey, name])
+            }
+            if let unknown = sections.keys.sorted().first(where: { $0 != "uat" && $0 != "prod" }) {
+                throw AppError(.invalidInput, "Unico configuration file \(path): \(tenantsKey).\(name).\(unknown) is not an "
+                    + "environment (expected \"uat\" or \"prod\")")
+            }
+            result[name] = environments
+        }
+        return result
     }
 
     /// A client whose own limiter runs at `share` of the tenant's rate and which shares the
@@ -63,10 +112,10 @@ enum UnicoSettings {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw AppError(.invalidInput, "Unico configuration file \(path) is not a JSON object")
         }
-        let known = Set([HumanTokenAPIEnvironment.uat, .prod].map(\.rawValue))
+        let known = Set([HumanTokenAPIEnvironment.uat, .prod].map(\.rawValue) + [tenantsKey])
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw AppError(.invalidInput, "Unico configuration file \(path): \"\(unknown)\" is not an environment "
-                + "(expected \"uat\" or \"prod\")")
+                + "(expected \"uat\", \"prod\" or \"\(tenantsKey)\")")
         }
         return Set(object.keys)
     }

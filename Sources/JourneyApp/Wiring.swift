@@ -21,7 +21,13 @@ public enum Wiring {
         for (environment, configuration) in try UnicoSettings.configurations(variables, file: unicoConfig) {
             unico[environment] = try UnicoSettings.client(configuration, share: unicoShare, sharedWith: database.app)
         }
-        if unico.isEmpty, !embedded {
+        var tenantUnico: [String: [Environment: HumanTokenAPIClient]] = [:]
+        for (tenant, configurations) in try UnicoSettings.tenantConfigurations(variables, file: unicoConfig) {
+            tenantUnico[tenant] = try configurations.mapValues {
+                try UnicoSettings.client($0, share: unicoShare, sharedWith: database.app)
+            }
+        }
+        if unico.isEmpty, tenantUnico.isEmpty, !embedded {
             throw AppError(.invalidInput, "no Unico environment is configured: set \(HumanTokenAPIEnvironment.uat.variablePrefix)"
                 + "SERVICE_ACCOUNT, ...TENANT and ...PRIVATE_KEY_FILE (or the \(HumanTokenAPIEnvironment.prod.variablePrefix) ones), "
                 + "or give --unico-config FILE (\(UnicoSettings.fileVariable))")
@@ -44,9 +50,11 @@ public enum Wiring {
         } else {
             clientTokens = try .development()
         }
-        return JourneyDependencies(vault: SubjectVault(client: database.app, configuration: privacy),
-                                   clientTokens: clientTokens, unico: unico,
-                                   retryPolicy: retryPolicy)
+        var dependencies = JourneyDependencies(vault: SubjectVault(client: database.app, configuration: privacy),
+                                               clientTokens: clientTokens, unico: unico,
+                                               retryPolicy: retryPolicy)
+        dependencies.engine.tenantUnico = tenantUnico
+        return dependencies
     }
 
     /// The dashboard session issuer from `JOURNEYS_SESSION_KEY` (and `JOURNEYS_SESSION_KEYS_PREVIOUS`);

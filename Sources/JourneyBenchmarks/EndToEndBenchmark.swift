@@ -29,16 +29,30 @@ struct EndToEndBenchmark: Sendable {
         /// With `--through-pgbouncer`: the same starts with the service's pool through a local
         /// PgBouncer in transaction mode; its ratio is to the direct starts.
         var journey_start_through_pgbouncer: Group?
+        /// Where the direct starts' time went in the handler, stage by stage (``StartStage``), then
+        /// `handler` (their sum per start).
+        var start_stages: [StageSamples.Figure] = []
+        /// Mean start as the caller saw it, less the mean `handler`: HTTP (client and server) and scheduling.
+        var start_outside_handler_mean_ms: Double?
     }
 
     let database: Database
     let configuration: Configuration
 
     func run() async throws -> Result {
-        try await LocalStack.with(database: database) { try await run(on: $0) }
+        let stages = StageSamples()
+        var settings = LocalStack.Configuration()
+        settings.startStages = { stages.add($0) }
+        var (result, startMean) = try await LocalStack.with(database: database, configuration: settings) { try await run(on: $0) }
+        result.start_stages = stages.figures()
+        if let handler = result.start_stages.last, handler.stage == StageSamples.handler {
+            result.start_outside_handler_mean_ms = startMean - handler.mean_ms
+        }
+        return result
     }
 
-    private func run(on stack: LocalStack) async throws -> Result {
+    /// The result and the starts' mean latency (ms).
+    private func run(on stack: LocalStack) async throws -> (Result, Double) {
         guard let unico = stack.unicoClients[.uat] else { throw AppError(.invalidInput, "no UAT client") }
         let baseline = try await measure {
             _ = try await unico.createProcess(CreateProcessRequest(
@@ -52,16 +66,17 @@ struct EndToEndBenchmark: Sendable {
             ], headers: ["Idempotency-Key": UUID().uuidString])
             return status == 201
         }
-        func group(_ stats: (LatencyStats, Int), baseline: LatencyStats?) -> Group {
+        func group(_ stats: (LatencyStats, Int, Double), baseline: LatencyStats?) -> Group {
             Group(starts_per_s: stats.0.perSecond, p50_ms: stats.0.p50Milliseconds, p99_ms: stats.0.p99Milliseconds,
                   ratio_to_baseline: baseline.map { $0.perSecond > 0 ? stats.0.perSecond / $0.perSecond : 0 }, failures: stats.1)
         }
-        return Result(journey_start: group(starts, baseline: baseline.0), unico_create_process_baseline: group(baseline, baseline: nil),
-                      clients: configuration.clients, seconds_per_workload: configuration.seconds)
+        return (Result(journey_start: group(starts, baseline: baseline.0), unico_create_process_baseline: group(baseline, baseline: nil),
+                       clients: configuration.clients, seconds_per_workload: configuration.seconds), starts.2)
     }
 
-    /// Each client loops until the deadline; returns latencies of successes and the failure count.
-    private func measure(_ operation: @escaping @Sendable () async throws -> Bool) async throws -> (LatencyStats, Int) {
+    /// Each client loops until the deadline; returns latencies of successes, the failure count
+    /// and the successes' mean latency (ms).
+    private func measure(_ operation: @escaping @Sendable () async throws -> Bool) async throws -> (LatencyStats, Int, Double) {
         let started = ContinuousClock.now
         let deadline = started + .seconds(configuration.seconds)
         let results = try await withThrowingTaskGroup(of: ([Double], Int).self) { group in
@@ -82,7 +97,8 @@ struct EndToEndBenchmark: Sendable {
             }
             return try await group.reduce(into: ([Double](), 0)) { $0.0 += $1.0; $0.1 += $1.1 }
         }
-        return (LatencyStats(durations: results.0, seconds: (ContinuousClock.now - started).seconds), results.1)
+        let mean = results.0.isEmpty ? 0 : results.0.reduce(0, +) / Double(results.0.count) * 1000
+        return (LatencyStats(durations: results.0, seconds: (ContinuousClock.now - started).seconds), results.1, mean)
     }
 
     /// A random CPF with valid check digits (the API refuses others).

@@ -16,11 +16,14 @@ struct KeysCommand: CommandGroup {
         defer { database.close() }
         do {
             return try await body(APIKeyStore(client: database.app))
-        } catch let error as AccessError where error.code == .invalidArgument {
-            throw AppError(.invalidInput, error.message)
-        } catch let error as AccessError where error.code == .keyNotFound {
-            throw AppError(.notFound, error.message)
+        } catch let error as AccessError {
+            throw appError(error)
         }
+    }
+
+    /// Bad input exits 64; an unknown key or tenant, an existing tenant and the rest exit 1.
+    static func appError(_ error: AccessError) -> AppError {
+        AppError(error.code == .invalidArgument ? .invalidInput : .notFound, error.message)
     }
 
     static func format(_ date: Date?) -> String {
@@ -34,9 +37,12 @@ struct KeysCreate: Command {
         options: [
             .required("name", valueName: "NAME", help: "Who or what uses the key, e.g. 'partner backend'."),
             .repeatable("scope", valueName: "SCOPE", help: "A scope to grant; repeat for more: \(Scope.allowedValues)."),
+            .optional("tenant", valueName: "NAME", help: "The tenant owning the key (journeys tenants create NAME); "
+                + "it reads only that tenant's journeys.", default: Tenant.defaultName),
         ])
     let name: String
     let scopes: [Scope]
+    let tenant: String
 
     init(arguments: ParsedArguments) throws {
         name = try arguments.string("name")
@@ -53,17 +59,23 @@ struct KeysCreate: Command {
             }
             return scope
         }
+        do {
+            tenant = try Tenant.validName(try arguments.optionalString("tenant") ?? Tenant.defaultName)
+        } catch let error as AccessError {
+            throw AppError(.invalidInput, "--tenant: \(error.message)")
+        }
     }
 
     func run() async throws {
-        let (key, plaintext) = try await KeysCommand.withStore { [name, scopes] store in
-            try await store.create(name: name, scopes: scopes)
+        let (key, plaintext) = try await KeysCommand.withStore { [name, scopes, tenant] store in
+            try await store.create(name: name, scopes: scopes, tenant: tenant)
         }
         let out = AppEnvironment.current.writeLine
         out("id:      \(key.id.uuidString.lowercased())")
         out("name:    \(key.name)")
         out("prefix:  \(key.prefix)")
         out("scopes:  \(key.scopes.map(\.rawValue).joined(separator: " "))")
+        out("tenant:  \(key.tenant)")
         out("key:     \(plaintext)")
         out("Store the key now: it is shown only this once and cannot be recovered.")
     }
@@ -78,9 +90,9 @@ struct KeysList: Command {
         let keys = try await KeysCommand.withStore { try await $0.list() }
         let out = AppEnvironment.current.writeLine
         guard !keys.isEmpty else { return out("no API keys (create one with 'journeys keys create')") }
-        var table = TextTable(columns: ["ID", "NAME", "PREFIX", "SCOPES", "CREATED", "LAST USED", "REVOKED"])
+        var table = TextTable(columns: ["ID", "NAME", "PREFIX", "TENANT", "SCOPES", "CREATED", "LAST USED", "REVOKED"])
         for key in keys {
-            table.append([key.id.uuidString.lowercased(), key.name, key.prefix,
+            table.append([key.id.uuidString.lowercased(), key.name, key.prefix, key.tenant,
                           key.scopes.map(\.rawValue).joined(separator: " "), KeysCommand.format(key.createdAt),
                           KeysCommand.format(key.lastUsedAt), KeysCommand.format(key.revokedAt)])
         }

@@ -1,3 +1,4 @@
+import AccessControl
 import CLI
 import Foundation
 import JourneyApp
@@ -29,12 +30,14 @@ struct ReportCommand: Command {
                       default: "10"),
             .optional("stuck-minutes", valueName: "N", help: "sla: minutes without progress before a journey counts as stuck.",
                       default: "60"),
+            .optional("tenant", valueName: "NAME", help: "Only journeys of this tenant (default: every tenant)."),
         ],
         positionals: [PositionalSpec("name", help: "The report: \(ReportName.known).")])
 
     let name: ReportName
     let format: Format
     let values: [String: String]
+    let tenant: String?
 
     init(arguments: ParsedArguments) throws {
         do {
@@ -53,13 +56,20 @@ struct ReportCommand: Command {
             values[key] = try arguments.optionalString(key)
         }
         self.values = values
+        do {
+            tenant = try arguments.optionalString("tenant").map(Tenant.validName)
+        } catch let error as AccessError {
+            throw AppError(.invalidInput, "--tenant: \(error.message)")
+        }
         _ = try parameters(now: Date())
     }
 
     /// The parameters, checked before any database work; messages use the option names.
     func parameters(now: Date) throws -> ReportParameters {
         do {
-            return try ReportParameters.parse(values, for: name, now: now)
+            var parameters = try ReportParameters.parse(values, for: name, now: now)
+            parameters.tenant = tenant
+            return parameters
         } catch {
             throw AppError(.invalidInput, "--\(error.parameter): \(error.message)")
         }

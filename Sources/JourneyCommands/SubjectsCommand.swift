@@ -1,3 +1,4 @@
+import AccessControl
 import CLI
 import DataSubjects
 import Foundation
@@ -67,10 +68,13 @@ struct SubjectsFind: Command {
             .required("document", valueName: "NUMBER", help: "The CPF (11 digits) or CNPJ (14), punctuation allowed; '-' reads standard input."),
             .optional("type", valueName: "cpf|cnpj|DUI_TYPE_...", help: "The document type (default: from the number of digits)."),
             .optional("format", valueName: "text|json", help: "Output format.", default: "text"),
+            .optional("tenant", valueName: "NAME", help: "The tenant whose subject it is (each tenant has its own "
+                + "references).", default: Tenant.defaultName),
         ])
     let document: String
     let type: String?
     let asJSON: Bool
+    let tenant: String
     enum Format: String, CaseIterable { case text, json }
 
     init(arguments: ParsedArguments) throws {
@@ -79,6 +83,11 @@ struct SubjectsFind: Command {
         type = try arguments.optionalString("type")
         let format: Format = try arguments.choice("format")
         asJSON = format == .json
+        do {
+            tenant = try Tenant.validName(try arguments.optionalString("tenant") ?? Tenant.defaultName)
+        } catch let error as AccessError {
+            throw AppError(.invalidInput, "--tenant: \(error.message)")
+        }
         do {
             _ = try SubjectArgument.document(document, type: type, field: "--document", typeField: "--type")
         } catch let error as DataSubjectsError {
@@ -89,7 +98,10 @@ struct SubjectsFind: Command {
 
     func run() async throws {
         let (type, number) = try SubjectArgument.document(document, type: self.type, field: "--document", typeField: "--type")
-        let finding = try await SubjectsCommand.withSubjects { try await $0.find(documentType: type, documentNumber: number) }
+        let tenant = try await TenantsCommand.withStore { [tenant] in try await $0.existing(tenant) }
+        let finding = try await SubjectsCommand.withSubjects {
+            try await $0.find(documentType: type, documentNumber: number, tenant: tenant)
+        }
         let out = AppEnvironment.current.writeLine
         if asJSON { return out(try SubjectsCommand.json(finding)) }
         out("subject \(finding.subjectReference)")

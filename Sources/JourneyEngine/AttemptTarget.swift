@@ -12,9 +12,12 @@ public struct AttemptTarget: Sendable {
     public var purpose: Purpose
     public var subject: ValidatedSubject
     public var reference: SubjectReference
+    /// The journey's tenant, whose own Unico settings (if any) create its processes; nil: the default tenant.
+    public var tenant: String?
 
     public init(journeyID: JourneyID, attempt: Int, unicoClientReference: String, environment: Environment,
-                flow: Flow, purpose: Purpose, subject: ValidatedSubject, reference: SubjectReference) {
+                flow: Flow, purpose: Purpose, subject: ValidatedSubject, reference: SubjectReference,
+                tenant: String? = nil) {
         self.journeyID = journeyID
         self.attempt = attempt
         self.unicoClientReference = unicoClientReference
@@ -23,6 +26,7 @@ public struct AttemptTarget: Sendable {
         self.purpose = purpose
         self.subject = subject
         self.reference = reference
+        self.tenant = tenant
     }
 
     /// The target of the journey's current attempt, its subject opened with `vault` on `connection`;
@@ -34,6 +38,7 @@ public struct AttemptTarget: Sendable {
         else { return nil }
         return AttemptTarget(journeyID: id, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
                              environment: environment, flow: flow, purpose: purpose,
-                             subject: try vault.open(subject, on: connection), reference: subject.reference)
+                             subject: try vault.open(subject, on: connection), reference: subject.reference,
+                             tenant: state.tenant)
     }
 }

@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import JourneyDomain
 import JourneyStore
+import Observability
 import Postgres
 
 /// What a body of ``JourneyCommandRunner/transaction(_:)`` works with: the open transaction and the
@@ -12,6 +13,15 @@ public struct CommandContext {
     /// The decision time of this try.
     public let now: Date
     let random: @Sendable () -> Double
+    /// Which try of the transaction this is (1 first; more after version conflicts).
+    public let attempt: Int
+    /// The timer of the request this transaction serves, if it is timed.
+    public let timer: StageTimer?
+
+    /// Runs `body`, adding its time to stage `name` of ``timer`` when there is one.
+    public func measure<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+        try StageTimer.measure(name, in: timer, body)
+    }
 
     /// Decides and appends `command` in this transaction.
     @discardableResult
@@ -19,6 +29,15 @@ public struct CommandContext {
                         metadata: EventMetadata) throws -> JourneyRepository.Outcome {
         try JourneyRepository.execute(command, journey: id, metadata: metadata, now: now, randomUnit: random(),
                                       on: connection)
+    }
+
+    /// Decides `commands` in turn and appends all their events at once; `known` (the stream's
+    /// state and version as the caller knows them) skips the load.
+    @discardableResult
+    public func execute(_ commands: [JourneyCommand], journey id: JourneyID, metadata: EventMetadata,
+                        known: (state: JourneyState, version: Int64)? = nil) throws -> JourneyRepository.Outcome {
+        try JourneyRepository.execute(commands, journey: id, metadata: metadata, now: now, randomUnit: random(),
+                                      known: known, on: connection)
     }
 
     /// The journey's state and version as this transaction sees them.

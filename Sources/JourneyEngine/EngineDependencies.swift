@@ -12,6 +12,10 @@ public struct EngineDependencies: Sendable {
     /// One Unico client per environment; an attempt in an environment without one fails with
     /// `unico_not_configured`.
     public var unico: [Environment: HumanTokenAPIClient]
+    /// Tenants with Unico settings of their own (their own service account), by tenant name:
+    /// their journeys use these in the environments they configure, the deployment's elsewhere.
+    /// Default: none.
+    public var tenantUnico: [String: [Environment: HumanTokenAPIClient]] = [:]
     /// The policy frozen into new journeys. Default ``RetryPolicy/standard``.
     public var retryPolicy: RetryPolicy
     /// The time of decisions. Default: the system clock.
@@ -37,6 +41,17 @@ public struct EngineDependencies: Sendable {
         self.clock = clock
         self.random = random
         self.ids = ids
+    }
+
+    /// The Unico client for a journey of `tenant` (nil: the default tenant) in `environment`: the
+    /// tenant's own when it has settings for it, else the deployment's; nil when neither exists.
+    public func unicoClient(_ environment: Environment, tenant: String?) -> HumanTokenAPIClient? {
+        tenant.flatMap { tenantUnico[$0]?[environment] } ?? unico[environment]
+    }
+
+    /// Every Unico client, the deployment's and the tenants' own.
+    public var allUnicoClients: [HumanTokenAPIClient] {
+        Array(unico.values) + tenantUnico.values.flatMap(\.values)
     }
 
     /// Development sealing keys and the given Unico clients: for tests and the embedded database.

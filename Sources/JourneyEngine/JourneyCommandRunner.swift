@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import JourneyDomain
 import JourneyStore
+import Observability
 import Postgres
 
 /// The one way to run journey commands: a short transaction at a decision time from the clock,
@@ -32,15 +33,23 @@ public struct JourneyCommandRunner: Sendable {
     }
 
     /// Runs `body` in one transaction, retrying it whole on version conflicts, then notifies followers.
+    ///
+    /// In a timed task (`StageTimer.current`), the time to the body (pool, thread hop, `BEGIN`) is
+    /// stage `transaction_begin` and the time after it (`COMMIT`, hop back) `transaction_commit`.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (CommandContext) throws -> T) async throws -> T {
         var tries = 0
+        let timer = StageTimer.current
         while true {
             tries += 1
-            let now = clock()
+            let (now, attempt) = (clock(), tries)
             do {
-                let result = try await database.transaction { [random] connection in
-                    try body(CommandContext(connection: connection, now: now, random: random))
+                let called = ContinuousClock.now
+                let (result, ended) = try await database.transaction { [random] connection in
+                    timer?.record(StartStage.transactionBegin, ContinuousClock.now - called)
+                    let result = try body(CommandContext(connection: connection, now: now, random: random, attempt: attempt, timer: timer))
+                    return (result, ContinuousClock.now)
                 }
+                timer?.record(StartStage.transactionCommit, ContinuousClock.now - ended)
                 events.notifyAppended()
                 return result
             } catch let error as EventStoreError where error.code == .wrongExpectedVersion || error.code == .orderConflict {

@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import HumanTokenAPI
 import JourneyDomain
+import Observability
 import Postgres
 import Privacy
 
@@ -21,28 +22,33 @@ extension Journeys {
 
     /// Runs the attempt and records its outcome; `answer` turns the outcome into the caller's
     /// answer inside the recording transaction (so the caller can store it with its own rows).
+    /// `known`, the journey's state and version as the caller last wrote them, spares the
+    /// recording transaction's first try a load.
     public func runAttempt<Answer: Sendable>(
-        _ target: AttemptTarget, metadata: EventMetadata,
+        _ target: AttemptTarget, metadata: EventMetadata, known: (state: JourneyState, version: Int64)? = nil,
         answer: @escaping @Sendable (AttemptOutcome, PostgresConnection) throws -> Answer
     ) async throws -> Answer {
         let outcome: Result<CreatedProcess, HumanTokenAPIError>
-        let missingClient = dependencies.unico[target.environment] == nil
-        if let unico = dependencies.unico[target.environment] {
-            outcome = await Self.createProcess(target, with: unico)
+        let client = dependencies.unicoClient(target.environment, tenant: target.tenant)
+        let missingClient = client == nil
+        if let unico = client {
+            outcome = await StageTimer.measure(StartStage.unicoCreateProcess) { await Self.createProcess(target, with: unico) }
         } else {
             outcome = .failure(HumanTokenAPIError(.configuration, "no Unico client for the environment"))
         }
         let vault = dependencies.vault
-        return try await commands.transaction { context in
+        return try await StageTimer.measure(StartStage.recordTransaction) { try await commands.transaction { context in
             let result: Result<IssuedToken, EngineError>
+            let known = context.attempt == 1 ? known : nil
             switch outcome {
             case .success(let process):
-                result = .success(try Self.record(process, target: target, metadata: metadata, vault: vault, in: context))
+                result = .success(try Self.record(process, target: target, metadata: metadata, vault: vault,
+                                                  known: known, in: context))
             case .failure(let error) where Self.leavesIntentOpen(error) && !missingClient:
                 result = .failure(Self.creationFailed(error))
             case .failure(let error):
-                try context.execute(.recordProcessCreationFailed(attempt: target.attempt, failure: Self.failure(error)),
-                                journey: target.journeyID, metadata: metadata)
+                try context.execute([.recordProcessCreationFailed(attempt: target.attempt, failure: Self.failure(error))],
+                                    journey: target.journeyID, metadata: metadata, known: known)
                 result = .failure(missingClient
                     ? EngineError(.unicoNotConfigured, "no Unico client for the environment", environment: target.environment)
                     : Self.creationFailed(error))
@@ -50,7 +56,7 @@ extension Journeys {
             let outcome = AttemptOutcome(journeyID: target.journeyID, environment: target.environment, result: result,
                                          decidedAt: context.now)
             return try answer(outcome, context.connection)
-        }
+        } }
     }
 
     /// Runs the attempt and records its outcome.
@@ -97,11 +103,14 @@ extension Journeys {
         }
     }
 
-    /// Records the created process (its secrets sealed) and the token's issuance.
+    /// Records the created process (its secrets sealed) and the token's issuance in one append.
     static func record(_ process: CreatedProcess, target: AttemptTarget, metadata: EventMetadata,
-                       vault: SubjectVault, in context: CommandContext) throws -> IssuedToken {
-        try recordCreated(process, target: target, metadata: metadata, vault: vault, in: context)
-        let issued = try context.execute(.issueToken, journey: target.journeyID, metadata: metadata)
+                       vault: SubjectVault, known: (state: JourneyState, version: Int64)? = nil,
+                       in context: CommandContext) throws -> IssuedToken {
+        let creation = try sealedCreation(process, target: target, tokenExpiresAt: nil, vault: vault, in: context)
+        let issued = try context.execute([.recordProcessCreated(creation), .issueToken], journey: target.journeyID,
+                                         metadata: metadata, known: known)
+        try recordLookup(process, target: target, in: context)
         let expiresAt = issued.state.currentAttempt?.tokenExpiresAt ?? context.now.addingTimeInterval(300)
         return IssuedToken(attempt: target.attempt, webAppToken: process.webAppToken, expiresAt: expiresAt)
     }
@@ -113,19 +122,26 @@ extension Journeys {
     static func recordCreated(_ process: CreatedProcess, target: AttemptTarget, metadata: EventMetadata,
                               tokenExpiresAt: Date? = nil, vault: SubjectVault,
                               in context: CommandContext) throws -> JourneyState {
-        let connection = context.connection
-        func seal(_ value: String, _ field: String) throws -> SealedField {
-            try vault.seal(value, field: field, subject: target.reference, on: connection)
-        }
-        let creation = ProcessCreation(
-            attempt: target.attempt, processID: ProcessID(process.id),
-            webAppToken: try seal(process.webAppToken, SealedName.webAppToken),
-            processToken: try seal(process.token, SealedName.processToken),
-            link: try seal(process.link, SealedName.link), tokenExpiresAt: tokenExpiresAt)
+        let creation = try sealedCreation(process, target: target, tokenExpiresAt: tokenExpiresAt, vault: vault, in: context)
         let created = try context.execute(.recordProcessCreated(creation), journey: target.journeyID, metadata: metadata)
-        // The webhook's lookup (schema/0005), in the transaction of the ProcessCreated event.
-        try connection.query(EngineStatements.insertProcessJourney(
-            processID: process.id, journeyID: target.journeyID, attempt: target.attempt))
+        try recordLookup(process, target: target, in: context)
         return created.state
+    }
+
+    /// The created process with its secrets sealed (one lookup of the subject's key).
+    static func sealedCreation(_ process: CreatedProcess, target: AttemptTarget, tokenExpiresAt: Date?,
+                               vault: SubjectVault, in context: CommandContext) throws -> ProcessCreation {
+        let sealed = try context.measure(StartStage.seal) {
+            try vault.seal([(process.webAppToken, SealedName.webAppToken), (process.token, SealedName.processToken),
+                            (process.link, SealedName.link)], subject: target.reference, on: context.connection)
+        }
+        return ProcessCreation(attempt: target.attempt, processID: ProcessID(process.id), webAppToken: sealed[0],
+                               processToken: sealed[1], link: sealed[2], tokenExpiresAt: tokenExpiresAt)
+    }
+
+    /// The webhook's lookup row (schema/0005), in the transaction of the ProcessCreated event.
+    static func recordLookup(_ process: CreatedProcess, target: AttemptTarget, in context: CommandContext) throws {
+        try context.connection.query(EngineStatements.insertProcessJourney(
+            processID: process.id, journeyID: target.journeyID, attempt: target.attempt))
     }
 }

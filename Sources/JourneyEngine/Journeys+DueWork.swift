@@ -43,7 +43,9 @@ extension Journeys {
         let vault = dependencies.vault
         guard let target = try await database.withConnection({ try AttemptTarget.current(state, vault: vault, on: $0) })
         else { return .creation(.stale) }
-        guard let unico = dependencies.unico[target.environment] else { return .creation(.noUnicoClient) }
+        guard let unico = dependencies.unicoClient(target.environment, tenant: target.tenant) else {
+            return .creation(.noUnicoClient)
+        }
         if unico.configuration.lookup == .none { return try await closeUnknown(state, target) }
         let found: [FoundProcess]
         do {
@@ -88,7 +90,7 @@ extension Journeys {
     /// about (429 with its `Retry-After`, 5xx).
     private func createProcess(_ target: AttemptTarget, priority: RequestPriority = .background) async throws
         -> CreationOutcome {
-        guard let unico = dependencies.unico[target.environment] else { return .noUnicoClient }
+        guard let unico = dependencies.unicoClient(target.environment, tenant: target.tenant) else { return .noUnicoClient }
         switch await Self.createProcess(target, with: unico, priority: priority) {
         case .success(let process):
             try await recordCreated(process, target: target, tokenExpiresAt: nil)

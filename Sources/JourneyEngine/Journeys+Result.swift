@@ -27,7 +27,7 @@ extension Journeys {
         guard version > 0, state.awaitsResult(number), let attempt = state.attempt(number),
               let processID = attempt.processID, let environment = state.environment, let subject = state.subject
         else { return .nothingToFetch }
-        guard let unico = dependencies.unico[environment] else {
+        guard let unico = dependencies.unicoClient(environment, tenant: state.tenant) else {
             throw HumanTokenAPIError(.configuration, "no Unico client for the environment")
         }
         let snapshot = try await unico.getProcess(processID.rawValue, priority: .background)

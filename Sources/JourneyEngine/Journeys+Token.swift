@@ -44,7 +44,8 @@ extension Journeys {
             return .newAttempt(AttemptTarget(
                 journeyID: id, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
                 environment: environment, flow: flow, purpose: purpose,
-                subject: try vault.open(subject, on: context.connection), reference: subject.reference))
+                subject: try vault.open(subject, on: context.connection), reference: subject.reference,
+                tenant: state.tenant))
         }
         switch step {
         case .current(let issued, let environment):

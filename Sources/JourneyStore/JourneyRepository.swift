@@ -40,8 +40,26 @@ public enum JourneyRepository {
     /// One decide-and-append on a caller's connection (inside the caller's transaction if open).
     public static func execute(_ command: JourneyCommand, journey id: JourneyID, metadata: EventMetadata,
                                now: Date, randomUnit: Double, on connection: PostgresConnection) throws -> Outcome {
-        let (state, version) = try load(id, on: connection)
-        let events = try Journey.decide(command, state: state, now: now, randomUnit: randomUnit)
+        try execute([command], journey: id, metadata: metadata, now: now, randomUnit: randomUnit, on: connection)
+    }
+
+    /// Decides `commands` one after another, each on the state the previous ones left, and
+    /// appends all their events in one append (one round trip) at the stream's version.
+    ///
+    /// `known` skips the load: the caller's (state, version) of the stream, e.g. version 0 and the
+    /// initial state for a journey id it just drew. When the stream moved past it, the append
+    /// fails `wrong_expected_version` and nothing is written.
+    public static func execute(_ commands: [JourneyCommand], journey id: JourneyID, metadata: EventMetadata,
+                               now: Date, randomUnit: Double, known: (state: JourneyState, version: Int64)? = nil,
+                               on connection: PostgresConnection) throws -> Outcome {
+        let (state, version) = try known ?? load(id, on: connection)
+        var events: [JourneyEvent] = []
+        var decided = state
+        for command in commands {
+            let new = try Journey.decide(command, state: decided, now: now, randomUnit: randomUnit)
+            decided = Journey.fold(new, from: decided)
+            events += new
+        }
         guard !events.isEmpty else { return Outcome(events: [], state: state, version: version, positions: []) }
         let stream = stream(id)
         let newEvents = try events.map { event in
@@ -50,7 +68,6 @@ public enum JourneyRepository {
                             data: JSONB(text: String(decoding: encoded.data, as: UTF8.self)), metadata: metadata)
         }
         let result = try EventStore.append(newEvents, to: stream, expectedVersion: .exact(version), on: connection)
-        return Outcome(events: events, state: Journey.fold(events, from: state), version: result.streamVersion,
-                       positions: result.positions)
+        return Outcome(events: events, state: decided, version: result.streamVersion, positions: result.positions)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HumanTokenAPI
 import JourneyAPI
 import JourneyDomain
+import Observability
 import UnicoEmulator
 
 extension TestStack {
@@ -47,6 +48,8 @@ extension TestStack {
         /// Whether no other test database may be alive meanwhile (``TestPermits/alone(_:)``), for a
         /// test whose timing a busy parallel run upsets. Default false.
         public var alone = false
+        /// Where each journey start's stage times go (`JourneyDependencies.startStages`). Default nil.
+        public var startStages: (@Sendable ([StageTimer.Stage]) -> Void)?
 
         public init(time: Time = .manual, faults: FaultScript = .none, retryPolicy: RetryPolicy = .standard,
                     requestTimeout: TimeInterval = 5, listen: Bool = false) {

@@ -118,6 +118,7 @@ public struct TestStack: Sendable {
         configuration.webhookAuthentication = options.webhookAuthentication
         configuration.responseShape = options.responseShape
         configuration.lookup = options.lookup
+        configuration.startStages = options.startStages
         configuration.port = options.listen ? 0 : nil
         if let authentication = options.emulatorWebhooks {
             let port = try freePort()

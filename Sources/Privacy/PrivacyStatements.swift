@@ -3,12 +3,20 @@ import Postgres
 
 /// Every statement over `subject_keys`; values are binds.
 enum PrivacyStatements {
-    /// Inserts a subject's wrapped data key unless the subject already has a row.
-    static func insertKey(subject: String, wrapped: Data, keyID: String) -> PostgresQuery {
+    /// Inserts a subject's wrapped data key unless the subject already has a row; answers the
+    /// row as `storedKey` does plus whether it was inserted, or the existing row (no row when a
+    /// racing insert committed after the statement's snapshot).
+    static func insertOrReadKey(subject: String, wrapped: Data, keyID: String) -> PostgresQuery {
         """
-        INSERT INTO subject_keys (subject_ref, wrapped_key, kek_id)
-        VALUES (\(subject), \(wrapped), \(keyID))
-        ON CONFLICT (subject_ref) DO NOTHING
+        WITH inserted AS (
+            INSERT INTO subject_keys (subject_ref, wrapped_key, kek_id)
+            VALUES (\(subject), \(wrapped), \(keyID))
+            ON CONFLICT (subject_ref) DO NOTHING
+            RETURNING wrapped_key, kek_id, false AS erased, true AS inserted
+        )
+        SELECT wrapped_key, kek_id, erased, inserted FROM inserted
+        UNION ALL
+        SELECT wrapped_key, kek_id, erased_at IS NOT NULL, false FROM subject_keys WHERE subject_ref = \(subject)
         """
     }
 

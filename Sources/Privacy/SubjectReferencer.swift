@@ -7,6 +7,10 @@ import JourneyDomain
 ///
 /// Stable for a given key; without the key it cannot be reversed, nor recomputed by guessing
 /// document numbers (CPFs are few enough to enumerate, so a plain hash would not do).
+///
+/// A tenant other than the default one hashes its name in as well: one person known to two
+/// tenants is two subjects there, each with its own data key, so one tenant's erasure or export
+/// never reaches the other's journeys. The default tenant's references are those of before tenants.
 public struct SubjectReferencer: Sendable {
     let key: SecretKey
 
@@ -18,22 +22,27 @@ public struct SubjectReferencer: Sendable {
         self.init(key: configuration.subjectReferenceKey)
     }
 
-    /// The reference of the subject holding document `documentNumber` of `documentType`.
+    /// The reference of the subject holding document `documentNumber` of `documentType` in
+    /// `tenant` (nil: the default tenant).
     ///
     /// Throws `invalid_document_number` when the number has no letters or digits.
-    public func reference(documentType: DocumentType, documentNumber: String) throws -> SubjectReference {
+    public func reference(documentType: DocumentType, documentNumber: String, tenant: String? = nil) throws
+        -> SubjectReference {
         let number = Self.normalize(documentNumber: documentNumber)
         guard !number.isEmpty else {
             throw PrivacyError(.invalidDocumentNumber, "the document number has no letters or digits")
         }
-        let mac = HMACSHA256.authenticate(
-            Framing.frame("journeys.subject-ref.v1", documentType.rawValue, number), key: key.bytes)
-        return SubjectReference(Hex.encode(mac))
+        let framed = if let tenant, tenant != JourneyStarted.defaultTenant {
+            Framing.frame("journeys.subject-ref.tenant.v1", tenant, documentType.rawValue, number)
+        } else {
+            Framing.frame("journeys.subject-ref.v1", documentType.rawValue, number)
+        }
+        return SubjectReference(Hex.encode(HMACSHA256.authenticate(framed, key: key.bytes)))
     }
 
-    /// The reference of a validated subject.
-    public func reference(for subject: ValidatedSubject) throws -> SubjectReference {
-        try reference(documentType: subject.documentType, documentNumber: subject.documentNumber)
+    /// The reference of a validated subject in `tenant` (nil: the default tenant).
+    public func reference(for subject: ValidatedSubject, tenant: String? = nil) throws -> SubjectReference {
+        try reference(documentType: subject.documentType, documentNumber: subject.documentNumber, tenant: tenant)
     }
 
     /// The document number as it is hashed: compatibility-normalized (NFKC, so full-width

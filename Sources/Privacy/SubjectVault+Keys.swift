@@ -11,23 +11,28 @@ extension SubjectVault {
     func dataKey(for subject: SubjectReference, creating: Bool, on connection: PostgresConnection) throws -> SecretKey {
         if let key = cache.key(for: subject.rawValue) { return key }
         let cacheable = !connection.isInTransaction
-        if let stored = try storedKey(of: subject, on: connection) {
+        guard creating else {
+            guard let stored = try storedKey(of: subject, on: connection) else {
+                throw PrivacyError(.unknownSubject, "no data key exists for this subject")
+            }
             let key = try unwrap(stored, subject: subject)
             if cacheable { cache.store(key, for: subject.rawValue) }
             return key
         }
-        guard creating else {
-            throw PrivacyError(.unknownSubject, "no data key exists for this subject")
-        }
         let key = SecretKey.random(byteCount: AESGCM.keyByteCount)
         let keyID = configuration.activeKeyID
         let wrapped = try KeyWrap.wrap(key, subject: subject, keyID: keyID, kek: configuration.activeKey)
-        // A racing first use (any process) wins or loses here; the loser reads the winner's key.
-        let inserted = try connection.query(PrivacyStatements.insertKey(subject: subject.rawValue, wrapped: wrapped, keyID: keyID))
-        if inserted.affectedRows == 1 {
-            if cacheable { cache.store(key, for: subject.rawValue) }
-            return key
+        // One round trip: the new key, or the subject's row when it has one. A racing first use
+        // (any process) wins or loses here; the loser reads the winner's key.
+        let rows = try connection.query(PrivacyStatements.insertOrReadKey(subject: subject.rawValue, wrapped: wrapped, keyID: keyID))
+        if let row = rows.first {
+            let found = try row.decode(3, as: Bool.self)
+                ? key : try unwrap(StoredKey(wrapped: try row.decode(0), keyID: try row.decode(1), erased: try row.decode(2)),
+                                   subject: subject)
+            if cacheable { cache.store(found, for: subject.rawValue) }
+            return found
         }
+        // The winner of a race committed after this statement's snapshot: read it now.
         guard let stored = try storedKey(of: subject, on: connection) else {
             throw PrivacyError(.unknownSubject, "the subject's data key was neither created nor found")
         }

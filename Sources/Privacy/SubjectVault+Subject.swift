@@ -2,14 +2,16 @@ import JourneyDomain
 import Postgres
 
 extension SubjectVault {
-    /// Seals every personal field of `subject` under its reference, with one key lookup.
-    public func seal(_ subject: ValidatedSubject) async throws -> SealedSubject {
-        try await client.withConnection { try self.seal(subject, on: $0) }
+    /// Seals every personal field of `subject` under its reference in `tenant` (nil: the default
+    /// tenant), with one key lookup.
+    public func seal(_ subject: ValidatedSubject, tenant: String? = nil) async throws -> SealedSubject {
+        try await client.withConnection { try self.seal(subject, tenant: tenant, on: $0) }
     }
 
-    /// Seals every personal field of `subject` on `connection`.
-    public func seal(_ subject: ValidatedSubject, on connection: PostgresConnection) throws -> SealedSubject {
-        let reference = try referencer.reference(for: subject)
+    /// Seals every personal field of `subject` on `connection`, under its reference in `tenant`.
+    public func seal(_ subject: ValidatedSubject, tenant: String? = nil, on connection: PostgresConnection) throws
+        -> SealedSubject {
+        let reference = try referencer.reference(for: subject, tenant: tenant)
         let key = try dataKey(for: reference, creating: true, on: connection)
         func seal(_ value: String?, _ field: String) throws -> SealedField? {
             try value.map { try Self.seal($0, field: field, subject: reference, key: key) }

@@ -54,6 +54,14 @@ public final class SubjectVault: Sendable {
         return try Self.seal(plaintext, field: field, subject: subject, key: key)
     }
 
+    /// Seals each `(plaintext, field)` of `subject` with one lookup of its data key, on `connection`.
+    public func seal(
+        _ fields: [(plaintext: String, field: String)], subject: SubjectReference, on connection: PostgresConnection
+    ) throws -> [SealedField] {
+        let key = try dataKey(for: subject, creating: true, on: connection)
+        return try fields.map { try Self.seal($0.plaintext, field: $0.field, subject: subject, key: key) }
+    }
+
     /// Opens a value sealed as `field` of `subject`.
     ///
     /// Throws `subject_erased`, `unknown_subject`, `unknown_key_id`, or `decryption_failed`

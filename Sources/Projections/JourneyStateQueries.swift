@@ -23,13 +23,13 @@ public enum JourneyStateQueries {
         public var startedMicros: Int64
     }
 
-    /// Started journeys newest first (by start time, then id descending), at most `limit`, those
-    /// strictly after the keyset position `after` (start microseconds, journey id) when given. A
-    /// nil filter matches every value.
-    public static func page(subject: String?, status: String?, environment: String?,
+    /// Started journeys of `tenant` newest first (by start time, then id descending), at most
+    /// `limit`, those strictly after the keyset position `after` (start microseconds, journey id)
+    /// when given. A nil filter matches every value.
+    public static func page(tenant: String, subject: String?, status: String?, environment: String?,
                             after: (startedMicros: Int64, journeyID: String)?, limit: Int,
                             on client: PostgresClient) async throws -> [ListedJourney] {
-        let query = ProjectionsStatements.page(subject: subject, status: status, environment: environment,
+        let query = ProjectionsStatements.page(tenant: tenant, subject: subject, status: status, environment: environment,
                                                afterMicros: after?.startedMicros, afterID: after?.journeyID, limit: limit)
         return try await client.query(query).map { row in
             ListedJourney(

@@ -32,7 +32,7 @@ enum ProjectionsStatements {
             completed_at = EXCLUDED.completed_at, abandoned_at = EXCLUDED.abandoned_at, outcome = EXCLUDED.outcome,
             next_due_at = EXCLUDED.next_due_at, next_due_kind = EXCLUDED.next_due_kind, version = EXCLUDED.version,
             updated_position = EXCLUDED.updated_position, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at,
-            next_due_attempt = EXCLUDED.next_due_attempt
+            next_due_attempt = EXCLUDED.next_due_attempt, tenant = EXCLUDED.tenant
         """
     }
 
@@ -112,14 +112,14 @@ enum ProjectionsStatements {
 
     /// One keyset page of started journeys, newest first, optionally filtered; `limit` rows at most.
     /// The columns ``JourneyStateQueries/ListedJourney`` reads, by index.
-    static func page(subject: String?, status: String?, environment: String?, afterMicros: Int64?, afterID: String?,
-                     limit: Int) -> PostgresQuery {
+    static func page(tenant: String, subject: String?, status: String?, environment: String?, afterMicros: Int64?,
+                     afterID: String?, limit: Int) -> PostgresQuery {
         """
         SELECT journey_id, status, current_attempt, environment, flow, purpose, client_reference,
                subject_reference, started_at, completed_at, abandoned_at, outcome, last_error_code,
                (extract(epoch FROM started_at) * 1000000)::bigint AS started_micros
         FROM journey_state
-        WHERE started_at IS NOT NULL
+        WHERE started_at IS NOT NULL AND tenant = \(tenant)
           AND (\(nullable: subject)::text IS NULL OR subject_reference = \(nullable: subject))
           AND (\(nullable: status)::text IS NULL OR status = \(nullable: status))
           AND (\(nullable: environment)::text IS NULL OR environment = \(nullable: environment))

@@ -31,6 +31,8 @@ struct StateRow: Encodable {
     let state: JourneyState
     let updated_at: String?
     let next_due_attempt: Int?
+    /// Always written: the column is NOT NULL, and `json_populate_recordset` ignores defaults.
+    let tenant: String
 
     init(id: String, state: JourneyState, position: Int64) {
         let attempt = state.currentAttempt
@@ -42,6 +44,7 @@ struct StateRow: Encodable {
         purpose = state.purpose?.rawValue
         client_reference = state.clientReference
         subject_reference = state.subject?.reference.rawValue
+        tenant = state.tenantName
         current_attempt = state.currentAttemptNumber
         current_process_id = attempt?.processID?.rawValue
         token_expires_at = timestamp(attempt?.tokenExpiresAt)

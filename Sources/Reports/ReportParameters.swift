@@ -17,9 +17,11 @@ public struct ReportParameters: Sendable, Equatable {
     public var stuckMinutes: Int
     /// The time SLA ages are measured at (an injected clock's now).
     public var now: Date
+    /// Only journeys of this tenant (the API sets the caller's); nil for every tenant (the CLI).
+    public var tenant: String?
 
     public init(from: Date, to: Date, environment: Environment? = nil, subject: SubjectReference? = nil,
-                thresholdMinutes: Int = 10, stuckMinutes: Int = 60, now: Date) {
+                thresholdMinutes: Int = 10, stuckMinutes: Int = 60, now: Date, tenant: String? = nil) {
         self.from = from
         self.to = to
         self.environment = environment
@@ -27,5 +29,6 @@ public struct ReportParameters: Sendable, Equatable {
         self.thresholdMinutes = thresholdMinutes
         self.stuckMinutes = stuckMinutes
         self.now = now
+        self.tenant = tenant
     }
 }

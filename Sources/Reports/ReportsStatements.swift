@@ -142,7 +142,7 @@ enum ReportsStatements {
 }
 
 extension PostgresQuery.StringInterpolation {
-    /// `alias.started_at` in the window and, when one is given, `alias.environment` equal to it.
+    /// `alias.started_at` in the window and, when given, `alias.environment` and `alias.tenant` equal to them.
     fileprivate mutating func appendInterpolation(window parameters: ReportParameters, on alias: String) {
         appendLiteral("\(alias).started_at >= ")
         appendInterpolation(parameters.from)
@@ -152,6 +152,10 @@ extension PostgresQuery.StringInterpolation {
         appendInterpolation(parameters.environment?.rawValue)
         appendLiteral("::text IS NULL OR \(alias).environment = ")
         appendInterpolation(parameters.environment?.rawValue)
+        appendLiteral(") AND (")
+        appendInterpolation(parameters.tenant)
+        appendLiteral("::text IS NULL OR \(alias).tenant = ")
+        appendInterpolation(parameters.tenant)
         appendLiteral(")")
     }
 }

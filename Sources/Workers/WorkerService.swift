@@ -39,7 +39,7 @@ public final class WorkerService: Sendable {
                 dependencies: EngineDependencies, metrics: MetricsRegistry? = nil) throws {
         try configuration.validate()
         // A Unico call must end before another worker may act on the same intent or item.
-        for client in dependencies.unico.values {
+        for client in dependencies.allUnicoClients {
             let timeout = client.configuration.requestTimeout
             guard timeout < configuration.leaseDuration, timeout < JourneyTiming.processCreationGrace else {
                 throw WorkerError(.invalidConfiguration, "the Unico request timeout (\(timeout) s) must be shorter than "

@@ -141,6 +141,24 @@ struct EventCodingTests {
         #expect(started.contains(#""reference":"hmac-sha256:4f2a""#))
     }
 
+    @Test("a start records its tenant; one written before tenants has none and belongs to the default tenant")
+    func tenant() throws {
+        let started = try Self.samples[0].encoded()
+        #expect(!String(decoding: started.data, as: UTF8.self).contains(#""tenant""#))
+        let old = JourneyState().applying(try JourneyEvent(started))
+        #expect(old.tenant == nil && old.tenantName == "default")
+        guard case .journeyStarted(let sample) = Self.samples[0] else { Issue.record("not a start"); return }
+        let withTenant = JourneyStarted(journeyID: sample.journeyID, occurredAt: sample.occurredAt, environment: sample.environment,
+                                        flow: sample.flow, purpose: sample.purpose, subject: sample.subject,
+                                        retryPolicy: sample.retryPolicy, tenant: "acme")
+        let encoded = try JourneyEvent.journeyStarted(withTenant).encoded()
+        #expect(String(decoding: encoded.data, as: UTF8.self).contains(#""tenant":"acme""#))
+        let state = JourneyState().applying(try JourneyEvent(encoded))
+        #expect(state.tenantName == "acme")
+        let reloaded = try JSONDecoder().decode(JourneyState.self, from: try JSONEncoder().encode(old))
+        #expect(reloaded.tenantName == "default", "a stored state of before tenants decodes")
+    }
+
     @Test("events decided live round-trip and fold to the same state")
     func decidedEvents() throws {
         var scenario = try Scenario.captureOpened()

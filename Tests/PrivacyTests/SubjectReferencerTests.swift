@@ -34,6 +34,16 @@ import Testing
         #expect(x != y)
     }
 
+    @Test func eachTenantButTheDefaultOneHasItsOwnReferences() throws {
+        let before = try referencer.reference(documentType: .brCPF, documentNumber: "12345678909")
+        #expect(try referencer.reference(documentType: .brCPF, documentNumber: "12345678909", tenant: "default") == before,
+                "the default tenant keeps the references of before tenants")
+        let acme = try referencer.reference(documentType: .brCPF, documentNumber: "12345678909", tenant: "acme")
+        let globex = try referencer.reference(documentType: .brCPF, documentNumber: "12345678909", tenant: "globex")
+        #expect(Set([before, acme, globex]).count == 3)
+        #expect(try referencer.reference(documentType: .brCPF, documentNumber: "123.456.789-09", tenant: "acme") == acme)
+    }
+
     @Test func formattingDoesNotChangeTheReference() throws {
         let plain = try referencer.reference(documentType: .brCPF, documentNumber: "12345678909")
         for formatted in ["123.456.789-09", " 123 456 789 09 ", "123456789/09", "１２３４５６７８９０９"] {

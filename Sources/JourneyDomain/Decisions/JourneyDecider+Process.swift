@@ -16,7 +16,8 @@ extension JourneyDecider {
             purpose: start.purpose,
             subject: start.subject,
             clientReference: start.clientReference,
-            retryPolicy: start.retryPolicy
+            retryPolicy: start.retryPolicy,
+            tenant: start.tenant
         )
         let requested = ProcessCreationRequested(
             attempt: 1,

@@ -9,6 +9,8 @@ public struct StartJourney: Hashable, Sendable {
     public var clientReference: String?
     /// The deployment's policy, frozen into the journey.
     public var retryPolicy: RetryPolicy
+    /// The tenant starting it; nil records none (the default tenant).
+    public var tenant: String?
 
     public init(
         journeyID: JourneyID,
@@ -17,7 +19,8 @@ public struct StartJourney: Hashable, Sendable {
         purpose: Purpose,
         subject: SealedSubject,
         clientReference: String? = nil,
-        retryPolicy: RetryPolicy = .standard
+        retryPolicy: RetryPolicy = .standard,
+        tenant: String? = nil
     ) {
         self.journeyID = journeyID
         self.environment = environment
@@ -26,5 +29,6 @@ public struct StartJourney: Hashable, Sendable {
         self.subject = subject
         self.clientReference = clientReference
         self.retryPolicy = retryPolicy
+        self.tenant = tenant
     }
 }

@@ -15,6 +15,12 @@ public struct JourneyStarted: JourneyEventPayload {
     public let clientReference: String?
     /// The policy in force for this journey's whole life.
     public let retryPolicy: RetryPolicy
+    /// The tenant whose API key started the journey; absent in events written before tenants,
+    /// which belong to ``defaultTenant``.
+    public let tenant: String?
+
+    /// The tenant of journeys whose start names none.
+    public static let defaultTenant = "default"
 
     public init(
         journeyID: JourneyID,
@@ -25,7 +31,8 @@ public struct JourneyStarted: JourneyEventPayload {
         purpose: Purpose,
         subject: SealedSubject,
         clientReference: String? = nil,
-        retryPolicy: RetryPolicy
+        retryPolicy: RetryPolicy,
+        tenant: String? = nil
     ) {
         self.journeyID = journeyID
         self.attempt = attempt
@@ -36,5 +43,6 @@ public struct JourneyStarted: JourneyEventPayload {
         self.subject = subject
         self.clientReference = clientReference
         self.retryPolicy = retryPolicy
+        self.tenant = tenant
     }
 }

@@ -20,6 +20,7 @@ extension JourneyState {
             purpose = e.purpose
             subject = e.subject
             clientReference = e.clientReference
+            tenant = e.tenant
             retryPolicy = e.retryPolicy
             startedAt = e.occurredAt
         case .processCreationRequested(let e):

@@ -12,6 +12,8 @@ public struct JourneyState: Hashable, Sendable, Codable {
     /// Sealed subject; workers unseal it to create a fresh process on retry.
     public var subject: SealedSubject?
     public var clientReference: String?
+    /// The tenant the start recorded; nil for journeys started before tenants (the default one).
+    public var tenant: String?
     public var retryPolicy: RetryPolicy = .standard
     public var startedAt: Date?
     /// Every attempt so far, in order; attempt n is at index n-1.
@@ -32,6 +34,9 @@ public struct JourneyState: Hashable, Sendable, Codable {
     public var updatedAt: Date?
 
     public init() {}
+
+    /// The tenant owning the journey: the recorded one, else the default tenant.
+    public var tenantName: String { tenant ?? JourneyStarted.defaultTenant }
 
     /// The latest attempt, if any.
     public var currentAttempt: AttemptState? { attempts.last }

@@ -24,7 +24,8 @@ public struct ValidatedStartJourney: Hashable, Sendable {
     public func command(
         journeyID: JourneyID,
         subject sealed: SealedSubject,
-        retryPolicy: RetryPolicy = .standard
+        retryPolicy: RetryPolicy = .standard,
+        tenant: String? = nil
     ) -> StartJourney {
         StartJourney(
             journeyID: journeyID,
@@ -33,7 +34,8 @@ public struct ValidatedStartJourney: Hashable, Sendable {
             purpose: purpose,
             subject: sealed,
             clientReference: clientReference,
-            retryPolicy: retryPolicy
+            retryPolicy: retryPolicy,
+            tenant: tenant
         )
     }
 }
