@@ -45,14 +45,46 @@ struct PgBench {
         let scriptPath = directory + "/script.sql"
         try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
         let threads = max(1, min(clients, ProcessInfo.processInfo.activeProcessorCount))
-        let output = try ShellCommand(executable: path, arguments: [
+        let output = try spawn([
             "-n", "-M", "prepared", "-c", String(clients), "-j", String(threads),
             "-T", String(max(1, Int(seconds.rounded()))), "-f", scriptPath, connection,
-        ]).run()
+        ])
         guard output.status == 0, let tps = Self.number(after: "tps = ", in: output.text) else {
             throw EmbeddedPostgresError(.commandFailed, "pgbench failed (exit \(output.status)): \(output.text.suffix(600))")
         }
         return Figures(perSecond: tps, latencyMilliseconds: Self.number(after: "latency average = ", in: output.text) ?? 0)
+    }
+
+    /// Runs pgbench with an empty signal mask: `-T` ends on SIGALRM, which the threads of this
+    /// process block (and a plain spawn would pass that mask on: pgbench then never stops).
+    private func spawn(_ arguments: [String]) throws -> (status: Int32, text: String) {
+        let outputPath = directory + "/output.txt"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), all = sigset_t()
+        sigemptyset(&empty)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        guard spawned == 0 else {
+            throw EmbeddedPostgresError(.commandFailed, "could not run \(path): error \(spawned)")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), text)
     }
 
     func cleanUp() { try? FileManager.default.removeItem(atPath: directory) }
