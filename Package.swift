@@ -53,6 +53,7 @@ let package = Package(
         .target(name: "DataSubjects", dependencies: [
             "Audit", "JourneyDomain", "JourneyEngine", "Postgres", "Privacy", "Timestamps",
         ]),
+        .target(name: "Retention", dependencies: ["DataSubjects", "JourneyDomain", "Postgres", "Lifecycle", "Observability"]),
         .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography"]),
 
         // Domain
@@ -64,7 +65,7 @@ let package = Package(
         .target(name: "JourneyApp", dependencies: [
             "AccessControl", "CLI", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyDomain", "JourneyAPI",
             "Migrations", "OutboundWebhooks", "Postgres", "Privacy", "RateBudget", "UnicoEmulator", "Workers",
-            "Lifecycle", "Observability", "Projections",
+            "Lifecycle", "Observability", "Projections", "DataSubjects", "JourneyEngine", "Retention",
         ]),
         .target(name: "JourneyBenchmarks", dependencies: [
             "CLI", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyApp", "JourneyDomain",
@@ -74,7 +75,7 @@ let package = Package(
             "AccessControl", "Audit", "CLI", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI",
             "JourneyApp", "JourneyBenchmarks", "JourneyDomain", "JourneyAPI", "Migrations", "OutboundWebhooks", "Postgres",
             "Privacy", "Projections", "Reports", "SDKLiteSimulator", "Timestamps", "UnicoEmulator", "Workers", "Lifecycle",
-            "DataSubjects", "JourneyEngine",
+            "DataSubjects", "JourneyEngine", "Retention",
         ]),
         .executableTarget(name: "journeys", dependencies: ["CLI", "JourneyCommands"]),
 
@@ -141,6 +142,10 @@ let package = Package(
         .testTarget(name: "DataSubjectsTests", dependencies: [
             "DataSubjects", "JourneyTesting", "AccessControl", "Audit", "EventStore", "SDKLiteSimulator", "JourneyCommands",
             "Cryptography",
+        ]),
+        .testTarget(name: "RetentionTests", dependencies: [
+            "Retention", "DataSubjects", "JourneyTesting", "JourneyEngine", "JourneyDomain", "EventStore", "SDKLiteSimulator",
+            "JourneyCommands", "Postgres", "Cryptography",
         ]),
     ]
 )

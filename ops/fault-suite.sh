@@ -48,15 +48,18 @@ start_serve() {
   wait_for "serve-$serve_runs.out" "listening on" 60 || fail "serve did not start (serve-$serve_runs.err)"
   port=$(awk '/listening on/ {n = split($3, a, ":"); print a[n]}' "serve-$serve_runs.out")
 }
-# Waits (bounded) until no client is retrying, then a short pause before the next fault.
+# Waits (bounded) until no client has been retrying for 3 s in a row, then a short pause before the
+# next fault. "In a row": a request in flight when the fault ended is answered (503) only after
+# Create Process returns (<= 0.6 s) and its retry may wait out the key's lease (2 s): a single
+# look at waiting=0 right after the fault would start the next fault on top of it.
 settle() {
-  local deadline=$(( $(date +%s) + settle_max ))
-  while [ "$(date +%s)" -lt "$deadline" ]; do
-    grep -q '^waiting=0 ' load.status 2>/dev/null && break
+  local deadline=$(( $(date +%s) + settle_max )) quiet=0
+  while [ "$(date +%s)" -lt "$deadline" ] && [ "$quiet" -lt 15 ]; do
+    if grep -q '^waiting=0 ' load.status 2>/dev/null; then quiet=$((quiet + 1)); else quiet=0; fi
     sleep 0.2
   done
-  grep -q '^waiting=0 ' load.status || log "clients still waiting after ${settle_max} s: $(cat load.status)"
-  sleep 2
+  [ "$quiet" -ge 15 ] || log "clients still waiting after ${settle_max} s: $(cat load.status)"
+  sleep 1
 }
 record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>faults.tsv; log "$1: back after $(awk -v a="$2" -v b="$3" 'BEGIN {printf "%.1f", b - a}') s"; }
 kill_serve() {

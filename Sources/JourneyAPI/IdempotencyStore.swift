@@ -120,6 +120,20 @@ struct IdempotencyStore: Sendable {
         }
     }
 
+    /// Releases `claim`'s key now or, while the database is out of reach, keeps trying in the
+    /// background until the lease would lapse anyway: a retry then finds the key released at
+    /// once instead of waiting out the lease.
+    func releaseSoon(_ claim: Claim, journeyID: String) async {
+        if (try? await release(claim, journeyID: journeyID)) != nil { return }
+        let deadline = ContinuousClock.now + configuration.lease
+        Task { [self] in
+            while ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(200))
+                if (try? await release(claim, journeyID: journeyID)) != nil { return }
+            }
+        }
+    }
+
     /// Releases `claim`'s key if its request still holds it for `journeyID` (that request
     /// failed); false when there was no such key.
     func release(_ claim: Claim, journeyID: String) async throws -> Bool {

@@ -49,7 +49,7 @@ struct StartJourneyHandler: Sendable {
             // The journey exists but its answer was not recorded: free the key for a retry, which
             // answers from the journey (when the database is back; until then the lease lapses).
             if let claim, let journeyID = error.journeyID {
-                _ = try? await idempotency.release(claim, journeyID: journeyID.rawValue)
+                await idempotency.releaseSoon(claim, journeyID: journeyID.rawValue)
             }
             throw error
         }

@@ -11,7 +11,7 @@ public struct JourneysCommand: CommandGroup {
             .journeys/pg (JOURNEYS_PG_DIR), started and migrated on demand.
             """,
         subcommands: [DbCommand.self, MigrateCommand.self, ServeCommand.self, EventsCommand.self, AuditCommand.self,
-                      KeysCommand.self, SubjectsCommand.self, WebhooksCommand.self, WorkCommand.self, ProjectionsCommand.self, ReportCommand.self,
+                      KeysCommand.self, SubjectsCommand.self, RetentionCommand.self, WebhooksCommand.self, WorkCommand.self, ProjectionsCommand.self, ReportCommand.self,
                       EmulatorCommand.self, LoadCommand.self, DemoCommand.self, BenchCommand.self])
     public init() {}
 }

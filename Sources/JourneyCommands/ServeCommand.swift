@@ -23,7 +23,8 @@ struct ServeCommand: Command {
             frozen into new journeys comes from JOURNEYS_RETRY_* (INITIAL_INTERVAL, BACKOFF_COEFFICIENT, \
             MAXIMUM_INTERVAL, MAXIMUM_ATTEMPTS, JITTER_FRACTION, NON_RETRYABLE_CODES). Also follows the log \
             into journey_state as the journeys_projector role (DATABASE_PROJECTOR_URL, required with DATABASE_URL); \
-            with --with-workers, runs the workers of `journeys work` too (and the outbound webhooks to the company).
+            with --with-workers, runs the workers of `journeys work` too (and the outbound webhooks to the company, and \
+            the retention policy of `journeys retention` every JOURNEYS_RETENTION_INTERVAL seconds unless JOURNEYS_RETENTION=off).
             """,
         options: [
             .optional("host", valueName: "ADDR", help: "Listen address.", default: "127.0.0.1"),
@@ -94,12 +95,15 @@ struct ServeCommand: Command {
             try WorkerService(configuration: $0, database: database.app, dependencies: dependencies.engine, metrics: service.metrics)
         }
         let webhooks = try worker.map { _ in try Wiring.outboundWebhooks(variables, database: database, projector: projector) }
+        let retention = try worker == nil ? nil : Wiring.retentionService(variables, database: database, projector: projector,
+                                                                          engine: dependencies.engine)
         try service.start()
         AppEnvironment.current.writeLine("listening on http://\(host):\(service.port ?? port)"
             + (worker.map { " with worker \($0.configuration.workerID)" } ?? ""))
         var services = [AppServices.projections(projector)]
         if let webhooks { services.append(AppServices.webhooks(webhooks)) }
         if let worker { services.append(AppServices.worker(worker)) }
+        if let retention { services.append(AppServices.retention(retention)) }
         services.append(AppServices.listener(service))
         try await AppServices.run(services)
     }

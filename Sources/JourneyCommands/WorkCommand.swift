@@ -26,7 +26,8 @@ struct WorkCommand: Command {
             live journey starts; --unico-share caps this process's own limiter. Unico, \
             sealing and retry settings come \
             from the same variables as `serve` (JOURNEYS_RETRY_* for the retry policy of journeys the \
-            service starts). On the embedded database, missing keys fall back to public development keys, \
+            service starts). Applies the retention policy (JOURNEYS_RETENTION_*, see `journeys retention`) every \
+            JOURNEYS_RETENTION_INTERVAL seconds (default 3600) unless JOURNEYS_RETENTION=off. On the embedded database, missing keys fall back to public development keys, \
             with a warning at start.
             """,
         options: [
@@ -73,8 +74,11 @@ struct WorkCommand: Command {
         DevelopmentKeys.of(variables, database: database).logWarning(AppEnvironment.current.logger("work"))
         let worker = try WorkerService(configuration: configuration, database: database.app, dependencies: dependencies.engine)
         let webhooks = try Wiring.outboundWebhooks(variables, database: database, projector: projector)
+        let retention = try Wiring.retentionService(variables, database: database, projector: projector,
+                                                    engine: dependencies.engine)
         AppEnvironment.current.writeLine("worker \(configuration.workerID) running")
         var services = [AppServices.webhooks(webhooks), AppServices.worker(worker)]
+        if let retention { services.append(AppServices.retention(retention)) }
         if projections { services.insert(AppServices.projections(projector), at: 0) }
         try await AppServices.run(services)
         let statistics = worker.statistics

@@ -24,5 +24,6 @@ public enum SchemaFiles {
         migration0019,
         migration0020,
         migration0022,
+        migration0023,
     ]
 }
