@@ -2,8 +2,8 @@ import Foundation
 import Postgres
 
 extension EmbeddedPostgres {
-    /// The folder holding `initdb` and `pg_ctl`.
-    func binDirectory() throws -> String {
+    /// The folder holding `initdb`, `pg_ctl` and `pgbench`.
+    public func binDirectory() throws -> String {
         if let configured = configuration.binDirectory ?? ProcessInfo.processInfo.environment["PG_BINDIR"] {
             return configured
         }

@@ -24,7 +24,7 @@ public struct AppEnvironment: Sendable {
     public func logger(_ label: String) -> Logger { Logger(label: label, sink: logSink) }
 
     /// Database settings from `DATABASE_URL`, `DATABASE_ADMIN_URL`, `DATABASE_PROJECTOR_URL`, `JOURNEYS_PG_DIR`,
-    /// `DATABASE_LISTEN_URL`, `REPORTS_DATABASE_URL`.
+    /// `DATABASE_LISTEN_URL`, `REPORTS_DATABASE_URL`, `DATABASE_PREPARED_STATEMENTS`.
     public var database: DatabaseSettings { DatabaseSettings.from(environment: variables) }
 }
 

@@ -20,6 +20,9 @@ public struct DatabaseSettings: Sendable {
     /// The projector role's URL (`DATABASE_PROJECTOR_URL`): projections and outbound webhooks
     /// in `serve` and `work`. Required with `url`; the embedded cluster supplies its own.
     public var projectorURL: String?
+    /// Named prepared statements per pooled connection (`DATABASE_PREPARED_STATEMENTS`): `auto`
+    /// (on, off for a connection through PgBouncer), `on` or `off`; nil means `auto`.
+    public var preparedStatements: String?
 
     public init(url: String? = nil, adminURL: String? = nil, embeddedDirectory: String = ".journeys/pg") {
         self.url = url
@@ -35,12 +38,22 @@ public struct DatabaseSettings: Sendable {
         settings.listenURL = value("DATABASE_LISTEN_URL")
         settings.reportsURL = value("REPORTS_DATABASE_URL")
         settings.projectorURL = value(ProjectorCheck.variable)
+        settings.preparedStatements = value("DATABASE_PREPARED_STATEMENTS")
         return settings
+    }
+
+    /// `DATABASE_PREPARED_STATEMENTS` checked: `auto` when unset.
+    func preparedStatementsMode() throws -> PostgresClient.PreparedStatements {
+        guard let preparedStatements else { return .auto }
+        guard let mode = PostgresClient.PreparedStatements(rawValue: preparedStatements.lowercased()) else {
+            throw AppError(.invalidInput, "DATABASE_PREPARED_STATEMENTS: expected auto, on or off")
+        }
+        return mode
     }
 
     /// The pool configuration of `size` connections, with LISTEN on `listenURL` when set.
     func pool(_ size: Int) throws -> PostgresClient.Configuration {
-        var configuration = PostgresClient.Configuration(maxConnections: size)
+        var configuration = PostgresClient.Configuration(maxConnections: size, preparedStatements: try preparedStatementsMode())
         if let listenURL {
             do {
                 configuration.listenDatabase = try PostgresConfiguration(listenURL)
@@ -57,7 +70,8 @@ public struct DatabaseSettings: Sendable {
     func reportsClient(_ size: Int) throws -> PostgresClient? {
         guard let reportsURL else { return nil }
         do {
-            return try PostgresClient(url: reportsURL, configuration: .init(maxConnections: max(2, min(size, 8))))
+            return try PostgresClient(url: reportsURL, configuration: .init(maxConnections: max(2, min(size, 8)),
+                                                                            preparedStatements: try preparedStatementsMode()))
         } catch let error as PostgresError {
             throw AppError(.invalidInput, "REPORTS_DATABASE_URL: \(error.message)")
         }
@@ -103,9 +117,10 @@ public struct Database: Sendable {
             return database
         }
         let status = try settings.embedded.start()
-        let admin = try PostgresClient(url: status.ownerURL, configuration: .init(maxConnections: 2))
+        let mode = try settings.preparedStatementsMode()
+        let admin = try PostgresClient(url: status.ownerURL, configuration: .init(maxConnections: 2, preparedStatements: mode))
         if requireSchema { try await Migrator().migrate(admin) }
-        let app = try PostgresClient(url: status.appURL, configuration: .init(maxConnections: poolSize))
+        let app = try PostgresClient(url: status.appURL, configuration: .init(maxConnections: poolSize, preparedStatements: mode))
         var database = Database(app: app, admin: admin, embedded: status, reports: try settings.reportsClient(poolSize))
         database.projector = try ProjectorCheck.client(url: settings.projectorURL ?? status.projectorURL,
                                                        configuration: .init(maxConnections: 2))

@@ -129,3 +129,44 @@ enum BenchmarkStatements {
         """
     }
 }
+
+extension BenchmarkStatements {
+    // MARK: - bench client (ClientBenchmark)
+
+    /// The bare INSERT's table (no index) and the point SELECT's table (`lookupRows` rows).
+    static func createClientTables(lookupRows: Int) -> String {
+        """
+        DROP TABLE IF EXISTS bench_client_inserts, bench_client_lookup;
+        CREATE TABLE bench_client_inserts (k bigint, v text);
+        CREATE TABLE bench_client_lookup (k int PRIMARY KEY, v text);
+        INSERT INTO bench_client_lookup SELECT g, 'value-' || g FROM generate_series(1, \(lookupRows)) g;
+        ANALYZE bench_client_lookup;
+        """
+    }
+
+    static func clientInsert(key: Int) -> PostgresQuery {
+        "INSERT INTO bench_client_inserts (k, v) VALUES (\(key), \(clientPayload))"
+    }
+
+    static func clientSelect(key: Int) -> PostgresQuery {
+        "SELECT v FROM bench_client_lookup WHERE k = \(key)"
+    }
+
+    static let clientPayload = "payload-0123456789"
+
+    /// pgbench's script for the same INSERT.
+    static let pgbenchInsertScript = """
+        \\set k random(1, 1000000000)
+        INSERT INTO bench_client_inserts (k, v) VALUES (:k, '\(clientPayload)');
+
+        """
+
+    /// pgbench's script for the same point SELECT over `lookupRows` keys.
+    static func pgbenchSelectScript(lookupRows: Int) -> String {
+        """
+        \\set k random(1, \(lookupRows))
+        SELECT v FROM bench_client_lookup WHERE k = :k;
+
+        """
+    }
+}

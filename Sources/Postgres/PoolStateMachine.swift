@@ -35,6 +35,11 @@ struct PoolStateMachine<Connection: AnyObject, Waiter> {
         return .wait
     }
 
+    /// An idle connection when there is one, without registering a waiter.
+    mutating func takeIdle() -> Connection? {
+        isClosed ? nil : idle.popLast()
+    }
+
     /// A connection comes back; `broken` ones are dropped.
     mutating func release(_ connection: Connection, broken: Bool) -> ReleaseAction {
         if broken || isClosed {

@@ -7,30 +7,24 @@ final class PooledConnection: Sendable {
     private let connection = Mutex<PostgresConnection?>(nil)
 
     /// Opens the connection; call on `queue`.
-    func open(_ configuration: PostgresConfiguration) throws {
-        let opened = try PostgresConnection.connect(configuration)
+    /// With `detectProxy`, a connection through a proxy (PgBouncer) gets no statement cache.
+    func open(_ configuration: PostgresConfiguration, statementCacheCapacity: Int, detectProxy: Bool) throws {
+        let opened = try PostgresConnection.connect(configuration, statementCacheCapacity: 0)
+        let proxied = try statementCacheCapacity > 0 && detectProxy && opened.isThroughProxy()
+        if statementCacheCapacity > 0, !proxied {
+            opened.statementCache = StatementCache(capacity: statementCacheCapacity)
+        }
         connection.withLock { $0 = opened }
     }
 
-    /// Before lending: notices a server restart and reconnects; call on `queue`.
-    func prepareForUse() throws {
+    /// Lends the connection to `body` after noticing a server restart (and reconnecting);
+    /// call on `queue`.
+    func use<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         guard let current = connection.withLock({ $0 }) else {
             throw PostgresError(.connectionClosed, "the connection is closed")
         }
         if !current.checkAlive() { try current.reset() }
-    }
-
-    /// Runs `body` on the connection's queue.
-    func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                guard let current = self.connection.withLock({ $0 }) else {
-                    continuation.resume(throwing: PostgresError(.connectionClosed, "the connection is closed"))
-                    return
-                }
-                continuation.resume(with: Result { try body(current) })
-            }
-        }
+        return try body(current)
     }
 
     var isUsable: Bool { connection.withLock { $0?.isUsable ?? false } }

@@ -14,11 +14,32 @@ public final class PostgresClient: Sendable {
         /// the pool goes through PgBouncer in transaction mode, which cannot hold a LISTEN.
         /// Default nil: the pool's own database.
         public var listenDatabase: PostgresConfiguration?
-        public init(maxConnections: Int = 8, acquireTimeout: Double = 30, listenDatabase: PostgresConfiguration? = nil) {
+        /// Named prepared statements kept per connection (each SQL text parsed once per
+        /// connection); 0 turns the cache off. Default 256.
+        public var statementCacheCapacity: Int = PostgresConnection.defaultStatementCacheCapacity
+        /// Whether connections use the statement cache (`DATABASE_PREPARED_STATEMENTS`). Default `.auto`.
+        public var preparedStatements: PreparedStatements = .auto
+        public init(maxConnections: Int = 8, acquireTimeout: Double = 30, listenDatabase: PostgresConfiguration? = nil,
+                    statementCacheCapacity: Int = PostgresConnection.defaultStatementCacheCapacity,
+                    preparedStatements: PreparedStatements = .auto) {
             self.maxConnections = maxConnections
             self.acquireTimeout = acquireTimeout
             self.listenDatabase = listenDatabase
+            self.statementCacheCapacity = statementCacheCapacity
+            self.preparedStatements = preparedStatements
         }
+    }
+
+    /// When pooled connections keep named prepared statements.
+    public enum PreparedStatements: String, Sendable, CaseIterable {
+        /// On, except on a connection that goes through a proxy such as PgBouncer (the server's
+        /// port differs from the one connected to): PgBouncer 1.18 in transaction mode does not
+        /// carry prepared statements from one transaction to the next.
+        case auto
+        /// On for every connection (a direct server, or a pooler that tracks prepared statements).
+        case on
+        /// Off: every statement unnamed, parsed on each call.
+        case off
     }
 
     typealias Waiter = CheckedContinuation<PooledConnection, any Error>
@@ -41,19 +62,22 @@ public final class PostgresClient: Sendable {
     }
 
     /// Lends a connection to `body`, which runs on that connection's own thread.
+    ///
+    /// The connection goes back to the pool on that thread as soon as `body` returns, so a
+    /// waiting caller gets it without waiting for this one's task to be scheduled again.
     public func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         let pooled = try await acquire()
-        do {
-            let value = try await pooled.run { connection in
-                try pooled.prepareForUse()
-                defer { if connection.isInTransaction && connection.isUsable { try? connection.execute(unsafeSQL: PostgresStatements.rollback) } }
-                return try body(connection)
+        return try await withCheckedThrowingContinuation { continuation in
+            pooled.queue.async { [self] in
+                let result = Result {
+                    try pooled.use { connection in
+                        defer { if connection.isInTransaction && connection.isUsable { try? connection.execute(unsafeSQL: PostgresStatements.rollback) } }
+                        return try body(connection)
+                    }
+                }
+                release(pooled)
+                continuation.resume(with: result)
             }
-            release(pooled)
-            return value
-        } catch {
-            release(pooled)
-            throw error
         }
     }
 
@@ -81,6 +105,8 @@ public final class PostgresClient: Sendable {
     // MARK: - Acquire and release
 
     private func acquire() async throws -> PooledConnection {
+        // An idle connection needs no continuation and no cancellation handler.
+        if let pooled = state.withLock({ $0.machine.takeIdle() }) { return pooled }
         let id = state.withLock { state -> Int in state.nextID += 1; return state.nextID }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: Waiter) in
@@ -111,7 +137,8 @@ public final class PostgresClient: Sendable {
         let pooled = PooledConnection()
         pooled.queue.async { [self] in
             do {
-                try pooled.open(database)
+                try pooled.open(database, statementCacheCapacity: configuration.preparedStatements == .off ? 0 : configuration.statementCacheCapacity,
+                                detectProxy: configuration.preparedStatements == .auto)
                 waiter.resume(returning: pooled)
             } catch {
                 waiter.resume(throwing: error)

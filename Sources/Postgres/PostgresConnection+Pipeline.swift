@@ -12,7 +12,7 @@ extension PostgresConnection {
         }
         defer { PQexitPipelineMode(handle) }
         for query in queries {
-            let sent = withOptionalCStrings(query.binds) { values in
+            let sent = withBindPointers(query.binds) { values in
                 PQsendQueryParams(handle, query.sql, Int32(query.binds.count), nil, values, nil, nil, 0)
             }
             guard sent == 1 else {

@@ -5,16 +5,24 @@ import Foundation
 /// that may block (the pool runs each connection on its own serial queue), one caller at a time.
 public final class PostgresConnection: @unchecked Sendable {
     let handle: OpaquePointer
+    /// Named prepared statements by SQL text; emptied on reconnect.
+    var statementCache: StatementCache
 
-    private init(handle: OpaquePointer) {
+    private init(handle: OpaquePointer, statementCacheCapacity: Int) {
         self.handle = handle
+        self.statementCache = StatementCache(capacity: statementCacheCapacity)
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
     }
 
+    /// Named prepared statements kept per connection unless a pool says otherwise.
+    public static let defaultStatementCacheCapacity = 256
+
     deinit { PQfinish(handle) }
 
-    /// Opens a connection, blocking until it is ready or fails.
-    public static func connect(_ configuration: PostgresConfiguration) throws -> PostgresConnection {
+    /// Opens a connection, blocking until it is ready or fails. `statementCacheCapacity` named
+    /// prepared statements are kept (see ``query(_:)``); 0 runs every statement unnamed.
+    public static func connect(_ configuration: PostgresConfiguration,
+                               statementCacheCapacity: Int = defaultStatementCacheCapacity) throws -> PostgresConnection {
         let keywords = ["dbname", "connect_timeout", "fallback_application_name"]
         let values = [configuration.connectionString, String(configuration.connectTimeout), configuration.applicationName]
         let handle: OpaquePointer? = withCStrings(keywords) { keys in
@@ -30,13 +38,15 @@ public final class PostgresConnection: @unchecked Sendable {
                 ? .authenticationFailed : .connectionFailed
             throw PostgresError(code, "could not connect to PostgreSQL: \(message)")
         }
-        return PostgresConnection(handle: handle)
+        return PostgresConnection(handle: handle, statementCacheCapacity: statementCacheCapacity)
     }
 
-    /// Runs one parameterized statement and returns its rows.
+    /// Runs one parameterized statement and returns its rows: as a named prepared statement
+    /// when the statement cache is on, otherwise unnamed (parsed on every call).
     @discardableResult
     public func query(_ query: PostgresQuery) throws -> PostgresRows {
-        let result: OpaquePointer? = withOptionalCStrings(query.binds) { values in
+        if statementCache.isEnabled { return try queryPrepared(query) }
+        let result: OpaquePointer? = withBindPointers(query.binds) { values in
             PQexecParams(handle, query.sql, Int32(query.binds.count), nil, values, nil, nil, 0)
         }
         return try consume(result, statement: query)
@@ -87,6 +97,8 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// Re-opens the connection with the same parameters.
     func reset() throws {
+        statementCache.removeAll()
+        statementCache.stale = []
         PQreset(handle)
         guard isUsable else {
             throw PostgresError(.connectionFailed, "could not reconnect to PostgreSQL: \(Self.lastError(handle))")
@@ -101,13 +113,15 @@ public final class PostgresConnection: @unchecked Sendable {
             throw PostgresError(isUsable ? .queryFailed : .connectionClosed,
                                 "\(statement): \(Self.lastError(handle))")
         }
-        defer { PQclear(result) }
         switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
-            return PostgresRows(columns: [], rows: [], affectedRows: Self.affectedRows(result))
         case PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE:
-            return Self.rows(of: result)
+            // The rows read their cells from the result itself, which they now own.
+            return PostgresRows(PostgresResult(result))
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+            defer { PQclear(result) }
+            return PostgresRows(affectedRows: Self.affectedRows(result))
         default:
+            defer { PQclear(result) }
             throw error(from: result, statement: statement)
         }
     }
@@ -123,23 +137,6 @@ public final class PostgresConnection: @unchecked Sendable {
         }
         let code = isUsable ? PostgresError.code(forSQLState: sqlState) : .connectionClosed
         return PostgresError(code, message, sqlState: sqlState, detail: field("D"), constraint: field("n"))
-    }
-
-    static func rows(of result: OpaquePointer) -> PostgresRows {
-        let rowCount = Int(PQntuples(result))
-        let fieldCount = Int(PQnfields(result))
-        let names = ColumnNames((0..<fieldCount).map { String(cString: PQfname(result, Int32($0))) })
-        var rows: [PostgresRow] = []
-        rows.reserveCapacity(rowCount)
-        for r in 0..<Int32(rowCount) {
-            var cells: [String?] = []
-            cells.reserveCapacity(fieldCount)
-            for f in 0..<Int32(fieldCount) {
-                cells.append(PQgetisnull(result, r, f) == 1 ? nil : String(cString: PQgetvalue(result, r, f)))
-            }
-            rows.append(PostgresRow(columns: names, cells: cells))
-        }
-        return PostgresRows(columns: names.names, rows: rows, affectedRows: affectedRows(result))
     }
 
     static func affectedRows(_ result: OpaquePointer) -> Int {

@@ -71,21 +71,48 @@ enum PostgresText {
     /// Parses the canonical form in either case (what PostgreSQL prints); nil for anything else.
     /// Foundation's `UUID(uuidString:)` went through sscanf and was a tenth of a rebuild's time.
     static func parseUUID(_ text: String) -> UUID? {
-        let chars = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parseUUID(bytes: $0) }
+    }
+
+    /// ``parseUUID(_:)`` over text bytes, without allocating.
+    static func parseUUID(bytes chars: UnsafeBufferPointer<UInt8>) -> UUID? {
         guard chars.count == 36 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 16)
-        var at = 0
-        for index in bytes.indices {
-            if at == 8 || at == 13 || at == 18 || at == 23 {
-                guard chars[at] == UInt8(ascii: "-") else { return nil }
-                at += 1
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let valid = withUnsafeMutableBytes(of: &uuid) { bytes -> Bool in
+            var at = 0
+            for index in 0..<16 {
+                if at == 8 || at == 13 || at == 18 || at == 23 {
+                    guard chars[at] == UInt8(ascii: "-") else { return false }
+                    at += 1
+                }
+                guard let high = PostgresHex.nibble(chars[at]), let low = PostgresHex.nibble(chars[at + 1]) else { return false }
+                bytes[index] = high << 4 | low
+                at += 2
             }
-            guard let high = PostgresHex.nibble(chars[at]), let low = PostgresHex.nibble(chars[at + 1]) else { return nil }
-            bytes[index] = high << 4 | low
-            at += 2
+            return true
         }
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return valid ? UUID(uuid: uuid) : nil
+    }
+
+    /// A decimal integer with an optional sign; nil when malformed or out of range.
+    static func parseInteger<T: FixedWidthInteger>(_ bytes: UnsafeBufferPointer<UInt8>, as type: T.Type) -> T? {
+        guard !bytes.isEmpty else { return nil }
+        var index = 0
+        let negative = bytes[0] == UInt8(ascii: "-")
+        if negative || bytes[0] == UInt8(ascii: "+") { index = 1 }
+        guard index < bytes.count else { return nil }
+        var value: T = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- 48
+            guard digit < 10 else { return nil }
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) = negative ? shifted.subtractingReportingOverflow(T(digit)) : shifted.addingReportingOverflow(T(digit))
+            guard !overflowA, !overflowB else { return nil }
+            value = next
+            index += 1
+        }
+        return value
     }
 
     /// The canonical lower-case form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`.
@@ -133,6 +160,20 @@ enum PostgresHex {
             out[index] = high << 4 | low
         }
         return Data(out)
+    }
+
+    /// Hex digits to bytes straight into the `Data`'s storage.
+    static func decode(bytes: UnsafeBufferPointer<UInt8>) -> Data? {
+        guard bytes.count % 2 == 0 else { return nil }
+        var out = Data(count: bytes.count / 2)
+        let valid = out.withUnsafeMutableBytes { target -> Bool in
+            for index in 0..<target.count {
+                guard let high = nibble(bytes[2 * index]), let low = nibble(bytes[2 * index + 1]) else { return false }
+                target[index] = high << 4 | low
+            }
+            return true
+        }
+        return valid ? out : nil
     }
 
     static func nibble(_ c: UInt8) -> UInt8? {

@@ -8,6 +8,14 @@ enum PostgresStatements {
     static let commit = "COMMIT"
     static let rollback = "ROLLBACK"
 
+    /// Drops one of this connection's named prepared statements.
+    static func deallocate(_ name: String) -> String {
+        "DEALLOCATE \(PostgresConnection.quoteIdentifier(name))"
+    }
+
+    /// The port the server accepted this session on (NULL over a Unix socket).
+    static let serverPort: PostgresQuery = "SELECT inet_server_port()"
+
     /// LISTEN takes no bind: the channel is quoted as an identifier.
     static func listen(_ channel: String) -> String {
         "LISTEN \(PostgresConnection.quoteIdentifier(channel))"

@@ -18,7 +18,12 @@ enum PostgresTimestamp {
 
     /// Parses `YYYY-MM-DD HH:MM:SS[.ffffff][+HH[:MM]]`; also accepts `T` between date and time.
     static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parse(bytes: $0) }
+    }
+
+    /// ``parse(_:)`` over text bytes.
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard bytes.count >= 19 else { return nil }
         func number(_ start: Int, _ length: Int) -> Int64? {
             guard start + length <= bytes.count else { return nil }

@@ -8,10 +8,14 @@ import Postgres
 /// 1. `journey_state_rebuild` / `journey_attempts_rebuild` are (re)created empty, shaped like the
 ///    live tables (`LIKE ... INCLUDING ALL`: columns, defaults, indexes), and so are the daily
 ///    rollups' twins (``DailyRollup``), filled from the rebuilt tables before the swap.
-/// 2. Every readable event is applied to them in batches (one transaction each), reporting
-///    `progress(done, total)`, pipelined: reading the next batch, folding this one from a cache of
-///    recent states, and writing the previous one overlap. The live runner keeps applying to the
-///    live tables meanwhile and readers keep reading them.
+/// 2. Every readable event is folded, reporting `progress(done, total)`, pipelined: the next batch
+///    is read on one connection while this one is folded by `parallelism` partitions at once (a
+///    journey's events all go to one partition, by a hash of its id), each folding from its own
+///    cache of recent states. A state leaves the cache (least recently changed first, or at the
+///    end) as one row per table written with `COPY` in text format, a partition's write running
+///    while it folds on; a journey whose row was written and that changes again is reloaded and
+///    upserted as the live projection does. The live runner keeps applying to the live tables
+///    meanwhile and readers keep reading them.
 /// 3. One transaction takes the projection's checkpoint row lock (waiting for the live runner's
 ///    current batch; the runner then finds the row locked and skips), applies the events that
 ///    arrived since, renames the rebuilt tables over the live ones, grants SELECT to
@@ -28,25 +32,31 @@ public struct ProjectionRebuilder: Sendable {
 
     public let client: PostgresClient
     public let batchSize: Int
-    /// Journey states kept in memory between batches. Default 20,000.
+    /// Journey states kept in memory (over all partitions). Default 50,000.
     public let cacheCapacity: Int
+    /// Partitions folding at once. Default: the machine's cores, at most 4.
+    public let parallelism: Int
 
-    /// Events per batch transaction unless told otherwise.
+    /// Events per read batch unless told otherwise.
     public static let defaultBatchSize = 2000
 
-    public init(client: PostgresClient, batchSize: Int = ProjectionRebuilder.defaultBatchSize, cacheCapacity: Int = 20_000) {
+    /// The machine's cores, at most 4.
+    public static var defaultParallelism: Int { max(1, min(4, ProcessInfo.processInfo.activeProcessorCount)) }
+
+    public init(client: PostgresClient, batchSize: Int = ProjectionRebuilder.defaultBatchSize, cacheCapacity: Int = 50_000,
+                parallelism: Int = ProjectionRebuilder.defaultParallelism) {
         self.client = client
-        self.batchSize = batchSize
+        self.batchSize = max(1, batchSize)
         self.cacheCapacity = cacheCapacity
+        self.parallelism = max(1, parallelism)
     }
 
-    /// The `batchSize` events after `checkpoint`, read on a pooled connection and decoded off it.
-    private func prepared(after checkpoint: GlobalCheckpoint?) async throws -> JourneyStateProjection.Batch? {
+    /// The `batchSize` events after `checkpoint`, read on a pooled connection.
+    private func read(after checkpoint: GlobalCheckpoint?) async throws -> [RecordedEvent]? {
         guard let checkpoint else { return nil }
-        let events = try await client.withConnection { [batchSize] connection in
+        return try await client.withConnection { [batchSize] connection in
             try EventStore.readAll(after: checkpoint, limit: batchSize, on: connection)
         }
-        return try JourneyStateProjection.Batch(events: events)
     }
 
     /// Known projection names.
@@ -61,62 +71,51 @@ public struct ProjectionRebuilder: Sendable {
         }
         let live = JourneyStateProjection.Tables.live
         let fresh = JourneyStateProjection.Tables.rebuild
-        try await client.withConnection { connection in
+        let columns = try await client.withConnection { connection in
             try connection.execute(unsafeSQL: ProjectionsStatements.createRebuildTables(fresh, like: live))
             try connection.execute(unsafeSQL: ProjectionsStatements.createRebuildRollups(fresh, like: live))
             // Each state is a few kB of JSON, compressed into TOAST: lz4 costs a fraction of pglz.
             if try connection.query(ProjectionsStatements.lz4Available).first != nil {
                 try connection.execute(unsafeSQL: ProjectionsStatements.compressStateWithLZ4(fresh.state))
             }
+            return try ReadModelCopy.columns(of: fresh, on: connection)
         }
         let total = try await EventStore(client: client).readableEventCount()
         var checkpoint = GlobalCheckpoint.start
         var done = 0
         try progress?(0, total)
-        // Pipelined, three batches in flight: batch k+1 is read and decoded on one connection
-        // while batch k is folded and encoded here and batch k-1 is written on another. Readable
-        // events never appear before ones already read, so reading ahead of the writes returns
-        // what a transaction would have read. Folding starts from the cache of recent states
-        // (the rebuild tables have no other writer); an evicted journey is reloaded once the
-        // writes in flight have committed.
-        var cache = StateCache(capacity: cacheCapacity)
-        var batch = try await prepared(after: checkpoint)!
-        try await withThrowingTaskGroup(of: Void.self) { writes in
-            var writing = false
+        // Readable events never appear before ones already read, so reading ahead of the writes
+        // returns what a transaction would have read; the rebuild tables have no other writer.
+        let partitions = (0..<parallelism).map { _ in
+            RebuildPartition(client: client, tables: fresh, columns: columns,
+                             cacheCapacity: max(1, cacheCapacity / parallelism))
+        }
+        do {
+            var batch = try await read(after: checkpoint)!
             while true {
-                let last = batch.events.last?.checkpoint
-                let readAhead = batch.events.count == batchSize ? last : nil
-                async let following = prepared(after: readAhead)
-                let ids = batch.journeyIDs
-                var states: [String: JourneyState] = [:]
-                for id in ids { if let state = cache[id] { states[id] = state } }
-                let reload = ids.filter { cache.evicted.contains($0) }
-                if !reload.isEmpty {
-                    if writing { try await writes.next(); writing = false }
-                    let stored = try await client.withConnection { try JourneyStateProjection.load(reload, tables: fresh, on: $0) }
-                    states.merge(stored) { _, loaded in loaded }
-                }
-                let changed = try JourneyStateProjection.fold(batch, into: &states)
-                for journey in changed { cache.store(journey.state, for: journey.id) }
-                let rows = try JourneyStateProjection.Rows(changed)
-                if writing { try await writes.next() }
-                writing = rows != nil
-                if let rows {
-                    writes.addTask { [client] in
-                        try await client.transaction { connection in
-                            // A batch lost in a crash only restarts the rebuild: no need to wait for its WAL flush.
-                            try connection.execute(unsafeSQL: ProjectionsStatements.asynchronousCommit)
-                            try JourneyStateProjection.write(rows, tables: fresh, on: connection)
-                        }
+                let last = batch.last?.checkpoint
+                let readAhead = batch.count == batchSize ? last : nil
+                async let following = read(after: readAhead)
+                let slices = RebuildPartition.split(batch, into: partitions.count)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (partition, slice) in zip(partitions, slices) where !slice.isEmpty {
+                        group.addTask { try await partition.fold(slice) }
                     }
+                    try await group.waitForAll()
                 }
                 if let last { checkpoint = last }
-                done += batch.events.count
+                done += batch.count
                 try progress?(done, max(total, done))
                 guard let next = try await following else { break }
                 batch = next
             }
-            try await writes.waitForAll()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for partition in partitions { group.addTask { try await partition.finish() } }
+                try await group.waitForAll()
+            }
+        } catch {
+            for partition in partitions { await partition.abandon() }
+            throw error
         }
         // The rollups of everything written so far; the swap's tail keeps them as it applies.
         try await client.withConnection { try DailyRollup.fill(fresh, on: $0) }

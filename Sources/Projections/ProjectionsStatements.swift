@@ -72,6 +72,20 @@ enum ProjectionsStatements {
         "ALTER TABLE \(table) ALTER COLUMN state SET COMPRESSION lz4"
     }
 
+    /// The columns of `table` in table order.
+    static func columns(of table: String) -> PostgresQuery {
+        """
+        SELECT attname::text FROM pg_attribute
+        WHERE attrelid = \(table)::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum
+        """
+    }
+
+    /// `COPY` of rows in text format into `columns` of `table` (raw SQL, names quoted).
+    static func copy(into table: String, columns: [String]) -> String {
+        let list = columns.map(PostgresConnection.quoteIdentifier).joined(separator: ", ")
+        return "COPY \(PostgresConnection.quoteIdentifier(table)) (\(list)) FROM STDIN"
+    }
+
     /// For a rebuild batch: losing it in a crash only restarts the rebuild.
     static let asynchronousCommit = "SET LOCAL synchronous_commit = off"
 

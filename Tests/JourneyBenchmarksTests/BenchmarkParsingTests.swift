@@ -29,4 +29,22 @@ import Testing
         #expect(abs(stats.p50Milliseconds - 50) < 1e-9)
         #expect(abs(stats.p99Milliseconds - 99) < 1e-9)
     }
+
+    @Test func readsThroughputAndLatencyFromPgbench() {
+        let output = """
+            transaction type: /tmp/journeys-pgbench-1/script.sql
+            number of clients: 8
+            number of transactions actually processed: 120233
+            latency average = 0.332 ms
+            initial connection time = 12.345 ms
+            tps = 24046.612345 (without initial connection time)
+            """
+        #expect(PgBench.number(after: "tps = ", in: output) == 24046.612345)
+        #expect(PgBench.number(after: "latency average = ", in: output) == 0.332)
+        #expect(PgBench.number(after: "tps = ", in: "pgbench: error: connection failed") == nil)
+    }
+
+    @Test func quotesConninfoValues() {
+        #expect(PgBench.quote("it's a \\path") == #"'it\'s a \\path'"#)
+    }
 }

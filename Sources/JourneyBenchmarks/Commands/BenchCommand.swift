@@ -9,7 +9,7 @@ import Postgres
 public struct BenchCommand: CommandGroup {
     public static let configuration = CommandConfiguration(
         name: "bench", summary: "Benchmarks that print figures and ratios to a same-run baseline.",
-        subcommands: [BenchAppend.self, BenchHTTP.self, BenchE2E.self, BenchClaims.self, BenchClaimsWorker.self, BenchRebuild.self,
+        subcommands: [BenchAppend.self, BenchClient.self, BenchHTTP.self, BenchE2E.self, BenchClaims.self, BenchClaimsWorker.self, BenchRebuild.self,
                       BenchFreshness.self, BenchReports.self])
     public init() {}
 }

@@ -1,0 +1,122 @@
+import EmbeddedPostgres
+import Foundation
+import Postgres
+
+/// `journeys bench client`: our PostgreSQL client against `pgbench -M prepared` on the same
+/// server, the same clients, a bare INSERT and a point SELECT; and our client with its
+/// statement cache off (every statement parsed again, as through PgBouncer).
+public struct ClientBenchmark: Sendable {
+    public struct Configuration: Sendable {
+        /// Concurrent clients (our pool's connections, pgbench's `-c`). Default 8.
+        public var clients = 8
+        /// Seconds per workload. Default 5.
+        public var seconds = 5.0
+        /// Rows in the point SELECT's table. Default 10,000.
+        public var lookupRows = 10_000
+        /// Where `pgbench` lives; default the embedded cluster's binaries folder.
+        public var pgbenchPath: String?
+        public init() {}
+    }
+
+    /// One statement's figures.
+    public struct Group: Sendable, Codable, Equatable {
+        public let rows_per_s: Double
+        public let p50_ms: Double
+        public let p99_ms: Double
+        public let pgbench_rows_per_s: Double
+        public let pgbench_latency_avg_ms: Double
+        public let ratio_to_pgbench: Double
+        /// Our client with the statement cache off (unnamed statements, parsed every time).
+        public let uncached_rows_per_s: Double
+        public let uncached_ratio_to_pgbench: Double
+    }
+
+    public struct Result: Sendable, Codable, Equatable {
+        public let clients: Int
+        public let seconds_per_workload: Double
+        public let insert: Group
+        public let select: Group
+    }
+
+    /// Workloads per run, for a progress bar over time.
+    public static let workloadCount = 6
+
+    public let database: PostgresConfiguration
+    public let configuration: Configuration
+
+    public init(database: PostgresConfiguration, configuration: Configuration = Configuration()) {
+        self.database = database
+        self.configuration = configuration
+    }
+
+    /// Runs the six workloads, `progress` naming each as it starts.
+    public func run(progress: @Sendable (String) -> Void = { _ in }) async throws -> Result {
+        let cached = PostgresClient(database, configuration: .init(maxConnections: configuration.clients))
+        defer { cached.close() }
+        let uncached = PostgresClient(database, configuration: .init(maxConnections: configuration.clients,
+                                                                     statementCacheCapacity: 0))
+        defer { uncached.close() }
+        try await cached.withConnection { [configuration] in
+            try $0.execute(unsafeSQL: BenchmarkStatements.createClientTables(lookupRows: configuration.lookupRows))
+        }
+        let pgbench = try PgBench(path: configuration.pgbenchPath ?? EmbeddedPostgres().binDirectory() + "/pgbench",
+                                  database: database, clients: configuration.clients, seconds: configuration.seconds)
+        defer { pgbench.cleanUp() }
+        let lookupRows = configuration.lookupRows
+
+        progress("bare insert, our client")
+        let insert = try await measure(cached) { try await $0.query(BenchmarkStatements.clientInsert(key: .random(in: 1...1_000_000_000))) }
+        progress("bare insert, pgbench -M prepared")
+        let insertBaseline = try pgbench.run(script: BenchmarkStatements.pgbenchInsertScript)
+        progress("bare insert, our client, statement cache off")
+        let insertUncached = try await measure(uncached) { try await $0.query(BenchmarkStatements.clientInsert(key: .random(in: 1...1_000_000_000))) }
+
+        let select: @Sendable (PostgresClient) async throws -> Void = { client in
+            let rows = try await client.query(BenchmarkStatements.clientSelect(key: .random(in: 1...lookupRows)))
+            _ = try rows.first?.decode(0, as: String.self)
+        }
+        progress("point SELECT through our client")
+        let point = try await measure(cached, select)
+        progress("point SELECT through pgbench -M prepared")
+        let pointBaseline = try pgbench.run(script: BenchmarkStatements.pgbenchSelectScript(lookupRows: lookupRows))
+        progress("point SELECT through our client, statement cache off")
+        let pointUncached = try await measure(uncached, select)
+
+        func group(_ ours: LatencyStats, _ baseline: PgBench.Figures, _ unprepared: LatencyStats) -> Group {
+            func ratio(_ value: Double) -> Double { baseline.perSecond > 0 ? value / baseline.perSecond : 0 }
+            return Group(rows_per_s: ours.perSecond, p50_ms: ours.p50Milliseconds, p99_ms: ours.p99Milliseconds,
+                         pgbench_rows_per_s: baseline.perSecond, pgbench_latency_avg_ms: baseline.latencyMilliseconds,
+                         ratio_to_pgbench: ratio(ours.perSecond), uncached_rows_per_s: unprepared.perSecond,
+                         uncached_ratio_to_pgbench: ratio(unprepared.perSecond))
+        }
+        return Result(clients: configuration.clients, seconds_per_workload: configuration.seconds,
+                      insert: group(insert, insertBaseline, insertUncached), select: group(point, pointBaseline, pointUncached))
+    }
+
+    /// Each client loops for the configured time; returns all latencies.
+    private func measure(_ client: PostgresClient, _ operation: @escaping @Sendable (PostgresClient) async throws -> Void) async throws -> LatencyStats {
+        // Open every connection (and prepare) before the clock starts, as pgbench does.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<configuration.clients { group.addTask { try await operation(client) } }
+            try await group.waitForAll()
+        }
+        let started = ContinuousClock.now
+        let deadline = started + .seconds(configuration.seconds)
+        let durations = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for _ in 0..<configuration.clients {
+                group.addTask {
+                    var local: [Double] = []
+                    local.reserveCapacity(100_000)
+                    while ContinuousClock.now < deadline {
+                        let begin = ContinuousClock.now
+                        try await operation(client)
+                        local.append((ContinuousClock.now - begin).seconds)
+                    }
+                    return local
+                }
+            }
+            return try await group.reduce(into: [Double]()) { $0 += $1 }
+        }
+        return LatencyStats(durations: durations, seconds: (ContinuousClock.now - started).seconds)
+    }
+}
