@@ -71,7 +71,7 @@ import Testing
         defer { Task { await db.drop() } }
         let states = try Self.states()
         let changed = states.enumerated().map { JourneyStateProjection.Changed(id: "j-\($0)", state: $1, position: Int64($0 + 1)) }
-        let fresh = JourneyStateProjection.Tables(state: "copy_state", attempts: "copy_attempts")
+        let fresh = JourneyStateProjection.Tables(state: "copy_state", attempts: "copy_attempts", daily: "copy_daily")
         try await db.owner.withConnection { connection in
             try connection.execute(unsafeSQL: ProjectionsStatements.createRebuildTables(fresh, like: .live))
             var copy = ReadModelCopy(columns: try ReadModelCopy.columns(of: fresh, on: connection))
