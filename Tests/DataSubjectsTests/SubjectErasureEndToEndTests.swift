@@ -4,11 +4,13 @@ import Cryptography
 import EventStore
 import Foundation
 import JourneyTesting
+import Reports
 import SDKLiteSimulator
 import Testing
 
 /// Find, export and erase a subject through the API over real PostgreSQL, the emulator and the
-/// simulated device; then look at the whole database as `pg_dump` sees it.
+/// simulated device, with a second subject in another tenant; then look at the whole database as
+/// `pg_dump` sees it.
 @Suite(.serialized) struct SubjectErasureEndToEndTests {
     struct Person {
         let cpf: String
@@ -32,13 +34,13 @@ import Testing
         let tokens: [String]
     }
 
-    static func complete(_ person: Person, stack: TestStack, idempotencyKey: String) async throws -> Completed {
+    static func complete(_ person: Person, stack: TestStack, writer: String? = nil, idempotencyKey: String) async throws -> Completed {
         let body: [String: Any] = [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": person.cpf, "name": person.name,
                         "email": person.email, "phone": person.phone],
             "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
         ]
-        let started = try await stack.send("POST", "/v1/journeys", bearer: stack.writer,
+        let started = try await stack.send("POST", "/v1/journeys", bearer: writer ?? stack.writer,
                                            headers: ["Idempotency-Key": idempotencyKey], json: body)
         #expect(started.status == 201, "\(started.text)")
         let id = try #require(started["journeyId"] as? String)
@@ -84,8 +86,14 @@ import Testing
         try await TestStack.with(options) { stack in
             let db = stack.database
             let dpo = try await APIKeyStore(client: db.app).create(name: "dpo", scopes: [.subjectsAdmin, .humanTokenRead]).plaintext
-            let first = try await Self.complete(Self.one, stack: stack, idempotencyKey: "order-1")
-            let second = try await Self.complete(Self.two, stack: stack, idempotencyKey: "order-2")
+            // Subject 2 belongs to another company on the same deployment (tenant `beta`).
+            _ = try await TenantStore(client: db.app).create(name: "beta")
+            let betaKeys = APIKeyStore(client: db.app)
+            let betaWriter = try await betaKeys.create(name: "beta backend", scopes: [.journeysWrite], tenant: "beta").plaintext
+            let betaReader = try await betaKeys.create(name: "beta reader", scopes: [.journeysRead, .humanTokenRead, .reportsRead],
+                                                       tenant: "beta").plaintext
+            let first = try await Self.complete(Self.one, stack: stack, writer: stack.writer, idempotencyKey: "order-1")
+            let second = try await Self.complete(Self.two, stack: stack, writer: betaWriter, idempotencyKey: "order-2")
             let signer = Ed25519PrivateKey.generate()
             let keys = AuditKeys(signingKey: signer)
             _ = try await SignedCheckpointStore(client: db.app).create(signingWith: signer)
@@ -158,9 +166,11 @@ import Testing
             #expect((afterJourney["result"] as? [String: Any])?["humanTokenErased"] as? Bool == true)
             #expect(afterExport.text.contains("subject erased by api-key:"))
 
-            // Subject 2 untouched.
-            let other = try await stack.send("GET", "/v1/journeys/\(second.id)/human-token", bearer: stack.reader, headers: Self.purpose)
+            // Subject 2 (tenant beta) untouched, and out of the default tenant's reach.
+            let other = try await stack.send("GET", "/v1/journeys/\(second.id)/human-token", bearer: betaReader, headers: Self.purpose)
             #expect(other["humanToken"] as? String == second.tokens[2])
+            let across = try await stack.send("GET", "/v1/journeys/\(second.id)/human-token", bearer: stack.reader, headers: Self.purpose)
+            #expect(across.status == 404)
 
             // Nothing in the database holds subject 1's data or tokens in plaintext; subject 2's answer stays.
             let after = try Self.dump(db)
@@ -185,16 +195,21 @@ import Testing
             #expect(checkpoints.isIntact, "\(checkpoints.failures)")
             #expect(checkpoints.checked == 2)
 
-            // Reports count both journeys.
+            // Reports count both journeys: each tenant its own, the operator's (no tenant) both.
             _ = try await stack.projections.catchUp()
             let day = 86_400.0
             func date(_ offset: Double) -> String {
                 String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(offset)).prefix(10))
             }
-            let funnel = try await stack.send("GET", "/v1/reports/funnel?from=\(date(-day))&to=\(date(day))", bearer: stack.reporter)
-            #expect(funnel.status == 200, "\(funnel.text)")
-            let steps = try #require((funnel["result"] as? [String: Any])?["steps"] as? [[String: Any]])
-            #expect(steps.first?["journeys"] as? Int == 2)
+            for reporter in [stack.reporter, betaReader] {
+                let funnel = try await stack.send("GET", "/v1/reports/funnel?from=\(date(-day))&to=\(date(day))", bearer: reporter)
+                #expect(funnel.status == 200, "\(funnel.text)")
+                let steps = try #require((funnel["result"] as? [String: Any])?["steps"] as? [[String: Any]])
+                #expect(steps.first?["journeys"] as? Int == 1)
+            }
+            let all = try await FunnelReport.run(ReportParameters(from: Date().addingTimeInterval(-day),
+                                                                  to: Date().addingTimeInterval(day), now: Date()), on: db.app)
+            #expect(all.steps.first?.journeys == 2)
         }
     }
 }
