@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(name: "JourneyBenchmarksTests", dependencies: ["JourneyBenchmarks"]),
         .testTarget(name: "DataSubjectsTests", dependencies: [
             "DataSubjects", "JourneyTesting", "AccessControl", "Audit", "EventStore", "SDKLiteSimulator", "JourneyCommands",
-            "Cryptography",
+            "Cryptography", "Reports",
         ]),
         .testTarget(name: "RetentionTests", dependencies: [
             "Retention", "DataSubjects", "JourneyTesting", "JourneyEngine", "JourneyDomain", "EventStore", "SDKLiteSimulator",

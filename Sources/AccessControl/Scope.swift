@@ -2,12 +2,15 @@
 public enum Scope: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
     /// Start journeys and act on them.
     case journeysWrite = "journeys:write"
-    /// Read journeys and their audit trail.
+    /// Read journeys and their audit trail (states, timestamps, sealed fields left sealed).
     case journeysRead = "journeys:read"
     /// Read reports.
     case reportsRead = "reports:read"
     /// Answer data-subject requests: find, export (opened personal data) and erase subjects.
     case subjectsAdmin = "subjects:admin"
+    /// Open personal data or a Human Token (`GET …/human-token`, the subject export); every
+    /// opening is recorded as `PersonalDataDisclosed`.
+    case humanTokenRead = "human-token:read"
     /// Everything, including key management.
     case admin
 
@@ -39,7 +42,8 @@ public enum Scope: String, Sendable, Hashable, CaseIterable, Comparable, CustomS
         case .journeysRead: 1
         case .reportsRead: 2
         case .subjectsAdmin: 3
-        case .admin: 4
+        case .humanTokenRead: 4
+        case .admin: 5
         }
     }
 

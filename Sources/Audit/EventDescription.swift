@@ -53,6 +53,8 @@ public enum EventDescription {
             return "link handed to the app"
         case .subjectErased(let e):
             return "subject erased by \(e.requestedBy): \(e.reason)"
+        case .personalDataDisclosed(let e):
+            return "\(e.fields.joined(separator: ", ")) opened by \(e.actor) via \(e.channel); purpose: \(e.purpose)"
         }
     }
 

@@ -24,6 +24,8 @@ public struct JourneyTimeline: Sendable {
     public let asOf: Date?
     /// Events recorded at or before `asOf`, in stream order.
     public let entries: [Entry]
+    /// The disclosures among those events, oldest first.
+    public let disclosures: [Disclosure]
     /// The fold of those events (the initial state when there are none).
     public let state: JourneyState
     /// The stream's version today (events recorded after `asOf` included).
@@ -43,6 +45,7 @@ public struct JourneyTimeline: Sendable {
         let limit = asOf.map { RFC3339.microseconds(since1970: $0) }
         var state = Journey.initialState
         var entries: [Entry] = []
+        var disclosures: [Disclosure] = []
         for event in events {
             if let limit, RFC3339.microseconds(since1970: event.recordedAt) > limit { break }
             let decoded: JourneyEvent
@@ -52,11 +55,14 @@ public struct JourneyTimeline: Sendable {
                 throw AuditError(.undecodableEvent, "event \(event.streamVersion) of journey \(id.rawValue) does not decode: \(error.code)")
             }
             state = Journey.evolve(state, decoded)
+            if case .personalDataDisclosed(let disclosed) = decoded {
+                disclosures.append(Disclosure(disclosed, recordedAt: event.recordedAt, version: event.streamVersion))
+            }
             entries.append(Entry(recordedAt: event.recordedAt, version: event.streamVersion, position: event.position,
                                  type: event.type, attempt: decoded.attempt, description: EventDescription.describe(decoded),
                                  actor: event.metadata.actor))
         }
-        return JourneyTimeline(journeyID: id, asOf: asOf, entries: entries, state: state,
+        return JourneyTimeline(journeyID: id, asOf: asOf, entries: entries, disclosures: disclosures, state: state,
                                currentVersion: events.last?.streamVersion ?? 0)
     }
 }

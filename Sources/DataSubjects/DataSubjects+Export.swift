@@ -1,20 +1,31 @@
 import Audit
 import Foundation
 import JourneyDomain
+import JourneyEngine
 import Privacy
 
 extension DataSubjects {
-    /// Every journey of the subject with its state, timeline, opened personal data and Human
-    /// Token; sealed values of an erased subject appear as `erased` markers.
+    /// Every journey of the subject with its state, timeline, disclosures, opened personal data
+    /// and Human Token; sealed values of an erased subject appear as `erased` markers.
     ///
+    /// Each journey whose fields it opens gets a `PersonalDataDisclosed` (`disclosure` with the
+    /// opened field names) before the export is returned, and lists it among its disclosures.
     /// `unknown_subject` when nothing was ever recorded for the reference (with `tenant`, an API
     /// caller's: nothing of that tenant).
-    public func export(_ subject: SubjectReference, tenant: String? = nil) async throws -> SubjectExport {
+    public func export(_ subject: SubjectReference, tenant: String? = nil,
+                       disclosure: PersonalDataDisclosure) async throws -> SubjectExport {
         let (ids, status) = try await known(subject, tenant: tenant)
         var journeys: [SubjectExport.Journey] = []
         for id in ids {
             let timeline = try await JourneyTimeline.load(id, asOf: nil, client: database)
-            journeys.append(try await journey(timeline))
+            var journey = try await journey(timeline)
+            let opened = journey.openedFields
+            if !opened.isEmpty {
+                let recorded = try await self.journeys.recordDisclosure(id, disclosure.with(fields: opened))
+                journey.disclosures.append(Disclosure(recorded.event, recordedAt: recorded.event.occurredAt,
+                                                      version: recorded.version))
+            }
+            journeys.append(journey)
         }
         return SubjectExport(subjectReference: subject.rawValue, exportedAt: self.journeys.dependencies.clock(),
                              erased: status.erasedAt != nil, erasedAt: status.erasedAt, journeys: journeys)
@@ -41,7 +52,8 @@ extension DataSubjects {
                                           humanToken: token, humanTokenErased: state.humanToken != nil && token == nil)
         }
         return SubjectExport.Journey(journeyId: timeline.journeyID.rawValue, state: StateSummary(state),
-                                     personalData: personal, result: result, timeline: timeline.entries)
+                                     personalData: personal, result: result, disclosures: timeline.disclosures,
+                                     timeline: timeline.entries)
     }
 
     /// The opened value, or nil when the subject was erased.

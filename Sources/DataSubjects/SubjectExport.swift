@@ -1,5 +1,6 @@
 import Audit
 import Foundation
+import Privacy
 import Timestamps
 
 /// Everything held about one subject (LGPD Art. 18 access and portability): each journey with
@@ -30,7 +31,25 @@ public struct SubjectExport: Sendable, Encodable {
         public var state: StateSummary
         public var personalData: PersonalData
         public var result: Result?
+        /// Every recorded opening of the journey's sealed fields (who, when, fields, purpose),
+        /// this export's own included.
+        public var disclosures: [Disclosure]
         public var timeline: [JourneyTimeline.Entry]
+
+        /// Names of the sealed fields this export opened (never the values).
+        var openedFields: [String] {
+            var names: [String] = []
+            if !personalData.erased {
+                let fields: [(String?, String)] = [
+                    (personalData.documentNumber, PersonalDataField.documentNumber), (personalData.name, PersonalDataField.name),
+                    (personalData.friendlyName, PersonalDataField.friendlyName), (personalData.phone, PersonalDataField.phone),
+                    (personalData.email, PersonalDataField.email),
+                ]
+                names = fields.compactMap { $0.0 == nil ? nil : $0.1 }
+            }
+            if result?.humanToken != nil { names.append(PersonalDataField.humanToken) }
+            return names
+        }
     }
 
     public var format = "journeys.subject-export.v1"

@@ -7,7 +7,6 @@ import JourneyEngine
 import JourneyStore
 import Observability
 import Postgres
-import Privacy
 
 /// The `/v1/journeys` routes: start, read, audit trail, what the app reports, and Unico's webhook.
 ///
@@ -35,11 +34,11 @@ struct JourneyRoutes: Sendable {
         let webhooks = WebhookHandler(journeys: journeys, authentication: dependencies.webhookAuthentication,
                                       metrics: metrics, logger: dependencies.logger)
         let logger = dependencies.logger
-        let vault = dependencies.vault
 
         let listing = JourneyListing(reports: self.reports)
 
-        router.post("/v1/journeys") { try await start.handle($0) }
+        // Answers carrying a webAppToken, client token or link are never cached.
+        router.post("/v1/journeys") { try await start.handle($0).noStore() }
         router.get("/v1/journeys") { request in
             let principal = try await authenticator.apiKey(request, scope: .journeysRead)
             return try HTTPResponse.json(try await listing.page(try JourneyListing.query(request), tenant: principal.tenant),
@@ -68,24 +67,23 @@ struct JourneyRoutes: Sendable {
                                          encoder: TokenResponse.encoder)
         }
         router.get("/v1/journeys/{id}/human-token") { request in
-            let principal = try await authenticator.apiKey(request, scope: .journeysRead)
+            let principal = try await authenticator.apiKey(request, scope: .humanTokenRead)
             let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
-            let state = try await journeys.state(of: id, tenant: principal.tenant)
-            guard let sealed = state.humanToken, let subject = state.subject else {
+            let disclosure = try DisclosurePurpose.disclosure(request, principal: principal,
+                                                              channel: "GET /v1/journeys/{id}/human-token")
+            let (state, value) = try await journeys.openHumanToken(id, disclosure: disclosure)
+            guard let value else {
                 throw Problem(status: .notFound, code: "human_token_not_available",
                               detail: "The journey has no Human Token: it is not completed with an approval.",
                               extra: ["status": state.status.rawValue])
             }
-            let value = try await vault.open(sealed, field: PersonalDataField.humanToken, subject: subject.reference)
-            var response = try HTTPResponse.json(HumanTokenView(journeyId: id.rawValue, humanToken: value,
-                                                                completedAt: state.completedAt),
-                                                 encoder: TokenResponse.encoder)
-            response.headers["Cache-Control"] = "no-store"
-            return response
+            return try HTTPResponse.json(HumanTokenView(journeyId: id.rawValue, humanToken: value,
+                                                        completedAt: state.completedAt),
+                                         encoder: TokenResponse.encoder).noStore()
         }
         router.post("/v1/webhooks/unico") { try await webhooks.handle($0) }
-        router.post("/v1/journeys/{id}/token") { try await token.handle($0) }
-        router.get("/v1/journeys/{id}/link") { try await reports.link($0) }
+        router.post("/v1/journeys/{id}/token") { try await token.handle($0).noStore() }
+        router.get("/v1/journeys/{id}/link") { try await reports.link($0).noStore() }
     }
 }
 

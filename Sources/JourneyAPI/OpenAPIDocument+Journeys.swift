@@ -36,7 +36,8 @@ extension OpenAPIDocument {
     static var journeyPaths: [String: Any] { [
         "/v1/journeys": [
             "post": journeyOperation(
-                "startJourney", "Start a journey: creates the Unico process and answers with its webAppToken.",
+                "startJourney", "Start a journey: creates the Unico process and answers with its webAppToken "
+                    + "(Cache-Control: no-store).",
                 security: ["apiKey"], request: body("StartJourney"),
                 responses: ["201": startedAnswer],
                 problems: ["400", "401", "403", "409", "415", "422", "429", "502", "503"]),
@@ -59,10 +60,13 @@ extension OpenAPIDocument {
                 + "attempt and allows the next one at once, within the retry budget.",
             security: ["clientToken"], request: body("Callback"),
             responses: ["200": answer("Recorded.", "Journey")], problems: ["400", "401", "403", "404", "409", "415", "422"])],
-        "/v1/journeys/{id}/human-token": ["get": journeyOperation(
-            "getHumanToken", "The opened Human Token of a journey completed approved (sealed in the log; never cache).",
+        "/v1/journeys/{id}/human-token": ["get": disclosing(journeyOperation(
+            "getHumanToken", "Scope human-token:read (journeys:read is not enough: 403 naming the scope). The opened "
+                + "Human Token of a journey completed approved (sealed in the log). Each opening appends "
+                + "PersonalDataDisclosed (key, fields, the Disclosure-Purpose; never the value) to the journey in the "
+                + "same transaction. Cache-Control: no-store.",
             security: ["apiKey"],
-            responses: ["200": answer("The Human Token.", "HumanToken")], problems: ["401", "403", "404", "410"])],
+            responses: ["200": answer("The Human Token.", "HumanToken")], problems: ["401", "403", "404", "410"]))],
         "/v1/webhooks/unico": ["post": journeyOperation(
             "receiveUnicoWebhook",
             "Unico's notice that a process finished: a hint, recorded as WebhookReceived, then Get Process decides. "
@@ -81,13 +85,15 @@ extension OpenAPIDocument {
                 + "same token: one capture, one process); once the capture was opened or ended, or a retry is "
                 + "allowed, a new attempt with a fresh Unico process. 409 naming the state (journeyStatus) for a "
                 + "journey completed, abandoned, awaiting its result or out of budget (attempts_exhausted), and "
-                + "process_creation_pending while another request's Create Process is unresolved after 10 s.",
+                + "process_creation_pending while another request's Create Process is unresolved after 10 s. "
+                + "Cache-Control: no-store.",
             security: ["clientToken", "apiKey"],
             responses: ["200": answer("A token.", "Token")], problems: ["401", "403", "404", "409", "429", "502", "503"])],
         "/v1/journeys/{id}/link": ["get": journeyOperation(
             "getLink",
             "The current attempt's Unico link, for an app that cannot use the SDK Lite; recorded as LinkIssued. "
-                + "409 naming the state when no attempt has a live process (ask for a token first).",
+                + "409 naming the state when no attempt has a live process (ask for a token first). "
+                + "Cache-Control: no-store.",
             security: ["clientToken"],
             responses: ["200": answer("The link.", "Link")], problems: ["401", "403", "404", "409"])],
     ] }

@@ -26,15 +26,17 @@ extension OpenAPIDocument {
                 ],
                 "responses": ["200": json("The subject."), "400": problem, "401": problem, "403": problem],
             ]],
-            "/v1/subjects/{ref}/export": ["get": [
+            "/v1/subjects/{ref}/export": ["get": disclosing([
                 "operationId": "exportSubject",
-                "summary": "Scope subjects:admin. Everything held about the subject: each journey with its state, "
-                    + "timeline, opened personal data and Human Token result, or erased markers. Cache-Control: no-store.",
+                "summary": "Scopes subjects:admin and human-token:read. Everything held about the subject: each journey "
+                    + "with its state, timeline, disclosures, opened personal data and Human Token result, or erased "
+                    + "markers. Each journey whose fields it opens gets a PersonalDataDisclosed (the opened field names "
+                    + "and the Disclosure-Purpose), listed among its disclosures. Cache-Control: no-store.",
                 "security": [["apiKey": [String]()]],
                 "parameters": [reference],
                 "responses": ["200": json("The export (format journeys.subject-export.v1)."), "400": problem, "401": problem,
                               "403": problem, "404": problem],
-            ]],
+            ])],
             "/v1/subjects/{ref}": ["delete": [
                 "operationId": "eraseSubject",
                 "summary": "Scope subjects:admin. Erases the subject: destroys their data key (crypto-shredding), appends "

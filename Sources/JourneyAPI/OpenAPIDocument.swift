@@ -99,7 +99,8 @@ enum OpenAPIDocument {
         metrics_unauthorized (401 on /metrics when JOURNEYS_METRICS_TOKEN is set), \
         subject_erased (410: the subject was erased, their sealed data no longer opens), unknown_subject (404), \
         invalid_subject_reference, document_given_as_reference, reference_given_as_document, invalid_document, \
-        invalid_reason (400, `field` names the input), and the access codes (401/403). \
+        invalid_reason and invalid_disclosure_purpose (400, `field` names the input), and the access codes (401; \
+        403 forbidden names the missing scope, e.g. human-token:read). \
         Answers about an existing journey carry its `journeyId`.
         """
 

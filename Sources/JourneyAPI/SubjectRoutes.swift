@@ -6,7 +6,9 @@ import JourneyEngine
 import Postgres
 
 /// The data-subject routes (scope `subjects:admin`): find a subject by document, export
-/// everything held about them, erase them. Answers carrying personal data are `no-store`.
+/// everything held about them (also `human-token:read` and `Disclosure-Purpose`: the export is
+/// recorded as a disclosure on each journey it opens), erase them. Answers carrying personal
+/// data are `no-store`.
 struct SubjectRoutes: Sendable {
     let database: PostgresClient
     let dependencies: JourneyDependencies
@@ -27,15 +29,18 @@ struct SubjectRoutes: Sendable {
                 return try await subjects.find(documentType: type, documentNumber: number, tenant: principal.tenant,
                                                confined: true)
             }
-            return try Self.noStore(try HTTPResponse.json(finding, encoder: TokenResponse.encoder))
+            return try HTTPResponse.json(finding, encoder: TokenResponse.encoder).noStore()
         }
         router.get("/v1/subjects/{ref}/export") { request in
             let principal = try await authenticator.apiKey(request, scope: .subjectsAdmin)
+            do { try principal.require(.humanTokenRead) } catch let error as AccessError { throw Problem.access(error) }
+            let disclosure = try DisclosurePurpose.disclosure(request, principal: principal,
+                                                              channel: "GET /v1/subjects/{ref}/export")
             let export = try await Problem.subjects {
                 try await subjects.export(try SubjectArgument.reference(try request.pathParameter("ref")),
-                                          tenant: principal.tenant)
+                                          tenant: principal.tenant, disclosure: disclosure)
             }
-            return Self.noStore(HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: try export.json()))
+            return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: try export.json()).noStore()
         }
         router.delete("/v1/subjects/{ref}") { request in
             let principal = try await authenticator.apiKey(request, scope: .subjectsAdmin)
@@ -61,11 +66,5 @@ struct SubjectRoutes: Sendable {
                           extra: ["field": "reason"])
         }
         return text
-    }
-
-    static func noStore(_ response: HTTPResponse) -> HTTPResponse {
-        var response = response
-        response.headers["Cache-Control"] = "no-store"
-        return response
     }
 }

@@ -162,7 +162,8 @@ struct AuditShow: Command {
         name: "show", summary: "A journey's step timeline and its state, now or as of a moment.",
         discussion: """
             Only events recorded at or before --as-of are folded. Sealed personal data is never \
-            printed; the subject appears as its pseudonymous reference.
+            printed; the subject appears as its pseudonymous reference. Disclosures (who opened which \
+            sealed fields, when and why) are listed after the steps.
             """,
         options: [
             .optional("as-of", valueName: "TIMESTAMP", help: "RFC 3339 instant, e.g. 2026-11-29T18:00:00Z (default: now)."),
@@ -205,6 +206,7 @@ struct AuditShow: Command {
         var eventsShown: Int
         var eventsTotal: Int64
         var timeline: [JourneyTimeline.Entry]
+        var disclosures: [Disclosure]
         var state: StateSummary
     }
 
@@ -217,7 +219,7 @@ struct AuditShow: Command {
         }
         let document = Document(journeyId: timeline.journeyID.rawValue, asOf: timeline.asOf, eventsShown: timeline.entries.count,
                                 eventsTotal: timeline.currentVersion, timeline: timeline.entries,
-                                state: StateSummary(timeline.state))
+                                disclosures: timeline.disclosures, state: StateSummary(timeline.state))
         return String(decoding: try encoder.encode(document), as: UTF8.self)
     }
 
@@ -235,6 +237,7 @@ struct AuditShow: Command {
         } else {
             lines.append(steps.render())
         }
+        lines.append(disclosures(timeline.disclosures))
         let state = StateSummary(timeline.state)
         func time(_ date: Date?) -> String { date.map(RFC3339.string(from:)) ?? "-" }
         var facts = TextTable(columns: ["state", "value"])
@@ -261,6 +264,20 @@ struct AuditShow: Command {
         }
         lines.append(facts.render())
         return lines.joined(separator: "\n")
+    }
+}
+
+extension AuditShow {
+    /// The disclosure trail: who opened which sealed fields, when, through what and why.
+    static func disclosures(_ disclosures: [Disclosure]) -> String {
+        guard !disclosures.isEmpty else { return "disclosures: none" }
+        var table = TextTable(columns: ["disclosed at", "by", "fields", "purpose", "via"])
+        for disclosure in disclosures {
+            let who = disclosure.actor + (disclosure.tenant.map { " (tenant \($0))" } ?? "")
+            table.append([RFC3339.string(from: disclosure.recordedAt), who, disclosure.fields.joined(separator: ","),
+                          disclosure.purpose, disclosure.channel])
+        }
+        return "disclosures: \(disclosures.count)\n" + table.render()
     }
 }
 

@@ -36,7 +36,9 @@ struct KeysCreate: Command {
         name: "create", summary: "Create a key; prints it once, with its id and prefix.",
         options: [
             .required("name", valueName: "NAME", help: "Who or what uses the key, e.g. 'partner backend'."),
-            .repeatable("scope", valueName: "SCOPE", help: "A scope to grant; repeat for more: \(Scope.allowedValues)."),
+            .repeatable("scope", valueName: "SCOPE", help: "A scope to grant; repeat for more: \(Scope.allowedValues). "
+                            + "journeys:read reads states and timestamps only; human-token:read opens Human Tokens and "
+                            + "personal data (each opening is recorded as PersonalDataDisclosed)."),
             .optional("tenant", valueName: "NAME", help: "The tenant owning the key (journeys tenants create NAME); "
                 + "it reads only that tenant's journeys.", default: Tenant.defaultName),
         ])

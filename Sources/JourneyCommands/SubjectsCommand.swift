@@ -114,20 +114,41 @@ struct SubjectsFind: Command {
 struct SubjectsExport: Command {
     static let configuration = CommandConfiguration(
         name: "export", summary: "Write everything held about a subject (journeys, states, timelines, opened personal data, Human Tokens) as JSON.",
-        discussion: "The file is written with mode 0600; it holds personal data. Erased values appear as erased markers.",
-        options: [.optional("output", valueName: "FILE", help: "Write to FILE (mode 0600) instead of standard output.")],
+        discussion: """
+            The file is written with mode 0600; it holds personal data. Erased values appear as erased \
+            markers. Each journey whose data is opened records a PersonalDataDisclosed event (actor cli, \
+            the fields, --purpose) and lists its disclosures.
+            """,
+        options: [
+            .optional("output", valueName: "FILE", help: "Write to FILE (mode 0600) instead of standard output."),
+            .optional("purpose", valueName: "TEXT",
+                      help: "Why the data is opened, recorded with each disclosure (1 to 200 characters; no personal data).",
+                      default: SubjectsExport.defaultPurpose),
+        ],
         positionals: [PositionalSpec("ref", help: "The subject reference (see 'journeys subjects find').")])
+    static let defaultPurpose = "data subject request"
     let reference: SubjectReference
     let output: String?
+    let purpose: String
 
     init(arguments: ParsedArguments) throws {
         reference = try SubjectsCommand.reference(try arguments.string("ref"))
         output = try arguments.optionalString("output")
         if let output, output.isEmpty || output.hasSuffix("/") { throw AppError(.invalidInput, "--output must name a file") }
+        let text = try arguments.optionalString("purpose") ?? Self.defaultPurpose
+        guard let purpose = PersonalDataDisclosure.checkedPurpose(text) else {
+            throw AppError(.invalidInput, "--purpose must be 1 to \(PersonalDataDisclosure.maximumPurposeLength) "
+                           + "characters without control characters")
+        }
+        self.purpose = purpose
     }
 
     func run() async throws {
-        let export = try await SubjectsCommand.withSubjects { [reference] in try await $0.export(reference) }
+        let disclosure = PersonalDataDisclosure(actor: "cli", keyID: nil, fields: [], purpose: purpose,
+                                                channel: "journeys subjects export")
+        let export = try await SubjectsCommand.withSubjects { [reference] in
+            try await $0.export(reference, disclosure: disclosure)
+        }
         let json = try export.json()
         guard let output else { return AppEnvironment.current.writeLine(String(decoding: json, as: UTF8.self)) }
         // Created 0600 before any byte is written; an existing file is replaced, not reused with its mode.

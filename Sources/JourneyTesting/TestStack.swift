@@ -23,7 +23,7 @@ public struct TestStack: Sendable {
     public let client: TestClient
     /// Holds `journeys:write` and `journeys:read`.
     public let writer: String
-    /// Holds `journeys:read` only.
+    /// Holds `journeys:read` and `human-token:read` (opens Human Tokens; send `Disclosure-Purpose`).
     public let reader: String
     /// Holds `reports:read` only.
     public let reporter: String
@@ -130,7 +130,7 @@ public struct TestStack: Sendable {
         let local = try await LocalStack.start(app: database.app, configuration: configuration)
         do {
             let keys = APIKeyStore(client: database.app)
-            let reader = try await keys.create(name: "reader", scopes: [.journeysRead]).plaintext
+            let reader = try await keys.create(name: "reader", scopes: [.journeysRead, .humanTokenRead]).plaintext
             let reporter = try await keys.create(name: "reporter", scopes: [.reportsRead]).plaintext
             return TestStack(database: database, local: local, clock: clock, options: options,
                              client: TestClient(router: local.service.router), writer: local.apiKey, reader: reader,

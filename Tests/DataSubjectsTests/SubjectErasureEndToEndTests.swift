@@ -4,11 +4,13 @@ import Cryptography
 import EventStore
 import Foundation
 import JourneyTesting
+import Reports
 import SDKLiteSimulator
 import Testing
 
 /// Find, export and erase a subject through the API over real PostgreSQL, the emulator and the
-/// simulated device; then look at the whole database as `pg_dump` sees it.
+/// simulated device, with a second subject in another tenant; then look at the whole database as
+/// `pg_dump` sees it.
 @Suite(.serialized) struct SubjectErasureEndToEndTests {
     struct Person {
         let cpf: String
@@ -23,19 +25,22 @@ import Testing
     static let two = Person(cpf: "11144477735", formatted: "111.444.777-35", name: "Carlos Segundo Lima",
                             email: "carlos.segundo@example.com", phone: "+5511987650002")
 
+    /// The `Disclosure-Purpose` header the routes that open personal data require.
+    static let purpose = ["Disclosure-Purpose": "LGPD Art. 18 request #77"]
+
     /// What one completed journey left: its id and every token the subject's side saw.
     struct Completed {
         let id: String
         let tokens: [String]
     }
 
-    static func complete(_ person: Person, stack: TestStack, idempotencyKey: String) async throws -> Completed {
+    static func complete(_ person: Person, stack: TestStack, writer: String? = nil, idempotencyKey: String) async throws -> Completed {
         let body: [String: Any] = [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": person.cpf, "name": person.name,
                         "email": person.email, "phone": person.phone],
             "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
         ]
-        let started = try await stack.send("POST", "/v1/journeys", bearer: stack.writer,
+        let started = try await stack.send("POST", "/v1/journeys", bearer: writer ?? stack.writer,
                                            headers: ["Idempotency-Key": idempotencyKey], json: body)
         #expect(started.status == 201, "\(started.text)")
         let id = try #require(started["journeyId"] as? String)
@@ -80,9 +85,15 @@ import Testing
         options.emulatorRateLimit = 1000
         try await TestStack.with(options) { stack in
             let db = stack.database
-            let dpo = try await APIKeyStore(client: db.app).create(name: "dpo", scopes: [.subjectsAdmin]).plaintext
-            let first = try await Self.complete(Self.one, stack: stack, idempotencyKey: "order-1")
-            let second = try await Self.complete(Self.two, stack: stack, idempotencyKey: "order-2")
+            let dpo = try await APIKeyStore(client: db.app).create(name: "dpo", scopes: [.subjectsAdmin, .humanTokenRead]).plaintext
+            // Subject 2 belongs to another company on the same deployment (tenant `beta`).
+            _ = try await TenantStore(client: db.app).create(name: "beta")
+            let betaKeys = APIKeyStore(client: db.app)
+            let betaWriter = try await betaKeys.create(name: "beta backend", scopes: [.journeysWrite], tenant: "beta").plaintext
+            let betaReader = try await betaKeys.create(name: "beta reader", scopes: [.journeysRead, .humanTokenRead, .reportsRead],
+                                                       tenant: "beta").plaintext
+            let first = try await Self.complete(Self.one, stack: stack, writer: stack.writer, idempotencyKey: "order-1")
+            let second = try await Self.complete(Self.two, stack: stack, writer: betaWriter, idempotencyKey: "order-2")
             let signer = Ed25519PrivateKey.generate()
             let keys = AuditKeys(signingKey: signer)
             _ = try await SignedCheckpointStore(client: db.app).create(signingWith: signer)
@@ -101,20 +112,20 @@ import Testing
             #expect(found["known"] as? Bool == true)
             #expect(found["journeyIds"] as? [String] == [first.id])
             #expect(!found.text.contains(Self.one.cpf))
-            let asReference = try await stack.send("GET", "/v1/subjects/\(Self.one.cpf)/export", bearer: dpo)
+            let asReference = try await stack.send("GET", "/v1/subjects/\(Self.one.cpf)/export", bearer: dpo, headers: Self.purpose)
             #expect(asReference.status == 400)
             #expect(asReference.code == "document_given_as_reference")
             let asDocument = try await stack.send("GET", "/v1/subjects?document=\(reference)", bearer: dpo)
             #expect(asDocument.status == 400)
             #expect(asDocument.code == "reference_given_as_document")
             let unknown = String(repeating: "ab", count: 32)
-            let missing = try await stack.send("GET", "/v1/subjects/\(unknown)/export", bearer: dpo)
+            let missing = try await stack.send("GET", "/v1/subjects/\(unknown)/export", bearer: dpo, headers: Self.purpose)
             #expect(missing.status == 404)
             #expect(missing.code == "unknown_subject")
             #expect(missing.text.contains(unknown))
 
             // Export: personal data, the Human Token and the timeline.
-            let export = try await stack.send("GET", "/v1/subjects/\(reference)/export", bearer: dpo)
+            let export = try await stack.send("GET", "/v1/subjects/\(reference)/export", bearer: dpo, headers: Self.purpose)
             #expect(export.status == 200)
             #expect(export.headers["cache-control"] == "no-store")
             let journeys = try #require(export["journeys"] as? [[String: Any]])
@@ -140,7 +151,7 @@ import Testing
             #expect(try await stack.send("DELETE", "/v1/subjects/\(unknown)", bearer: dpo).status == 404)
 
             // Afterwards: sealed fields answer subject_erased; the export says erased.
-            let token = try await stack.send("GET", "/v1/journeys/\(first.id)/human-token", bearer: stack.reader)
+            let token = try await stack.send("GET", "/v1/journeys/\(first.id)/human-token", bearer: stack.reader, headers: Self.purpose)
             #expect(token.status == 410)
             #expect(token.code == "subject_erased")
             let journey = try await stack.send("GET", "/v1/journeys/\(first.id)", bearer: stack.reader)
@@ -148,16 +159,18 @@ import Testing
             let trail = try await stack.send("GET", "/v1/journeys/\(first.id)/events", bearer: stack.reader)
             #expect(trail.text.contains("SubjectErased"))
             #expect(trail.text.contains("LGPD Art. 18 request #77"))
-            let afterExport = try await stack.send("GET", "/v1/subjects/\(reference)/export", bearer: dpo)
+            let afterExport = try await stack.send("GET", "/v1/subjects/\(reference)/export", bearer: dpo, headers: Self.purpose)
             #expect(afterExport["erased"] as? Bool == true)
             let afterJourney = try #require((afterExport["journeys"] as? [[String: Any]])?.first)
             #expect((afterJourney["personalData"] as? [String: Any])?["erased"] as? Bool == true)
             #expect((afterJourney["result"] as? [String: Any])?["humanTokenErased"] as? Bool == true)
             #expect(afterExport.text.contains("subject erased by api-key:"))
 
-            // Subject 2 untouched.
-            let other = try await stack.send("GET", "/v1/journeys/\(second.id)/human-token", bearer: stack.reader)
+            // Subject 2 (tenant beta) untouched, and out of the default tenant's reach.
+            let other = try await stack.send("GET", "/v1/journeys/\(second.id)/human-token", bearer: betaReader, headers: Self.purpose)
             #expect(other["humanToken"] as? String == second.tokens[2])
+            let across = try await stack.send("GET", "/v1/journeys/\(second.id)/human-token", bearer: stack.reader, headers: Self.purpose)
+            #expect(across.status == 404)
 
             // Nothing in the database holds subject 1's data or tokens in plaintext; subject 2's answer stays.
             let after = try Self.dump(db)
@@ -182,16 +195,21 @@ import Testing
             #expect(checkpoints.isIntact, "\(checkpoints.failures)")
             #expect(checkpoints.checked == 2)
 
-            // Reports count both journeys.
+            // Reports count both journeys: each tenant its own, the operator's (no tenant) both.
             _ = try await stack.projections.catchUp()
             let day = 86_400.0
             func date(_ offset: Double) -> String {
                 String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(offset)).prefix(10))
             }
-            let funnel = try await stack.send("GET", "/v1/reports/funnel?from=\(date(-day))&to=\(date(day))", bearer: stack.reporter)
-            #expect(funnel.status == 200, "\(funnel.text)")
-            let steps = try #require((funnel["result"] as? [String: Any])?["steps"] as? [[String: Any]])
-            #expect(steps.first?["journeys"] as? Int == 2)
+            for reporter in [stack.reporter, betaReader] {
+                let funnel = try await stack.send("GET", "/v1/reports/funnel?from=\(date(-day))&to=\(date(day))", bearer: reporter)
+                #expect(funnel.status == 200, "\(funnel.text)")
+                let steps = try #require((funnel["result"] as? [String: Any])?["steps"] as? [[String: Any]])
+                #expect(steps.first?["journeys"] as? Int == 1)
+            }
+            let all = try await FunnelReport.run(ReportParameters(from: Date().addingTimeInterval(-day),
+                                                                  to: Date().addingTimeInterval(day), now: Date()), on: db.app)
+            #expect(all.steps.first?.journeys == 2)
         }
     }
 }

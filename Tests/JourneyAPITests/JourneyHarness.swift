@@ -16,8 +16,10 @@ struct JourneyHarness: Sendable {
     var emulatorURL: URL { stack.emulatorURL }
     /// Holds `journeys:write` and `journeys:read`.
     var writer: String { stack.writer }
-    /// Holds `journeys:read` only.
+    /// Holds `journeys:read` and `human-token:read`.
     var reader: String { stack.reader }
+    /// The `Disclosure-Purpose` header the routes that open personal data require.
+    var purpose: [String: String] { ["Disclosure-Purpose": "test: compare with Unico"] }
     /// A client of the emulator, to compare with what Unico holds.
     var unico: HumanTokenAPIClient { stack.unico }
     var emulator: UnicoEmulator { stack.emulator }

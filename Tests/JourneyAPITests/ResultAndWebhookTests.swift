@@ -75,7 +75,7 @@ private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID
             #expect(!String(decoding: journey.body, as: UTF8.self).contains("humanToken"))
             let process = try await h.unico.getProcess(c.processID)
             let plaintext = try #require(process.humanToken)
-            let opened = try await h.send("GET", "/v1/journeys/\(c.id)/human-token", bearer: h.reader)
+            let opened = try await h.send("GET", "/v1/journeys/\(c.id)/human-token", bearer: h.reader, headers: h.purpose)
             #expect(opened.status == 200)
             #expect(opened["humanToken"] as? String == plaintext)
             #expect(opened.headers["cache-control"] == "no-store")
@@ -96,7 +96,7 @@ private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID
             let journey = try await h.send("GET", "/v1/journeys/\(c.id)", bearer: h.reader)
             #expect(journey["status"] as? String == "completed")
             #expect(journey["outcome"] as? String == "rejected")
-            let token = try await h.send("GET", "/v1/journeys/\(c.id)/human-token", bearer: h.reader)
+            let token = try await h.send("GET", "/v1/journeys/\(c.id)/human-token", bearer: h.reader, headers: h.purpose)
             #expect(token.status == 404)
             #expect(token.code == "human_token_not_available")
             #expect(try await h.eventTypes(c.id).suffix(2) == ["ResultFetched", "JourneyCompleted"])
@@ -124,7 +124,7 @@ private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID
             #expect(try await h.count("WebhookReceived", c.id) >= 1)
             #expect(try await h.count("ResultFetched", c.id) == 1)
             let process = try await h.unico.getProcess(c.processID)
-            let opened = try await h.send("GET", "/v1/journeys/\(c.id)/human-token", bearer: h.reader)
+            let opened = try await h.send("GET", "/v1/journeys/\(c.id)/human-token", bearer: h.reader, headers: h.purpose)
             #expect(opened["humanToken"] as? String == process.humanToken)
             // The app's callback arriving late answers the final state and changes nothing.
             let late = try await h.callbackSuccess(c)
@@ -272,7 +272,7 @@ private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID
             #expect(try await h.count("ResultFetched", c.id) == 0)
             #expect(h.metricsText().contains(#"result_fetches_total{outcome="failed",trigger="webhook"} 1"#))
             #expect(h.metricsText().contains(#"result_fetches_total{outcome="failed",trigger="callback"} 1"#))
-            let token = try await h.send("GET", "/v1/journeys/\(c.id)/human-token", bearer: h.reader)
+            let token = try await h.send("GET", "/v1/journeys/\(c.id)/human-token", bearer: h.reader, headers: h.purpose)
             #expect(token.status == 404)
         }
     }

@@ -19,7 +19,7 @@ import Testing
         var journeys: [String: [String]]
     }
 
-    static let scopes: [Scope] = [.journeysWrite, .journeysRead, .reportsRead, .subjectsAdmin]
+    static let scopes: [Scope] = [.journeysWrite, .journeysRead, .reportsRead, .subjectsAdmin, .humanTokenRead]
 
     private func setUp(_ h: JourneyHarness) async throws -> Tenants {
         _ = try await TenantStore(client: h.database.app).create(name: "acme")
@@ -54,7 +54,7 @@ import Testing
                 for caller in ["default", "acme"] {
                     for owner in ["default", "acme"] {
                         let id = try #require(t.journeys[owner]?.first)
-                        let answer = try await h.send(route.method, route.path(id), bearer: t.keys[caller])
+                        let answer = try await h.send(route.method, route.path(id), bearer: t.keys[caller], headers: h.purpose)
                         let label = "\(route.name): \(caller)'s key on \(owner)'s journey → \(answer.status) \(answer.code ?? "")"
                         if caller == owner {
                             #expect(answer.status != 403, "\(label)")
@@ -117,11 +117,12 @@ import Testing
                                            bearer: t.keys["default"])
             #expect(((history["result"] as? [String: Any])?["journeys"] as? [Any])?.isEmpty == true)
             for (method, path) in [("GET", "/v1/subjects/\(acmeReference)/export"), ("DELETE", "/v1/subjects/\(acmeReference)")] {
-                let answer = try await h.send(method, path, bearer: t.keys["default"])
+                let answer = try await h.send(method, path, bearer: t.keys["default"], headers: h.purpose)
                 #expect(answer.status == 404, "\(method) \(path) with the default tenant's key")
                 #expect(answer.code == "unknown_subject")
             }
-            let export = try await h.send("GET", "/v1/subjects/\(acmeReference)/export", bearer: t.keys["acme"])
+            let export = try await h.send("GET", "/v1/subjects/\(acmeReference)/export", bearer: t.keys["acme"],
+                                          headers: h.purpose)
             #expect(export.status == 200)
             #expect(export["erased"] as? Bool == false, "the other tenant's attempt erased nothing")
             #expect((export["journeys"] as? [Any])?.count == 1)

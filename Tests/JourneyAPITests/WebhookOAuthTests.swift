@@ -113,7 +113,7 @@ import UnicoEmulator
             #expect(callback["status"] as? String == "completed")
             let journey = try await h.send("GET", "/v1/journeys/\(c.id)", bearer: h.reader)
             #expect(journey["outcome"] as? String == "approved")
-            let opened = try await h.send("GET", "/v1/journeys/\(c.id)/human-token", bearer: h.reader)
+            let opened = try await h.send("GET", "/v1/journeys/\(c.id)/human-token", bearer: h.reader, headers: h.purpose)
             #expect(opened.status == 200)
         }
     }

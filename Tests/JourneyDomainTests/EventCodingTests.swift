@@ -80,12 +80,15 @@ struct EventCodingTests {
         .linkIssued(LinkIssued(attempt: 2, occurredAt: at, expiresAt: at + 290)),
         .subjectErased(SubjectErased(attempt: 2, occurredAt: at, requestedBy: "api-key:abcd2345", reason: "LGPD request",
                                      erasedAt: at - 0.25)),
+        .personalDataDisclosed(PersonalDataDisclosed(attempt: 2, occurredAt: at, disclosure: PersonalDataDisclosure(
+            actor: "api-key:abcd2345", keyID: "0193a5e2-7c1d-7b3e-9f00-5b1f2a3c4d5e", tenant: "acme",
+            fields: ["humanToken"], purpose: "support ticket 7", channel: "GET /v1/journeys/{id}/human-token"))),
     ]
 
     @Test("samples cover every event type exactly once")
     func coverage() {
         #expect(Self.samples.map(\.eventType) == JourneyEvent.allEventTypes)
-        #expect(Set(JourneyEvent.allEventTypes).count == 19)
+        #expect(Set(JourneyEvent.allEventTypes).count == 20)
     }
 
     @Test("each event type round-trips through (type, data)", arguments: samples)
@@ -103,7 +106,7 @@ struct EventCodingTests {
             "JourneyStarted", "ProcessCreationRequested", "ProcessCreated", "ProcessCreationFailed", "TokenIssued",
             "CaptureOpened", "CallbackReceived", "WebhookReceived", "ResultPending", "ResultFetched", "TokenExpired",
             "AttemptFailed", "JourneyCompleted", "JourneyAbandoned", "RetryAllowed", "CaptureClosedByUser",
-            "CaptureSessionTimedOut", "LinkIssued", "SubjectErased",
+            "CaptureSessionTimedOut", "LinkIssued", "SubjectErased", "PersonalDataDisclosed",
         ])
     }
 

@@ -108,11 +108,13 @@ import Testing
             #expect(erased.text.contains("SubjectErased"))
             #expect(erased.text.contains("retention: 365 days after the last journey ended"))
             #expect(erased.text.contains("\"retention\""))
-            let token = try await stack.send("GET", "/v1/journeys/\(old)/human-token", bearer: stack.reader)
+            let token = try await stack.send("GET", "/v1/journeys/\(old)/human-token", bearer: stack.reader,
+                                             headers: ["Disclosure-Purpose": "retention test"])
             #expect(token.code == "subject_erased")
             #expect(try await stack.dependencies.engine.vault.keyStatus(subject: SubjectReference(recentRef)) == .live)
             #expect(try await stack.dependencies.engine.vault.keyStatus(subject: SubjectReference(activeRef)) == .live)
-            let kept = try await stack.send("GET", "/v1/journeys/\(recent)/human-token", bearer: stack.reader)
+            let kept = try await stack.send("GET", "/v1/journeys/\(recent)/human-token", bearer: stack.reader,
+                                             headers: ["Disclosure-Purpose": "retention test"])
             #expect(kept.status == 200, "\(kept.text)")
             #expect(!(try await stack.send("GET", "/v1/journeys/\(recent)/events", bearer: stack.reader)).text
                 .contains("SubjectErased"))

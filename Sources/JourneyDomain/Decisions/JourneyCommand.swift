@@ -36,6 +36,8 @@ public enum JourneyCommand: Hashable, Sendable {
     case abandon(reason: AbandonReason)
     /// The subject's data key was destroyed; mark the journey (abandoning it if still active).
     case recordSubjectErased(SubjectErasure)
+    /// Someone opened the journey's sealed personal data or Human Token.
+    case recordDisclosure(PersonalDataDisclosure)
 
     /// Short verb phrase used in error messages.
     public var action: String {
@@ -56,6 +58,7 @@ public enum JourneyCommand: Hashable, Sendable {
         case .retry: "retry with a fresh process"
         case .abandon: "abandon the journey"
         case .recordSubjectErased: "record the subject's erasure"
+        case .recordDisclosure: "record a disclosure of personal data"
         }
     }
 }

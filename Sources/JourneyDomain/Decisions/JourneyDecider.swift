@@ -41,6 +41,8 @@ struct JourneyDecider {
             return [.journeyAbandoned(JourneyAbandoned(attempt: current, occurredAt: now, reason: reason))]
         case .recordSubjectErased(let erasure):
             return try decideSubjectErased(erasure, command: command)
+        case .recordDisclosure(let disclosure):
+            return try decideDisclosure(disclosure, command: command)
         }
     }
 

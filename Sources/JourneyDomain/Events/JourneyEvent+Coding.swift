@@ -26,6 +26,7 @@ extension JourneyEvent {
             case .captureSessionTimedOut(let event): data = try encoder.encode(event)
             case .linkIssued(let event): data = try encoder.encode(event)
             case .subjectErased(let event): data = try encoder.encode(event)
+            case .personalDataDisclosed(let event): data = try encoder.encode(event)
             }
             return EncodedJourneyEvent(type: eventType, data: data)
         } catch {
@@ -88,5 +89,8 @@ extension JourneyEvent {
         },
         LinkIssued.eventType: { .linkIssued(try $1.decode(LinkIssued.self, from: $0)) },
         SubjectErased.eventType: { .subjectErased(try $1.decode(SubjectErased.self, from: $0)) },
+        PersonalDataDisclosed.eventType: {
+            .personalDataDisclosed(try $1.decode(PersonalDataDisclosed.self, from: $0))
+        },
     ]
 }

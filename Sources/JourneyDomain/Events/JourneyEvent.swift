@@ -21,6 +21,7 @@ public enum JourneyEvent: Hashable, Sendable {
     case captureSessionTimedOut(CaptureSessionTimedOut)
     case linkIssued(LinkIssued)
     case subjectErased(SubjectErased)
+    case personalDataDisclosed(PersonalDataDisclosed)
 
     /// The payload struct inside the case.
     public var payload: any JourneyEventPayload {
@@ -44,6 +45,7 @@ public enum JourneyEvent: Hashable, Sendable {
         case .captureSessionTimedOut(let event): event
         case .linkIssued(let event): event
         case .subjectErased(let event): event
+        case .personalDataDisclosed(let event): event
         }
     }
 
@@ -76,5 +78,6 @@ public enum JourneyEvent: Hashable, Sendable {
         CaptureSessionTimedOut.eventType,
         LinkIssued.eventType,
         SubjectErased.eventType,
+        PersonalDataDisclosed.eventType,
     ]
 }

@@ -2,9 +2,11 @@ import Foundation
 
 extension JourneyState {
     /// The state after `event`; total and pure: events for unknown attempts change only the version.
+    /// A disclosure (a read) changes only the version, not `updatedAt`.
     public func applying(_ event: JourneyEvent) -> JourneyState {
         var next = self
         next.version += 1
+        if case .personalDataDisclosed = event { return next }
         next.updatedAt = event.occurredAt
         next.apply(event)
         return next
@@ -119,6 +121,8 @@ extension JourneyState {
             updateAttempt(e.attempt) { $0.linkIssuedAt = $0.linkIssuedAt ?? e.occurredAt }
         case .subjectErased(let e):
             subjectErasedAt = e.erasedAt
+        case .personalDataDisclosed:
+            break
         }
     }
 

@@ -25,6 +25,7 @@ public enum SchemaFiles {
         migration0020,
         migration0022,
         migration0023,
+        migration0024,
         migration0025,
         migration0026,
     ]
