@@ -139,8 +139,7 @@ public struct FreshnessBenchmark: Sendable {
                     let waiting = tracker.pending.withLock { Array($0.keys) }
                     if waiting.isEmpty, ContinuousClock.now > end { return }
                     if !waiting.isEmpty {
-                        let list = String(decoding: try JSONEncoder().encode(waiting), as: UTF8.self)
-                        let rows = try await client.query(BenchmarkStatements.projectedVersions(ids: list))
+                        let rows = try await client.query(BenchmarkStatements.projectedVersions(ids: waiting))
                         let seen = ContinuousClock.now
                         for row in rows {
                             let id: String = try row.decode(0)
