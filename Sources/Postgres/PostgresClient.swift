@@ -152,7 +152,13 @@ public final class PostgresClient: Sendable {
                 case .use(let pooled): continuation.resume(returning: pooled)
                 case .fail(let error): continuation.resume(throwing: error)
                 case .create: open(for: continuation)
-                case .wait: scheduleTimeout(waiterID: id)
+                case .wait:
+                    // Cancelled before the waiter was registered: the handler found nothing to cancel.
+                    if Task.isCancelled, let waiter = state.withLock({ $0.machine.cancelWaiter(id: id) }) {
+                        waiter.resume(throwing: CancellationError())
+                    } else {
+                        scheduleTimeout(waiterID: id)
+                    }
                 }
             }
         } onCancel: {

@@ -15,7 +15,8 @@ import Testing
     ]
 
     static func rows(_ rows: PostgresRows) throws -> [[String?]] {
-        try rows.map { row in try (0..<row.count).map { try row.decode($0, as: String?.self) } }
+        let width = rows.columns.count
+        return try rows.map { row in try (0..<width).map { try row.decode($0, as: String?.self) } }
     }
 
     @Test(arguments: [true, false]) func answersEqualTheQueuePath(cached: Bool) async throws {
@@ -101,8 +102,13 @@ import Testing
         defer { Task { await db.drop() } }
         let client = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 1))
         defer { client.close() }
-        async let holder: Void = client.withConnection { try $0.query("SELECT pg_sleep(0.5)") }
-        try await Task.sleep(for: .milliseconds(100))
+        let (held, holding) = AsyncStream<Void>.makeStream()
+        async let holder: Void = client.withConnection { connection in
+            holding.yield()
+            try connection.query("SELECT pg_sleep(0.5)")
+        }
+        for await _ in held { break }
+        // Cancelled before it starts: the cancellation must still be noticed once it waits.
         let waiting = Task { try await client.query("SELECT 1") }
         waiting.cancel()
         let error = await captureError { try await waiting.value }
