@@ -3,7 +3,9 @@ import Foundation
 import Synchronization
 
 /// A bounded pool of connections. Each connection lives on its own serial dispatch queue, so
-/// blocking libpq calls never run on Swift's cooperative thread pool.
+/// blocking libpq calls never run on Swift's cooperative thread pool; a single prepared statement
+/// (``query(_:)``) is only sent from the caller's thread (libpq's socket never blocks on a small
+/// send) and its result read by the pool's event loop.
 public final class PostgresClient: Sendable {
     public struct Configuration: Sendable {
         /// Most connections open at once. Default 8.
