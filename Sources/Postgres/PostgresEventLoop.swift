@@ -77,9 +77,11 @@ final class PostgresEventLoop: Sendable {
             return true
         }
         guard start else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "postgres.loop"
-        thread.start()
+        // Named from inside: a name set before start does not reach the OS thread (perf, top).
+        Thread { [self] in
+            Thread.current.name = "postgres.loop"
+            run()
+        }.start()
     }
 
     private func arm(_ fd: Int32) -> Bool {
