@@ -20,6 +20,10 @@ struct BenchE2E: Command {
         options: [
             .optional("clients", valueName: "N", help: "Concurrent callers.", default: "8"),
             .optional("seconds", valueName: "S", help: "Seconds per workload.", default: "5"),
+            .optional("load-client", valueName: "KIND",
+                      help: "What sends the starts: sockets (a keep-alive connection per caller on its own thread, like wrk) "
+                          + "or urlsession (FoundationNetworking in this process, the client before session 7).",
+                      default: "sockets"),
         ],
         flags: [FlagSpec("json", help: "Print one JSON object instead of a table."),
                 FlagSpec("through-pgbouncer", help: "Also measure the starts through a local PgBouncer (transaction mode).")])
@@ -31,6 +35,7 @@ struct BenchE2E: Command {
         var configuration = EndToEndBenchmark.Configuration()
         configuration.clients = try arguments.int("clients", in: 1...256)
         configuration.seconds = try arguments.double("seconds", in: 0.5...600)
+        configuration.loadClient = try arguments.choice("load-client")
         self.configuration = configuration
         json = try arguments.flag("json")
         throughPgBouncer = try arguments.flag("through-pgbouncer")
@@ -58,7 +63,8 @@ struct BenchE2E: Command {
                           String(format: "%.2f", group.p99_ms), String(format: "%.2f", group.ratio_to_baseline ?? 1),
                           String(group.failures)])
         }
-        AppEnvironment.current.writeLine("\(configuration.clients) clients, \(configuration.seconds) s per workload")
+        AppEnvironment.current.writeLine("\(configuration.clients) clients, \(configuration.seconds) s per workload, "
+            + "load client \(configuration.loadClient.rawValue)")
         AppEnvironment.current.writeLine(table.render())
         var stages = TextTable(columns: ["start stage", .init("p50 ms", alignment: .right), .init("p99 ms", alignment: .right),
                                          .init("mean ms", alignment: .right)])
