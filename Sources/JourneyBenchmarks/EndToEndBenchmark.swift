@@ -46,6 +46,10 @@ struct EndToEndBenchmark: Sendable {
         var start_outside_handler_mean_ms: Double?
         /// The starts' HTTP client (``LoadClientKind``).
         var load_client: String?
+        /// CPU per start of this process (service, emulator and load client), user + system.
+        var process_cpu_ms_per_start: Double?
+        /// CPU per start of the embedded cluster's processes; nil with DATABASE_URL.
+        var postgres_cpu_ms_per_start: Double?
     }
 
     let database: Database
@@ -71,6 +75,10 @@ struct EndToEndBenchmark: Sendable {
                 flow: "humantoken", purpose: .creditProcess, person: ProcessPerson(duiValue: Self.document())))
             return true
         }
+        let dataDirectory = database.embedded.map { _ in
+            URL(fileURLWithPath: AppEnvironment.current.database.embeddedDirectory).appendingPathComponent("data").path
+        }
+        let cpuBefore = CPUTime.now(dataDirectory: dataDirectory)
         let starts: (LatencyStats, Int, Double)
         switch configuration.loadClient {
         case .urlsession:
@@ -97,13 +105,19 @@ struct EndToEndBenchmark: Sendable {
             let mean = durations.isEmpty ? 0 : durations.reduce(0, +) / Double(durations.count) * 1000
             starts = (LatencyStats(durations: durations, seconds: (ContinuousClock.now - started).seconds), failures, mean)
         }
+        let cpuAfter = CPUTime.now(dataDirectory: dataDirectory)
+        let count = Double(max(starts.0.operations + starts.1, 1))
         func group(_ stats: (LatencyStats, Int, Double), baseline: LatencyStats?) -> Group {
             Group(starts_per_s: stats.0.perSecond, p50_ms: stats.0.p50Milliseconds, p99_ms: stats.0.p99Milliseconds,
                   ratio_to_baseline: baseline.map { $0.perSecond > 0 ? stats.0.perSecond / $0.perSecond : 0 }, failures: stats.1)
         }
         return (Result(journey_start: group(starts, baseline: baseline.0), unico_create_process_baseline: group(baseline, baseline: nil),
                        clients: configuration.clients, seconds_per_workload: configuration.seconds,
-                       load_client: configuration.loadClient.rawValue), starts.2)
+                       load_client: configuration.loadClient.rawValue,
+                       process_cpu_ms_per_start: (cpuAfter.process - cpuBefore.process) / count * 1000,
+                       postgres_cpu_ms_per_start: cpuAfter.postgres.flatMap { after in
+                           cpuBefore.postgres.map { (after - $0) / count * 1000 }
+                       }), starts.2)
     }
 
     /// Each client loops until the deadline; returns latencies of successes, the failure count

@@ -76,5 +76,10 @@ struct BenchE2E: Command {
             stages.append(["outside the handler (HTTP, scheduling)", "", "", String(format: "%.2f", outside)])
         }
         AppEnvironment.current.writeLine("\n" + stages.render())
+        if let process = result.process_cpu_ms_per_start {
+            let postgres = result.postgres_cpu_ms_per_start.map { String(format: ", PostgreSQL %.2f ms", $0) } ?? ""
+            AppEnvironment.current.writeLine(String(format: "\nCPU per start: this process (service, emulator, load client) %.2f ms", process)
+                + postgres)
+        }
     }
 }
