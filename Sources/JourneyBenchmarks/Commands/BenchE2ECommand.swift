@@ -15,7 +15,8 @@ struct BenchE2E: Command {
             Then a table of where a start's time goes in the service, stage by stage (p50, p99, mean): \
             authenticate, validate, transaction_begin/commit (pool, thread hop, BEGIN/COMMIT), idempotency, seal, \
             start_transaction, unico_rate_wait, unico_create_process, record_transaction, answer, lease, other; \
-            handler is their sum per start.
+            handler is their sum per start. Last, CPU per start from the kernel's counters: this process (service, \
+            emulator, load client) and the embedded cluster's processes (process_cpu_ms_per_start, postgres_cpu_ms_per_start).
             """,
         options: [
             .optional("clients", valueName: "N", help: "Concurrent callers.", default: "8"),
