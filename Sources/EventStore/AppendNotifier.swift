@@ -2,7 +2,9 @@ import Postgres
 import Synchronization
 
 /// Sends `NOTIFY journeys_events` after appends commit, coalescing bursts into one
-/// notification in flight at a time. Subscribers only use it to wake up early.
+/// notification in flight at a time. Subscribers only use it to wake up early, so it commits
+/// asynchronously (``EventStoreStatements/wakeUp(_:)``): no WAL flush between an append and
+/// the wake-up of its followers.
 final class AppendNotifier: Sendable {
     private let client: PostgresClient
     private let state = Mutex<(sending: Bool, pending: Bool)>((false, false))
@@ -27,7 +29,7 @@ final class AppendNotifier: Sendable {
 
     private func drain() async {
         while true {
-            try? await client.withConnection { try $0.notify(EventStore.notificationChannel) }
+            try? await client.withConnection { _ = try $0.query(EventStoreStatements.wakeUp(EventStore.notificationChannel)) }
             let again = state.withLock { state -> Bool in
                 if state.pending {
                     state.pending = false

@@ -38,11 +38,22 @@ public final class LogFollower: Sendable {
         public var pollInterval: Duration
         /// Use LISTEN/NOTIFY as a wake-up. Default true.
         public var listen: Bool
+        /// Whether a `.stored` batch's COMMIT waits for its WAL flush. Default true. Off, a batch
+        /// is visible as soon as it commits, and a server crash can lose the last batches (about
+        /// 3 x `wal_writer_delay`) together with their checkpoint, which are then handled again:
+        /// right for handlers that only derive rows from the log.
+        public var synchronousCommit: Bool
+        /// Runs after each non-empty batch committed (or, `.after`, was handled), off the
+        /// connection, with the batch's events.
+        public var afterCommit: (@Sendable ([RecordedEvent]) -> Void)?
 
-        public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(500), listen: Bool = true) {
+        public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(500), listen: Bool = true,
+                    synchronousCommit: Bool = true, afterCommit: (@Sendable ([RecordedEvent]) -> Void)? = nil) {
             self.batchSize = batchSize
             self.pollInterval = pollInterval
             self.listen = listen
+            self.synchronousCommit = synchronousCommit
+            self.afterCommit = afterCommit
         }
     }
 
@@ -88,7 +99,13 @@ public final class LogFollower: Sendable {
 
     /// Reads one batch after the checkpoint and hands it to the handler.
     public func runBatch(limit: Int? = nil) async throws -> BatchResult {
-        try await runBatch(limit: limit, handler).result
+        let handler = self.handler
+        let (result, events) = try await runBatch(limit: limit) { events, connection in
+            try handler(events, connection)
+            return events
+        }
+        if let events, let afterCommit = configuration.afterCommit { afterCommit(events) }
+        return result
     }
 
     /// `runBatch` with `body` in place of the handler, also returning what `body` returned (nil
@@ -99,10 +116,12 @@ public final class LogFollower: Sendable {
         let limit = limit ?? configuration.batchSize
         switch checkpoint {
         case .stored(let name):
+            let synchronous = configuration.synchronousCommit
             return try await client.transaction { connection in
                 guard let checkpoint = try CheckpointStore.lock(name, on: connection) else { return (.busy, nil) }
                 let events = try EventStore.readAll(after: checkpoint, limit: limit, on: connection)
                 guard let last = events.last else { return (.applied(0), nil) }
+                if !synchronous { try connection.execute(unsafeSQL: EventStoreStatements.asynchronousCommit) }
                 let output = try body(events, connection)
                 try CheckpointStore.store(name, last.checkpoint, on: connection)
                 return (.applied(events.count), output)

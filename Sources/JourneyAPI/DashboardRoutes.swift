@@ -63,11 +63,9 @@ struct DashboardRoutes: Sendable {
         }
         parameters.tenant = tenant
         let page = try await reports.read { database in
-            DashboardPage(
-                filters: filters, parameters: parameters, funnel: try await FunnelReport.run(parameters, on: database),
-                errors: try await SDKErrorReport.run(parameters, on: database),
-                expiry: try await ExpiryRetryReport.run(parameters, on: database),
-                timing: try await TimeToResultReport.run(parameters, on: database))
+            let read = try await DashboardReports.run(parameters, on: database)
+            return DashboardPage(filters: filters, parameters: parameters, funnel: read.funnel, errors: read.errors,
+                                 expiry: read.expiry, timing: read.timing)
         }
         return DashboardHTML.page(title: DashboardPage.title, body: page.html)
     }

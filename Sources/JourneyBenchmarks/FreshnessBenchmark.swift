@@ -38,6 +38,14 @@ public struct FreshnessBenchmark: Sendable {
         public let append_p99_ms: Double
         public let ratio_p50_to_append_p50: Double
         public let poll_interval_ms: Double
+        /// Where the time goes, from the same appends: commit -> the runner applied the event
+        /// (inside its batch transaction: wake-up, batch start, fold and writes) ...
+        public let applied_p50_ms: Double
+        public let applied_p99_ms: Double
+        /// ... -> the runner's batch COMMIT returned (the row is visible from then on; the rest
+        /// of `p99_ms` is this benchmark's polling).
+        public let runner_commit_p50_ms: Double
+        public let runner_commit_p99_ms: Double
     }
 
     public let client: PostgresClient
@@ -50,7 +58,11 @@ public struct FreshnessBenchmark: Sendable {
     }
 
     public func run(progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> Result {
-        let runner = ProjectionRunner(client: client)
+        let tracker = Tracker()
+        var settings = ProjectionRunner.Configuration()
+        settings.afterEachEvent = { event in tracker.reached(event, applied: true) }
+        settings.afterCommit = { events in events.forEach { tracker.reached($0, applied: false) } }
+        let runner = ProjectionRunner(client: client, configuration: settings)
         return try await withThrowingTaskGroup(of: Result?.self) { group in
             group.addTask { try await runner.run(); return nil }
             group.addTask {
@@ -59,7 +71,7 @@ public struct FreshnessBenchmark: Sendable {
                 try await waitForCatchUp()
                 let target = probe / 2
                 progress(String(format: "appending at %.0f/s for %.0f s with a live runner", target, configuration.seconds))
-                return try await measure(rate: target, sustainable: probe)
+                return try await measure(rate: target, sustainable: probe, tracker: tracker)
             }
             defer { group.cancelAll() }
             while let result = try await group.next() {
@@ -94,10 +106,9 @@ public struct FreshnessBenchmark: Sendable {
     }
 
     /// Paced appends at `rate`, each followed until its row shows it.
-    private func measure(rate: Double, sustainable: Double) async throws -> Result {
+    private func measure(rate: Double, sustainable: Double, tracker: Tracker) async throws -> Result {
         let store = EventStore(client: client)
         let repository = JourneyCommandRunner(database: client)
-        let tracker = Tracker()
         let writers = configuration.writers
         let interval = Double(writers) / max(rate, 1)
         let started = ContinuousClock.now
@@ -128,8 +139,7 @@ public struct FreshnessBenchmark: Sendable {
                     let waiting = tracker.pending.withLock { Array($0.keys) }
                     if waiting.isEmpty, ContinuousClock.now > end { return }
                     if !waiting.isEmpty {
-                        let list = String(decoding: try JSONEncoder().encode(waiting), as: UTF8.self)
-                        let rows = try await client.query(BenchmarkStatements.projectedVersions(ids: list))
+                        let rows = try await client.query(BenchmarkStatements.projectedVersions(ids: waiting))
                         let seen = ContinuousClock.now
                         for row in rows {
                             let id: String = try row.decode(0)
@@ -150,6 +160,8 @@ public struct FreshnessBenchmark: Sendable {
         let elapsed = (end - started).seconds
         let freshness = LatencyStats(durations: tracker.visible.withLock { $0 }, seconds: elapsed)
         let appendStats = LatencyStats(durations: tracker.appends.withLock { $0 }, seconds: elapsed)
+        let applied = LatencyStats(durations: tracker.applied.withLock { $0 }, seconds: elapsed)
+        let runnerCommitted = LatencyStats(durations: tracker.runnerCommitted.withLock { $0 }, seconds: elapsed)
         return Result(
             writers: writers, sustainable_appends_per_s: sustainable, target_appends_per_s: rate,
             achieved_appends_per_s: appendStats.perSecond, samples: freshness.operations,
@@ -157,7 +169,9 @@ public struct FreshnessBenchmark: Sendable {
             max_ms: (tracker.visible.withLock { $0.max() } ?? 0) * 1000,
             append_p50_ms: appendStats.p50Milliseconds, append_p99_ms: appendStats.p99Milliseconds,
             ratio_p50_to_append_p50: appendStats.p50Milliseconds > 0 ? freshness.p50Milliseconds / appendStats.p50Milliseconds : 0,
-            poll_interval_ms: poll * 1000)
+            poll_interval_ms: poll * 1000,
+            applied_p50_ms: applied.p50Milliseconds, applied_p99_ms: applied.p99Milliseconds,
+            runner_commit_p50_ms: runnerCommitted.p50Milliseconds, runner_commit_p99_ms: runnerCommitted.p99Milliseconds)
     }
 
     /// Waits (up to a minute) until the projection has no readable event left to apply.
@@ -184,4 +198,19 @@ private final class Tracker: Sendable {
     let pending = Mutex<[String: (version: Int, committed: ContinuousClock.Instant)]>([:])
     let visible = Mutex<[Double]>([])
     let appends = Mutex<[Double]>([])
+    let applied = Mutex<[Double]>([])
+    let runnerCommitted = Mutex<[Double]>([])
+
+    /// Records the time from the commit of a pending append to now, when `event` is that append's
+    /// last event: in `applied`, else in `runnerCommitted`.
+    func reached(_ event: RecordedEvent, applied inBatch: Bool) {
+        let now = ContinuousClock.now
+        let id = String(event.streamName.rawValue.dropFirst("journey-".count))
+        guard let committed = pending.withLock({ map -> ContinuousClock.Instant? in
+            guard let entry = map[id], entry.version == Int(event.streamVersion) else { return nil }
+            return entry.committed
+        }) else { return }
+        let seconds = (now - committed).seconds
+        if inBatch { applied.withLock { $0.append(seconds) } } else { runnerCommitted.withLock { $0.append(seconds) } }
+    }
 }

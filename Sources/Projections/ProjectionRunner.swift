@@ -38,15 +38,25 @@ public final class ProjectionRunner: Sendable {
         public var pollInterval: Double
         /// Use LISTEN/NOTIFY as a wake-up. Default true.
         public var listen: Bool
+        /// Whether a batch's COMMIT waits for its WAL flush. Default false: the read models are
+        /// derived from the log, so a server crash that loses the last batches (with their
+        /// checkpoint) only means the runner applies them again; meanwhile no batch, and so no
+        /// journey's row, waits for a disk flush to become visible (freshness, issue 15.6).
+        public var synchronousCommit: Bool
+        /// Runs after each non-empty batch committed, with its events (the freshness benchmark).
+        public var afterCommit: (@Sendable ([RecordedEvent]) -> Void)?
         /// Runs for each event of a batch once the projection applied it, inside the batch
         /// transaction; throwing rolls the batch back (for tests that fail a batch mid-way).
         public var afterEachEvent: (@Sendable (RecordedEvent) throws -> Void)?
-        public init(batchSize: Int = 500, pollInterval: Double = 0.5, listen: Bool = true,
-                    afterEachEvent: (@Sendable (RecordedEvent) throws -> Void)? = nil) {
+        public init(batchSize: Int = 500, pollInterval: Double = 0.5, listen: Bool = true, synchronousCommit: Bool = false,
+                    afterEachEvent: (@Sendable (RecordedEvent) throws -> Void)? = nil,
+                    afterCommit: (@Sendable ([RecordedEvent]) -> Void)? = nil) {
             self.batchSize = batchSize
             self.pollInterval = pollInterval
             self.listen = listen
+            self.synchronousCommit = synchronousCommit
             self.afterEachEvent = afterEachEvent
+            self.afterCommit = afterCommit
         }
     }
 
@@ -69,7 +79,8 @@ public final class ProjectionRunner: Sendable {
         follower = LogFollower(
             client: client, checkpoint: .stored(name: projection.name),
             configuration: .init(batchSize: configuration.batchSize, pollInterval: .seconds(configuration.pollInterval),
-                                 listen: configuration.listen)
+                                 listen: configuration.listen, synchronousCommit: configuration.synchronousCommit,
+                                 afterCommit: configuration.afterCommit)
         ) { events, connection in
             try projection.apply(events, on: connection)
             if let hook { try events.forEach(hook) }

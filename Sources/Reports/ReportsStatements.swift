@@ -207,17 +207,22 @@ enum ReportsStatements {
         """
     }
 
-    /// The bin and seconds of `measure` of the window's journeys in `bins` (a `{…}` integer array),
-    /// by bin and seconds (through the bin indexes of migration 0026).
-    static func resultSeconds(_ parameters: ReportParameters, measure: Int, bins: String) -> PostgresQuery {
+    /// For each `(bin, offset)` pair (`{…}` integer arrays of the same length): the seconds of
+    /// `measure` of the window's journey at that 0-based offset in the bin, in order of seconds.
+    /// Each pair walks the bin through the seconds index of migration 0028 and stops at its rank;
+    /// a pair past the bin's end gives no row.
+    static func resultRanks(_ parameters: ReportParameters, measure: Int, bins: String, offsets: String) -> PostgresQuery {
         let seconds = resultSeconds(measure)
         return """
-            SELECT journey_result_bin(\(unsafeSQL: seconds)), \(unsafeSQL: seconds)
-            FROM journey_state s
-            WHERE journey_result_bin(\(unsafeSQL: seconds)) = ANY (\(bins)::int[])
-              AND s.result_at IS NOT NULL \(unsafeSQL: measure == 0 ? "" : "AND s.callback_at IS NOT NULL")
-              AND \(window: parameters, on: "s")
-            ORDER BY 1, 2
+            SELECT v.bin, v.k, x.seconds
+            FROM unnest(\(bins)::int[], \(offsets)::int[]) AS v (bin, k)
+            CROSS JOIN LATERAL (
+                SELECT \(unsafeSQL: seconds) AS seconds
+                FROM journey_state s
+                WHERE journey_result_bin(\(unsafeSQL: seconds)) = v.bin
+                  AND s.result_at IS NOT NULL \(unsafeSQL: measure == 0 ? "" : "AND s.callback_at IS NOT NULL")
+                  AND \(window: parameters, on: "s")
+                ORDER BY 1 OFFSET v.k LIMIT 1) x
             """
     }
 

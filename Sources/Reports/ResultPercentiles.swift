@@ -1,9 +1,16 @@
 import Postgres
 
 /// Exact `percentile_cont` of the seconds to result without sorting the whole window: count the
-/// window's journeys per `journey_result_bin` (whole days from the rollup), find the bins that
-/// hold the ranks each percentile interpolates between, and read only those bins' seconds.
+/// window's journeys per `journey_result_bin` (whole days from the rollup), find the bin and the
+/// offset in it of each rank a percentile interpolates between, and read just those values
+/// (``ReportsStatements/resultRanks(_:measure:bins:offsets:)``).
 enum ResultPercentiles {
+    /// A rank's place: its bin and its 0-based offset among the window's journeys of the bin.
+    private struct Place: Hashable {
+        let bin: Int
+        let offset: Int
+    }
+
     static let fractions = [0.5, 0.9, 0.99]
 
     /// The transaction ``read(_:on:)`` needs: both statements see one snapshot.
@@ -33,23 +40,25 @@ enum ResultPercentiles {
             ranks.insert(Int(position.rounded(.down)))
             ranks.insert(Int(position.rounded(.up)))
         }
-        var located: [Int: (bin: Int, offset: Int)] = [:]
+        var located: [Int: Place] = [:]
         var first = 0
         for (bin, count) in bins {
-            for rank in ranks where rank >= first && rank < first + count { located[rank] = (bin, rank - first) }
+            for rank in ranks where rank >= first && rank < first + count { located[rank] = Place(bin: bin, offset: rank - first) }
             first += count
         }
-        let needed = Set(located.values.map(\.bin)).sorted()
-        var seconds: [Int: [Double]] = [:]
-        let list = "{" + needed.map(String.init).joined(separator: ",") + "}"
-        for row in try connection.query(ReportsStatements.resultSeconds(parameters, measure: measure, bins: list)) {
-            seconds[try row.decode(0, as: Int.self), default: []].append(try row.decode(1, as: Double.self))
+        // Each distinct (bin, offset) is read on its own, through the bin's seconds order.
+        let places = Set(located.values).sorted { ($0.bin, $0.offset) < ($1.bin, $1.offset) }
+        let bins = "{" + places.map { String($0.bin) }.joined(separator: ",") + "}"
+        let offsets = "{" + places.map { String($0.offset) }.joined(separator: ",") + "}"
+        var seconds: [Place: Double] = [:]
+        for row in try connection.query(ReportsStatements.resultRanks(parameters, measure: measure, bins: bins, offsets: offsets)) {
+            seconds[Place(bin: try row.decode(0, as: Int.self), offset: try row.decode(1, as: Int.self))] = try row.decode(2, as: Double.self)
         }
         func value(_ rank: Int) throws -> Double {
-            guard let place = located[rank], let values = seconds[place.bin], values.indices.contains(place.offset) else {
+            guard let place = located[rank], let value = seconds[place] else {
                 throw ReportError(.invalidValue, parameter: "from", "the time-to-result bins changed while the report was read; run it again")
             }
-            return values[place.offset]
+            return value
         }
         // PostgreSQL's percentile_cont: first + (second - first) * (p * (n - 1) - floor).
         func percentile(_ p: Double) throws -> Double {

@@ -42,6 +42,10 @@ struct BenchFreshness: Command {
                                         .init("ratio", alignment: .right)])
         table.append(["append commit -> journey_state row", String(format: "%.2f", result.p50_ms), String(format: "%.2f", result.p99_ms),
                       String(format: "%.2f", result.ratio_p50_to_append_p50)])
+        table.append(["  of which: commit -> applied by the runner", String(format: "%.2f", result.applied_p50_ms),
+                      String(format: "%.2f", result.applied_p99_ms), ""])
+        table.append(["  of which: commit -> runner's COMMIT returned", String(format: "%.2f", result.runner_commit_p50_ms),
+                      String(format: "%.2f", result.runner_commit_p99_ms), ""])
         table.append(["append commit (baseline)", String(format: "%.2f", result.append_p50_ms), String(format: "%.2f", result.append_p99_ms),
                       "1.00"])
         let out = AppEnvironment.current.writeLine
