@@ -88,9 +88,20 @@ final class JSONStreamWriter {
     }
 
     func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
+            // Most strings need no escape: one bulk copy (a per-byte append to this class's
+            // property pays an exclusivity check per byte).
+            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                bytes.append(UInt8(ascii: "\""))
+                bytes.append(contentsOf: utf8)
+                bytes.append(UInt8(ascii: "\""))
+                return
+            }
+            var bytes: [UInt8] = []
+            swap(&bytes, &self.bytes)
+            defer { swap(&bytes, &self.bytes) }
+            bytes.append(UInt8(ascii: "\""))
             for byte in utf8 {
                 switch byte {
                 case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
@@ -105,8 +116,8 @@ final class JSONStreamWriter {
                 default: bytes.append(byte)
                 }
             }
+            bytes.append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 }
 

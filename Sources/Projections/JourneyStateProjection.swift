@@ -70,9 +70,10 @@ public struct JourneyStateProjection: Projection {
         /// Decodes every journey event of `events` now.
         public init(events: [RecordedEvent]) throws {
             self.events = events
+            let decoder = EventJSON.makeDecoder()
             self.decoded = try events.map { event in
                 guard event.streamName.rawValue.hasPrefix(JourneyStateProjection.streamPrefix) else { return nil }
-                return try JourneyEvent(type: event.type, data: Data(event.data.text.utf8))
+                return try JourneyEvent(type: event.type, data: Data(event.data.text.utf8), decoder: decoder)
             }
         }
 

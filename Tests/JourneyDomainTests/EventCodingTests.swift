@@ -100,6 +100,24 @@ struct EventCodingTests {
         #expect(try decoded.encoded() == encoded, "encoding is byte-stable")
     }
 
+    @Test("one decoder reused over every event type decodes each as a fresh one does")
+    func sharedDecoder() throws {
+        let decoder = EventJSON.makeDecoder()
+        for _ in 0..<2 {
+            for event in Self.samples {
+                let encoded = try event.encoded()
+                let shared = try JourneyEvent(type: encoded.type, data: encoded.data, decoder: decoder)
+                #expect(shared == event)
+                #expect(shared == (try JourneyEvent(type: encoded.type, data: encoded.data)))
+            }
+        }
+        #expect {
+            try JourneyEvent(type: "TokenIssued", data: Data(#"{"attempt":"one"}"#.utf8), decoder: decoder)
+        } throws: { error in
+            (error as? EventCodingError)?.code == .malformedEvent
+        }
+    }
+
     @Test("the stable type strings")
     func typeStrings() {
         #expect(JourneyEvent.allEventTypes == [

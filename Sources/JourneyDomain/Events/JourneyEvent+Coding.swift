@@ -40,6 +40,12 @@ extension JourneyEvent {
 
     /// Decodes a stored event; unknown type strings throw `unknown_event_type`.
     public init(type: String, data: Data) throws(EventCodingError) {
+        try self.init(type: type, data: data, decoder: EventJSON.makeDecoder())
+    }
+
+    /// Decodes a stored event with `decoder` (one of ``EventJSON/makeDecoder()``'s, reused over
+    /// many events by one thread: making a decoder per event is a measurable share of a rebuild).
+    public init(type: String, data: Data, decoder: JSONDecoder) throws(EventCodingError) {
         guard let decode = Self.decoders[type] else {
             throw EventCodingError(
                 code: .unknownEventType,
@@ -48,7 +54,7 @@ extension JourneyEvent {
             )
         }
         do {
-            self = try decode(data, EventJSON.makeDecoder())
+            self = try decode(data, decoder)
         } catch {
             throw EventCodingError(
                 code: .malformedEvent,
