@@ -28,5 +28,6 @@ public enum SchemaFiles {
         migration0024,
         migration0025,
         migration0026,
+        migration0027,
     ]
 }
