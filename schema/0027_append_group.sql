@@ -55,6 +55,8 @@ DECLARE
     v_up_hash    bytea[] := '{}';
     v_inserted   bigint[];
     v_next       int := 1;
+    v_created    boolean;
+    v_undo       text[] := '{}';
 BEGIN
     IF v_appends = 0 OR cardinality(p_expected) <> v_appends OR cardinality(p_counts) <> v_appends
        OR cardinality(p_types) <> v_events OR cardinality(p_data) <> v_events
@@ -76,6 +78,7 @@ BEGIN
         v_expected := p_expected[a];
         v_count := greatest(p_counts[a], 0);
         v_hash := NULL;
+        v_created := false;
         <<one>>
         BEGIN
             IF v_stream IS NULL OR v_stream = '' OR v_count = 0 THEN
@@ -91,6 +94,7 @@ BEGIN
                     VALUES (v_stream, 0, '\x0000000000000000000000000000000000000000000000000000000000000000')
                     ON CONFLICT DO NOTHING
                     RETURNING s.version, s.head_hash, s.last_transaction_id INTO v_version, v_hash, v_last_xid;
+                v_created := v_hash IS NOT NULL;
             END IF;
             IF v_hash IS NULL THEN
                 SELECT s.version, s.head_hash, s.last_transaction_id INTO v_version, v_hash, v_last_xid
@@ -98,6 +102,11 @@ BEGIN
                 IF NOT FOUND THEN
                     IF EXISTS (SELECT 1 FROM streams s WHERE s.stream_name = v_stream) THEN
                         outcomes[a] := 6;
+                        EXIT one;
+                    END IF;
+                    IF v_expected > 0 THEN
+                        outcomes[a] := 2;
+                        versions[a] := 0;
                         EXIT one;
                     END IF;
                     INSERT INTO streams AS s (stream_name, version, head_hash)
@@ -108,6 +117,7 @@ BEGIN
                         outcomes[a] := 6;
                         EXIT one;
                     END IF;
+                    v_created := true;
                 END IF;
             END IF;
 
@@ -154,9 +164,16 @@ BEGIN
             v_up_version := v_up_version || (v_version + v_count);
             v_up_hash := v_up_hash || v_hash;
         END;
+        -- A stream this call created for an append it refused goes again (as a rollback would).
+        IF v_created AND outcomes[a] <> 0 THEN
+            v_undo := v_undo || v_stream;
+        END IF;
         v_first := v_first + v_count;
     END LOOP;
 
+    IF cardinality(v_undo) > 0 THEN
+        DELETE FROM streams WHERE stream_name = ANY (v_undo) AND version = 0;
+    END IF;
     IF cardinality(v_up_stream) = 0 THEN
         RETURN;
     END IF;
