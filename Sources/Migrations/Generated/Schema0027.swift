@@ -20,11 +20,11 @@ extension SchemaFiles {
 --             nothing was written and the caller appends it on its own
 -- An append's positions are NULL unless its outcome is 0 or 1.
 --
--- Rows of `streams` are locked with SKIP LOCKED: a group never waits for a stream another
--- transaction holds (no head-of-line blocking, no deadlock with callers' transactions), and the
--- caller should order appends by stream name so groups lock in one order. Per event the work is
--- the hash (as in append_events); the events and the stream heads are written by one statement
--- for the whole group.
+-- New streams are created by one INSERT, and every stream row is locked by one SELECT, both in
+-- stream-name order, the lock with SKIP LOCKED: a group never waits for a stream another
+-- transaction holds (no head-of-line blocking, no deadlock with callers' transactions). Per
+-- append there is no statement; per event the work is the hash (as in append_events); the events
+-- and the stream heads are written by one statement for the whole group.
 
 CREATE FUNCTION append_events_group(
     p_streams text[], p_expected bigint[], p_counts int[], p_ids uuid[], p_types text[], p_data jsonb[],
@@ -60,6 +60,12 @@ DECLARE
     v_inserted   bigint[];
     v_next       int := 1;
     v_created    boolean;
+    v_new        text[];
+    v_names      text[];
+    v_versions   bigint[];
+    v_heads      bytea[];
+    v_last_xids  xid8[];
+    v_at         int;
     v_undo       text[] := '{}';
 BEGIN
     IF v_appends = 0 OR cardinality(p_expected) <> v_appends OR cardinality(p_counts) <> v_appends
@@ -73,6 +79,23 @@ BEGIN
     versions := array_fill(NULL::bigint, ARRAY[v_appends]);
     positions := array_fill(NULL::bigint, ARRAY[v_events]);
     v_xid := pg_current_xact_id();
+
+    -- The group's streams: the new ones created in one statement, then every one locked in one
+    -- statement, in name order, skipping those another transaction holds.
+    WITH created AS (
+        INSERT INTO streams AS s (stream_name, version, head_hash)
+        SELECT DISTINCT a.stream, 0::bigint, '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea
+        FROM unnest(p_streams, p_expected) AS a(stream, expected)
+        WHERE a.expected <= 0 AND a.stream <> ''
+        ORDER BY a.stream
+        ON CONFLICT DO NOTHING
+        RETURNING s.stream_name
+    )
+    SELECT coalesce(array_agg(created.stream_name), '{}') INTO v_new FROM created;
+    SELECT array_agg(l.stream_name), array_agg(l.version), array_agg(l.head_hash), array_agg(l.last_transaction_id)
+        INTO v_names, v_versions, v_heads, v_last_xids
+        FROM (SELECT s.stream_name, s.version, s.head_hash, s.last_transaction_id FROM streams s
+              WHERE s.stream_name = ANY (p_streams) ORDER BY s.stream_name FOR NO KEY UPDATE SKIP LOCKED) l;
 
     -- Idempotent retries are rare: one probe for the whole group decides whether to look per append.
     SELECT count(*) INTO v_known FROM events ev WHERE ev.event_id = ANY (p_ids);
@@ -93,37 +116,21 @@ BEGIN
                 outcomes[a] := 6;
                 EXIT one;
             END IF;
-            IF v_expected = 0 THEN
-                INSERT INTO streams AS s (stream_name, version, head_hash)
-                    VALUES (v_stream, 0, '\x0000000000000000000000000000000000000000000000000000000000000000')
-                    ON CONFLICT DO NOTHING
-                    RETURNING s.version, s.head_hash, s.last_transaction_id INTO v_version, v_hash, v_last_xid;
-                v_created := v_hash IS NOT NULL;
-            END IF;
-            IF v_hash IS NULL THEN
-                SELECT s.version, s.head_hash, s.last_transaction_id INTO v_version, v_hash, v_last_xid
-                    FROM streams s WHERE s.stream_name = v_stream FOR NO KEY UPDATE SKIP LOCKED;
-                IF NOT FOUND THEN
-                    IF EXISTS (SELECT 1 FROM streams s WHERE s.stream_name = v_stream) THEN
-                        outcomes[a] := 6;
-                        EXIT one;
-                    END IF;
-                    IF v_expected > 0 THEN
-                        outcomes[a] := 2;
-                        versions[a] := 0;
-                        EXIT one;
-                    END IF;
-                    INSERT INTO streams AS s (stream_name, version, head_hash)
-                        VALUES (v_stream, 0, '\x0000000000000000000000000000000000000000000000000000000000000000')
-                        ON CONFLICT DO NOTHING
-                        RETURNING s.version, s.head_hash, s.last_transaction_id INTO v_version, v_hash, v_last_xid;
-                    IF NOT FOUND THEN
-                        outcomes[a] := 6;
-                        EXIT one;
-                    END IF;
-                    v_created := true;
+            v_at := array_position(v_names, v_stream);
+            IF v_at IS NULL THEN
+                -- Locked by another transaction (busy), or missing: only a new stream may be missing.
+                IF v_expected > 0 AND NOT EXISTS (SELECT 1 FROM streams s WHERE s.stream_name = v_stream) THEN
+                    outcomes[a] := 2;
+                    versions[a] := 0;
+                ELSE
+                    outcomes[a] := 6;
                 END IF;
+                EXIT one;
             END IF;
+            v_version := v_versions[v_at];
+            v_hash := v_heads[v_at];
+            v_last_xid := v_last_xids[v_at];
+            v_created := v_stream = ANY (v_new);
 
             IF v_known > 0 THEN
                 SELECT array_agg(ev.position ORDER BY ev.position), count(*) FILTER (WHERE ev.stream_name = v_stream)
