@@ -19,7 +19,7 @@ enum AppendBenchmarkStatements {
             id uuid NOT NULL DEFAULT gen_random_uuid(),
             PRIMARY KEY (global_position));
         CREATE FUNCTION message_store.hash_64(value varchar) RETURNS bigint LANGUAGE sql IMMUTABLE AS $$
-            SELECT left(md5(value), 16)::bit(64)::bigint $$;
+            SELECT ('x' || left(md5(value), 16))::bit(64)::bigint $$;
         CREATE FUNCTION message_store.category(stream_name varchar) RETURNS varchar LANGUAGE sql IMMUTABLE AS $$
             SELECT split_part(stream_name, '-', 1) $$;
         CREATE UNIQUE INDEX messages_id ON message_store.messages (id);
