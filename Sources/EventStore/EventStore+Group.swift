@@ -9,8 +9,8 @@ extension EventStore {
         public var maximumAppends = 64
         /// Most events in one group (a larger single append still goes, alone). Default 2,000.
         public var maximumEvents = 2_000
-        /// Groups in flight at once, each on its own connection. Default 2.
-        public var concurrentGroups = 2
+        /// Groups in flight at once, each on its own connection. Default 4.
+        public var concurrentGroups = 4
         public init(isEnabled: Bool = true) { self.isEnabled = isEnabled }
         /// Every append on its own.
         public static let off = Grouping(isEnabled: false)

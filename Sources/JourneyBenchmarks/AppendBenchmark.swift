@@ -17,6 +17,8 @@ public struct AppendBenchmark: Sendable {
         public var batchSize = 10
         /// Writers of the grouped workload with many writers (tasks, not connections). Default 64.
         public var manyWriters = 64
+        /// Groups in flight at once in the grouped workloads. Default: the store's default.
+        public var concurrentGroups = EventStore.Grouping().concurrentGroups
         public init() {}
     }
 
@@ -47,6 +49,7 @@ public struct AppendBenchmark: Sendable {
         /// Group commit with `grouped_writers` concurrent writers, single events.
         public let grouped_single_many_writers: Group
         public let grouped_writers: Int
+        public let concurrent_groups: Int
         public let single_ratio_to_message_db: Double
         public let grouped_single_ratio_to_message_db: Double
     }
@@ -63,7 +66,9 @@ public struct AppendBenchmark: Sendable {
     public func run(progress: @Sendable (String) -> Void = { _ in }) async throws -> Result {
         try await createCeilingTables()
         let store = EventStore(client: client, grouping: .off)
-        let grouped = EventStore(client: client)
+        var grouping = EventStore.Grouping()
+        grouping.concurrentGroups = configuration.concurrentGroups
+        let grouped = EventStore(client: client, grouping: grouping)
         progress("single-event appends")
         let single = try await measure { writer, n in try await appendEvents(store, writer: writer, n: n, count: 1) }
         progress("single-row raw INSERT (ceiling)")
@@ -107,7 +112,7 @@ public struct AppendBenchmark: Sendable {
             grouped_single: group(groupedSingle, events: 1, ceiling: singleCeiling),
             grouped_batch: group(groupedBatch, events: configuration.batchSize, ceiling: batchCeiling),
             grouped_single_many_writers: group(groupedMany, events: 1, ceiling: singleCeiling),
-            grouped_writers: configuration.manyWriters,
+            grouped_writers: configuration.manyWriters, concurrent_groups: configuration.concurrentGroups,
             single_ratio_to_message_db: messageDB.perSecond > 0 ? single.perSecond / messageDB.perSecond : 0,
             grouped_single_ratio_to_message_db: messageDB.perSecond > 0 ? groupedSingle.perSecond / messageDB.perSecond : 0)
     }

@@ -31,6 +31,7 @@ struct BenchAppend: Command {
             .optional("seconds", valueName: "S", help: "Seconds per workload.", default: "5"),
             .optional("batch-size", valueName: "N", help: "Events per batched append.", default: "10"),
             .optional("grouped-writers", valueName: "N", help: "Writers of the many-writer grouped workload.", default: "64"),
+            .optional("concurrent-groups", valueName: "N", help: "Groups in flight at once when grouped.", default: "4"),
         ],
         flags: [FlagSpec("json", help: "Print one JSON object instead of a table.")])
     let configuration: AppendBenchmark.Configuration
@@ -42,6 +43,7 @@ struct BenchAppend: Command {
         configuration.seconds = try arguments.double("seconds", in: 0.5...600)
         configuration.batchSize = try arguments.int("batch-size", in: 2...1000)
         configuration.manyWriters = try arguments.int("grouped-writers", in: 1...4096)
+        configuration.concurrentGroups = try arguments.int("concurrent-groups", in: 1...64)
         self.configuration = configuration
         json = try arguments.flag("json")
     }
