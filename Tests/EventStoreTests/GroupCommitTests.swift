@@ -127,17 +127,15 @@ import Testing
         let held = stream("held"), free = stream("free")
         try await store.append([event(0)], to: held, expectedVersion: .noStream)
         let release = TestSignal()
+        let appended = Mutex(false)
         let holder = Task {
             try await db.app.transaction { connection in
                 try EventStore.append([event(1)], to: held, expectedVersion: .exact(1), on: connection)
+                appended.withLock { $0 = true }
                 release.waitBlocking()
             }
         }
-        try await waitUntil("the holder locks the stream") {
-            try await db.superuser.query("""
-                SELECT 1 FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = current_database()
-                """).isEmpty == false
-        }
+        try await waitUntil("the holder locks the stream") { appended.withLock { $0 } }
         async let late = captureError { try await store.append([event(2)], to: held, expectedVersion: .exact(1)) }
         let quick = try await store.append([event(1)], to: free, expectedVersion: .noStream)
         #expect(quick.streamVersion == 1, "an append to another stream commits while the held stream waits")
@@ -155,17 +153,15 @@ import Testing
         // "b-" sorts after "a-": the group writes a-… first, then waits on b-…'s uncommitted creation.
         let early = stream("a"), blocked = stream("b")
         let release = TestSignal()
+        let appended = Mutex(false)
         let holder = Task {
             try await db.app.transaction { connection in
                 try EventStore.append([event(1)], to: blocked, expectedVersion: .noStream, on: connection)
+                appended.withLock { $0 = true }
                 release.waitBlocking()
             }
         }
-        try await waitUntil("the holder created the stream") {
-            try await db.superuser.query("""
-                SELECT 1 FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = current_database()
-                """).isEmpty == false
-        }
+        try await waitUntil("the holder created the stream") { appended.withLock { $0 } }
         let appends = [
             GroupedAppend(events: (1...3).map { event($0) }, stream: early, expected: .noStream),
             GroupedAppend(events: [event(2)], stream: blocked, expected: .noStream),
