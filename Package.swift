@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(name: "JourneyCommandsTests", dependencies: [
             "JourneyCommands", "JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI", "AccessControl", "EventStore", "Postgres",
         ]),
-        .testTarget(name: "JourneyBenchmarksTests", dependencies: ["JourneyBenchmarks"]),
+        .testTarget(name: "JourneyBenchmarksTests", dependencies: ["JourneyBenchmarks", "HTTPServer"]),
         .testTarget(name: "DataSubjectsTests", dependencies: [
             "DataSubjects", "JourneyTesting", "AccessControl", "Audit", "EventStore", "SDKLiteSimulator", "JourneyCommands",
             "Cryptography", "Reports",

@@ -11,6 +11,16 @@ struct EndToEndBenchmark: Sendable {
         var clients = 8
         /// Seconds per workload. Default 5.
         var seconds = 5.0
+        /// What sends the starts. Default `sockets`.
+        var loadClient = LoadClientKind.sockets
+    }
+
+    /// The starts' HTTP client: `sockets` (``LoadClient``, one blocking keep-alive connection per
+    /// caller on its own thread, like wrk) or `urlsession` (FoundationNetworking in this process,
+    /// the client before session 7, which took CPU from the service it measured).
+    enum LoadClientKind: String, Sendable, Codable, CaseIterable {
+        case sockets
+        case urlsession
     }
 
     struct Group: Sendable, Codable, Equatable {
@@ -34,6 +44,12 @@ struct EndToEndBenchmark: Sendable {
         var start_stages: [StageSamples.Figure] = []
         /// Mean start as the caller saw it, less the mean `handler`: HTTP (client and server) and scheduling.
         var start_outside_handler_mean_ms: Double?
+        /// The starts' HTTP client (``LoadClientKind``).
+        var load_client: String?
+        /// CPU per start of this process (service, emulator and load client), user + system.
+        var process_cpu_ms_per_start: Double?
+        /// CPU per start of the embedded cluster's processes; nil with DATABASE_URL.
+        var postgres_cpu_ms_per_start: Double?
     }
 
     let database: Database
@@ -59,19 +75,49 @@ struct EndToEndBenchmark: Sendable {
                 flow: "humantoken", purpose: .creditProcess, person: ProcessPerson(duiValue: Self.document())))
             return true
         }
-        let starts = try await measure {
-            let (status, _) = try await stack.api.call("POST", "v1/journeys", bearer: stack.apiKey, body: [
-                "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": Self.document(), "name": "Bench Person"],
-                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
-            ], headers: ["Idempotency-Key": UUID().uuidString])
-            return status == 201
+        let dataDirectory = database.embedded.map { _ in
+            URL(fileURLWithPath: AppEnvironment.current.database.embeddedDirectory).appendingPathComponent("data").path
         }
+        let cpuBefore = CPUTime.now(dataDirectory: dataDirectory)
+        let starts: (LatencyStats, Int, Double)
+        switch configuration.loadClient {
+        case .urlsession:
+            starts = try await measure {
+                let (status, _) = try await stack.api.call("POST", "v1/journeys", bearer: stack.apiKey, body: Self.startBody(),
+                                                           headers: ["Idempotency-Key": UUID().uuidString])
+                return status == 201
+            }
+        case .sockets:
+            guard let port = stack.api.baseURL.port.flatMap(UInt16.init(exactly:)) else {
+                throw AppError(.invalidInput, "the service has no loopback port")
+            }
+            let (path, bearer) = (stack.api.baseURL.appendingPathComponent("v1/journeys").path, stack.apiKey)
+            let started = ContinuousClock.now
+            let (durations, failures) = await LoadClient(port: port).run(
+                callers: configuration.clients, until: started + .seconds(configuration.seconds), expected: 201
+            ) {
+                let body = (try? JSONSerialization.data(withJSONObject: Self.startBody())) ?? Data()
+                return LoadClient.Request(method: "POST", path: path, headers: [
+                    ("Authorization", "Bearer \(bearer)"), ("Content-Type", "application/json"),
+                    ("Idempotency-Key", UUID().uuidString),
+                ], body: Array(body))
+            }
+            let mean = durations.isEmpty ? 0 : durations.reduce(0, +) / Double(durations.count) * 1000
+            starts = (LatencyStats(durations: durations, seconds: (ContinuousClock.now - started).seconds), failures, mean)
+        }
+        let cpuAfter = CPUTime.now(dataDirectory: dataDirectory)
+        let count = Double(max(starts.0.operations + starts.1, 1))
         func group(_ stats: (LatencyStats, Int, Double), baseline: LatencyStats?) -> Group {
             Group(starts_per_s: stats.0.perSecond, p50_ms: stats.0.p50Milliseconds, p99_ms: stats.0.p99Milliseconds,
                   ratio_to_baseline: baseline.map { $0.perSecond > 0 ? stats.0.perSecond / $0.perSecond : 0 }, failures: stats.1)
         }
         return (Result(journey_start: group(starts, baseline: baseline.0), unico_create_process_baseline: group(baseline, baseline: nil),
-                       clients: configuration.clients, seconds_per_workload: configuration.seconds), starts.2)
+                       clients: configuration.clients, seconds_per_workload: configuration.seconds,
+                       load_client: configuration.loadClient.rawValue,
+                       process_cpu_ms_per_start: (cpuAfter.process - cpuBefore.process) / count * 1000,
+                       postgres_cpu_ms_per_start: cpuAfter.postgres.flatMap { after in
+                           cpuBefore.postgres.map { (after - $0) / count * 1000 }
+                       }), starts.2)
     }
 
     /// Each client loops until the deadline; returns latencies of successes, the failure count
@@ -99,6 +145,12 @@ struct EndToEndBenchmark: Sendable {
         }
         let mean = results.0.isEmpty ? 0 : results.0.reduce(0, +) / Double(results.0.count) * 1000
         return (LatencyStats(durations: results.0, seconds: (ContinuousClock.now - started).seconds), results.1, mean)
+    }
+
+    /// A start's body with a fresh CPF.
+    static func startBody() -> [String: Any] {
+        ["subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": document(), "name": "Bench Person"],
+         "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess"]
     }
 
     /// A random CPF with valid check digits (the API refuses others).

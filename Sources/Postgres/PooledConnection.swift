@@ -27,6 +27,13 @@ final class PooledConnection: Sendable {
         return try body(current)
     }
 
+    /// The connection when it is open and no server restart is pending (no reconnect here);
+    /// nil otherwise. Call only while holding the connection.
+    func connectionIfAlive() -> PostgresConnection? {
+        guard let current = connection.withLock({ $0 }), current.checkAlive() else { return nil }
+        return current
+    }
+
     var isUsable: Bool { connection.withLock { $0?.isUsable ?? false } }
 
     func close() { connection.withLock { $0 = nil } }

@@ -3,7 +3,9 @@ import Foundation
 import Synchronization
 
 /// A bounded pool of connections. Each connection lives on its own serial dispatch queue, so
-/// blocking libpq calls never run on Swift's cooperative thread pool.
+/// blocking libpq calls never run on Swift's cooperative thread pool; a single prepared statement
+/// (``query(_:)``) is only sent from the caller's thread (libpq's socket never blocks on a small
+/// send) and its result read by the pool's event loop.
 public final class PostgresClient: Sendable {
     public struct Configuration: Sendable {
         /// Most connections open at once. Default 8.
@@ -49,12 +51,16 @@ public final class PostgresClient: Sendable {
     /// Where this pool's LISTEN connections go: ``Configuration/listenDatabase`` or ``database``.
     public var listenDatabase: PostgresConfiguration { configuration.listenDatabase ?? database }
     private let state: Mutex<(machine: PoolStateMachine<PooledConnection, Waiter>, nextID: Int)>
+    /// Waits for single statements' results (see ``query(_:)``).
+    private let loop = PostgresEventLoop()
 
     public init(_ database: PostgresConfiguration, configuration: Configuration = Configuration()) {
         self.database = database
         self.configuration = configuration
         self.state = Mutex((PoolStateMachine(maxConnections: configuration.maxConnections), 0))
     }
+
+    deinit { loop.stop() }
 
     /// Convenience: validates `url` and builds a client.
     public convenience init(url: String, configuration: Configuration = Configuration()) throws {
@@ -66,8 +72,12 @@ public final class PostgresClient: Sendable {
     /// The connection goes back to the pool on that thread as soon as `body` returns, so a
     /// waiting caller gets it without waiting for this one's task to be scheduled again.
     public func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        let pooled = try await acquire()
-        return try await withCheckedThrowingContinuation { continuation in
+        try await run(on: try await acquire(), body)
+    }
+
+    /// Runs `body` on `pooled`'s queue, then returns the connection to the pool.
+    private func run<T: Sendable>(on pooled: PooledConnection, _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
             pooled.queue.async { [self] in
                 let result = Result {
                     try pooled.use { connection in
@@ -84,7 +94,35 @@ public final class PostgresClient: Sendable {
     /// Runs one statement.
     @discardableResult
     public func query(_ query: PostgresQuery) async throws -> PostgresRows {
-        try await withConnection { try $0.query(query) }
+        let pooled = try await acquire()
+        guard let connection = pooled.connectionIfAlive(), try sendOrRelease(query, on: connection, pooled) else {
+            // Not prepared yet, or a restart to notice: the queue path prepares and reconnects.
+            return try await run(on: pooled) { try $0.query(query) }
+        }
+        let (outcome, isStale) = await withCheckedContinuation { (continuation: CheckedContinuation<(Result<PostgresRows, any Error>, isStale: Bool), Never>) in
+            let finish: @Sendable (OpaquePointer?) -> Void = { [self] result in
+                let finished = connection.finishSent(result, statement: query)
+                // A sent BEGIN must not leave its transaction open on a pooled connection.
+                if connection.isInTransaction && connection.isUsable { try? connection.execute(unsafeSQL: PostgresStatements.rollback) }
+                release(pooled)
+                continuation.resume(returning: finished)
+            }
+            if !loop.await(connection, completion: finish) {
+                pooled.queue.async { finish(connection.receiveBlocking()) }
+            }
+        }
+        if isStale { return try await withConnection { try $0.query(query) } }
+        return try outcome.get()
+    }
+
+    /// Sends `query` on the caller's thread; on a send error the connection goes back and the error is thrown.
+    private func sendOrRelease(_ query: PostgresQuery, on connection: PostgresConnection, _ pooled: PooledConnection) throws -> Bool {
+        do {
+            return try connection.send(query)
+        } catch {
+            release(pooled)
+            throw error
+        }
     }
 
     /// Runs `body` in a transaction on one connection; rolls back when it throws.
@@ -94,6 +132,7 @@ public final class PostgresClient: Sendable {
 
     /// Closes idle connections and fails waiters; connections in use close when returned.
     public func close() {
+        loop.stop()
         let (idle, waiters) = state.withLock { $0.machine.close() }
         idle.forEach { $0.close() }
         waiters.forEach { $0.resume(throwing: PostgresError(.poolClosed, "the connection pool is closed")) }
@@ -115,7 +154,13 @@ public final class PostgresClient: Sendable {
                 case .use(let pooled): continuation.resume(returning: pooled)
                 case .fail(let error): continuation.resume(throwing: error)
                 case .create: open(for: continuation)
-                case .wait: scheduleTimeout(waiterID: id)
+                case .wait:
+                    // Cancelled before the waiter was registered: the handler found nothing to cancel.
+                    if Task.isCancelled, let waiter = state.withLock({ $0.machine.cancelWaiter(id: id) }) {
+                        waiter.resume(throwing: CancellationError())
+                    } else {
+                        scheduleTimeout(waiterID: id)
+                    }
                 }
             }
         } onCancel: {

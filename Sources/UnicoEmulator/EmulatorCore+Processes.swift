@@ -27,10 +27,7 @@ extension EmulatorCore {
                 callbackUri: body.callbackUri, duiType: body.duiType, state: .created, result: .unspecified,
                 createdAt: now, expiresAt: expiresAt, finishedAt: nil, humanToken: nil, lastEvent: nil,
                 captureStarted: false, notificationChannels: body.notificationChannels)
-            state.withLock { state in
-                state.processes[id] = process
-                state.processOrder.append(id)
-            }
+            state.withLock { $0.add(process) }
             return JSONBody.response(ProcessView(process, link: link(for: id), shape: configuration.responseShape,
                                                  token: token, webAppToken: webAppToken))
         } catch {

@@ -18,6 +18,9 @@ struct EmulatorState: Sendable {
     var processes: [String: UnicoEmulator.ProcessRecord] = [:]
     /// Process ids in creation order.
     var processOrder: [String] = []
+    /// No process still `created` expires before this (a process's `expiresAt` never changes), so
+    /// the expiry pass skips the scan over every process until then.
+    var nextExpiry = Date.distantFuture
     var accessTokens: [String: AccessGrant] = [:]
     /// SHA-256 of used assertions, kept until their `exp`.
     var usedAssertions: [String: Date] = [:]
@@ -44,12 +47,24 @@ struct EmulatorState: Sendable {
 
     /// Expires every overdue process; returns those that just finished.
     mutating func expireDueProcesses(now: Date) -> [UnicoEmulator.ProcessRecord] {
+        guard now >= nextExpiry else { return [] }
         var finished: [UnicoEmulator.ProcessRecord] = []
+        var next = Date.distantFuture
         for id in processOrder where processes[id]?.state == .created {
             if processes[id]?.expireIfDue(now: now) == true, let process = processes[id] {
                 finished.append(process)
+            } else if let process = processes[id] {
+                next = min(next, process.expiresAt)
             }
         }
+        nextExpiry = next
         return finished
+    }
+
+    /// Records a newly created process.
+    mutating func add(_ process: UnicoEmulator.ProcessRecord) {
+        processes[process.id] = process
+        processOrder.append(process.id)
+        if process.state == .created { nextExpiry = min(nextExpiry, process.expiresAt) }
     }
 }

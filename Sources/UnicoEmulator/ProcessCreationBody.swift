@@ -61,7 +61,7 @@ struct ProcessCreationBody: Sendable, Equatable {
     /// The document type and the notification channels asked for.
     private static func validatePerson(_ person: [String: JSONValue]) throws(APIError) -> (String, [String]) {
         let duiType = try requiredString(person, "duiType", prefix: "person.")
-        guard duiType.wholeMatch(of: /DUI_TYPE_[A-Z]{2}_[A-Z0-9_]+/) != nil else {
+        guard FieldShapes.isDUIType(duiType) else {
             throw .invalidArgument("person.duiType", "must be a DUI type such as DUI_TYPE_BR_CPF")
         }
         let duiValue = try requiredString(person, "duiValue", prefix: "person.")
@@ -75,7 +75,7 @@ struct ProcessCreationBody: Sendable, Equatable {
             throw .invalidArgument("person.friendlyName", "must be at most \(maximumFriendlyName) characters")
         }
         let phone = try optionalString(person, "phone", prefix: "person.")
-        if let phone, phone.wholeMatch(of: /\+?[0-9]{8,15}/) == nil {
+        if let phone, !FieldShapes.isPhone(phone) {
             throw .invalidArgument("person.phone", "must be 8 to 15 digits with an optional leading +")
         }
         let email = try optionalString(person, "email", prefix: "person.")
@@ -113,7 +113,7 @@ struct ProcessCreationBody: Sendable, Equatable {
 
     /// Parses a protobuf-JSON duration such as `"3600s"` or `"1.5s"`.
     static func parseDuration(_ text: String) throws(APIError) -> TimeInterval {
-        guard text.wholeMatch(of: /[0-9]{1,10}(\.[0-9]{1,9})?s/) != nil, let seconds = Double(text.dropLast()) else {
+        guard FieldShapes.isDuration(text), let seconds = Double(text.dropLast()) else {
             throw .invalidArgument("expiresIn", "must be a duration in seconds such as \"3600s\"")
         }
         guard seconds >= 1, seconds <= maximumExpiresIn else {

@@ -153,7 +153,8 @@ import Testing
             _ = try await stack.projections.catchUp()
             let reference = SubjectReference(try await Self.subject(of: id, stack.database))
             let clock = TestClock(Date().addingTimeInterval(400 * Self.day))
-            let service = RetentionService(retention: try Self.retention(stack), clock: clock.read)
+            let service = RetentionService(retention: try Self.retention(stack), clock: clock.read,
+                                           retryAfterFailure: .milliseconds(200))
             let vault = stack.dependencies.engine.vault
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await service.run() }

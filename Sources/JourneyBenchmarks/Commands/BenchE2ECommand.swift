@@ -15,11 +15,16 @@ struct BenchE2E: Command {
             Then a table of where a start's time goes in the service, stage by stage (p50, p99, mean): \
             authenticate, validate, transaction_begin/commit (pool, thread hop, BEGIN/COMMIT), idempotency, seal, \
             start_transaction, unico_rate_wait, unico_create_process, record_transaction, answer, lease, other; \
-            handler is their sum per start.
+            handler is their sum per start. Last, CPU per start from the kernel's counters: this process (service, \
+            emulator, load client) and the embedded cluster's processes (process_cpu_ms_per_start, postgres_cpu_ms_per_start).
             """,
         options: [
             .optional("clients", valueName: "N", help: "Concurrent callers.", default: "8"),
             .optional("seconds", valueName: "S", help: "Seconds per workload.", default: "5"),
+            .optional("load-client", valueName: "KIND",
+                      help: "What sends the starts: sockets (a keep-alive connection per caller on its own thread, like wrk) "
+                          + "or urlsession (FoundationNetworking in this process, the client before session 7).",
+                      default: "sockets"),
         ],
         flags: [FlagSpec("json", help: "Print one JSON object instead of a table."),
                 FlagSpec("through-pgbouncer", help: "Also measure the starts through a local PgBouncer (transaction mode).")])
@@ -31,6 +36,7 @@ struct BenchE2E: Command {
         var configuration = EndToEndBenchmark.Configuration()
         configuration.clients = try arguments.int("clients", in: 1...256)
         configuration.seconds = try arguments.double("seconds", in: 0.5...600)
+        configuration.loadClient = try arguments.choice("load-client")
         self.configuration = configuration
         json = try arguments.flag("json")
         throughPgBouncer = try arguments.flag("through-pgbouncer")
@@ -58,7 +64,8 @@ struct BenchE2E: Command {
                           String(format: "%.2f", group.p99_ms), String(format: "%.2f", group.ratio_to_baseline ?? 1),
                           String(group.failures)])
         }
-        AppEnvironment.current.writeLine("\(configuration.clients) clients, \(configuration.seconds) s per workload")
+        AppEnvironment.current.writeLine("\(configuration.clients) clients, \(configuration.seconds) s per workload, "
+            + "load client \(configuration.loadClient.rawValue)")
         AppEnvironment.current.writeLine(table.render())
         var stages = TextTable(columns: ["start stage", .init("p50 ms", alignment: .right), .init("p99 ms", alignment: .right),
                                          .init("mean ms", alignment: .right)])
@@ -70,5 +77,10 @@ struct BenchE2E: Command {
             stages.append(["outside the handler (HTTP, scheduling)", "", "", String(format: "%.2f", outside)])
         }
         AppEnvironment.current.writeLine("\n" + stages.render())
+        if let process = result.process_cpu_ms_per_start {
+            let postgres = result.postgres_cpu_ms_per_start.map { String(format: ", PostgreSQL %.2f ms", $0) } ?? ""
+            AppEnvironment.current.writeLine(String(format: "\nCPU per start: this process (service, emulator, load client) %.2f ms", process)
+                + postgres)
+        }
     }
 }

@@ -1,0 +1,145 @@
+import CLibPQ
+import Foundation
+import Glibc
+import Synchronization
+
+/// One thread per pool that waits (epoll) on the sockets of connections with a statement in
+/// flight and reads their results, so a single statement costs one thread wake-up (this loop ->
+/// the caller) instead of two hops through a connection's queue; one wake-up serves every
+/// connection that became ready together.
+///
+/// The caller sends on its own thread (``PostgresConnection/send(_:)``), then hands the
+/// connection to ``await(_:completion:)``; the completion runs on the loop thread.
+final class PostgresEventLoop: Sendable {
+    /// A statement in flight: the connection, the first result read so far, what to call at the end.
+    private final class Pending: @unchecked Sendable {
+        let connection: PostgresConnection
+        let completion: @Sendable (OpaquePointer?) -> Void
+        var result: OpaquePointer?
+        init(_ connection: PostgresConnection, _ completion: @escaping @Sendable (OpaquePointer?) -> Void) {
+            self.connection = connection
+            self.completion = completion
+        }
+    }
+
+    private let epoll: Int32
+    private let wakeFD: Int32
+    /// Statements in flight by socket, and whether the thread runs / was told to stop.
+    private let state = Mutex<(pending: [Int32: Pending], started: Bool, stopped: Bool)>(([:], false, false))
+
+    init() {
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: wakeFD))
+        epoll_ctl(epoll, EPOLL_CTL_ADD, wakeFD, &event)
+    }
+
+    deinit {
+        close(wakeFD)
+        close(epoll)
+    }
+
+
+    /// Waits for the result of the statement just sent on `connection`, then calls `completion`
+    /// on the loop thread with the first result (nil when the connection broke). Returns false
+    /// (and calls nothing) when the socket cannot be watched or the loop is stopped.
+    func await(_ connection: PostgresConnection, completion: @escaping @Sendable (OpaquePointer?) -> Void) -> Bool {
+        guard epoll >= 0, wakeFD >= 0 else { return false }
+        startIfNeeded()
+        let fd = connection.socket
+        guard fd >= 0 else { return false }
+        let entry = Pending(connection, completion)
+        guard state.withLock({ state -> Bool in
+            guard !state.stopped else { return false }
+            state.pending[fd] = entry
+            return true
+        }) else { return false }
+        guard arm(fd) else {
+            state.withLock { $0.pending[fd] = nil }
+            return false
+        }
+        return true
+    }
+
+    /// Ends the thread once it wakes; statements in flight still complete first.
+    func stop() {
+        let wasStarted = state.withLock { state -> Bool in
+            state.stopped = true
+            return state.started
+        }
+        if wasStarted { signal() }
+    }
+
+    private func startIfNeeded() {
+        let start = state.withLock { state -> Bool in
+            guard !state.started else { return false }
+            state.started = true
+            return true
+        }
+        guard start else { return }
+        // Named from inside: a name set before start does not reach the OS thread (perf, top).
+        Thread { [self] in
+            Thread.current.name = "postgres.loop"
+            run()
+        }.start()
+    }
+
+    private func arm(_ fd: Int32) -> Bool {
+        var event = epoll_event(events: EPOLLIN.rawValue | EPOLLONESHOT.rawValue, data: epoll_data_t(fd: fd))
+        if epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event) == 0 { return true }
+        return errno == ENOENT && epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0
+    }
+
+    private func signal() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    private func run() {
+        var events = [epoll_event](repeating: epoll_event(), count: 64)
+        while true {
+            let count = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, 64, -1) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return }
+            for index in 0..<Int(count) {
+                let fd = events[index].data.fd
+                if fd == wakeFD {
+                    var value: UInt64 = 0
+                    _ = read(wakeFD, &value, 8)
+                    continue
+                }
+                service(fd)
+            }
+            if state.withLock({ $0.stopped && $0.pending.isEmpty }) { return }
+        }
+    }
+
+    /// Reads what arrived on `fd`; completes its statement when the connection is idle again.
+    private func service(_ fd: Int32) {
+        guard let entry = state.withLock({ $0.pending[fd] }) else { return }
+        let handle = entry.connection.handle
+        var broken = PQconsumeInput(handle) == 0
+        while !broken, PQisBusy(handle) == 0 {
+            guard let result = PQgetResult(handle) else {
+                finish(fd, entry)
+                return
+            }
+            if entry.result == nil { entry.result = result } else { PQclear(result) }
+        }
+        if broken || PQstatus(handle) != CONNECTION_OK {
+            broken = true
+        }
+        if broken || !arm(fd) {
+            // The connection broke: drain what libpq still holds, then report.
+            while let result = PQgetResult(handle) {
+                if entry.result == nil { entry.result = result } else { PQclear(result) }
+            }
+            finish(fd, entry)
+        }
+    }
+
+    private func finish(_ fd: Int32, _ entry: Pending) {
+        state.withLock { _ = $0.pending.removeValue(forKey: fd) }
+        entry.completion(entry.result)
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import JourneyTesting
+import Postgres
+import Testing
+
+/// `PostgresClient.query` sends on the caller's thread and reads the result on the pool's event
+/// loop; these check it answers exactly as the connection-queue path (`withConnection`) does.
+@Suite struct EventLoopQueryTests {
+    static let statements: [PostgresQuery] = [
+        "SELECT n, label FROM items WHERE n <= \(3) ORDER BY n",
+        "SELECT n, label FROM items WHERE label IS NULL",
+        "SELECT count(*) FROM items WHERE n > \(1)",
+        "UPDATE items SET label = label WHERE n >= \(2)",
+        "SELECT \(nullable: String?.none)::text AS nothing",
+    ]
+
+    static func rows(_ rows: PostgresRows) throws -> [[String?]] {
+        let width = rows.columns.count
+        return try rows.map { row in try (0..<width).map { try row.decode($0, as: String?.self) } }
+    }
+
+    @Test(arguments: [true, false]) func answersEqualTheQueuePath(cached: Bool) async throws {
+        let db = try await TestDatabase.create(migrated: false)
+        defer { Task { await db.drop() } }
+        try await db.owner.query("CREATE TABLE items (n int PRIMARY KEY, label text)")
+        try await db.owner.query("INSERT INTO items SELECT n, CASE WHEN n % 2 = 0 THEN 'even' END FROM generate_series(1, 5) n")
+        let client = try PostgresClient(url: db.ownerURL, configuration: .init(maxConnections: 3, statementCacheCapacity: cached ? 16 : 0))
+        defer { client.close() }
+        for statement in Self.statements {
+            let expected = try await client.withConnection { try Self.rows($0.query(statement)) }
+            let expectedCount = try await client.withConnection { try $0.query(statement).affectedRows }
+            // Several rounds, concurrently: the first prepares, the rest run on the event loop.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<12 {
+                    group.addTask {
+                        let rows = try await client.query(statement)
+                        #expect(try Self.rows(rows) == expected)
+                        #expect(rows.affectedRows == expectedCount)
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        let duplicate: PostgresQuery = "INSERT INTO items VALUES (\(1), 'again')"
+        for _ in 0..<3 {
+            let error = await captureError { try await client.query(duplicate) } as? PostgresError
+            #expect(error?.code == .uniqueViolation)
+            #expect(error?.constraint == "items_pkey")
+        }
+        #expect(try await client.query("SELECT 1").count == 1)
+    }
+
+    @Test func aBeginSentAloneLeavesNoTransactionOpen() async throws {
+        let db = try await TestDatabase.create(migrated: false)
+        defer { Task { await db.drop() } }
+        let client = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 1))
+        defer { client.close() }
+        try await client.query("SELECT 1")
+        try await client.query("BEGIN")
+        try await client.query("BEGIN")
+        let open = try await client.withConnection { $0.isInTransaction }
+        #expect(!open)
+    }
+
+    @Test func aStatementTheServerForgotIsPreparedAgain() async throws {
+        let db = try await TestDatabase.create(migrated: false)
+        defer { Task { await db.drop() } }
+        let client = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 1))
+        defer { client.close() }
+        let statement: PostgresQuery = "SELECT \(41) + 1"
+        #expect(try await client.query(statement).first?.decode(0, as: Int.self) == 42)
+        #expect(try await client.query(statement).first?.decode(0, as: Int.self) == 42)
+        try await client.withConnection { try $0.execute(unsafeSQL: "DEALLOCATE ALL") }
+        #expect(try await client.query(statement).first?.decode(0, as: Int.self) == 42)
+        #expect(try await client.withConnection { $0.preparedStatementCount } == 1)
+    }
+
+    @Test func aBackendKilledMidQueryFailsThatQueryAndThePoolRecovers() async throws {
+        let db = try await TestDatabase.create(migrated: false)
+        defer { Task { await db.drop() } }
+        let client = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 1))
+        defer { client.close() }
+        // Prepared first, so the long statement itself goes through the event loop.
+        _ = try await client.withConnection { try $0.query("SELECT pg_sleep(\(0))") }
+        let pid = try await client.query("SELECT pg_backend_pid()").first!.decode(0, as: Int32.self)
+        async let slow = captureError { try await client.query("SELECT pg_sleep(\(30))") }
+        var waited = 0
+        while try await db.superuser.query("SELECT 1 FROM pg_stat_activity WHERE pid = \(pid) AND query LIKE 'SELECT pg_sleep%' AND state = 'active'").count == 0, waited < 500 {
+            try await Task.sleep(for: .milliseconds(20))
+            waited += 1
+        }
+        try await db.superuser.query("SELECT pg_terminate_backend(\(pid))")
+        let error = await slow as? PostgresError
+        #expect(error != nil)
+        let after = try await client.query("SELECT pg_backend_pid()").first!.decode(0, as: Int32.self)
+        #expect(after != pid)
+        #expect(client.openConnections == 1)
+    }
+
+    @Test func aQueryWaitingForAConnectionCanBeCancelled() async throws {
+        let db = try await TestDatabase.create(migrated: false)
+        defer { Task { await db.drop() } }
+        let client = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 1))
+        defer { client.close() }
+        let (held, holding) = AsyncStream<Void>.makeStream()
+        async let holder: Void = client.withConnection { connection in
+            holding.yield()
+            try connection.query("SELECT pg_sleep(0.5)")
+        }
+        for await _ in held { break }
+        // Cancelled before it starts: the cancellation must still be noticed once it waits.
+        let waiting = Task { try await client.query("SELECT 1") }
+        waiting.cancel()
+        let error = await captureError { try await waiting.value }
+        #expect(error is CancellationError)
+        try await holder
+        #expect(try await client.query("SELECT 1").count == 1)
+    }
+
+    @Test func closingThePoolLetsAStatementInFlightFinish() async throws {
+        let db = try await TestDatabase.create(migrated: false)
+        defer { Task { await db.drop() } }
+        let client = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 1))
+        let statement: PostgresQuery = "SELECT pg_sleep(\(0.2)), \(7)::int"
+        _ = try await client.query(statement)
+        async let inFlight = client.query(statement)
+        try await Task.sleep(for: .milliseconds(50))
+        client.close()
+        #expect(try await inFlight.first?.decode(1, as: Int.self) == 7)
+        let error = await captureError { try await client.query("SELECT 1") } as? PostgresError
+        #expect(error?.code == .poolClosed)
+    }
+}
