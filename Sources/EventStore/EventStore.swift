@@ -29,10 +29,13 @@ public final class EventStore: Sendable {
     /// Channel NOTIFYed after appends commit (a wake-up only).
     public static let notificationChannel = "journeys_events"
     private let notifier: AppendNotifier
+    /// Group commit for `append(_:to:expectedVersion:)`; nil when `Grouping.isEnabled` is off.
+    private let appender: GroupAppender?
 
-    public init(client: PostgresClient) {
+    public init(client: PostgresClient, grouping: Grouping = Grouping()) {
         self.client = client
         self.notifier = AppendNotifier(client: client)
+        self.appender = grouping.isEnabled ? GroupAppender(client: client, configuration: grouping) : nil
     }
 
     /// Wakes subscribers after a caller's transaction with `append(_:to:expectedVersion:on:)`
@@ -41,10 +44,17 @@ public final class EventStore: Sendable {
         notifier.signal()
     }
 
-    /// Appends `events` to `stream` if it is at `expectedVersion`.
+    /// Appends `events` to `stream` if it is at `expectedVersion`, in a transaction of its own:
+    /// group-committed with concurrent appends to other streams unless grouping is off.
     @discardableResult
     public func append(_ events: [NewEvent], to stream: StreamName, expectedVersion: ExpectedVersion) async throws -> AppendResult {
-        let result = try await client.withConnection { try Self.append(events, to: stream, expectedVersion: expectedVersion, on: $0) }
+        let result: AppendResult
+        if let appender {
+            try Self.validate(events)
+            result = try await appender.append(events, to: stream, expectedVersion: expectedVersion)
+        } else {
+            result = try await client.withConnection { try Self.append(events, to: stream, expectedVersion: expectedVersion, on: $0) }
+        }
         notifier.signal()
         return result
     }
@@ -52,10 +62,7 @@ public final class EventStore: Sendable {
     /// Appends on a caller's connection, inside the caller's transaction if one is open.
     public static func append(_ events: [NewEvent], to stream: StreamName, expectedVersion: ExpectedVersion,
                               on connection: PostgresConnection) throws -> AppendResult {
-        guard !events.isEmpty else { throw EventStoreError(.invalidEvent, "no events to append") }
-        if let blank = events.first(where: { $0.type.isEmpty }) {
-            throw EventStoreError(.invalidEvent, "event \(blank.id) has an empty type")
-        }
+        try validate(events)
         let query = EventStoreStatements.append(events, to: stream, expectedVersion: expectedVersion)
         do {
             let rows = try connection.query(query)

@@ -29,14 +29,20 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "\(code): \(message)" }
 
+    /// `wrong_expected_version` for `stream`, the same from the direct and the grouped path.
+    static func wrongVersion(stream: StreamName, expected: ExpectedVersion, current: Int64?,
+                             underlying: PostgresError? = nil) -> EventStoreError {
+        EventStoreError(.wrongExpectedVersion,
+            "stream \(stream) is at version \(current.map(String.init) ?? "?"), expected \(expected)",
+            currentVersion: current, underlying: underlying)
+    }
+
     /// Maps the append function's SQLSTATEs and constraint violations.
     static func from(_ error: PostgresError, stream: StreamName, expected: ExpectedVersion) -> Error {
         switch error.sqlState {
         case "JS004":
             let current = error.detail?.split(separator: " ").last.flatMap { Int64($0) }
-            return EventStoreError(.wrongExpectedVersion,
-                "stream \(stream) is at version \(current.map(String.init) ?? "?"), expected \(expected)",
-                currentVersion: current, underlying: error)
+            return wrongVersion(stream: stream, expected: expected, current: current, underlying: error)
         case "JS003", "23505":
             return EventStoreError(.duplicateEventID, "an event id of this append is already stored elsewhere", underlying: error)
         case "40001":

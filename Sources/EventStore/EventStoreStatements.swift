@@ -25,6 +25,19 @@ enum EventStoreStatements {
         """
     }
 
+    /// `append_events_group` (schema 0027): per append an outcome code and version, per event a
+    /// position, each as array text (`{0,2}`, NULL where there is none).
+    static func appendGroup(_ appends: [GroupedAppend]) -> PostgresQuery {
+        let events = appends.flatMap(\.events)
+        return """
+        SELECT outcomes, versions, positions FROM append_events_group(\(appends.map(\.stream.rawValue))::text[], \
+        \(appends.map(\.expected.databaseValue))::bigint[], \(appends.map(\.events.count))::int[], \
+        \(events.map(\.id))::uuid[], \(events.map(\.type))::text[], \(events.map(\.data))::jsonb[], \
+        \(events.map(\.metadata.correlationID))::uuid[], \(events.map(\.metadata.causationID))::uuid[], \
+        \(events.map(\.metadata.actor))::text[])
+        """
+    }
+
     /// Up to `limit` events of `stream` with version >= `version`, in order.
     static func readStream(_ stream: StreamName, from version: Int64, limit: Int) -> PostgresQuery {
         """

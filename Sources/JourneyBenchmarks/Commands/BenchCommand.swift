@@ -20,13 +20,18 @@ struct BenchAppend: Command {
         discussion: """
             Writers append single events and batches to their own streams with exact expected \
             versions, unique ids, the hash chain and the gap-safe global order; the ceiling \
-            inserts the same rows into a bare table through the same client. Runs in a fresh \
-            database (journeys_bench) on the embedded cluster, or on DATABASE_ADMIN_URL.
+            inserts the same rows into a bare table through the same client. The baseline is \
+            Message DB's write_message with every stream in one category. Each append runs in \
+            its own transaction (direct), then group-committed: concurrent appends to different \
+            streams in one round trip and one commit. Runs in a fresh database (journeys_bench) \
+            on the embedded cluster, or on DATABASE_ADMIN_URL.
             """,
         options: [
             .optional("writers", valueName: "N", help: "Concurrent writers.", default: "8"),
             .optional("seconds", valueName: "S", help: "Seconds per workload.", default: "5"),
             .optional("batch-size", valueName: "N", help: "Events per batched append.", default: "10"),
+            .optional("grouped-writers", valueName: "N", help: "Writers of the many-writer grouped workload.", default: "64"),
+            .optional("concurrent-groups", valueName: "N", help: "Groups in flight at once when grouped.", default: "4"),
         ],
         flags: [FlagSpec("json", help: "Print one JSON object instead of a table.")])
     let configuration: AppendBenchmark.Configuration
@@ -37,6 +42,8 @@ struct BenchAppend: Command {
         configuration.writers = try arguments.int("writers", in: 1...64)
         configuration.seconds = try arguments.double("seconds", in: 0.5...600)
         configuration.batchSize = try arguments.int("batch-size", in: 2...1000)
+        configuration.manyWriters = try arguments.int("grouped-writers", in: 1...4096)
+        configuration.concurrentGroups = try arguments.int("concurrent-groups", in: 1...64)
         self.configuration = configuration
         json = try arguments.flag("json")
     }
@@ -58,6 +65,10 @@ struct BenchAppend: Command {
             ("single raw INSERT + order index", result.single_ceiling_with_order_index),
             ("\(configuration.batchSize)-event append", result.batch),
             ("\(configuration.batchSize)-row raw INSERT (ceiling)", result.batch_ceiling),
+            ("Message DB write_message, one category", result.message_db_single),
+            ("single append, grouped", result.grouped_single),
+            ("\(configuration.batchSize)-event append, grouped", result.grouped_batch),
+            ("single append, grouped, \(result.grouped_writers) writers", result.grouped_single_many_writers),
         ]
         for (name, group) in rows {
             table.append([name, format(group.appends_per_s, 0), format(group.events_per_s, 0), format(group.p50_ms, 2),
@@ -65,6 +76,8 @@ struct BenchAppend: Command {
         }
         out("\(configuration.writers) writers, \(configuration.seconds) s per workload; ordering: \(result.ordering_strategy)")
         out(table.render())
+        out("single append to Message DB: \(format(result.single_ratio_to_message_db, 2))x direct, "
+            + "\(format(result.grouped_single_ratio_to_message_db, 2))x grouped")
     }
 
     private func format(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }

@@ -28,6 +28,7 @@ public enum SchemaFiles {
         migration0024,
         migration0025,
         migration0026,
+        migration0027,
         migration0028,
     ]
 }
