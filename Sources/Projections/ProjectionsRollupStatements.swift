@@ -7,7 +7,10 @@ extension ProjectionsStatements {
     /// array), as their rows stand in `tables`, to the rollups: one statement, three upserts. With
     /// `ids` nil, adds every journey's (filling empty rollups after a rebuild).
     static func rollup(ids: String?, sign: Int, tables: JourneyStateProjection.Tables) -> PostgresQuery {
-        let only = ids == nil ? "" : "AND journey_id IN (SELECT journey_id FROM ids)"
+        // `= ANY (ARRAY(...))`, not `IN (SELECT ...)`: the planner takes a set-returning CTE for 100
+        // rows and hash-joins it against a seq scan of the read models while they are small (4-6 ms
+        // a statement at 9k journeys, twice a projection batch); an array keeps it on the keys.
+        let only = ids == nil ? "" : "AND journey_id = ANY (ARRAY(SELECT journey_id FROM ids))"
         let bounds = "ARRAY[\(DailyRollup.timeToResultBounds.map { String(Int($0)) }.joined(separator: ","))]::float8[]"
         let counters = ["journeys", "completed", "approved", "abandoned", "token_issued", "capture_opened", "callback_success",
                         "result_fetched", "closed_by_user", "timed_out", "attempts", "expired_attempts"]
