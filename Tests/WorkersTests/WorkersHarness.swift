@@ -44,7 +44,20 @@ struct WorkersHarness: Sendable {
     }
 
     /// Applies every event to `journey_state`.
-    func catchUp() async throws { try await projections.catchUp() }
+    /// Applies every event appended so far. `catchUp` alone reads below the cluster-wide MVCC
+    /// horizon, which another test's open transaction (tests run in parallel on one cluster)
+    /// holds back: it could return with the last appends unapplied.
+    func catchUp() async throws {
+        let name = projections.name
+        try await waitUntil("the read model holds every event appended so far") {
+            try await projections.catchUp()
+            let unapplied = try await database.owner.query("""
+                SELECT count(*)::int FROM events e, projection_checkpoints c
+                WHERE c.name = \(name) AND (e.transaction_id, e.position) > (c.transaction_id, c.position)
+                """)
+            return try unapplied.first?.decode(0, as: Int.self) == 0
+        }
+    }
 
     /// Catches the read model up, then runs one poll of `worker`; returns the items it claimed.
     @discardableResult
