@@ -293,14 +293,7 @@ extension PostgresQuery.StringInterpolation {
         appendInterpolation(parameters.from)
         appendLiteral("::timestamptz AND \(alias).started_at < ")
         appendInterpolation(parameters.to)
-        appendLiteral("::timestamptz AND (")
-        appendInterpolation(parameters.environment?.rawValue)
-        appendLiteral("::text IS NULL OR \(alias).environment = ")
-        appendInterpolation(parameters.environment?.rawValue)
-        appendLiteral(") AND (")
-        appendInterpolation(parameters.tenant)
-        appendLiteral("::text IS NULL OR \(alias).tenant = ")
-        appendInterpolation(parameters.tenant)
-        appendLiteral(")")
+        appendLiteral("::timestamptz AND ")
+        appendEnvironment(parameters, on: alias)
     }
 }
