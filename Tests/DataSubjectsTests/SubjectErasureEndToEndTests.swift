@@ -57,6 +57,9 @@ import Testing
     }
 
     /// The data of the test database as `pg_dump --data-only` writes it (as the superuser).
+    struct DumpFailed: Error { let message: String }
+
+    /// `pg_dump --data-only` of `database`; blocking, so callers run it `offPool`.
     static func dump(_ database: TestDatabase) throws -> String {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         let bin = ProcessInfo.processInfo.environment["PG_BINDIR"]
@@ -72,7 +75,7 @@ import Testing
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let problems = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(String(decoding: problems, as: UTF8.self))")
+        guard process.terminationStatus == 0 else { throw DumpFailed(message: String(decoding: problems, as: UTF8.self)) }
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -99,7 +102,7 @@ import Testing
             _ = try await SignedCheckpointStore(client: db.app).create(signingWith: signer)
 
             // Before: the stored idempotency answer holds subject 1's live tokens in plaintext.
-            let before = try Self.dump(db)
+            let before = try await offPool { try Self.dump(db) }
             #expect(before.contains(first.tokens[1]))
 
             // Find: the document (formatted or not) gives the reference; the scope is needed.
@@ -173,7 +176,7 @@ import Testing
             #expect(across.status == 404)
 
             // Nothing in the database holds subject 1's data or tokens in plaintext; subject 2's answer stays.
-            let after = try Self.dump(db)
+            let after = try await offPool { try Self.dump(db) }
             for value in Self.plaintexts(Self.one, first) {
                 #expect(!after.contains(value), "subject 1's value is still in the database")
             }
