@@ -31,5 +31,6 @@ public enum SchemaFiles {
         migration0027,
         migration0028,
         migration0030,
+        migration0031,
     ]
 }
