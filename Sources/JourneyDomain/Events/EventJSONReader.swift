@@ -230,8 +230,17 @@ struct EventJSONReader {
         throw Unsupported()
     }
 
+    /// The slice as a `String`; invalid UTF-8 is unsupported. (`String(validating:as:)` runs
+    /// unspecialized here, a generic-metadata lookup per string.) Decoding repairs invalid
+    /// sequences with U+FFFD, so the bytes come back unchanged exactly when they were valid.
     private static func validated(_ slice: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String {
-        guard let text = String(validating: slice, as: UTF8.self) else { throw Unsupported() }
+        let text = String(decoding: slice, as: UTF8.self)
+        var ascii = true
+        for byte in slice where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        guard ascii || text.utf8.elementsEqual(slice) else { throw Unsupported() }
         return text
     }
 
@@ -324,19 +333,31 @@ struct EventJSONReader {
 
 /// An object's known keys, matched by their bytes; at most 64.
 struct StaticKeys: Sendable {
-    let keys: [[UInt8]]
+    /// All keys' bytes, one after the other.
+    private let bytes: [UInt8]
+    /// Per key: its offset in `bytes` and its length.
+    private let spans: [(offset: Int, count: Int)]
 
     init(_ keys: [String]) {
         precondition(keys.count <= 64)
-        self.keys = keys.map { Array($0.utf8) }
+        var bytes: [UInt8] = [], spans: [(offset: Int, count: Int)] = []
+        for key in keys {
+            spans.append((bytes.count, key.utf8.count))
+            bytes += key.utf8
+        }
+        self.bytes = bytes
+        self.spans = spans
     }
 
     static let none = StaticKeys([])
 
     func slot(of key: UnsafeBufferPointer<UInt8>) -> Int? {
-        for (slot, candidate) in keys.enumerated() where candidate.count == key.count {
-            if candidate.withUnsafeBufferPointer({ $0.elementsEqual(key) }) { return slot }
+        guard let first = key.first else { return nil }
+        return bytes.withUnsafeBufferPointer { all in
+            for (slot, span) in spans.enumerated() where span.count == key.count && all[span.offset] == first {
+                if memcmp(all.baseAddress! + span.offset, key.baseAddress!, span.count) == 0 { return slot }
+            }
+            return nil
         }
-        return nil
     }
 }
