@@ -217,11 +217,14 @@ struct EventJSONReader {
     mutating func string() throws(Unsupported) -> String {
         try expect(UInt8(ascii: "\""))
         let start = index
+        var high: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
+            high |= byte
             if byte == UInt8(ascii: "\"") {
                 defer { index += 1 }
-                return try Self.validated(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                return high < 0x80 ? String(decoding: slice, as: UTF8.self) : try Self.validated(slice)
             }
             if byte == UInt8(ascii: "\\") { return try escapedString(from: start) }
             guard byte >= 0x20 else { throw Unsupported() }
@@ -235,12 +238,7 @@ struct EventJSONReader {
     /// sequences with U+FFFD, so the bytes come back unchanged exactly when they were valid.
     private static func validated(_ slice: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String {
         let text = String(decoding: slice, as: UTF8.self)
-        var ascii = true
-        for byte in slice where byte >= 0x80 {
-            ascii = false
-            break
-        }
-        guard ascii || text.utf8.elementsEqual(slice) else { throw Unsupported() }
+        guard text.utf8.elementsEqual(slice) else { throw Unsupported() }
         return text
     }
 
