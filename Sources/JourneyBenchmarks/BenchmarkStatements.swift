@@ -131,6 +131,26 @@ enum BenchmarkStatements {
 }
 
 extension BenchmarkStatements {
+    /// `insertHistory` for journeys `first...last` but only their events numbered `sequence`: one
+    /// call per number, in order, interleaves the journeys' events as concurrent traffic would.
+    static func insertHistoryStep(first: Int, last: Int, sequence: Int, run: String, placeholder: String, templateCount: Int,
+                                  slots: [Int], sequences: [Int], types: [String], datas: [String]) -> PostgresQuery {
+        """
+        INSERT INTO events (stream_name, stream_version, event_id, event_type, data, correlation_id, actor,
+                            recorded_at, previous_hash, hash)
+        SELECT 'journey-' || j.id, t.seq, gen_random_uuid(), t.type, replace(t.data, \(placeholder), j.id)::jsonb,
+               gen_random_uuid(), 'bench', now(), sha256(convert_to(j.id || (t.seq - 1), 'UTF8')),
+               sha256(convert_to(j.id || t.seq, 'UTF8'))
+        FROM (SELECT g, md5(\(run) || g)::uuid::text AS id, g % \(templateCount) AS slot
+              FROM generate_series(\(first)::int, \(last)::int) g) j
+        JOIN unnest(\(slots)::int[], \(sequences)::int[], \(types)::text[], \(datas)::text[]) AS t(slot, seq, type, data)
+          ON t.slot = j.slot AND t.seq = \(sequence)
+        ORDER BY j.g
+        """
+    }
+}
+
+extension BenchmarkStatements {
     // MARK: - bench client (ClientBenchmark)
 
     /// The bare INSERT's table (no index) and the point SELECT's table (`lookupRows` rows).
