@@ -1,4 +1,5 @@
 import EventStore
+import Foundation
 import HTTPServer
 import Migrations
 import Observability
@@ -58,7 +59,8 @@ public final class APIServer: Sendable {
                                  configuration: configuration)
         self.routes = router.routes
         self.router = router
-        self.server = HTTPServer(configuration: configuration.http, router: router, accessLog: configuration.accessLog)
+        self.server = HTTPServer(configuration: configuration.http, router: router, accessLog: configuration.accessLog,
+                                 makeRequestID: { UUID.random().uuidString.lowercased() })
     }
 
     /// Serves until the surrounding task is cancelled, then shuts down gracefully.

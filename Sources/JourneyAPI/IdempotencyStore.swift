@@ -1,3 +1,4 @@
+import EventStore
 import Foundation
 import HTTPServer
 import Postgres
@@ -17,7 +18,7 @@ struct IdempotencyStore: Sendable {
         /// SHA-256 of the request body.
         var requestHash: Data
         /// The request's own id: the key's owner while this request holds it.
-        var owner = UUID()
+        var owner = UUID.random()
     }
 
     /// Lease timing.

@@ -1,3 +1,4 @@
+import EventStore
 import Foundation
 import HumanTokenAPI
 import JourneyApp
@@ -99,7 +100,7 @@ struct EndToEndBenchmark: Sendable {
                 let body = (try? JSONSerialization.data(withJSONObject: Self.startBody())) ?? Data()
                 return LoadClient.Request(method: "POST", path: path, headers: [
                     ("Authorization", "Bearer \(bearer)"), ("Content-Type", "application/json"),
-                    ("Idempotency-Key", UUID().uuidString),
+                    ("Idempotency-Key", UUID.random().uuidString),
                 ], body: Array(body))
             }
             let mean = durations.isEmpty ? 0 : durations.reduce(0, +) / Double(durations.count) * 1000

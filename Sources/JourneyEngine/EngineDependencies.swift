@@ -1,3 +1,4 @@
+import EventStore
 import Foundation
 import HumanTokenAPI
 import JourneyDomain
@@ -33,7 +34,7 @@ public struct EngineDependencies: Sendable {
         vault: SubjectVault, unico: [Environment: HumanTokenAPIClient], retryPolicy: RetryPolicy = .standard,
         clock: @escaping @Sendable () -> Date = Date.init,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        ids: @escaping @Sendable () -> UUID = UUID.init
+        ids: @escaping @Sendable () -> UUID = UUID.random
     ) {
         self.vault = vault
         self.unico = unico

@@ -32,11 +32,13 @@ public struct JourneyCommandRunner: Sendable {
         self.events = EventStore(client: database)
     }
 
-    /// Runs `body` in one transaction, retrying it whole on version conflicts, then notifies followers.
+    /// Runs `body` in one transaction, retrying it whole on version conflicts, then notifies
+    /// followers (unless `notify` is false: the caller then calls ``notifyAppended()`` itself).
     ///
     /// In a timed task (`StageTimer.current`), the time to the body (pool, thread hop, `BEGIN`) is
     /// stage `transaction_begin` and the time after it (`COMMIT`, hop back) `transaction_commit`.
-    public func transaction<T: Sendable>(_ body: @escaping @Sendable (CommandContext) throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(notify: Bool = true,
+                                         _ body: @escaping @Sendable (CommandContext) throws -> T) async throws -> T {
         var tries = 0
         let timer = StageTimer.current
         while true {
@@ -50,12 +52,17 @@ public struct JourneyCommandRunner: Sendable {
                     return (result, ContinuousClock.now)
                 }
                 timer?.record(StartStage.transactionCommit, ContinuousClock.now - ended)
-                events.notifyAppended()
+                if notify { events.notifyAppended() }
                 return result
             } catch let error as EventStoreError where error.code == .wrongExpectedVersion || error.code == .orderConflict {
                 if tries >= Self.maximumAttempts { throw error }
             }
         }
+    }
+
+    /// Wakes followers of the log (coalesced; returns at once).
+    public func notifyAppended() {
+        events.notifyAppended()
     }
 
     /// Decides and appends one command in its own transaction.

@@ -14,6 +14,8 @@ extension Journeys {
     /// `claim` runs first in the start's transaction with the new journey's id; false (another
     /// request holds the caller's idempotency key) starts nothing and returns `.claimedElsewhere`.
     /// Once the start is committed, any error is thrown as `start_interrupted` naming the journey.
+    /// Followers of the log are woken once per start, after the attempt's transaction (or its
+    /// failure), not after each of the two.
     /// `tenant` (the caller's) is recorded on the journey and scopes the subject's reference; nil
     /// records none (the default tenant).
     public func start<Answer: Sendable>(
@@ -25,7 +27,7 @@ extension Journeys {
         let metadata = metadata(actor: actor)
         let (vault, policy) = (dependencies.vault, dependencies.retryPolicy)
         let started: (AttemptTarget, JourneyState, Int64)? = try await StageTimer.measure(StartStage.startTransaction) {
-            try await commands.transaction { context in
+            try await commands.transaction(notify: false) { context in
                 guard try claim(journeyID, context.connection) else { return nil }
                 let sealed = try context.measure(StartStage.seal) { try vault.seal(valid.subject, tenant: tenant, on: context.connection) }
                 let start = valid.command(journeyID: journeyID, subject: sealed, retryPolicy: policy, tenant: tenant)
@@ -46,6 +48,7 @@ extension Journeys {
         do {
             return .answered(try await runAttempt(target, metadata: metadata, known: (state, version), answer: answer))
         } catch {
+            commands.notifyAppended()
             throw EngineError(.startInterrupted, "the journey started but its first attempt was not recorded",
                               journeyID: journeyID, underlying: error)
         }

@@ -42,7 +42,8 @@ public final class UnicoEmulator: Sendable {
             announce: { dispatcher.enqueue($0) })
         server = HTTPServer(
             configuration: HTTPServer.Configuration(host: configuration.host, port: configuration.port),
-            router: core.makeRouter(), accessLog: configuration.accessLog)
+            router: core.makeRouter(), accessLog: configuration.accessLog,
+            makeRequestID: { SecureRandom.uuid().uuidString.lowercased() })
     }
 
     /// The bound port while running.

@@ -41,6 +41,32 @@ import Testing
         #expect(received.notifications >= 1)
     }
 
+    /// A start's first transaction commits quietly (`notify: false`); its caller wakes the
+    /// followers once, after the attempt's transaction.
+    @Test func aTransactionWithoutNotifyStaysQuietUntilTheCallerNotifies() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let received = Received()
+        let listener = PostgresListener(db.app.database, channels: [EventStore.notificationChannel])
+        let listening = Task { await listener.run { event in received.events.withLock { $0.append(event) } } }
+        defer { listening.cancel() }
+        try await waitUntil { received.listening }
+
+        let commands = JourneyCommandRunner(database: db.app)
+        let id = JourneyID(UUID.random().uuidString.lowercased())
+        let version = try await commands.transaction(notify: false) { context in
+            try context.execute(JourneyCommandRunnerTests.startCommand(id), journey: id,
+                                metadata: EventMetadata(actor: "test")).version
+        }
+        #expect(version > 0)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(received.notifications == 0)
+
+        commands.notifyAppended()
+        try await waitUntil { received.notifications >= 1 }
+        #expect(received.notifications == 1)
+    }
+
     private func waitUntil(_ condition: @Sendable () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(2)
         while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }

@@ -1,0 +1,42 @@
+import EventStore
+import Foundation
+import Postgres
+import Synchronization
+import Testing
+
+/// A start wakes the log's followers after its events are committed (one wake-up per start,
+/// after the attempt's transaction, instead of one per transaction).
+@Suite struct StartWakeUpTests {
+    @Test func aStartWakesTheFollowersWithAllItsEventsCommitted() async throws {
+        try await withJourneys { h in
+            let notified = Mutex(0)
+            let listening = Mutex(false)
+            let listener = PostgresListener(h.database.app.database, channels: [EventStore.notificationChannel])
+            let task = Task {
+                await listener.run { event in
+                    switch event {
+                    case .listening: listening.withLock { $0 = true }
+                    case .notification: notified.withLock { $0 += 1 }
+                    default: break
+                    }
+                }
+            }
+            defer { task.cancel() }
+            try await waitUntil { listening.withLock { $0 } }
+
+            let answer = try await h.start(key: "wake-up")
+            #expect(answer.status == 201)
+            let journeyID = try #require(answer["journeyId"] as? String)
+            try await waitUntil { notified.withLock { $0 } >= 1 }
+            #expect(notified.withLock { $0 } >= 1)
+            let types = try await h.eventTypes(journeyID)
+            #expect(types.first == "JourneyStarted")
+            #expect(types.last == "TokenIssued")
+        }
+    }
+
+    private func waitUntil(_ condition: @Sendable () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    }
+}
