@@ -119,7 +119,7 @@ public struct JourneyStateProjection: PipelinedProjection {
     /// `journey_state` and `journey_attempts` upserts, their contribution back in (none when
     /// nothing changed). The runner sends them in one pipeline with its checkpoint and COMMIT.
     public func writes(for events: [RecordedEvent], on connection: PostgresConnection) throws -> [PostgresQuery] {
-        try Self.writes(Batch(events: events, decoded: nil), tables: tables, on: connection)
+        try Self.writes(Batch(lazy: events), tables: tables, on: connection)
     }
 
     static func writes(_ batch: Batch, tables: Tables, on connection: PostgresConnection) throws -> [PostgresQuery] {
