@@ -53,7 +53,8 @@ import Testing
         #expect(report.isIntact && report.events == 10)
     }
 
-    /// A single event's retry, wrong version and duplicate id behave as with several events.
+    /// A single event's new stream, retry, wrong version and duplicate id behave as with several
+    /// events; expecting a new stream that exists falls back to the usual path.
     @Test func singleEventRetriesAndRefusals() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
@@ -62,6 +63,15 @@ import Testing
         let first = [event(1)]
         let created = try await store.append(first, to: name, expectedVersion: .noStream)
         #expect(created.streamVersion == 1 && created.positions.count == 1)
+        // A new stream's row is written with the event: its head, version and last writer.
+        let row = try await db.owner.query("""
+            SELECT s.version, s.head_hash = e.hash, s.last_transaction_id = e.transaction_id, e.previous_hash
+            FROM streams s JOIN events e USING (stream_name) WHERE s.stream_name = \(name.rawValue)
+            """).first
+        #expect(try row?.decode(0, as: Int64.self) == 1)
+        #expect(try row?.decode(1, as: Bool.self) == true)
+        #expect(try row?.decode(2, as: Bool.self) == true)
+        #expect(try row?.decode(3, as: Data.self) == Data(count: 32))
         #expect(try await store.append(first, to: name, expectedVersion: .noStream) == created)
         #expect(try await store.append(first, to: name, expectedVersion: .any) == created)
         let second = [event(2)]
@@ -72,6 +82,9 @@ import Testing
         let wrong = await captureError { try await store.append([event(3)], to: name, expectedVersion: .exact(7)) }
         #expect((wrong as? EventStoreError)?.code == .wrongExpectedVersion)
         #expect((wrong as? EventStoreError)?.currentVersion == 2)
+        let notNew = await captureError { try await store.append([event(4)], to: name, expectedVersion: .noStream) }
+        #expect((notNew as? EventStoreError)?.code == .wrongExpectedVersion)
+        #expect((notNew as? EventStoreError)?.currentVersion == 2)
         let fresh = stream("fresh1")
         let clash = await captureError { try await store.append(second, to: fresh, expectedVersion: .noStream) }
         #expect((clash as? EventStoreError)?.code == .duplicateEventID)

@@ -9,6 +9,11 @@ extension SchemaFiles {
 --   fields inline, and the write is an INSERT of one VALUES row whose RETURNING gives the
 --   position and the new version, instead of the loop, two hash arrays, an unnest of eight
 --   arrays WITH ORDINALITY, a sort and two aggregating subplans. 834k -> 718k a call.
+-- - One event on a new stream (expected version 0, as a new journey's first append): the head is
+--   known before the row exists, so the hash comes first and the stream row (with its final
+--   version and head) and the event are inserted by one statement; a stream that exists
+--   inserts nothing and goes the usual way (a retry, or a wrong expected version).
+--   837k (0030) -> 736k (the path above) -> 647k a call.
 -- - Several events: the streams UPDATE is a CTE without RETURNING (the head is locked, so the
 --   new version is the locked one plus the count), one subplan fewer. 1.97M -> 1.96M for ten.
 -- Unchanged: the errors (JS001-JS004, 23505 from events_event_id_key, 40001), the retry
@@ -44,6 +49,39 @@ BEGIN
        OR cardinality(p_correlation) <> v_count OR cardinality(p_causation) <> v_count
        OR cardinality(p_actors) <> v_count THEN
         RAISE EXCEPTION 'no events to append, or event fields of unequal length' USING ERRCODE = 'JS002';
+    END IF;
+
+    -- One event on a new stream (a journey's first append): the head is known before it exists
+    -- (version 0, the zero hash), so the hash comes first and the stream row is inserted with
+    -- its final values in the same statement as the event. An existing stream inserts nothing
+    -- and takes the path below.
+    IF v_count = 1 AND p_expected = 0 THEN
+        v_previous := '\x0000000000000000000000000000000000000000000000000000000000000000';
+        v_version_text := '1';
+        v_data_text := p_data[1]::text;
+        v_hash := sha256(v_previous || convert_to(format(E'%s%s:%s\n36:%s\n%s:%s\n%s:%s\n%s\n%s\n%s\n%s',
+            event_hash_field(p_stream), octet_length(v_version_text), v_version_text, p_ids[1],
+            octet_length(p_types[1]), p_types[1], octet_length(v_data_text), v_data_text,
+            CASE WHEN p_correlation[1] IS NULL THEN '-' ELSE '36:' || p_correlation[1]::text END,
+            CASE WHEN p_causation[1] IS NULL THEN '-' ELSE '36:' || p_causation[1]::text END,
+            CASE WHEN p_actors[1] IS NULL THEN '-' ELSE octet_length(p_actors[1]) || ':' || p_actors[1] END,
+            event_hash_field((extract(epoch FROM v_now) * 1000000)::bigint::text)), 'UTF8'));
+        WITH created AS (
+            INSERT INTO streams AS s (stream_name, version, head_hash, last_transaction_id, updated_at)
+                VALUES (p_stream, 1, v_hash, pg_current_xact_id(), v_now)
+                ON CONFLICT DO NOTHING
+                RETURNING s.version
+        )
+        INSERT INTO events (stream_name, stream_version, event_id, event_type, data,
+                            correlation_id, causation_id, actor, recorded_at, previous_hash, hash)
+        SELECT p_stream, created.version, p_ids[1], p_types[1], p_data[1], p_correlation[1], p_causation[1],
+               p_actors[1], v_now, v_previous, v_hash
+        FROM created
+        RETURNING ARRAY[events.position], events.stream_version INTO positions, version;
+        IF FOUND THEN
+            RETURN;
+        END IF;
+        v_hash := NULL;
     END IF;
 
     -- The stream's head, locked until commit. A caller expecting a new stream usually gets one.
