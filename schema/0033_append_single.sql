@@ -11,7 +11,7 @@
 --   inserts nothing and goes the usual way (a retry, or a wrong expected version).
 --   837k (0030) -> 736k (the path above) -> 647k a call.
 -- - Several events: the streams UPDATE is a CTE without RETURNING (the head is locked, so the
---   new version is the locked one plus the count), one subplan fewer. 1.97M -> 1.96M for ten.
+--   new version is the locked one plus the count), one subplan fewer. 1.97M -> 1.93M for ten.
 -- Unchanged: the errors (JS001-JS004, 23505 from events_event_id_key, 40001), the retry
 -- probe, the hash bytes (equal to event_hash; tests compare both paths), the global order.
 
