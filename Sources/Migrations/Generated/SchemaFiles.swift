@@ -32,5 +32,6 @@ public enum SchemaFiles {
         migration0028,
         migration0030,
         migration0031,
+        migration0033,
     ]
 }
