@@ -53,7 +53,14 @@ public final class EventStore: Sendable {
             try Self.validate(events)
             result = try await appender.append(events, to: stream, expectedVersion: expectedVersion)
         } else {
-            result = try await client.withConnection { try Self.append(events, to: stream, expectedVersion: expectedVersion, on: $0) }
+            try Self.validate(events)
+            // One statement outside a transaction: the client's event-loop path (sent from this
+            // thread, one wake-up) instead of a hop to the connection's queue and back.
+            do {
+                result = try Self.appendResult(try await client.query(EventStoreStatements.append(events, to: stream, expectedVersion: expectedVersion)))
+            } catch let error as PostgresError {
+                throw EventStoreError.from(error, stream: stream, expected: expectedVersion)
+            }
         }
         notifier.signal()
         return result
@@ -65,13 +72,17 @@ public final class EventStore: Sendable {
         try validate(events)
         let query = EventStoreStatements.append(events, to: stream, expectedVersion: expectedVersion)
         do {
-            let rows = try connection.query(query)
-            guard let row = rows.first else { throw EventStoreError(.invalidEvent, "append returned nothing") }
-            return AppendResult(positions: try parseBigintArray(try row.decode(0, as: String.self)),
-                                streamVersion: try row.decode(1, as: Int64.self))
+            return try appendResult(try connection.query(query))
         } catch let error as PostgresError {
             throw EventStoreError.from(error, stream: stream, expected: expectedVersion)
         }
+    }
+
+    /// `append_events`' one row: positions and the stream's new version.
+    private static func appendResult(_ rows: PostgresRows) throws -> AppendResult {
+        guard let row = rows.first else { throw EventStoreError(.invalidEvent, "append returned nothing") }
+        return AppendResult(positions: try parseBigintArray(try row.decode(0, as: String.self)),
+                            streamVersion: try row.decode(1, as: Int64.self))
     }
 
     /// The stream's events with version >= `version`, in order.

@@ -70,6 +70,18 @@ enum EventStoreStatements {
         """
     }
 
+    /// `readAll` with the columns ``EventStore/FoldEvent/init(row:)`` reads, by index.
+    static func readAllForFold(after checkpoint: GlobalCheckpoint, limit: Int) -> PostgresQuery {
+        """
+        SELECT position, transaction_id::text AS transaction_id_text, stream_name, stream_version, event_type, data
+        FROM events
+        WHERE (transaction_id, position) > (\(String(checkpoint.transactionID))::xid8, \(checkpoint.position))
+          AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY events.transaction_id, events.position
+        LIMIT \(limit)
+        """
+    }
+
     static func transactionID(atPosition position: Int64) -> PostgresQuery {
         "SELECT transaction_id::text FROM events WHERE position = \(position)"
     }

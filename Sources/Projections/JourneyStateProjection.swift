@@ -49,38 +49,64 @@ public struct JourneyStateProjection: Projection {
     /// the batch touches, one upserts their `journey_state` rows and one their attempts (multi-row
     /// `INSERT ... SELECT FROM unnest(...)`).
     public static func apply(_ events: [RecordedEvent], tables: Tables = .live, on connection: PostgresConnection) throws {
-        try apply(Batch(events: events, decoded: nil), tables: tables, on: connection)
+        try apply(Batch(lazy: events), tables: tables, on: connection)
     }
 
-    /// Events with their journey events decoded ahead of time (off the writing connection).
+    /// A batch's journey events (other streams left out), in global order: each with its journey,
+    /// version and position, decoded ahead of time (off the writing connection) or when applied.
     public struct Batch: Sendable {
-        public let events: [RecordedEvent]
-        /// Per event: the decoded journey event, nil for other streams; nil to decode lazily.
-        let decoded: [JourneyEvent?]?
+        struct Entry: Sendable {
+            let id: String
+            let streamVersion: Int64
+            let position: Int64
+            let event: Payload
+        }
+
+        enum Payload: Sendable {
+            case decoded(JourneyEvent)
+            /// Decoded only if applied (an event at or below the stored version is skipped).
+            case stored(type: String, text: String)
+        }
+
+        let entries: [Entry]
         /// The journeys the batch touches, in first-seen order.
         var journeyIDs: [String] {
             var seen: Set<String> = []
-            return events.compactMap { event in
-                guard event.streamName.rawValue.hasPrefix(streamPrefix) else { return nil }
-                let id = String(event.streamName.rawValue.dropFirst(streamPrefix.count))
-                return seen.insert(id).inserted ? id : nil
-            }
+            return entries.compactMap { seen.insert($0.id).inserted ? $0.id : nil }
         }
 
         /// Decodes every journey event of `events` now.
         public init(events: [RecordedEvent]) throws {
-            self.events = events
-            let decoder = EventJSON.makeDecoder()
-            self.decoded = try events.map { event in
-                guard event.streamName.rawValue.hasPrefix(JourneyStateProjection.streamPrefix) else { return nil }
-                return try JourneyEvent(type: event.type, data: Data(event.data.text.utf8), decoder: decoder)
+            entries = try events.compactMap { event in
+                guard let id = JourneyStateProjection.journeyID(event.streamName.rawValue) else { return nil }
+                return Entry(id: id, streamVersion: event.streamVersion, position: event.position,
+                             event: .decoded(try JourneyEvent(type: event.type, text: event.data.text)))
             }
         }
 
-        init(events: [RecordedEvent], decoded: [JourneyEvent?]?) {
-            self.events = events
-            self.decoded = decoded
+        /// Decodes every journey event of `events` (a fold read) now, from their bytes.
+        public init(folding events: [EventStore.FoldEvent]) throws {
+            let decoder = EventJSON.makeDecoder()
+            entries = try events.compactMap { event in
+                guard let id = JourneyStateProjection.journeyID(event.streamName) else { return nil }
+                return Entry(id: id, streamVersion: event.streamVersion, position: event.position,
+                             event: .decoded(try JourneyEvent(type: event.type, utf8: event.data, decoder: decoder)))
+            }
         }
+
+        init(lazy events: [RecordedEvent]) {
+            entries = events.compactMap { event in
+                guard let id = JourneyStateProjection.journeyID(event.streamName.rawValue) else { return nil }
+                return Entry(id: id, streamVersion: event.streamVersion, position: event.position,
+                             event: .stored(type: event.type, text: event.data.text))
+            }
+        }
+    }
+
+    /// The journey id of a `journey-<id>` stream; nil for other streams.
+    static func journeyID(_ streamName: String) -> String? {
+        guard streamName.hasPrefix(streamPrefix) else { return nil }
+        return String(streamName.dropFirst(streamPrefix.count))
     }
 
     /// `apply` for a prepared batch.
@@ -99,14 +125,17 @@ public struct JourneyStateProjection: Projection {
     /// with the position of the last event applied to each.
     static func fold(_ batch: Batch, into states: inout [String: JourneyState]) throws -> [Changed] {
         var positions: [String: Int64] = [:]
-        for (index, event) in batch.events.enumerated() {
-            guard event.streamName.rawValue.hasPrefix(streamPrefix) else { continue }
-            let id = String(event.streamName.rawValue.dropFirst(streamPrefix.count))
+        for entry in batch.entries {
+            let id = entry.id
             let state = states[id] ?? Journey.initialState
-            if event.streamVersion > Int64(state.version) {
-                let domainEvent = try batch.decoded?[index] ?? JourneyEvent(type: event.type, data: Data(event.data.text.utf8))
+            if entry.streamVersion > Int64(state.version) {
+                let domainEvent: JourneyEvent
+                switch entry.event {
+                case .decoded(let event): domainEvent = event
+                case .stored(let type, let text): domainEvent = try JourneyEvent(type: type, text: text)
+                }
                 states[id] = Journey.evolve(state, domainEvent)
-                positions[id] = event.position
+                positions[id] = entry.position
             }
         }
         return batch.journeyIDs.compactMap { id in

@@ -52,10 +52,10 @@ public struct ProjectionRebuilder: Sendable {
     }
 
     /// The `batchSize` events after `checkpoint`, read on a pooled connection.
-    private func read(after checkpoint: GlobalCheckpoint?) async throws -> [RecordedEvent]? {
+    private func read(after checkpoint: GlobalCheckpoint?) async throws -> [EventStore.FoldEvent]? {
         guard let checkpoint else { return nil }
         return try await client.withConnection { [batchSize] connection in
-            try EventStore.readAll(after: checkpoint, limit: batchSize, on: connection)
+            try EventStore.readAllForFold(after: checkpoint, limit: batchSize, on: connection)
         }
     }
 

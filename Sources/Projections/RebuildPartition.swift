@@ -39,11 +39,11 @@ final class RebuildPartition: @unchecked Sendable {
 
     /// Splits `events` (global order) into `count` partitions of journey events, order kept;
     /// events of other streams are left out (the projection ignores them).
-    static func split(_ events: [RecordedEvent], into count: Int) -> [[RecordedEvent]] {
-        var slices = Array(repeating: [RecordedEvent](), count: count)
+    static func split(_ events: [EventStore.FoldEvent], into count: Int) -> [[EventStore.FoldEvent]] {
+        var slices = Array(repeating: [EventStore.FoldEvent](), count: count)
         let prefix = JourneyStateProjection.streamPrefix
         for event in events {
-            let name = event.streamName.rawValue
+            let name = event.streamName
             guard name.hasPrefix(prefix) else { continue }
             slices[index(of: name.dropFirst(prefix.count), among: count)].append(event)
         }
@@ -51,8 +51,8 @@ final class RebuildPartition: @unchecked Sendable {
     }
 
     /// Folds `events` (this partition's share of a batch, in global order).
-    func fold(_ events: [RecordedEvent]) async throws {
-        let batch = try JourneyStateProjection.Batch(events: events)
+    func fold(_ events: [EventStore.FoldEvent]) async throws {
+        let batch = try JourneyStateProjection.Batch(folding: events)
         var states: [String: JourneyState] = [:]
         var reload: [String] = []
         for id in batch.journeyIDs {

@@ -30,5 +30,7 @@ public enum SchemaFiles {
         migration0026,
         migration0027,
         migration0028,
+        migration0030,
+        migration0031,
     ]
 }
