@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "ProjectionsTests", dependencies: [
-            "Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore", "JourneyEngine", "Postgres",
+            "Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore", "JourneyEngine", "Postgres", "Timestamps",
         ]),
         .testTarget(name: "OutboundWebhooksTests", dependencies: [
             "OutboundWebhooks", "JourneyTesting", "Cryptography", "HTTPServer", "EventStore", "JourneyDomain", "JourneyStore",

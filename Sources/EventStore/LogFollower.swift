@@ -76,16 +76,35 @@ public final class LogFollower: Sendable {
     /// Runs once per non-empty batch, in global order, on the batch's connection (inside its
     /// transaction for a stored checkpoint). Throwing rolls the batch back and ends `run()`.
     public typealias Handler = @Sendable (_ events: [RecordedEvent], _ connection: PostgresConnection) throws -> Void
+    /// A ``Handler`` that reads what it needs on the connection and returns its writes instead of
+    /// running them: a `.stored` batch sends them with the checkpoint and COMMIT in one pipeline
+    /// (one round trip; a failing one rolls the batch back). Unstored, they run one by one.
+    public typealias PipelinedHandler = @Sendable (_ events: [RecordedEvent], _ connection: PostgresConnection) throws
+        -> [PostgresQuery]
 
     public let client: PostgresClient
     public let checkpoint: Checkpoint
     public let configuration: Configuration
-    private let handler: Handler
+    private let handler: PipelinedHandler
     /// The in-memory checkpoint of `.after`.
     private let position: Mutex<GlobalCheckpoint>
 
-    public init(client: PostgresClient, checkpoint: Checkpoint, configuration: Configuration = Configuration(),
-                handler: @escaping Handler) {
+    public convenience init(client: PostgresClient, checkpoint: Checkpoint, configuration: Configuration = Configuration(),
+                            handler: @escaping Handler) {
+        self.init(client: client, checkpoint: checkpoint, configuration: configuration, handling: { events, connection in
+            try handler(events, connection)
+            return []
+        })
+    }
+
+    /// A follower whose handler returns its writes (see ``PipelinedHandler``).
+    public static func pipelined(client: PostgresClient, checkpoint: Checkpoint, configuration: Configuration = Configuration(),
+                                 handler: @escaping PipelinedHandler) -> LogFollower {
+        LogFollower(client: client, checkpoint: checkpoint, configuration: configuration, handling: handler)
+    }
+
+    private init(client: PostgresClient, checkpoint: Checkpoint, configuration: Configuration,
+                 handling handler: @escaping PipelinedHandler) {
         self.client = client
         self.checkpoint = checkpoint
         self.configuration = configuration
@@ -100,9 +119,8 @@ public final class LogFollower: Sendable {
     /// Reads one batch after the checkpoint and hands it to the handler.
     public func runBatch(limit: Int? = nil) async throws -> BatchResult {
         let handler = self.handler
-        let (result, events) = try await runBatch(limit: limit) { events, connection in
-            try handler(events, connection)
-            return events
+        let (result, events) = try await runPipelinedBatch(limit: limit) { events, connection in
+            (events, try handler(events, connection))
         }
         if let events, let afterCommit = configuration.afterCommit { afterCommit(events) }
         return result
@@ -113,28 +131,71 @@ public final class LogFollower: Sendable {
     public func runBatch<Output: Sendable>(
         limit: Int? = nil, _ body: @escaping @Sendable ([RecordedEvent], PostgresConnection) throws -> Output
     ) async throws -> (result: BatchResult, output: Output?) {
+        try await runPipelinedBatch(limit: limit) { events, connection in (try body(events, connection), []) }
+    }
+
+    /// `runBatch` with a body that also returns writes (see ``PipelinedHandler``).
+    ///
+    /// A `.stored` batch takes four round trips whatever the handler writes: BEGIN, commit mode
+    /// and checkpoint lock in one pipeline; the read; the handler's own reads (the journey
+    /// projection: one); its writes, the checkpoint and COMMIT in one pipeline.
+    func runPipelinedBatch<Output: Sendable>(
+        limit: Int?, _ body: @escaping @Sendable ([RecordedEvent], PostgresConnection) throws -> (Output, [PostgresQuery])
+    ) async throws -> (result: BatchResult, output: Output?) {
         let limit = limit ?? configuration.batchSize
         switch checkpoint {
         case .stored(let name):
             let synchronous = configuration.synchronousCommit
-            return try await client.transaction { connection in
-                guard let checkpoint = try CheckpointStore.lock(name, on: connection) else { return (.busy, nil) }
-                let events = try EventStore.readAll(after: checkpoint, limit: limit, on: connection)
-                guard let last = events.last else { return (.applied(0), nil) }
-                if !synchronous { try connection.execute(unsafeSQL: EventStoreStatements.asynchronousCommit) }
-                let output = try body(events, connection)
-                try CheckpointStore.store(name, last.checkpoint, on: connection)
-                return (.applied(events.count), output)
+            return try await client.withConnection { connection in
+                do {
+                    return try Self.storedBatch(name, limit: limit, synchronous: synchronous, on: connection, body)
+                } catch {
+                    if connection.isUsable, connection.isInTransaction {
+                        try? connection.execute(unsafeSQL: EventStoreStatements.rollbackBatch)
+                    }
+                    throw error
+                }
             }
         case .after:
             let start = position.withLock { $0 }
             let (events, output) = try await client.withConnection { connection -> ([RecordedEvent], Output?) in
                 let events = try EventStore.readAll(after: start, limit: limit, on: connection)
-                return (events, events.isEmpty ? nil : try body(events, connection))
+                guard !events.isEmpty else { return (events, nil) }
+                let (output, writes) = try body(events, connection)
+                for write in writes { try connection.query(write) }
+                return (events, output)
             }
             if let last = events.last { position.withLock { $0 = last.checkpoint } }
             return (.applied(events.count), output)
         }
+    }
+
+    /// One `.stored` batch transaction on `connection`; the caller rolls back when it throws.
+    private static func storedBatch<Output>(
+        _ name: String, limit: Int, synchronous: Bool, on connection: PostgresConnection,
+        _ body: ([RecordedEvent], PostgresConnection) throws -> (Output, [PostgresQuery])
+    ) throws -> (result: BatchResult, output: Output?) {
+        // Without the flush wait from the start: the checkpoint's row lock draws a transaction id,
+        // so even a batch that reads nothing commits a record.
+        let opening = try run(EventStoreStatements.openBatch(name, synchronousCommit: synchronous), on: connection)
+        guard let row = opening.last?.first else {
+            try connection.execute(unsafeSQL: EventStoreStatements.commitBatch)
+            return (.busy, nil)
+        }
+        let checkpoint = GlobalCheckpoint(transactionID: try row.decode(0), position: try row.decode(1))
+        let events = try EventStore.readAll(after: checkpoint, limit: limit, on: connection)
+        guard let last = events.last else {
+            try connection.execute(unsafeSQL: EventStoreStatements.commitBatch)
+            return (.applied(0), nil)
+        }
+        let (output, writes) = try body(events, connection)
+        _ = try run(writes + EventStoreStatements.closeBatch(name, last.checkpoint), on: connection)
+        return (.applied(events.count), output)
+    }
+
+    /// Sends `statements` in one pipeline; throws the first failure.
+    private static func run(_ statements: [PostgresQuery], on connection: PostgresConnection) throws -> [PostgresRows] {
+        try connection.pipeline(statements).map { try $0.get() }
     }
 
     /// Runs batches until nothing is left to read; returns the number of events handled (stops

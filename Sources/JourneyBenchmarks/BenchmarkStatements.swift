@@ -69,7 +69,9 @@ enum BenchmarkStatements {
         """
     }
 
-    static let analyzeClaimTables = "ANALYZE journey_state; ANALYZE claims_baseline; ANALYZE work_leases"
+    /// One statement each (VACUUM runs outside a transaction): the 1M-row insert would otherwise
+    /// start an autovacuum of journey_state inside the timed part, on the same 2 cores.
+    static let vacuumClaimTables = ["VACUUM ANALYZE journey_state", "VACUUM ANALYZE claims_baseline", "VACUUM ANALYZE work_leases"]
 
     static let vacuumLeases = "VACUUM ANALYZE work_leases"
 
@@ -126,6 +128,26 @@ enum BenchmarkStatements {
         JOIN unnest(\(slots)::int[], \(sequences)::int[], \(types)::text[], \(datas)::text[]) AS t(slot, seq, type, data)
           ON t.slot = j.slot
         ORDER BY j.g, t.seq
+        """
+    }
+}
+
+extension BenchmarkStatements {
+    /// `insertHistory` for journeys `first...last` but only their events numbered `sequence`: one
+    /// call per number, in order, interleaves the journeys' events as concurrent traffic would.
+    static func insertHistoryStep(first: Int, last: Int, sequence: Int, run: String, placeholder: String, templateCount: Int,
+                                  slots: [Int], sequences: [Int], types: [String], datas: [String]) -> PostgresQuery {
+        """
+        INSERT INTO events (stream_name, stream_version, event_id, event_type, data, correlation_id, actor,
+                            recorded_at, previous_hash, hash)
+        SELECT 'journey-' || j.id, t.seq, gen_random_uuid(), t.type, replace(t.data, \(placeholder), j.id)::jsonb,
+               gen_random_uuid(), 'bench', now(), sha256(convert_to(j.id || (t.seq - 1), 'UTF8')),
+               sha256(convert_to(j.id || t.seq, 'UTF8'))
+        FROM (SELECT g, md5(\(run) || g)::uuid::text AS id, g % \(templateCount) AS slot
+              FROM generate_series(\(first)::int, \(last)::int) g) j
+        JOIN unnest(\(slots)::int[], \(sequences)::int[], \(types)::text[], \(datas)::text[]) AS t(slot, seq, type, data)
+          ON t.slot = j.slot AND t.seq = \(sequence)
+        ORDER BY j.g
         """
     }
 }

@@ -38,8 +38,9 @@ public struct FreshnessBenchmark: Sendable {
         public let append_p99_ms: Double
         public let ratio_p50_to_append_p50: Double
         public let poll_interval_ms: Double
-        /// Where the time goes, from the same appends: commit -> the runner applied the event
-        /// (inside its batch transaction: wake-up, batch start, fold and writes) ...
+        /// Where the time goes, from the same appends: commit -> the runner folded the event
+        /// (inside its batch transaction: wake-up, batch start, read, load and fold; its writes
+        /// go out after, in one pipeline with the checkpoint and COMMIT) ...
         public let applied_p50_ms: Double
         public let applied_p99_ms: Double
         /// ... -> the runner's batch COMMIT returned (the row is visible from then on; the rest

@@ -16,6 +16,10 @@ public struct RebuildBenchmark: Sendable {
         public var batchSize = ProjectionRebuilder.defaultBatchSize
         /// Partitions folding at once. Default: the rebuilder's.
         public var parallelism = ProjectionRebuilder.defaultParallelism
+        /// Journeys in flight at once in the generated log: their events interleave (each journey's
+        /// next event after every other one's in its group of this many). 0 (default): each
+        /// journey's events are written together.
+        public var interleave = 0
         public init() {}
     }
 
@@ -35,6 +39,8 @@ public struct RebuildBenchmark: Sendable {
         /// The same ratio, named after its baseline: both figures come from this run.
         public let ratio_to_bare_read: Double
         public let parallelism: Int
+        /// ``Configuration/interleave``: journeys whose events interleave (0: none).
+        public let interleave: Int
     }
 
     public let client: PostgresClient
@@ -58,7 +64,8 @@ public struct RebuildBenchmark: Sendable {
         let clock = ContinuousClock()
         var generated = (journeys: 0, events: 0)
         let generateTime = try await clock.measure {
-            generated = try await History.generate(events: configuration.events, client: client)
+            generated = try await History.generate(events: configuration.events, interleave: configuration.interleave,
+                                                   client: client)
         }
         try await waitUntilReadable()
         progress("reading every event in global order (baseline)")
@@ -77,7 +84,8 @@ public struct RebuildBenchmark: Sendable {
                       generate_seconds: generateTime.seconds, read_seconds: readTime.seconds, read_events_per_s: readRate,
                       rebuild_seconds: rebuildTime.seconds, rebuild_events_per_s: rebuildRate, ratio_to_read: ratio,
                       rows_journey_state: try rows.decode(0), rows_journey_attempts: try rows.decode(1),
-                      ratio_to_bare_read: ratio, parallelism: configuration.parallelism)
+                      ratio_to_bare_read: ratio, parallelism: configuration.parallelism,
+                      interleave: configuration.interleave)
     }
 
     /// Reads the whole log in global order in batches of the rebuild's size, one transaction each.
@@ -130,8 +138,9 @@ extension RebuildBenchmark {
             return [approved, approved, approved, approved, approved, retried, retried, expired, inProgress, inProgress]
         }
 
-        /// Inserts journeys until at least `events` events exist; returns (journeys, events).
-        static func generate(events target: Int, client: PostgresClient,
+        /// Inserts journeys until at least `events` events exist, groups of `interleave` journeys
+        /// with their events interleaved (0: each journey's together); returns (journeys, events).
+        static func generate(events target: Int, interleave: Int = 0, client: PostgresClient,
                              progress: @Sendable (Int) -> Void = { _ in }) async throws -> (journeys: Int, events: Int) {
             let templates = try templates()
             let perRound = templates.reduce(0) { $0 + $1.events.count }
@@ -143,16 +152,25 @@ extension RebuildBenchmark {
             }
             let rounds = (target + perRound - 1) / perRound
             let journeys = rounds * templates.count
-            let chunk = max(1, 20_000 / perRound) * templates.count
+            let chunk = interleave > 0 ? interleave : max(1, 20_000 / perRound) * templates.count
+            let longest = templates.map(\.events.count).max() ?? 0
             let run = UUID().uuidString.lowercased()
             var done = 0
             var first = 0
             while first < journeys {
                 let last = min(journeys, first + chunk) - 1
-                let inserted = try await client.query(BenchmarkStatements.insertHistory(
-                    first: first, last: last, run: run, placeholder: placeholder, templateCount: templates.count,
-                    slots: slots, sequences: sequences, types: types, datas: datas)).affectedRows
-                done += inserted
+                if interleave > 0 {
+                    for sequence in 1...max(1, longest) {
+                        done += try await client.query(BenchmarkStatements.insertHistoryStep(
+                            first: first, last: last, sequence: sequence, run: run, placeholder: placeholder,
+                            templateCount: templates.count, slots: slots, sequences: sequences, types: types,
+                            datas: datas)).affectedRows
+                    }
+                } else {
+                    done += try await client.query(BenchmarkStatements.insertHistory(
+                        first: first, last: last, run: run, placeholder: placeholder, templateCount: templates.count,
+                        slots: slots, sequences: sequences, types: types, datas: datas)).affectedRows
+                }
                 first = last + 1
                 progress(done)
             }

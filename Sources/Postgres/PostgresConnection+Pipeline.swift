@@ -6,14 +6,19 @@ extension PostgresConnection {
     /// Statements run in order as if each were its own implicit transaction segment up to the
     /// single sync point; once one fails, later ones report `pipeline_aborted` and did not run.
     /// Wrap them in `BEGIN`/`COMMIT` statements of the pipeline for all-or-nothing.
+    ///
+    /// With the statement cache on, each statement runs as its named prepared statement (one
+    /// parse and plan per connection, prepared before the pipeline when new), as `query` does.
     public func pipeline(_ queries: [PostgresQuery]) throws -> [Result<PostgresRows, PostgresError>] {
+        let names = try queries.map { query in statementCache.isEnabled ? try statementCache.name(for: query.sql) ?? prepare(query) : nil }
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresError(.queryFailed, "could not enter pipeline mode: \(Self.lastError(handle))")
         }
         defer { PQexitPipelineMode(handle) }
-        for query in queries {
+        for (query, name) in zip(queries, names) {
             let sent = withBindPointers(query.binds) { values in
-                PQsendQueryParams(handle, query.sql, Int32(query.binds.count), nil, values, nil, nil, 0)
+                if let name { return PQsendQueryPrepared(handle, name, Int32(query.binds.count), values, nil, nil, 0) }
+                return PQsendQueryParams(handle, query.sql, Int32(query.binds.count), nil, values, nil, nil, 0)
             }
             guard sent == 1 else {
                 throw PostgresError(isUsable ? .queryFailed : .connectionClosed,
@@ -33,7 +38,16 @@ extension PostgresConnection {
                 PQclear(result)
                 results.append(.failure(PostgresError(.queryFailed, "\(query): pipeline_aborted")))
             } else {
-                results.append(Result { try consume(result, statement: query) }.mapError { $0 as! PostgresError })
+                let outcome = Result { try consume(result, statement: query) }.mapError { $0 as! PostgresError }
+                if case .failure(let error) = outcome, Self.isStalePreparedStatement(error) {
+                    // As `queryPrepared`: the next use prepares it again.
+                    if error.sqlState == "26000" {
+                        statementCache.removeAll()
+                    } else if let name = statementCache.remove(query.sql) {
+                        statementCache.stale.append(name)
+                    }
+                }
+                results.append(outcome)
             }
             // Each statement's results end with a NULL.
             while let extra = PQgetResult(handle) { PQclear(extra) }

@@ -38,7 +38,7 @@ extension PostgresConnection {
         return try consume(result, statement: query)
     }
 
-    private func prepare(_ query: PostgresQuery) throws -> String {
+    func prepare(_ query: PostgresQuery) throws -> String {
         if !statementCache.stale.isEmpty, PQtransactionStatus(handle) != PQTRANS_INERROR {
             let stale = statementCache.stale
             statementCache.stale = []

@@ -36,14 +36,35 @@ public struct PostgresCopyText: Sendable {
     /// Appends one field from UTF-8 bytes, escaping what the text format requires.
     public mutating func appendEscaped(_ utf8: some Sequence<UInt8>) {
         separate()
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "\\"): bytes.append(byte); bytes.append(byte)
-            case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            default: bytes.append(byte)
-            }
+        for byte in utf8 { appendEscapedByte(byte) }
+    }
+
+    /// Appends one field from UTF-8 bytes, escaping what the text format requires: a field with
+    /// nothing to escape (most) is one bulk copy.
+    public mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        separate()
+        if utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
+            for byte in utf8 { appendEscapedByte(byte) }
+        } else {
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    /// Appends one field whose bytes `write` appends to the text directly, escaped already (no raw
+    /// backslash, tab, newline or carriage return): a writer that escapes as it goes (JSON with
+    /// each backslash doubled) saves an intermediate copy.
+    public mutating func appendPreEscaped(_ write: (inout [UInt8]) throws -> Void) rethrows {
+        separate()
+        try write(&bytes)
+    }
+
+    private mutating func appendEscapedByte(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\\"): bytes.append(byte); bytes.append(byte)
+        case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+        case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+        case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+        default: bytes.append(byte)
         }
     }
 

@@ -16,10 +16,9 @@ public enum DailyRollup {
         String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
     }
 
-    /// Adds (`sign` 1) or takes out (-1) the contribution of the journeys in `ids` (JSON array).
-    static func adjust(_ ids: String, by sign: Int, tables: JourneyStateProjection.Tables,
-                       on connection: PostgresConnection) throws {
-        _ = try connection.query(ProjectionsStatements.rollup(ids: ids, sign: sign, tables: tables))
+    /// The statement that adds (`sign` 1) or takes out (-1) the contribution of the journeys in `ids` (JSON array).
+    static func adjustment(_ ids: String, by sign: Int, tables: JourneyStateProjection.Tables) -> PostgresQuery {
+        ProjectionsStatements.rollup(ids: ids, sign: sign, tables: tables)
     }
 
     /// Fills the (empty) rollups of `tables` from every row of its read models.

@@ -10,7 +10,7 @@ import Postgres
 /// state, evolve it, write it back with the columns extracted from it. Events whose stream version
 /// is not above the stored state's version are skipped (a second guard besides the checkpoint).
 /// An event that does not decode stops the projection with an error (delayed, never wrong).
-public struct JourneyStateProjection: Projection {
+public struct JourneyStateProjection: PipelinedProjection {
     /// The projection's name (its `projection_checkpoints` row).
     public static let name = "journey_state"
 
@@ -111,13 +111,24 @@ public struct JourneyStateProjection: Projection {
 
     /// `apply` for a prepared batch.
     public static func apply(_ batch: Batch, tables: Tables = .live, on connection: PostgresConnection) throws {
+        for write in try writes(batch, tables: tables, on: connection) { try connection.query(write) }
+    }
+
+    /// Loads the batch's stored states on `connection` and folds it; returns the statements that
+    /// write the result, in order: the changed journeys' rollup contribution out, their
+    /// `journey_state` and `journey_attempts` upserts, their contribution back in (none when
+    /// nothing changed). The runner sends them in one pipeline with its checkpoint and COMMIT.
+    public func writes(for events: [RecordedEvent], on connection: PostgresConnection) throws -> [PostgresQuery] {
+        try Self.writes(Batch(lazy: events), tables: tables, on: connection)
+    }
+
+    static func writes(_ batch: Batch, tables: Tables, on connection: PostgresConnection) throws -> [PostgresQuery] {
         var states = try load(batch.journeyIDs, tables: tables, on: connection)
         let changed = try fold(batch, into: &states)
-        guard let rows = try Rows(changed) else { return }
+        guard let rows = try Rows(changed) else { return [] }
         let ids = try DailyRollup.ids(changed.map(\.id))
-        try DailyRollup.adjust(ids, by: -1, tables: tables, on: connection)
-        try write(rows, tables: tables, on: connection)
-        try DailyRollup.adjust(ids, by: 1, tables: tables, on: connection)
+        return [DailyRollup.adjustment(ids, by: -1, tables: tables)] + write(rows, tables: tables)
+            + [DailyRollup.adjustment(ids, by: 1, tables: tables)]
     }
 
     /// Evolves `states` (the stored states of the batch's journeys; absent ones start from the
@@ -182,9 +193,13 @@ public struct JourneyStateProjection: Projection {
 
     /// Upserts `rows`: one statement per table.
     static func write(_ rows: Rows, tables: Tables, on connection: PostgresConnection) throws {
-        try connection.query(ProjectionsStatements.upsertStates(rows.states, table: tables.state))
-        guard let attempts = rows.attempts else { return }
-        try connection.query(ProjectionsStatements.upsertAttempts(attempts, table: tables.attempts))
+        for upsert in write(rows, tables: tables) { try connection.query(upsert) }
+    }
+
+    /// The upserts of `rows`: one statement per table.
+    static func write(_ rows: Rows, tables: Tables) -> [PostgresQuery] {
+        [ProjectionsStatements.upsertStates(rows.states, table: tables.state)]
+            + (rows.attempts.map { [ProjectionsStatements.upsertAttempts($0, table: tables.attempts)] } ?? [])
     }
 
     /// `success` or `error`: the first callback of an attempt, as the reports count it.

@@ -6,7 +6,8 @@ import Postgres
 ///
 /// ## Exactly-once effect
 /// One batch is one transaction: lock the checkpoint row, read the events after it, apply them,
-/// write the new checkpoint, commit. A crash or error anywhere rolls back rows and checkpoint
+/// write the new checkpoint, commit. A ``PipelinedProjection`` (the journey projection) sends its
+/// writes, the checkpoint and COMMIT in one pipeline: four round trips a batch. A crash or error anywhere rolls back rows and checkpoint
 /// together; the next run resumes from the last committed checkpoint.
 ///
 /// ## One active runner per projection
@@ -45,8 +46,9 @@ public final class ProjectionRunner: Sendable {
         public var synchronousCommit: Bool
         /// Runs after each non-empty batch committed, with its events (the freshness benchmark).
         public var afterCommit: (@Sendable ([RecordedEvent]) -> Void)?
-        /// Runs for each event of a batch once the projection applied it, inside the batch
-        /// transaction; throwing rolls the batch back (for tests that fail a batch mid-way).
+        /// Runs for each event of a batch once the projection applied it (a pipelined one: folded
+        /// it, its writes not yet sent), inside the batch transaction; throwing rolls the batch
+        /// back (for tests that fail a batch mid-way).
         public var afterEachEvent: (@Sendable (RecordedEvent) throws -> Void)?
         public init(batchSize: Int = 500, pollInterval: Double = 0.5, listen: Bool = true, synchronousCommit: Bool = false,
                     afterEachEvent: (@Sendable (RecordedEvent) throws -> Void)? = nil,
@@ -76,14 +78,22 @@ public final class ProjectionRunner: Sendable {
         self.configuration = configuration
         self.projection = projection
         let hook = configuration.afterEachEvent
-        follower = LogFollower(
+        follower = LogFollower.pipelined(
             client: client, checkpoint: .stored(name: projection.name),
             configuration: .init(batchSize: configuration.batchSize, pollInterval: .seconds(configuration.pollInterval),
                                  listen: configuration.listen, synchronousCommit: configuration.synchronousCommit,
                                  afterCommit: configuration.afterCommit)
         ) { events, connection in
-            try projection.apply(events, on: connection)
+            // A pipelined projection's writes go out after the hook, with the checkpoint and COMMIT.
+            let writes: [PostgresQuery]
+            if let pipelined = projection as? any PipelinedProjection {
+                writes = try pipelined.writes(for: events, on: connection)
+            } else {
+                try projection.apply(events, on: connection)
+                writes = []
+            }
             if let hook { try events.forEach(hook) }
+            return writes
         }
     }
 

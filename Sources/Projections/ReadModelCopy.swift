@@ -1,8 +1,9 @@
 import JourneyDomain
 import Postgres
 
-/// Journey rows for a rebuild's `COPY`: one text per table, each row encoded from the same
-/// ``StateRow`` / ``AttemptRow`` the live projection upserts, so both paths give equal rows.
+/// Journey rows for a rebuild's `COPY`: one text per table, each row written by
+/// ``JourneyCopyRows`` with the fields of the ``StateRow`` / ``AttemptRow`` the live projection
+/// upserts, so both paths give equal rows.
 struct ReadModelCopy {
     /// The tables' columns, in table order (read from the catalog at the start of a rebuild).
     struct Columns: Sendable {
@@ -10,25 +11,24 @@ struct ReadModelCopy {
         let attempts: [String]
     }
 
-    private var state: CopyRowEncoder
-    private var attempts: CopyRowEncoder
+    let columns: Columns
+    private let rows: JourneyCopyRows
     private(set) var stateRows = PostgresCopyText()
     private(set) var attemptRows = PostgresCopyText()
 
     init(columns: Columns) {
-        state = CopyRowEncoder(columns: columns.state)
-        attempts = CopyRowEncoder(columns: columns.attempts)
+        self.columns = columns
+        rows = JourneyCopyRows(columns: columns)
     }
 
-    var columns: Columns { Columns(state: state.columns, attempts: attempts.columns) }
     var isEmpty: Bool { stateRows.isEmpty }
     var byteCount: Int { stateRows.bytes.count + attemptRows.bytes.count }
 
     /// Adds the rows of one journey (its state row and one per attempt).
     mutating func append(id: String, state journey: JourneyState, position: Int64) throws {
-        try state.append(StateRow(id: id, state: journey, position: position), to: &stateRows)
+        try rows.appendState(id: id, state: journey, position: position, to: &stateRows)
         for attempt in journey.attempts {
-            try attempts.append(AttemptRow(journeyID: id, attempt: attempt), to: &attemptRows)
+            rows.appendAttempt(journeyID: id, attempt: attempt, to: &attemptRows)
         }
     }
 

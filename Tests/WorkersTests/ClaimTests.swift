@@ -59,6 +59,23 @@ import Workers
         }
     }
 
+    /// Items due at one instant, seeded while `work_leases` looks empty to the planner: each seed
+    /// copies the next items once, whatever plan the probe of the queue gets.
+    @Test func itemsDueAtOneInstantAreSeededOnceEach() async throws {
+        try await withWorkers { h in
+            try await Self.insertDue(h, count: 1200, dueAt: h.now().addingTimeInterval(-1))
+            try await h.database.owner.withConnection { try $0.execute(unsafeSQL: "VACUUM ANALYZE work_leases") }
+            let queue = WorkQueue(database: h.database.app)
+            let now = h.now()
+            var seeded: [Int] = []
+            for _ in 0..<4 { seeded.append(try await queue.seed(now: now, limit: 400)) }
+            #expect(seeded == [400, 400, 400, 0])
+            let rows = try await h.database.owner.query("SELECT count(*)::int, count(DISTINCT journey_id)::int FROM work_leases")
+            #expect(try rows.first?.decode(0, as: Int.self) == 1200)
+            #expect(try rows.first?.decode(1, as: Int.self) == 1200)
+        }
+    }
+
     @Test func anExpiredLeaseIsRescuedButACompletionIsNeverUndone() async throws {
         try await withWorkers { h in
             try await Self.insertDue(h, count: 2, dueAt: h.now().addingTimeInterval(-1))

@@ -18,6 +18,9 @@ struct BenchRebuild: Command {
             .optional("batch-size", valueName: "N", help: "Events per rebuild batch.", default: "\(ProjectionRebuilder.defaultBatchSize)"),
             .optional("parallelism", valueName: "N", help: "Partitions folding at once (default: the machine's cores, at most 4).",
                       default: "\(ProjectionRebuilder.defaultParallelism)"),
+            .optional("interleave", valueName: "N",
+                      help: "Journeys in flight at once: their events interleave in the log (0: each journey's events together).",
+                      default: "0"),
         ],
         flags: [FlagSpec("json", help: "Print one JSON object instead of a table.")])
     let configuration: RebuildBenchmark.Configuration
@@ -28,6 +31,7 @@ struct BenchRebuild: Command {
         configuration.events = try arguments.int("events", in: 1...50_000_000)
         configuration.batchSize = try arguments.int("batch-size", in: 1...100_000)
         configuration.parallelism = try arguments.int("parallelism", in: 1...16)
+        configuration.interleave = try arguments.int("interleave", in: 0...10_000_000)
         self.configuration = configuration
         json = try arguments.flag("json")
     }
@@ -58,7 +62,7 @@ struct BenchRebuild: Command {
                       String(format: "%.2f", result.read_seconds), "1.00"])
         let out = AppEnvironment.current.writeLine
         out("\(result.events) events in \(result.journeys) journeys (generated in \(String(format: "%.1f", result.generate_seconds)) s), "
-            + "batch \(result.batch_size); rows: journey_state \(result.rows_journey_state), journey_attempts \(result.rows_journey_attempts)")
+            + "batch \(result.batch_size), interleave \(result.interleave); rows: journey_state \(result.rows_journey_state), journey_attempts \(result.rows_journey_attempts)")
         out(table.render())
     }
 }
