@@ -4,7 +4,8 @@ import Postgres
 
 /// `journeys bench client`: our PostgreSQL client against `pgbench -M prepared` on the same
 /// server, the same clients, a bare INSERT and a point SELECT; and our client with its
-/// statement cache off (every statement parsed again, as through PgBouncer).
+/// statement cache off (every statement parsed again, as through PgBouncer); and our client's
+/// callers on the pool's loop executor (``PostgresClient/loopExecutor``).
 public struct ClientBenchmark: Sendable {
     public struct Configuration: Sendable {
         /// Concurrent clients (our pool's connections, pgbench's `-c`). Default 8.
@@ -29,6 +30,14 @@ public struct ClientBenchmark: Sendable {
         /// Our client with the statement cache off (unnamed statements, parsed every time).
         public let uncached_rows_per_s: Double
         public let uncached_ratio_to_pgbench: Double
+        /// Our client, its callers preferring the pool's loop executor (no wake-up per statement).
+        public let loop_executor_rows_per_s: Double
+        public let loop_executor_p50_ms: Double
+        public let loop_executor_p99_ms: Double
+        public let loop_executor_ratio_to_pgbench: Double
+        /// Our process's context switches (voluntary + involuntary, `getrusage`) per statement.
+        public let switches_per_query: Double
+        public let loop_executor_switches_per_query: Double
     }
 
     public struct Result: Sendable, Codable, Equatable {
@@ -39,7 +48,7 @@ public struct ClientBenchmark: Sendable {
     }
 
     /// Workloads per run, for a progress bar over time.
-    public static let workloadCount = 6
+    public static let workloadCount = 8
 
     public let database: PostgresConfiguration
     public let configuration: Configuration
@@ -49,7 +58,7 @@ public struct ClientBenchmark: Sendable {
         self.configuration = configuration
     }
 
-    /// Runs the six workloads, `progress` naming each as it starts.
+    /// Runs the eight workloads, `progress` naming each as it starts.
     public func run(progress: @Sendable (String) -> Void = { _ in }) async throws -> Result {
         let cached = PostgresClient(database, configuration: .init(maxConnections: configuration.clients))
         defer { cached.close() }
@@ -65,11 +74,16 @@ public struct ClientBenchmark: Sendable {
         let lookupRows = configuration.lookupRows
 
         progress("bare insert, our client")
-        let insert = try await measure(cached) { try await $0.query(BenchmarkStatements.clientInsert(key: .random(in: 1...1_000_000_000))) }
+        let insertStatement: @Sendable (PostgresClient) async throws -> Void = {
+            try await $0.query(BenchmarkStatements.clientInsert(key: .random(in: 1...1_000_000_000)))
+        }
+        let insert = try await measure(cached, insertStatement)
+        progress("bare insert, our client on its loop executor")
+        let insertLoop = try await measure(cached, onLoop: true, insertStatement)
         progress("bare insert, pgbench -M prepared")
         let insertBaseline = try pgbench.run(script: BenchmarkStatements.pgbenchInsertScript)
         progress("bare insert, our client, statement cache off")
-        let insertUncached = try await measure(uncached) { try await $0.query(BenchmarkStatements.clientInsert(key: .random(in: 1...1_000_000_000))) }
+        let insertUncached = try await measure(uncached, insertStatement)
 
         let select: @Sendable (PostgresClient) async throws -> Void = { client in
             let rows = try await client.query(BenchmarkStatements.clientSelect(key: .random(in: 1...lookupRows)))
@@ -77,34 +91,50 @@ public struct ClientBenchmark: Sendable {
         }
         progress("point SELECT through our client")
         let point = try await measure(cached, select)
+        progress("point SELECT through our client on its loop executor")
+        let pointLoop = try await measure(cached, onLoop: true, select)
         progress("point SELECT through pgbench -M prepared")
         let pointBaseline = try pgbench.run(script: BenchmarkStatements.pgbenchSelectScript(lookupRows: lookupRows))
         progress("point SELECT through our client, statement cache off")
         let pointUncached = try await measure(uncached, select)
 
-        func group(_ ours: LatencyStats, _ baseline: PgBench.Figures, _ unprepared: LatencyStats) -> Group {
+        func group(_ ours: Measured, _ baseline: PgBench.Figures, _ unprepared: Measured, _ onLoop: Measured) -> Group {
             func ratio(_ value: Double) -> Double { baseline.perSecond > 0 ? value / baseline.perSecond : 0 }
-            return Group(rows_per_s: ours.perSecond, p50_ms: ours.p50Milliseconds, p99_ms: ours.p99Milliseconds,
+            return Group(rows_per_s: ours.stats.perSecond, p50_ms: ours.stats.p50Milliseconds, p99_ms: ours.stats.p99Milliseconds,
                          pgbench_rows_per_s: baseline.perSecond, pgbench_latency_avg_ms: baseline.latencyMilliseconds,
-                         ratio_to_pgbench: ratio(ours.perSecond), uncached_rows_per_s: unprepared.perSecond,
-                         uncached_ratio_to_pgbench: ratio(unprepared.perSecond))
+                         ratio_to_pgbench: ratio(ours.stats.perSecond), uncached_rows_per_s: unprepared.stats.perSecond,
+                         uncached_ratio_to_pgbench: ratio(unprepared.stats.perSecond),
+                         loop_executor_rows_per_s: onLoop.stats.perSecond, loop_executor_p50_ms: onLoop.stats.p50Milliseconds,
+                         loop_executor_p99_ms: onLoop.stats.p99Milliseconds, loop_executor_ratio_to_pgbench: ratio(onLoop.stats.perSecond),
+                         switches_per_query: ours.switchesPerQuery, loop_executor_switches_per_query: onLoop.switchesPerQuery)
         }
         return Result(clients: configuration.clients, seconds_per_workload: configuration.seconds,
-                      insert: group(insert, insertBaseline, insertUncached), select: group(point, pointBaseline, pointUncached))
+                      insert: group(insert, insertBaseline, insertUncached, insertLoop),
+                      select: group(point, pointBaseline, pointUncached, pointLoop))
     }
 
-    /// Each client loops for the configured time; returns all latencies.
-    private func measure(_ client: PostgresClient, _ operation: @escaping @Sendable (PostgresClient) async throws -> Void) async throws -> LatencyStats {
+    /// One workload's latencies and our process's context switches per statement.
+    private struct Measured {
+        let stats: LatencyStats
+        let switchesPerQuery: Double
+    }
+
+    /// Each client loops for the configured time (as a task preferring the pool's loop executor
+    /// when `onLoop`); returns all latencies.
+    private func measure(_ client: PostgresClient, onLoop: Bool = false,
+                         _ operation: @escaping @Sendable (PostgresClient) async throws -> Void) async throws -> Measured {
+        let executor: (any TaskExecutor)? = onLoop ? client.loopExecutor : nil
         // Open every connection (and prepare) before the clock starts, as pgbench does.
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<configuration.clients { group.addTask { try await operation(client) } }
+            for _ in 0..<configuration.clients { group.addTask(executorPreference: executor) { try await operation(client) } }
             try await group.waitForAll()
         }
+        let switchesBefore = Self.contextSwitches()
         let started = ContinuousClock.now
         let deadline = started + .seconds(configuration.seconds)
         let durations = try await withThrowingTaskGroup(of: [Double].self) { group in
             for _ in 0..<configuration.clients {
-                group.addTask {
+                group.addTask(executorPreference: executor) {
                     var local: [Double] = []
                     local.reserveCapacity(100_000)
                     while ContinuousClock.now < deadline {
@@ -117,6 +147,15 @@ public struct ClientBenchmark: Sendable {
             }
             return try await group.reduce(into: [Double]()) { $0 += $1 }
         }
-        return LatencyStats(durations: durations, seconds: (ContinuousClock.now - started).seconds)
+        let switches = Double(Self.contextSwitches() - switchesBefore)
+        return Measured(stats: LatencyStats(durations: durations, seconds: (ContinuousClock.now - started).seconds),
+                        switchesPerQuery: durations.isEmpty ? 0 : switches / Double(durations.count))
+    }
+
+    /// Context switches of this process so far, all threads (`getrusage`).
+    private static func contextSwitches() -> Int {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        return usage.ru_nvcsw + usage.ru_nivcsw
     }
 }

@@ -51,8 +51,8 @@ public final class PostgresClient: Sendable {
     /// Where this pool's LISTEN connections go: ``Configuration/listenDatabase`` or ``database``.
     public var listenDatabase: PostgresConfiguration { configuration.listenDatabase ?? database }
     private let state: Mutex<(machine: PoolStateMachine<PooledConnection, Waiter>, nextID: Int)>
-    /// Waits for single statements' results (see ``query(_:)``).
-    private let loop = PostgresEventLoop()
+    /// Waits for single statements' results (see ``query(_:)``); also ``loopExecutor``.
+    let loop = PostgresEventLoop()
 
     public init(_ database: PostgresConfiguration, configuration: Configuration = Configuration()) {
         self.database = database

@@ -10,9 +10,25 @@ import Synchronization
 ///
 /// The caller sends on its own thread (``PostgresConnection/send(_:)``), then hands the
 /// connection to ``await(_:completion:)``; the completion runs on the loop thread.
+///
+/// It is also a `TaskExecutor` (``PostgresClient/loopExecutor``): jobs of tasks that prefer it
+/// run on the loop thread between epoll waits, so a statement's completion resumes its caller
+/// on the same thread, without a wake-up.
 final class PostgresEventLoop: Sendable {
+    /// What the loop thread shares with callers.
+    struct LoopState {
+        /// Statements in flight by socket.
+        var pending: [Int32: Pending] = [:]
+        /// Jobs of tasks that prefer this loop as their executor, in arrival order.
+        var jobs: [UnownedJob] = []
+        var started = false
+        var stopped = false
+        /// The thread has returned: jobs go to the global executor.
+        var exited = false
+    }
+
     /// A statement in flight: the connection, the first result read so far, what to call at the end.
-    private final class Pending: @unchecked Sendable {
+    final class Pending: @unchecked Sendable {
         let connection: PostgresConnection
         let completion: @Sendable (OpaquePointer?) -> Void
         var result: OpaquePointer?
@@ -24,8 +40,9 @@ final class PostgresEventLoop: Sendable {
 
     private let epoll: Int32
     private let wakeFD: Int32
-    /// Statements in flight by socket, and whether the thread runs / was told to stop.
-    private let state = Mutex<(pending: [Int32: Pending], started: Bool, stopped: Bool)>(([:], false, false))
+    let state = Mutex(LoopState())
+    /// The loop thread's `pthread_self()`, 0 before it starts.
+    private let thread = Atomic<UInt>(0)
 
     init() {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -44,7 +61,7 @@ final class PostgresEventLoop: Sendable {
     /// on the loop thread with the first result (nil when the connection broke). Returns false
     /// (and calls nothing) when the socket cannot be watched or the loop is stopped.
     func await(_ connection: PostgresConnection, completion: @escaping @Sendable (OpaquePointer?) -> Void) -> Bool {
-        guard epoll >= 0, wakeFD >= 0 else { return false }
+        guard isUsable else { return false }
         startIfNeeded()
         let fd = connection.socket
         guard fd >= 0 else { return false }
@@ -61,7 +78,17 @@ final class PostgresEventLoop: Sendable {
         return true
     }
 
-    /// Ends the thread once it wakes; statements in flight still complete first.
+    /// Whether the epoll and eventfd descriptors were created.
+    var isUsable: Bool { epoll >= 0 && wakeFD >= 0 }
+
+    /// Whether the caller runs on this loop's thread.
+    var isCurrentThread: Bool {
+        let current = thread.load(ordering: .acquiring)
+        return current != 0 && current == UInt(pthread_self())
+    }
+
+    /// Ends the thread once it wakes; statements in flight and jobs already queued still
+    /// complete first, later jobs go to the global executor.
     func stop() {
         let wasStarted = state.withLock { state -> Bool in
             state.stopped = true
@@ -70,9 +97,9 @@ final class PostgresEventLoop: Sendable {
         if wasStarted { signal() }
     }
 
-    private func startIfNeeded() {
+    func startIfNeeded() {
         let start = state.withLock { state -> Bool in
-            guard !state.started else { return false }
+            guard !state.started, !state.stopped else { return false }
             state.started = true
             return true
         }
@@ -80,6 +107,7 @@ final class PostgresEventLoop: Sendable {
         // Named from inside: a name set before start does not reach the OS thread (perf, top).
         Thread { [self] in
             Thread.current.name = "postgres.loop"
+            thread.store(UInt(pthread_self()), ordering: .releasing)
             run()
         }.start()
     }
@@ -90,7 +118,7 @@ final class PostgresEventLoop: Sendable {
         return errno == ENOENT && epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0
     }
 
-    private func signal() {
+    func signal() {
         var one: UInt64 = 1
         _ = write(wakeFD, &one, 8)
     }
@@ -98,9 +126,15 @@ final class PostgresEventLoop: Sendable {
     private func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while true {
-            let count = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, 64, -1) }
+            // Jobs first; with jobs still queued (enqueued by those just run), only poll.
+            runJobs()
+            let timeout: Int32 = state.withLock { $0.jobs.isEmpty } ? -1 : 0
+            let count = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, 64, timeout) }
             if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return }
+            guard count >= 0 else {
+                abandonJobs()
+                return
+            }
             for index in 0..<Int(count) {
                 let fd = events[index].data.fd
                 if fd == wakeFD {
@@ -110,8 +144,22 @@ final class PostgresEventLoop: Sendable {
                 }
                 service(fd)
             }
-            if state.withLock({ $0.stopped && $0.pending.isEmpty }) { return }
+            if state.withLock({ state -> Bool in
+                guard state.stopped, state.pending.isEmpty, state.jobs.isEmpty else { return false }
+                state.exited = true
+                return true
+            }) { return }
         }
+    }
+
+    /// Marks the thread gone and hands queued jobs to the global executor.
+    private func abandonJobs() {
+        let jobs = state.withLock { state -> [UnownedJob] in
+            state.exited = true
+            defer { state.jobs = [] }
+            return state.jobs
+        }
+        jobs.forEach { globalConcurrentExecutor.enqueue($0) }
     }
 
     /// Reads what arrived on `fd`; completes its statement when the connection is idle again.
