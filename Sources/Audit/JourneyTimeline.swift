@@ -50,7 +50,7 @@ public struct JourneyTimeline: Sendable {
             if let limit, RFC3339.microseconds(since1970: event.recordedAt) > limit { break }
             let decoded: JourneyEvent
             do {
-                decoded = try JourneyEvent(type: event.type, data: Data(event.data.text.utf8))
+                decoded = try JourneyEvent(type: event.type, text: event.data.text)
             } catch {
                 throw AuditError(.undecodableEvent, "event \(event.streamVersion) of journey \(id.rawValue) does not decode: \(error.code)")
             }

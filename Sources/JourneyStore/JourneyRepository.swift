@@ -30,7 +30,7 @@ public enum JourneyRepository {
         var state = Journey.initialState
         var version: Int64 = 0
         for recorded in try EventStore.readStream(stream(id), on: connection) {
-            let event = try JourneyEvent(type: recorded.type, data: Data(recorded.data.text.utf8))
+            let event = try JourneyEvent(type: recorded.type, text: recorded.data.text)
             state = Journey.evolve(state, event)
             version = recorded.streamVersion
         }

@@ -104,7 +104,7 @@ public final class JourneyWebhookFollower: Sendable {
         for step in steps {
             guard let start = starts[step.streamName.rawValue], let apiKeyID = start.apiKeyID,
                   let wanted = subscriptions[apiKeyID] else { continue }
-            let event = try JourneyEvent(type: step.type, data: Data(step.data.text.utf8))
+            let event = try JourneyEvent(type: step.type, text: step.data.text)
             guard let type = JourneyWebhookEventType.of(event), wanted.contains(type) else { continue }
             let journeyID = String(step.streamName.rawValue.dropFirst(streamPrefix.count))
             guard let message = try JourneyWebhookMessage(event: event, eventID: step.id, journeyID: journeyID,
