@@ -157,7 +157,7 @@ public final class HumanTokenAPIClient: Sendable {
                 }
                 throw error
             }
-            guard let json = try? JSONDecoder().decode(JSONValue.self, from: response.body) else {
+            guard let json = JSONValueReader.value(response.body) else {
                 throw HumanTokenAPIError(.invalidResponse, "\(what) answered with a body that is not JSON")
             }
             return json

@@ -114,11 +114,14 @@ struct IdempotencyStore: Sendable {
     /// else releases the key, on `connection`.
     static func finish(_ claim: Claim, journeyID: String, response: HTTPResponse,
                        on connection: PostgresConnection) throws {
-        if isFinal(response.status) {
-            _ = try connection.query(APIStatements.completeKey(claim, response: response))
-        } else {
-            _ = try connection.query(APIStatements.releaseKey(claim, journeyID: journeyID))
-        }
+        _ = try connection.query(finishing(claim, journeyID: journeyID, response: response))
+    }
+
+    /// The statement ``finish(_:journeyID:response:on:)`` runs, for a caller that pipelines it.
+    static func finishing(_ claim: Claim, journeyID: String, response: HTTPResponse) -> PostgresQuery {
+        isFinal(response.status)
+            ? APIStatements.completeKey(claim, response: response)
+            : APIStatements.releaseKey(claim, journeyID: journeyID)
     }
 
     /// Releases `claim`'s key now or, while the database is out of reach, keeps trying in the

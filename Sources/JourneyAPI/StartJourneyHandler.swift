@@ -9,7 +9,8 @@ import Postgres
 
 /// `POST /v1/journeys`: validates the subject and starts the journey through the engine, with
 /// the idempotency claim in the start's transaction and the answer stored (or, when it is
-/// retryable, the key released) in the transaction that records the first attempt's outcome.
+/// retryable, the key released) in the transaction that records the first attempt's outcome,
+/// pipelined with that transaction's last statement.
 ///
 /// Every answer about the started journey, problems included, names it as `journeyId`.
 struct StartJourneyHandler: Sendable {
@@ -44,14 +45,11 @@ struct StartJourneyHandler: Sendable {
                     return try StageTimer.measure(StartStage.idempotency, in: timer) {
                         try IdempotencyStore.claim(claim, journeyID: journeyID.rawValue, lease: lease, on: connection)
                     }
-                }, answer: { outcome, connection in
+                }, answer: { outcome, _ in
+                    // The key's answer is stored in the attempt's pipeline (see `PipelinedAnswer`).
                     let response = try StageTimer.measure(StartStage.answer, in: timer) { try Self.response(outcome, tokens: tokens) }
-                    if let claim {
-                        try StageTimer.measure(StartStage.idempotency, in: timer) {
-                            try IdempotencyStore.finish(claim, journeyID: outcome.journeyID.rawValue, response: response, on: connection)
-                        }
-                    }
-                    return response
+                    let finishing = claim.map { IdempotencyStore.finishing($0, journeyID: outcome.journeyID.rawValue, response: response) }
+                    return PipelinedAnswer(response, statements: finishing.map { [$0] } ?? [])
                 })
             } }
         } catch let error as EngineError where error.code == .startInterrupted {

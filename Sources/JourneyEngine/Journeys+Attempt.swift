@@ -28,6 +28,17 @@ extension Journeys {
         _ target: AttemptTarget, metadata: EventMetadata, known: (state: JourneyState, version: Int64)? = nil,
         answer: @escaping @Sendable (AttemptOutcome, PostgresConnection) throws -> Answer
     ) async throws -> Answer {
+        try await runAttempt(target, metadata: metadata, known: known) { outcome, connection in
+            PipelinedAnswer(try answer(outcome, connection))
+        }
+    }
+
+    /// Runs the attempt and records its outcome, as above; the answer's statements run after the
+    /// attempt's webhook lookup row in one pipeline (one round trip for both).
+    public func runAttempt<Answer: Sendable>(
+        _ target: AttemptTarget, metadata: EventMetadata, known: (state: JourneyState, version: Int64)? = nil,
+        pipelined answer: @escaping @Sendable (AttemptOutcome, PostgresConnection) throws -> PipelinedAnswer<Answer>
+    ) async throws -> Answer {
         let outcome: Result<CreatedProcess, HumanTokenAPIError>
         let client = dependencies.unicoClient(target.environment, tenant: target.tenant)
         let missingClient = client == nil
@@ -39,11 +50,14 @@ extension Journeys {
         let vault = dependencies.vault
         return try await StageTimer.measure(StartStage.recordTransaction) { try await commands.transaction { context in
             let result: Result<IssuedToken, EngineError>
+            var statements: [PostgresQuery] = []
             let known = context.attempt == 1 ? known : nil
             switch outcome {
             case .success(let process):
-                result = .success(try Self.record(process, target: target, metadata: metadata, vault: vault,
-                                                  known: known, in: context))
+                let (issued, lookup) = try Self.record(process, target: target, metadata: metadata, vault: vault,
+                                                       known: known, in: context)
+                result = .success(issued)
+                statements.append(lookup)
             case .failure(let error) where Self.leavesIntentOpen(error) && !missingClient:
                 result = .failure(Self.creationFailed(error))
             case .failure(let error):
@@ -55,8 +69,19 @@ extension Journeys {
             }
             let outcome = AttemptOutcome(journeyID: target.journeyID, environment: target.environment, result: result,
                                          decidedAt: context.now)
-            return try answer(outcome, context.connection)
+            let answered = try answer(outcome, context.connection)
+            try Self.run(statements + answered.statements, on: context.connection)
+            return answered.value
         } }
+    }
+
+    /// Runs `statements` in one round trip (a pipeline when there are several); throws the first failure.
+    static func run(_ statements: [PostgresQuery], on connection: PostgresConnection) throws {
+        switch statements.count {
+        case 0: return
+        case 1: try connection.query(statements[0])
+        default: for result in try connection.pipeline(statements) { _ = try result.get() }
+        }
     }
 
     /// Runs the attempt and records its outcome.
@@ -103,16 +128,18 @@ extension Journeys {
         }
     }
 
-    /// Records the created process (its secrets sealed) and the token's issuance in one append.
+    /// Records the created process (its secrets sealed) and the token's issuance in one append;
+    /// returns the token and the webhook lookup row's statement, which the caller runs in the
+    /// same transaction.
     static func record(_ process: CreatedProcess, target: AttemptTarget, metadata: EventMetadata,
                        vault: SubjectVault, known: (state: JourneyState, version: Int64)? = nil,
-                       in context: CommandContext) throws -> IssuedToken {
+                       in context: CommandContext) throws -> (IssuedToken, lookup: PostgresQuery) {
         let creation = try sealedCreation(process, target: target, tokenExpiresAt: nil, vault: vault, in: context)
         let issued = try context.execute([.recordProcessCreated(creation), .issueToken], journey: target.journeyID,
                                          metadata: metadata, known: known)
-        try recordLookup(process, target: target, in: context)
         let expiresAt = issued.state.currentAttempt?.tokenExpiresAt ?? context.now.addingTimeInterval(300)
-        return IssuedToken(attempt: target.attempt, webAppToken: process.webAppToken, expiresAt: expiresAt)
+        return (IssuedToken(attempt: target.attempt, webAppToken: process.webAppToken, expiresAt: expiresAt),
+                lookupRow(process, target: target))
     }
 
     /// Records the created process (its secrets sealed) and its webhook lookup row, without
@@ -141,7 +168,11 @@ extension Journeys {
 
     /// The webhook's lookup row (schema/0005), in the transaction of the ProcessCreated event.
     static func recordLookup(_ process: CreatedProcess, target: AttemptTarget, in context: CommandContext) throws {
-        try context.connection.query(EngineStatements.insertProcessJourney(
-            processID: process.id, journeyID: target.journeyID, attempt: target.attempt))
+        try context.connection.query(lookupRow(process, target: target))
+    }
+
+    /// The statement of the webhook's lookup row.
+    static func lookupRow(_ process: CreatedProcess, target: AttemptTarget) -> PostgresQuery {
+        EngineStatements.insertProcessJourney(processID: process.id, journeyID: target.journeyID, attempt: target.attempt)
     }
 }

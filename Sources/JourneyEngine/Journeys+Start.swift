@@ -16,12 +16,13 @@ extension Journeys {
     /// Once the start is committed, any error is thrown as `start_interrupted` naming the journey.
     /// Followers of the log are woken once per start, after the attempt's transaction (or its
     /// failure), not after each of the two.
+    /// `answer`'s statements run in the attempt's transaction, pipelined with its last statement.
     /// `tenant` (the caller's) is recorded on the journey and scopes the subject's reference; nil
     /// records none (the default tenant).
     public func start<Answer: Sendable>(
         _ valid: ValidatedStartJourney, actor: String, tenant: String? = nil,
         claim: @escaping @Sendable (JourneyID, PostgresConnection) throws -> Bool = { _, _ in true },
-        answer: @escaping @Sendable (AttemptOutcome, PostgresConnection) throws -> Answer
+        answer: @escaping @Sendable (AttemptOutcome, PostgresConnection) throws -> PipelinedAnswer<Answer>
     ) async throws -> StartOutcome<Answer> {
         let journeyID = JourneyID(dependencies.ids().uuidString.lowercased())
         let metadata = metadata(actor: actor)
@@ -46,7 +47,7 @@ extension Journeys {
         }
         guard let (target, state, version) = started else { return .claimedElsewhere }
         do {
-            return .answered(try await runAttempt(target, metadata: metadata, known: (state, version), answer: answer))
+            return .answered(try await runAttempt(target, metadata: metadata, known: (state, version), pipelined: answer))
         } catch {
             commands.notifyAppended()
             throw EngineError(.startInterrupted, "the journey started but its first attempt was not recorded",
