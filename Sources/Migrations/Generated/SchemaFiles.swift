@@ -33,5 +33,6 @@ public enum SchemaFiles {
         migration0030,
         migration0031,
         migration0033,
+        migration0036,
     ]
 }
