@@ -34,5 +34,6 @@ public enum SchemaFiles {
         migration0031,
         migration0033,
         migration0036,
+        migration0037,
     ]
 }
