@@ -19,6 +19,19 @@ stop_cluster() {
       "$bin/pg_ctl" -D "$data" -m fast stop >/dev/null 2>&1 || true
     fi
   done
+  # PgBouncers the tests started (`pgbouncer -d` daemons, LocalPgBouncer) outlive a killed test
+  # process: stop those whose test process (the pid in the folder's name) is gone, if that pid
+  # is still a pgbouncer. Other runs' live tests keep theirs.
+  local pidfile pid owner
+  for pidfile in "${TMPDIR:-/tmp}"/journeys-pgbouncer-*/pgbouncer.pid; do
+    [ -f "$pidfile" ] || continue
+    owner=$(basename "$(dirname "$pidfile")" | grep -oE -- '-[0-9]+-' | head -1 | tr -d -)
+    [ -n "$owner" ] && [ -d "/proc/$owner" ] && continue
+    pid=$(cat "$pidfile" 2>/dev/null)
+    if [ -n "$pid" ] && { tr '\0' ' ' < "/proc/$pid/cmdline"; } 2>/dev/null | grep -q pgbouncer; then
+      kill "$pid" 2>/dev/null || true
+    fi
+  done
 }
 trap stop_cluster EXIT
 # Every target declares the modules of this package it imports (Package.swift matches the code).
