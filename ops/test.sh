@@ -63,8 +63,9 @@ status=${PIPESTATUS[0]}
 if [ "$status" != 0 ]; then
   # Every failed test's line, a parameterized test's cases ("Test case passing 1 argument ... to
   # f(x:) failed after") included: a failure line that names no function (a display name) rules
-  # out the rerun, so no failure goes uncounted beside a rerun that passes.
-  lines=$(grep -aE '^.{0,4}Test .* failed after' "$log" \
+  # out the rerun, so no failure goes uncounted beside a rerun that passes. The run's summary
+  # ("Test run with N tests ... failed after") is not a test's line.
+  lines=$(grep -aE '^.{0,4}Test .* failed after' "$log" | grep -avE '^.{0,4}Test run with [0-9]' \
     | sed -E 's/^.{0,4}Test case passing .* to ([A-Za-z_][A-Za-z0-9_]*\()/Test \1/' | sort -u || true)
   failed=$(printf '%s\n' "$lines" | grep -aE '^.{0,4}Test [A-Za-z_][A-Za-z0-9_]*\(' \
     | sed -E 's/^.{0,4}Test ([A-Za-z_][A-Za-z0-9_]*)\(.*/\1/' | sort -u)

@@ -74,8 +74,8 @@ public struct ClientBenchmark: Sendable {
         let lookupRows = configuration.lookupRows
 
         progress("bare insert, our client")
-        let insertStatement: @Sendable (PostgresClient) async throws -> Void = {
-            try await $0.query(BenchmarkStatements.clientInsert(key: .random(in: 1...1_000_000_000)))
+        let insertStatement: Operation = { client, keys in
+            try await client.query(BenchmarkStatements.clientInsert(key: keys.next(in: 1...1_000_000_000)))
         }
         let insert = try await measure(cached, insertStatement)
         progress("bare insert, our client on its loop executor")
@@ -85,8 +85,8 @@ public struct ClientBenchmark: Sendable {
         progress("bare insert, our client, statement cache off")
         let insertUncached = try await measure(uncached, insertStatement)
 
-        let select: @Sendable (PostgresClient) async throws -> Void = { client in
-            let rows = try await client.query(BenchmarkStatements.clientSelect(key: .random(in: 1...lookupRows)))
+        let select: Operation = { client, keys in
+            let rows = try await client.query(BenchmarkStatements.clientSelect(key: keys.next(in: 1...lookupRows)))
             _ = try rows.first?.decode(0, as: String.self)
         }
         progress("point SELECT through our client")
@@ -113,6 +113,9 @@ public struct ClientBenchmark: Sendable {
                       select: group(point, pointBaseline, pointUncached, pointLoop))
     }
 
+    /// One statement of a workload, drawing its keys from the calling client's generator.
+    typealias Operation = @Sendable (PostgresClient, inout ClientKeys) async throws -> Void
+
     /// One workload's latencies and our process's context switches per statement.
     private struct Measured {
         let stats: LatencyStats
@@ -122,11 +125,16 @@ public struct ClientBenchmark: Sendable {
     /// Each client loops for the configured time (as a task preferring the pool's loop executor
     /// when `onLoop`); returns all latencies.
     private func measure(_ client: PostgresClient, onLoop: Bool = false,
-                         _ operation: @escaping @Sendable (PostgresClient) async throws -> Void) async throws -> Measured {
+                         _ operation: @escaping Operation) async throws -> Measured {
         let executor: (any TaskExecutor)? = onLoop ? client.loopExecutor : nil
         // Open every connection (and prepare) before the clock starts, as pgbench does.
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<configuration.clients { group.addTask(executorPreference: executor) { try await operation(client) } }
+            for _ in 0..<configuration.clients {
+                group.addTask(executorPreference: executor) {
+                    var keys = ClientKeys()
+                    try await operation(client, &keys)
+                }
+            }
             try await group.waitForAll()
         }
         let switchesBefore = Self.contextSwitches()
@@ -137,9 +145,10 @@ public struct ClientBenchmark: Sendable {
                 group.addTask(executorPreference: executor) {
                     var local: [Double] = []
                     local.reserveCapacity(100_000)
+                    var keys = ClientKeys()
                     while ContinuousClock.now < deadline {
                         let begin = ContinuousClock.now
-                        try await operation(client)
+                        try await operation(client, &keys)
                         local.append((ContinuousClock.now - begin).seconds)
                     }
                     return local
@@ -157,5 +166,21 @@ public struct ClientBenchmark: Sendable {
         var usage = rusage()
         guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
         return usage.ru_nvcsw + usage.ru_nivcsw
+    }
+}
+
+/// A client's keys from a user-space generator (SplitMix64, seeded once from the system's
+/// generator), as pgbench's `random()` draws them: no `getrandom` system call per statement.
+struct ClientKeys {
+    private var state = UInt64.random(in: .min ... .max)
+
+    /// A key uniform in `range` (the modulo bias is negligible for these ranges).
+    mutating func next(in range: ClosedRange<Int>) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return range.lowerBound + Int(z % UInt64(range.count))
     }
 }

@@ -18,20 +18,24 @@ final class PooledConnection: Sendable {
     }
 
     /// Lends the connection to `body` after noticing a server restart (and reconnecting);
-    /// call on `queue`.
-    func use<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    /// call on `queue`. `loop` stops watching the socket first; a socket it watched with nothing
+    /// arriving since needs no `poll`.
+    func use<T>(loop: PostgresEventLoop, _ body: (PostgresConnection) throws -> T) throws -> T {
         guard let current = connection.withLock({ $0 }) else {
             throw PostgresError(.connectionClosed, "the connection is closed")
         }
-        if !current.checkAlive() { try current.reset() }
+        let quiet = loop.unwatchQuiet(current) && current.isUsable
+        if !quiet, !current.checkAlive() { try current.reset() }
         return try body(current)
     }
 
     /// The connection when it is open and no server restart is pending (no reconnect here);
-    /// nil otherwise. Call only while holding the connection.
-    func connectionIfAlive() -> PostgresConnection? {
-        guard let current = connection.withLock({ $0 }), current.checkAlive() else { return nil }
-        return current
+    /// nil otherwise. Call only while holding the connection. A socket `loop` still watches
+    /// had nothing arrive since its last statement, so it needs no `poll`.
+    func connectionIfAlive(loop: PostgresEventLoop) -> PostgresConnection? {
+        guard let current = connection.withLock({ $0 }) else { return nil }
+        if loop.isQuiet(current) { return current.isUsable ? current : nil }
+        return current.checkAlive() ? current : nil
     }
 
     var isUsable: Bool { connection.withLock { $0?.isUsable ?? false } }

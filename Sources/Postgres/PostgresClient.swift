@@ -80,7 +80,7 @@ public final class PostgresClient: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             pooled.queue.async { [self] in
                 let result = Result {
-                    try pooled.use { connection in
+                    try pooled.use(loop: loop) { connection in
                         defer { if connection.isInTransaction && connection.isUsable { try? connection.execute(unsafeSQL: PostgresStatements.rollback) } }
                         return try body(connection)
                     }
@@ -95,7 +95,7 @@ public final class PostgresClient: Sendable {
     @discardableResult
     public func query(_ query: PostgresQuery) async throws -> PostgresRows {
         let pooled = try await acquire()
-        guard let connection = pooled.connectionIfAlive(), try sendOrRelease(query, on: connection, pooled) else {
+        guard let connection = pooled.connectionIfAlive(loop: loop), try sendOrRelease(query, on: connection, pooled) else {
             // Not prepared yet, or a restart to notice: the queue path prepares and reconnects.
             return try await run(on: pooled) { try $0.query(query) }
         }

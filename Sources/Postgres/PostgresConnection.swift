@@ -7,6 +7,8 @@ public final class PostgresConnection: @unchecked Sendable {
     let handle: OpaquePointer
     /// Named prepared statements by SQL text; emptied on reconnect.
     var statementCache: StatementCache
+    /// The socket the pool's event loop registered for this connection; -1 after a reset.
+    var watchedSocket: Int32 = -1
 
     private init(handle: OpaquePointer, statementCacheCapacity: Int) {
         self.handle = handle
@@ -99,6 +101,7 @@ public final class PostgresConnection: @unchecked Sendable {
     func reset() throws {
         statementCache.removeAll()
         statementCache.stale = []
+        watchedSocket = -1
         PQreset(handle)
         guard isUsable else {
             throw PostgresError(.connectionFailed, "could not reconnect to PostgreSQL: \(Self.lastError(handle))")

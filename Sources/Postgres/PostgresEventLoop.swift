@@ -11,6 +11,10 @@ import Synchronization
 /// The caller sends on its own thread (``PostgresConnection/send(_:)``), then hands the
 /// connection to ``await(_:completion:)``; the completion runs on the loop thread.
 ///
+/// A socket stays registered (level-triggered) between statements, so a statement costs no
+/// `epoll_ctl`; one that turns readable while idle is dropped from the set, which also tells the
+/// pool that the connection needs a liveness check (``isQuiet(_:)``).
+///
 /// It is also a `TaskExecutor` (``PostgresClient/loopExecutor``): jobs of tasks that prefer it
 /// run on the loop thread between epoll waits, so a statement's completion resumes its caller
 /// on the same thread, without a wake-up.
@@ -19,6 +23,8 @@ final class PostgresEventLoop: Sendable {
     struct LoopState {
         /// Statements in flight by socket.
         var pending: [Int32: Pending] = [:]
+        /// Sockets registered with epoll (see ``watch(_:fd:)``).
+        var watched: Set<Int32> = []
         /// Jobs of tasks that prefer this loop as their executor, in arrival order.
         var jobs: [UnownedJob] = []
         var started = false
@@ -38,7 +44,7 @@ final class PostgresEventLoop: Sendable {
         }
     }
 
-    private let epoll: Int32
+    let epoll: Int32
     private let wakeFD: Int32
     let state = Mutex(LoopState())
     /// The loop thread's `pthread_self()`, 0 before it starts.
@@ -66,16 +72,14 @@ final class PostgresEventLoop: Sendable {
         let fd = connection.socket
         guard fd >= 0 else { return false }
         let entry = Pending(connection, completion)
-        guard state.withLock({ state -> Bool in
+        return state.withLock { state -> Bool in
             guard !state.stopped else { return false }
+            // Registered under the lock, so an answer the loop saw before `pending` was set
+            // (and dropped the socket for) is reported again by the fresh registration.
+            guard watch(connection, fd: fd, in: &state) else { return false }
             state.pending[fd] = entry
             return true
-        }) else { return false }
-        guard arm(fd) else {
-            state.withLock { $0.pending[fd] = nil }
-            return false
         }
-        return true
     }
 
     /// Whether the epoll and eventfd descriptors were created.
@@ -110,12 +114,6 @@ final class PostgresEventLoop: Sendable {
             thread.store(UInt(pthread_self()), ordering: .releasing)
             run()
         }.start()
-    }
-
-    private func arm(_ fd: Int32) -> Bool {
-        var event = epoll_event(events: EPOLLIN.rawValue | EPOLLONESHOT.rawValue, data: epoll_data_t(fd: fd))
-        if epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event) == 0 { return true }
-        return errno == ENOENT && epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0
     }
 
     func signal() {
@@ -164,7 +162,11 @@ final class PostgresEventLoop: Sendable {
 
     /// Reads what arrived on `fd`; completes its statement when the connection is idle again.
     private func service(_ fd: Int32) {
-        guard let entry = state.withLock({ $0.pending[fd] }) else { return }
+        guard let entry = state.withLock({ state -> Pending? in
+            if let entry = state.pending[fd] { return entry }
+            unwatch(fd, in: &state)
+            return nil
+        }) else { return }
         let handle = entry.connection.handle
         var broken = PQconsumeInput(handle) == 0
         while !broken, PQisBusy(handle) == 0 {
@@ -177,7 +179,7 @@ final class PostgresEventLoop: Sendable {
         if broken || PQstatus(handle) != CONNECTION_OK {
             broken = true
         }
-        if broken || !arm(fd) {
+        if broken {
             // The connection broke: drain what libpq still holds, then report.
             while let result = PQgetResult(handle) {
                 if entry.result == nil { entry.result = result } else { PQclear(result) }
