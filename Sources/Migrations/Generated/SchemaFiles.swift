@@ -34,5 +34,7 @@ public enum SchemaFiles {
         migration0031,
         migration0033,
         migration0034,
+        migration0036,
+        migration0037,
     ]
 }
