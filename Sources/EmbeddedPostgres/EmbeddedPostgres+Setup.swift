@@ -55,6 +55,8 @@ extension EmbeddedPostgres {
 
     /// Writes `journeys.conf`, included by postgresql.conf. `jit = off`: compiling a report's plan
     /// cost more than it saved (`bench reports` at 2M journeys: SLA p95 489 ms with JIT, 61 ms without).
+    /// `wal_compression = lz4`: full-page images cost less CPU than with pglz (a rebuild's index
+    /// builds: 0.84–0.97 s → 0.60 s for 37k states).
     func writeSettings(port: Int) throws {
         let durable = configuration.durable ? "on" : "off"
         let settings = """
@@ -66,7 +68,7 @@ extension EmbeddedPostgres {
         fsync = \(durable)
         synchronous_commit = \(durable)
         full_page_writes = \(durable)
-        wal_compression = on
+        wal_compression = lz4
         max_wal_size = 4GB
         checkpoint_timeout = 15min
         wal_buffers = 16MB

@@ -47,6 +47,14 @@ public struct FreshnessBenchmark: Sendable {
         /// of `p99_ms` is this benchmark's polling).
         public let runner_commit_p50_ms: Double
         public let runner_commit_p99_ms: Double
+        /// What else ran on the server during the timed part (it starts after a VACUUM ANALYZE of
+        /// the tables it writes): checkpoints, autovacuum/autoanalyze runs over the database's
+        /// tables, WAL full-page images (many right after a checkpoint), and the host's 1-minute
+        /// load average at the end (above the 2 cores' count: other work took CPU from the run).
+        public var checkpoints_during_run = 0
+        public var autovacuums_during_run = 0
+        public var wal_fpi_during_run = 0
+        public var load_average_1m = 0.0
     }
 
     public let client: PostgresClient
@@ -71,8 +79,17 @@ public struct FreshnessBenchmark: Sendable {
                 let probe = try await appendFlat(seconds: configuration.probeSeconds)
                 try await waitForCatchUp()
                 let target = probe / 2
+                progress("vacuuming and analyzing the written tables")
+                try await vacuumWrittenTables()
+                let before = try await disturbances()
                 progress(String(format: "appending at %.0f/s for %.0f s with a live runner", target, configuration.seconds))
-                return try await measure(rate: target, sustainable: probe, tracker: tracker)
+                var result = try await measure(rate: target, sustainable: probe, tracker: tracker)
+                let after = try await disturbances()
+                result.checkpoints_during_run = after.checkpoints - before.checkpoints
+                result.autovacuums_during_run = after.autovacuums - before.autovacuums
+                result.wal_fpi_during_run = after.fullPageImages - before.fullPageImages
+                result.load_average_1m = Self.loadAverage() ?? 0
+                return result
             }
             defer { group.cancelAll() }
             while let result = try await group.next() {
@@ -173,6 +190,29 @@ public struct FreshnessBenchmark: Sendable {
             poll_interval_ms: poll * 1000,
             applied_p50_ms: applied.p50Milliseconds, applied_p99_ms: applied.p99Milliseconds,
             runner_commit_p50_ms: runnerCommitted.p50Milliseconds, runner_commit_p99_ms: runnerCommitted.p99Milliseconds)
+    }
+
+    /// The probe's burst leaves dead rows and stale statistics: without this, autovacuum and
+    /// autoanalyze of them start inside the timed part, on the same cores.
+    private func vacuumWrittenTables() async throws {
+        try await client.withConnection { connection in
+            for vacuum in FreshnessBenchmarkStatements.vacuumWrittenTables { try connection.execute(unsafeSQL: vacuum) }
+        }
+    }
+
+    /// The server's counters that tell a disturbed run (see ``Result``).
+    private func disturbances() async throws -> (checkpoints: Int, autovacuums: Int, fullPageImages: Int) {
+        try await client.withConnection { connection in
+            _ = try connection.query(FreshnessBenchmarkStatements.clearStatsSnapshot)
+            guard let row = try connection.query(FreshnessBenchmarkStatements.disturbances).first else { return (0, 0, 0) }
+            return (try row.decode(0), try row.decode(1), try row.decode(2))
+        }
+    }
+
+    /// The host's 1-minute load average (`/proc/loadavg`), nil where there is none.
+    static func loadAverage() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").first.flatMap { Double($0) }
     }
 
     /// Waits (up to a minute) until the projection has no readable event left to apply.

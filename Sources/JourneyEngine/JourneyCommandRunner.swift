@@ -5,9 +5,10 @@ import JourneyStore
 import Observability
 import Postgres
 
-/// The one way to run journey commands: a short transaction at a decision time from the clock,
-/// retried from a fresh load when another writer moved the stream first, and a NOTIFY to the
-/// log's followers (projection runner, webhook follower) after every commit.
+/// The one way to run journey commands: a short transaction at a decision time from the clock
+/// (or, for a single command, `execute`: a load, then a group-committed append), retried from a
+/// fresh load when another writer moved the stream first, and a NOTIFY to the log's followers
+/// (projection runner, webhook follower) after every commit.
 ///
 /// A command retried after an ambiguous failure is decided again on the reloaded state, where
 /// the decider treats it as a duplicate. Domain refusals (`DomainError`) are thrown as they are
@@ -65,11 +66,33 @@ public struct JourneyCommandRunner: Sendable {
         events.notifyAppended()
     }
 
-    /// Decides and appends one command in its own transaction.
+    /// Decides one command on the journey as loaded and appends its events group-committed with
+    /// concurrent appends (``EventStore/append(_:to:expectedVersion:)``) at the loaded version:
+    /// no transaction is held across the load and the decision, and a refused append fails
+    /// alone. When another writer moved the stream first, it loads, decides and appends again
+    /// (up to ``maximumAttempts`` tries). Followers are woken after the append.
     @discardableResult
     public func execute(_ command: JourneyCommand, journey id: JourneyID,
                         metadata: EventMetadata) async throws -> JourneyRepository.Outcome {
-        try await transaction { try $0.execute(command, journey: id, metadata: metadata) }
+        var tries = 0
+        while true {
+            tries += 1
+            let now = clock()
+            let (state, version) = try await load(id)
+            let (events, decided, newEvents) = try JourneyRepository.decide([command], state: state, now: now,
+                                                                            randomUnit: random(), metadata: metadata)
+            guard !events.isEmpty else {
+                return JourneyRepository.Outcome(events: [], state: state, version: version, positions: [])
+            }
+            do {
+                let result = try await self.events.append(newEvents, to: JourneyRepository.stream(id),
+                                                          expectedVersion: .exact(version))
+                return JourneyRepository.Outcome(events: events, state: decided, version: result.streamVersion,
+                                                 positions: result.positions)
+            } catch let error as EventStoreError where error.code == .wrongExpectedVersion || error.code == .orderConflict {
+                if tries >= Self.maximumAttempts { throw error }
+            }
+        }
     }
 
     /// The journey's current state and version (version 0 and the initial state when unknown).

@@ -19,6 +19,13 @@ public enum JourneyRepository {
         public let version: Int64
         /// Global positions of the appended events (empty for a duplicate command).
         public let positions: [Int64]
+
+        public init(events: [JourneyEvent], state: JourneyState, version: Int64, positions: [Int64]) {
+            self.events = events
+            self.state = state
+            self.version = version
+            self.positions = positions
+        }
     }
 
     /// The stream of a journey: `journey-<id>`.
@@ -53,6 +60,18 @@ public enum JourneyRepository {
                                now: Date, randomUnit: Double, known: (state: JourneyState, version: Int64)? = nil,
                                on connection: PostgresConnection) throws -> Outcome {
         let (state, version) = try known ?? load(id, on: connection)
+        let (events, decided, newEvents) = try decide(commands, state: state, now: now, randomUnit: randomUnit,
+                                                      metadata: metadata)
+        guard !events.isEmpty else { return Outcome(events: [], state: state, version: version, positions: []) }
+        let stream = stream(id)
+        let result = try EventStore.append(newEvents, to: stream, expectedVersion: .exact(version), on: connection)
+        return Outcome(events: events, state: decided, version: result.streamVersion, positions: result.positions)
+    }
+
+    /// Decides `commands` one after another on `state`: the events, the state they leave and
+    /// the events encoded for the store.
+    public static func decide(_ commands: [JourneyCommand], state: JourneyState, now: Date, randomUnit: Double,
+                              metadata: EventMetadata) throws -> (events: [JourneyEvent], state: JourneyState, new: [NewEvent]) {
         var events: [JourneyEvent] = []
         var decided = state
         for command in commands {
@@ -60,14 +79,11 @@ public enum JourneyRepository {
             decided = Journey.fold(new, from: decided)
             events += new
         }
-        guard !events.isEmpty else { return Outcome(events: [], state: state, version: version, positions: []) }
-        let stream = stream(id)
         let newEvents = try events.map { event in
             let encoded = try event.encoded()
             return NewEvent(type: encoded.type,
                             data: JSONB(text: String(decoding: encoded.data, as: UTF8.self)), metadata: metadata)
         }
-        let result = try EventStore.append(newEvents, to: stream, expectedVersion: .exact(version), on: connection)
-        return Outcome(events: events, state: decided, version: result.streamVersion, positions: result.positions)
+        return (events, decided, newEvents)
     }
 }

@@ -3,8 +3,8 @@ import Postgres
 
 /// The daily rollups of the journey read models that long report windows read (migration 0026).
 ///
-/// Every applied batch takes the changed journeys' contribution out before their rows are
-/// written and adds it back after, in the batch's transaction, so the rollups always equal an
+/// Every applied batch moves the changed journeys' contribution from their stored rows to their
+/// new ones before writing those, in the batch's transaction, so the rollups always equal an
 /// aggregate of `journey_state` and `journey_attempts` by the UTC day of each journey's start.
 public enum DailyRollup {
     /// Buckets of the seconds from start to result, as `width_bucket` numbers them (the
@@ -16,9 +16,16 @@ public enum DailyRollup {
         String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
     }
 
-    /// The statement that adds (`sign` 1) or takes out (-1) the contribution of the journeys in `ids` (JSON array).
-    static func adjustment(_ ids: String, by sign: Int, tables: JourneyStateProjection.Tables) -> PostgresQuery {
-        ProjectionsStatements.rollup(ids: ids, sign: sign, tables: tables)
+    /// The new rows of a batch's changed journeys, as JSON arrays of the columns the rollups read.
+    struct Rows: Sendable {
+        let states: String
+        let attempts: String
+    }
+
+    /// The statement that moves the rollups from the stored rows of the journeys in `ids` (JSON
+    /// array) to `rows`, their new ones (every attempt of each): run it before writing the rows.
+    static func delta(_ ids: String, to rows: Rows, tables: JourneyStateProjection.Tables) -> PostgresQuery {
+        ProjectionsStatements.rollupDelta(ids: ids, states: rows.states, attempts: rows.attempts, tables: tables)
     }
 
     /// Fills the (empty) rollups of `tables` from every row of its read models.

@@ -1,6 +1,7 @@
 import Foundation
 import JourneyDomain
 import Postgres
+import Timestamps
 
 /// `journey_state` and `journey_attempts` rows written by hand straight into `COPY` text, in the
 /// catalog's column order: the same fields as ``StateRow`` / ``AttemptRow`` (what the live
@@ -112,6 +113,6 @@ struct JourneyCopyRows {
 
     private static func timestamp(_ date: Date?, _ text: inout PostgresCopyText) {
         guard let date else { return text.appendNull() }
-        text.appendPreEscaped { TimestampBytes.append(date, to: &$0) }
+        text.appendPreEscaped { RFC3339.append(date, to: &$0) }
     }
 }

@@ -115,8 +115,8 @@ public struct JourneyStateProjection: PipelinedProjection {
     }
 
     /// Loads the batch's stored states on `connection` and folds it; returns the statements that
-    /// write the result, in order: the changed journeys' rollup contribution out, their
-    /// `journey_state` and `journey_attempts` upserts, their contribution back in (none when
+    /// write the result, in order: the rollups moved from the changed journeys' stored rows to
+    /// their new ones, then their `journey_state` and `journey_attempts` upserts (none when
     /// nothing changed). The runner sends them in one pipeline with its checkpoint and COMMIT.
     public func writes(for events: [RecordedEvent], on connection: PostgresConnection) throws -> [PostgresQuery] {
         try Self.writes(Batch(lazy: events), tables: tables, on: connection)
@@ -125,10 +125,9 @@ public struct JourneyStateProjection: PipelinedProjection {
     static func writes(_ batch: Batch, tables: Tables, on connection: PostgresConnection) throws -> [PostgresQuery] {
         var states = try load(batch.journeyIDs, tables: tables, on: connection)
         let changed = try fold(batch, into: &states)
-        guard let rows = try Rows(changed) else { return [] }
+        guard let rows = try Rows(changed, rollup: true), let delta = rows.rollup else { return [] }
         let ids = try DailyRollup.ids(changed.map(\.id))
-        return [DailyRollup.adjustment(ids, by: -1, tables: tables)] + write(rows, tables: tables)
-            + [DailyRollup.adjustment(ids, by: 1, tables: tables)]
+        return [DailyRollup.delta(ids, to: delta, tables: tables)] + write(rows, tables: tables)
     }
 
     /// Evolves `states` (the stored states of the batch's journeys; absent ones start from the
@@ -179,15 +178,18 @@ public struct JourneyStateProjection: PipelinedProjection {
     struct Rows: Sendable {
         let states: String
         let attempts: String?
+        /// The rollups' columns of the same rows (``DailyRollup/delta(_:to:tables:)``), when asked for.
+        let rollup: DailyRollup.Rows?
 
         /// nil when nothing changed.
-        init?(_ changed: [Changed]) throws {
+        init?(_ changed: [Changed], rollup: Bool = false) throws {
             guard !changed.isEmpty else { return nil }
-            let encoder = JSONEncoder()
-            states = String(decoding: try encoder.encode(changed.map { StateRow(id: $0.id, state: $0.state, position: $0.position) }),
-                            as: UTF8.self)
+            let stateRows = changed.map { StateRow(id: $0.id, state: $0.state, position: $0.position) }
+            states = try ReadModelRowsJSON.states(stateRows)
             let attempts = changed.flatMap { journey in journey.state.attempts.map { AttemptRow(journeyID: journey.id, attempt: $0) } }
-            self.attempts = attempts.isEmpty ? nil : String(decoding: try encoder.encode(attempts), as: UTF8.self)
+            self.attempts = attempts.isEmpty ? nil : ReadModelRowsJSON.attempts(attempts)
+            self.rollup = rollup ? DailyRollup.Rows(states: ReadModelRowsJSON.rollupStates(stateRows),
+                                                    attempts: ReadModelRowsJSON.rollupAttempts(attempts)) : nil
         }
     }
 

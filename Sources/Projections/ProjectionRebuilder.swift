@@ -7,7 +7,9 @@ import Postgres
 ///
 /// 1. `journey_state_rebuild` / `journey_attempts_rebuild` are (re)created empty, shaped like the
 ///    live tables (`LIKE ... INCLUDING ALL`: columns, defaults, indexes), and so are the daily
-///    rollups' twins (``DailyRollup``), filled from the rebuilt tables before the swap.
+///    rollups' twins (``DailyRollup``), filled from the rebuilt tables before the swap. Their
+///    secondary indexes (but the unique ones and the one with a JSON path condition) are dropped
+///    and built again, with the same definitions, once every row is in.
 /// 2. Every readable event is folded, reporting `progress(done, total)`, pipelined: the next batch
 ///    is read on one connection while this one is folded by `parallelism` partitions at once (a
 ///    journey's events all go to one partition, by a hash of its id), each folding from its own
@@ -71,14 +73,18 @@ public struct ProjectionRebuilder: Sendable {
         }
         let live = JourneyStateProjection.Tables.live
         let fresh = JourneyStateProjection.Tables.rebuild
-        let columns = try await client.withConnection { connection in
+        let (columns, deferredIndexes) = try await client.withConnection { connection in
             try connection.execute(unsafeSQL: ProjectionsStatements.createRebuildTables(fresh, like: live))
             try connection.execute(unsafeSQL: ProjectionsStatements.createRebuildRollups(fresh, like: live))
             // Each state is a few kB of JSON, compressed into TOAST: lz4 costs a fraction of pglz.
             if try connection.query(ProjectionsStatements.lz4Available).first != nil {
                 try connection.execute(unsafeSQL: ProjectionsStatements.compressStateWithLZ4(fresh.state))
             }
-            return try ReadModelCopy.columns(of: fresh, on: connection)
+            // Secondary indexes are built once the rows are in (see `deferredIndexes`).
+            let deferred = try connection.query(ProjectionsStatements.deferredIndexes(fresh))
+                .map { (try $0.decode(0, as: String.self), try $0.decode(1, as: String.self)) }
+            for (name, _) in deferred { try connection.execute(unsafeSQL: ProjectionsStatements.dropIndex(name)) }
+            return (try ReadModelCopy.columns(of: fresh, on: connection), deferred.map(\.1))
         }
         let total = try await EventStore(client: client).readableEventCount()
         var checkpoint = GlobalCheckpoint.start
@@ -116,6 +122,10 @@ public struct ProjectionRebuilder: Sendable {
         } catch {
             for partition in partitions { await partition.abandon() }
             throw error
+        }
+        try await client.transaction { [deferredIndexes] connection in
+            try connection.execute(unsafeSQL: ProjectionsStatements.indexBuildMemory)
+            for definition in deferredIndexes { try connection.execute(unsafeSQL: definition) }
         }
         // The rollups of everything written so far; the swap's tail keeps them as it applies.
         try await client.withConnection { try DailyRollup.fill(fresh, on: $0) }

@@ -62,6 +62,86 @@ extension ProjectionsStatements {
             """
     }
 
+    /// Moves the rollups from the stored rows of the journeys in `ids` (a JSON array) to their new
+    /// rows, `states` and `attempts` (JSON arrays of the rollup's columns of ``StateRow`` /
+    /// ``AttemptRow``, every attempt of each of those journeys): one statement, run before the
+    /// rows are written. Each rollup row gets the net change only, and rows whose counts do not
+    /// change are not touched (a journey's later events mostly leave its day's counts alone).
+    static func rollupDelta(ids: String, states: String, attempts: String, tables: JourneyStateProjection.Tables) -> PostgresQuery {
+        let bounds = "ARRAY[\(DailyRollup.timeToResultBounds.map { String(Int($0)) }.joined(separator: ","))]::float8[]"
+        let counters: [(name: String, sum: String)] = [
+            ("journeys", "sum(j.s)"), ("completed", "sum(j.s) FILTER (WHERE j.status = 'completed')"),
+            ("approved", "sum(j.s) FILTER (WHERE j.outcome = 'approved')"),
+            ("abandoned", "sum(j.s) FILTER (WHERE j.status = 'abandoned')"), ("token_issued", "sum(j.s) FILTER (WHERE a.token)"),
+            ("capture_opened", "sum(j.s) FILTER (WHERE a.capture)"), ("callback_success", "sum(j.s) FILTER (WHERE a.callback)"),
+            ("result_fetched", "sum(j.s) FILTER (WHERE a.result)"), ("closed_by_user", "sum(j.s) FILTER (WHERE a.closed)"),
+            ("timed_out", "sum(j.s) FILTER (WHERE a.timed_out)"), ("attempts", "sum(j.s * a.attempts)"),
+            ("expired_attempts", "sum(j.s * a.expired)"),
+        ]
+        let sums = counters.map { "coalesce(\($0.sum), 0)" }
+        let changed = sums.map { "\($0) <> 0" }.joined(separator: " OR ")
+        let add = counters.map { "\($0.name) = d.\($0.name) + EXCLUDED.\($0.name)" }.joined(separator: ", ")
+        return """
+            WITH ids AS (SELECT json_array_elements_text(\(ids)::json) AS journey_id),
+            sx AS (
+                SELECT -1 AS s, journey_id, started_at, environment, tenant, flow, purpose, current_attempt, status, outcome,
+                       result_at, callback_at
+                FROM \(unsafeSQL: tables.state) WHERE journey_id = ANY (ARRAY(SELECT journey_id FROM ids))
+                UNION ALL
+                SELECT 1, journey_id, started_at, environment, tenant, flow, purpose, current_attempt, status, outcome,
+                       result_at, callback_at
+                FROM json_populate_recordset(NULL::\(unsafeSQL: tables.state), \(states)::json)),
+            ax AS (
+                SELECT -1 AS s, journey_id, token_issued_at, capture_opened_at, callback_outcome, result_fetched_at,
+                       closed_by_user_at, session_timed_out_at, error, sdk_error_code
+                FROM \(unsafeSQL: tables.attempts) WHERE journey_id = ANY (ARRAY(SELECT journey_id FROM ids))
+                UNION ALL
+                SELECT 1, journey_id, token_issued_at, capture_opened_at, callback_outcome, result_fetched_at,
+                       closed_by_user_at, session_timed_out_at, error, sdk_error_code
+                FROM json_populate_recordset(NULL::\(unsafeSQL: tables.attempts), \(attempts)::json)),
+            a AS (
+                SELECT s, journey_id, bool_or(token_issued_at IS NOT NULL) AS token, bool_or(capture_opened_at IS NOT NULL) AS capture,
+                       bool_or(callback_outcome = 'success') AS callback, bool_or(result_fetched_at IS NOT NULL) AS result,
+                       bool_or(closed_by_user_at IS NOT NULL) AS closed, bool_or(session_timed_out_at IS NOT NULL) AS timed_out,
+                       count(*) AS attempts, count(*) FILTER (WHERE error IN ('tokenExpired', 'processExpired')) AS expired
+                FROM ax GROUP BY s, journey_id),
+            j AS (
+                SELECT s, journey_id, (started_at AT TIME ZONE 'UTC')::date AS day, coalesce(environment, '') AS environment, tenant,
+                       coalesce(flow, '') AS flow, coalesce(purpose, '') AS purpose, current_attempt, status, outcome,
+                       extract(epoch FROM result_at - started_at)::float8 AS from_start,
+                       extract(epoch FROM result_at - callback_at)::float8 AS from_callback
+                FROM sx WHERE started_at IS NOT NULL),
+            daily AS (
+                INSERT INTO \(unsafeSQL: tables.daily) AS d
+                SELECT j.day, j.environment, j.tenant, j.flow, j.purpose, j.current_attempt, \(unsafeSQL: sums.joined(separator: ", "))
+                FROM j LEFT JOIN a ON a.journey_id = j.journey_id AND a.s = j.s
+                GROUP BY 1, 2, 3, 4, 5, 6
+                HAVING \(unsafeSQL: changed)
+                ON CONFLICT (day, environment, tenant, flow, purpose, current_attempt) DO UPDATE SET \(unsafeSQL: add)),
+            errors AS (
+                INSERT INTO \(unsafeSQL: tables.dailySDKErrors) AS d
+                SELECT j.day, j.environment, j.tenant, coalesce(x.sdk_error_code, 0), sum(j.s)
+                FROM j JOIN ax x ON x.journey_id = j.journey_id AND x.s = j.s
+                GROUP BY 1, 2, 3, 4
+                HAVING sum(j.s) <> 0
+                ON CONFLICT (day, environment, tenant, sdk_error_code) DO UPDATE SET attempts = d.attempts + EXCLUDED.attempts),
+            bins AS (
+                INSERT INTO \(unsafeSQL: tables.dailyResultBins) AS d
+                SELECT j.day, j.environment, j.tenant, m.measure, journey_result_bin(m.seconds), sum(j.s)
+                FROM j CROSS JOIN LATERAL (VALUES (0::smallint, j.from_start), (1::smallint, j.from_callback)) AS m (measure, seconds)
+                WHERE m.seconds IS NOT NULL
+                GROUP BY 1, 2, 3, 4, 5
+                HAVING sum(j.s) <> 0
+                ON CONFLICT (day, environment, tenant, measure, bin) DO UPDATE SET journeys = d.journeys + EXCLUDED.journeys)
+            INSERT INTO \(unsafeSQL: tables.dailyTimeToResult) AS d
+            SELECT j.day, j.environment, j.tenant, width_bucket(j.from_start, \(unsafeSQL: bounds)), sum(j.s)
+            FROM j WHERE j.from_start IS NOT NULL
+            GROUP BY 1, 2, 3, 4
+            HAVING sum(j.s) <> 0
+            ON CONFLICT (day, environment, tenant, bucket) DO UPDATE SET journeys = d.journeys + EXCLUDED.journeys
+            """
+    }
+
     /// (Re)creates the rollups' rebuild twins empty (raw SQL, one script).
     static func createRebuildRollups(_ fresh: JourneyStateProjection.Tables, like live: JourneyStateProjection.Tables) -> String {
         """

@@ -63,6 +63,27 @@ enum ProjectionsStatements {
         """
     }
 
+    /// The rebuild tables' secondary indexes that are built after the `COPY` (a sorted build costs a
+    /// fraction of one insert per row): name and definition of each index that is neither unique
+    /// (the reloads' upserts need those) nor evaluates a JSON path per row (built at the end, that
+    /// condition would detoast every state once more).
+    static func deferredIndexes(_ fresh: JourneyStateProjection.Tables) -> PostgresQuery {
+        """
+        SELECT c.relname::text, pg_get_indexdef(x.indexrelid)
+        FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
+        WHERE x.indrelid IN (\(fresh.state)::regclass, \(fresh.attempts)::regclass)
+          AND NOT x.indisunique AND pg_get_indexdef(x.indexrelid) NOT LIKE '%jsonb_path%'
+        ORDER BY c.relname
+        """
+    }
+
+    static func dropIndex(_ name: String) -> String {
+        "DROP INDEX \(PostgresConnection.quoteIdentifier(name))"
+    }
+
+    /// Memory for the rebuild's index builds (one sort per index, in the caller's transaction).
+    static let indexBuildMemory = "SET LOCAL maintenance_work_mem = '256MB'"
+
     /// A row when the server can compress TOAST with lz4.
     static let lz4Available: PostgresQuery = """
         SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)

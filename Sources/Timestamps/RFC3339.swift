@@ -25,15 +25,38 @@ public enum RFC3339 {
 
     /// Formats `date` in UTC with six fraction digits.
     public static func string(from date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(27)
+        append(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``string(from:)``'s text to `bytes` as UTF-8, without an intermediate string.
+    public static func append(_ date: Date, to bytes: inout [UInt8]) {
         let total = microseconds(since1970: date)
         let perDay: Int64 = 86_400_000_000
         let days = floorDiv(total, perDay)
         let inDay = total - days * perDay
         let (year, month, day) = civil(fromDays: days)
         let seconds = inDay / 1_000_000
-        let fraction = inDay % 1_000_000
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(seconds / 3600, 2) + ":"
-            + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2) + "." + pad(fraction, 6) + "Z"
+        if (0...9999).contains(year) {
+            digits(year, 4, &bytes)
+        } else {
+            bytes.append(contentsOf: pad(year, 4).utf8)
+        }
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2, &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2, &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        digits(seconds / 3600, 2, &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        digits(seconds / 60 % 60, 2, &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        digits(seconds % 60, 2, &bytes)
+        bytes.append(UInt8(ascii: "."))
+        digits(inDay % 1_000_000, 6, &bytes)
+        bytes.append(UInt8(ascii: "Z"))
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` (`T`/`Z` in either case, or a blank for
@@ -80,6 +103,19 @@ public enum RFC3339 {
         return date(microseconds: seconds * 1_000_000 + fraction)
     }
 
+    /// `value` (0 ≤ value < 10^width) in exactly `width` ASCII digits.
+    private static func digits(_ value: Int64, _ width: Int, _ bytes: inout [UInt8]) {
+        var divisor: Int64 = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// `value` in at least `width` characters, zero-padded on the left (years outside 0...9999).
     private static func pad(_ value: Int64, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text

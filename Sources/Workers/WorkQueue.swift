@@ -1,6 +1,7 @@
 import Foundation
 import JourneyDomain
 import Postgres
+import Synchronization
 
 /// The SQL of due work: copies due items from `journey_state` into `work_leases`, claims them
 /// with `FOR UPDATE SKIP LOCKED` and a lease, renews, completes and releases them.
@@ -10,16 +11,33 @@ import Postgres
 /// rescue never undoes a completion. Releasing is fenced: only the holder can postpone an item.
 public struct WorkQueue: Sendable {
     public let database: PostgresClient
+    /// Where the next seed carries on: the key of the last item seeded; nil = from the top.
+    private let seedCursor = SeedCursor()
+
+    /// An item's place in the seed's order.
+    struct SeedKey: Sendable {
+        /// `due_at` as PostgreSQL prints it (bound back without rounding).
+        let dueAt: String
+        let journeyID: String
+    }
 
     public init(database: PostgresClient) {
         self.database = database
     }
 
     /// Copies up to `limit` items due at `now` that `work_leases` does not know yet; returns how many.
+    /// Carries on after the last item the previous seed copied while seeds come back full, and
+    /// starts from the top again after one that does not (so nothing due is left behind).
     @discardableResult
     public func seed(now: Date, limit: Int) async throws -> Int {
-        let rows = try await database.query(WorkersStatements.seed(now: now, limit: limit))
-        return rows.count
+        let after = seedCursor.key.withLock { $0 }
+        guard let row = try await database.query(WorkersStatements.seed(now: now, after: after, limit: limit)).first else { return 0 }
+        let count: Int = try row.decode(0)
+        let dueAt: String? = try row.decode(1)
+        let journeyID: String? = try row.decode(2)
+        let last = dueAt.flatMap { at in journeyID.map { SeedKey(dueAt: at, journeyID: $0) } }
+        seedCursor.key.withLock { $0 = count < limit ? nil : last }
+        return count
     }
 
     /// Claims up to `limit` unfinished items whose lease ran out, for `worker` until `leaseUntil`.
@@ -77,4 +95,9 @@ public struct WorkQueue: Sendable {
     public func failingCount() async throws -> Int64 {
         try await database.query(WorkersStatements.failingCount).first?.decode(0) ?? 0
     }
+}
+
+/// The seed's place, shared by every copy of a ``WorkQueue``.
+private final class SeedCursor: Sendable {
+    let key = Mutex<WorkQueue.SeedKey?>(nil)
 }

@@ -12,21 +12,33 @@ enum WorkersStatements {
     /// pulled up into an anti join, the planner merge-joined it on `due_at` alone while
     /// `work_leases` looked empty to it, and items due at one instant (a burst, the claims bench)
     /// made that a cross product (999,500 rows filtered for a 500-row seed; seeds of 0.2-1 s).
-    static func seed(now: Date, limit: Int) -> PostgresQuery {
+    ///
+    /// It reads in `(next_due_at, journey_id)` order (index of migration 0034) after `after`, the
+    /// key of the last item the previous seed copied (its `due_at` as text, so no rounding), and
+    /// returns each copied item's key: a burst is walked once, not once per seed. Items behind the
+    /// key (projected late, or due earlier) are found by the next seed that starts from the top.
+    /// One row: the number of items copied and the key of the last one (NULLs when none).
+    static func seed(now: Date, after: WorkQueue.SeedKey?, limit: Int) -> PostgresQuery {
         """
+        WITH seeded AS (
         INSERT INTO work_leases (journey_id, kind, attempt, due_at)
         SELECT s.journey_id, s.next_due_kind, coalesce(s.next_due_attempt, s.current_attempt), s.next_due_at
         FROM journey_state s
         WHERE s.next_due_at <= \(now) AND s.next_due_kind IS NOT NULL
+          AND (\(nullable: after?.dueAt)::timestamptz IS NULL
+               OR (s.next_due_at, s.journey_id) > (\(nullable: after?.dueAt)::timestamptz, \(nullable: after?.journeyID)::text))
           AND NOT EXISTS (
             SELECT 1 FROM work_leases l
             WHERE l.journey_id = s.journey_id AND l.kind = s.next_due_kind
               AND l.attempt = coalesce(s.next_due_attempt, s.current_attempt) AND l.due_at = s.next_due_at
             OFFSET 0)
-        ORDER BY s.next_due_at
+        ORDER BY s.next_due_at, s.journey_id
         LIMIT \(limit)
         ON CONFLICT DO NOTHING
-        RETURNING 1
+        RETURNING due_at, journey_id)
+        SELECT (SELECT count(*)::int FROM seeded), last.due_at::text, last.journey_id
+        FROM (SELECT 1) one LEFT JOIN LATERAL (
+            SELECT due_at, journey_id FROM seeded ORDER BY due_at DESC, journey_id DESC LIMIT 1) last ON true
         """
     }
 

@@ -48,7 +48,8 @@ import UnicoEmulator
             #expect(recovered["journeyId"] as? String == journeyID)
             #expect(recovered["webAppToken"] as? String == first["webAppToken"] as? String)
             #expect(recovered.headers["idempotent-replayed"] == "true")
-            #expect(recoveredAfter < .seconds(5))
+            // Not before the lease lapsed; how soon after depends on the machine's load (the
+            // loop's bound of 8 tries is the upper limit), so no upper wall-clock bound here.
             #expect(recoveredAfter >= .seconds(2.5))
             #expect(try await h.journeyCount() == 1)
             let replayed = try await h.start(key: "orphan")

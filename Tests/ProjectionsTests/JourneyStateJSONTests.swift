@@ -3,7 +3,6 @@ import JourneyDomain
 import Postgres
 @testable import Projections
 import Testing
-import Timestamps
 
 /// The rebuild's hand-written writers against the `Codable` path they replace, over a wide set of
 /// states: every status, every optional set and unset, escapes and unicode in every text.
@@ -164,24 +163,6 @@ import Timestamps
         #expect(written.attempts.rowCount > 40)
         #expect(String(decoding: written.state.bytes, as: UTF8.self) == String(decoding: encoded.state.bytes, as: UTF8.self))
         #expect(String(decoding: written.attempts.bytes, as: UTF8.self) == String(decoding: encoded.attempts.bytes, as: UTF8.self))
-    }
-
-    @Test func timestampBytesAreRFC3339Text() {
-        var dates = Self.dates
-        dates += [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -0.000_000_4), Date(timeIntervalSince1970: -1),
-                  Date(timeIntervalSince1970: 951_782_400), Date(timeIntervalSince1970: 253_402_300_799.999_999),
-                  Date(timeIntervalSince1970: 253_402_300_800), Date(timeIntervalSince1970: -62_167_219_200),
-                  Date(timeIntervalSince1970: -62_167_219_201)]
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for _ in 0..<2000 {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            dates.append(Date(timeIntervalSince1970: Double(Int64(bitPattern: seed >> 20) % 4_000_000_000_000) / 1000))
-        }
-        for date in dates {
-            var bytes: [UInt8] = []
-            TimestampBytes.append(date, to: &bytes)
-            #expect(String(decoding: bytes, as: UTF8.self) == RFC3339.string(from: date))
-        }
     }
 
     @Test func bulkEscapingIsTheByteByByteEscaping() {

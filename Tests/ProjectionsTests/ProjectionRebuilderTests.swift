@@ -54,15 +54,21 @@ import Testing
         let again = try await snapshotRows(db.app)
         try await ProjectionRebuilder(client: db.owner).rebuild()
         #expect(try await snapshotRows(db.app) == again)
-        // The swapped-in tables carry exactly the migrations' indexes, under their names.
+        // The swapped-in tables carry exactly the migrations' indexes (names and definitions, the
+        // ones built after the COPY included) and are logged, as the migrations' tables.
         let indexes = try await indexNames(db)
         #expect(indexes == schemaIndexes)
-        #expect(indexes.contains("journey_state_pkey"))
+        #expect(indexes.contains { $0.hasPrefix("CREATE UNIQUE INDEX journey_state_pkey ") })
+        #expect(indexes.contains("journey_state persistence p"))
     }
 
     private func indexNames(_ db: TestDatabase) async throws -> [String] {
         try await db.owner.query("""
-            SELECT indexname FROM pg_indexes WHERE tablename IN ('journey_state', 'journey_attempts') ORDER BY 1
+            SELECT indexdef FROM pg_indexes WHERE tablename IN ('journey_state', 'journey_attempts')
+            UNION ALL
+            SELECT relname || ' persistence ' || relpersistence::text FROM pg_class
+            WHERE relname IN ('journey_state', 'journey_attempts') AND relkind = 'r'
+            ORDER BY 1
             """).map { try $0.decode(0, as: String.self) }
     }
 

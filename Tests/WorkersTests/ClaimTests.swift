@@ -76,6 +76,35 @@ import Workers
         }
     }
 
+    @Test func seedsCarryOnWhereTheLastStoppedAndStillFindItemsBehindIt() async throws {
+        try await withWorkers { h in
+            let burst = h.now().addingTimeInterval(-1)
+            try await Self.insertDue(h, count: 900, dueAt: burst)
+            let queue = WorkQueue(database: h.database.app)
+            let now = h.now()
+            #expect(try await queue.seed(now: now, limit: 400) == 400)
+            // Items that sort before where the seed stopped: due earlier, and due at the same
+            // instant with ids before the seeded ones.
+            try await h.database.owner.query("""
+                INSERT INTO journey_state (journey_id, status, current_attempt, next_due_at, next_due_kind, version,
+                                           updated_position, state)
+                SELECT 'behind-' || g, 'tokenIssued', 1, \(burst.addingTimeInterval(-4))::timestamptz, 'expireToken', 3, g, '{}'::jsonb
+                FROM generate_series(1, 7) g
+                UNION ALL
+                SELECT 'a-tie-' || g, 'tokenIssued', 1, \(burst)::timestamptz, 'expireToken', 3, g, '{}'::jsonb
+                FROM generate_series(1, 5) g
+                """)
+            var seeded: [Int] = []
+            for _ in 0..<5 { seeded.append(try await queue.seed(now: now, limit: 400)) }
+            // 400 more after the first seed's last item, the remaining 100 (a seed that is not
+            // full, so the next starts from the top), the 12 behind, then nothing.
+            #expect(seeded == [400, 100, 12, 0, 0])
+            let rows = try await h.database.owner.query("SELECT count(*)::int, count(DISTINCT journey_id)::int FROM work_leases")
+            #expect(try rows.first?.decode(0, as: Int.self) == 912)
+            #expect(try rows.first?.decode(1, as: Int.self) == 912)
+        }
+    }
+
     @Test func anExpiredLeaseIsRescuedButACompletionIsNeverUndone() async throws {
         try await withWorkers { h in
             try await Self.insertDue(h, count: 2, dueAt: h.now().addingTimeInterval(-1))

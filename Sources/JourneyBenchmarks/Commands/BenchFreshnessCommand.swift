@@ -53,5 +53,7 @@ struct BenchFreshness: Command {
                    result.writers, result.sustainable_appends_per_s, result.target_appends_per_s, result.achieved_appends_per_s,
                    result.samples, result.max_ms, result.poll_interval_ms))
         out(table.render())
+        out(String(format: "during the timed part: %d checkpoints, %d autovacuum/autoanalyze runs, %d WAL full-page images; load average %.2f",
+                   result.checkpoints_during_run, result.autovacuums_during_run, result.wal_fpi_during_run, result.load_average_1m))
     }
 }

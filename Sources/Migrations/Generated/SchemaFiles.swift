@@ -33,5 +33,8 @@ public enum SchemaFiles {
         migration0030,
         migration0031,
         migration0033,
+        migration0034,
+        migration0036,
+        migration0037,
     ]
 }
