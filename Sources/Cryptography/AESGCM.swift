@@ -97,8 +97,8 @@ private final class CipherContext {
         Bytes.withNonNil(key) { keyBytes, _ in
             Bytes.withNonNil(nonce) { nonceBytes, _ in
                 encrypt
-                    ? EVP_EncryptInit_ex2(pointer, EVP_aes_256_gcm(), keyBytes, nonceBytes, nil)
-                    : EVP_DecryptInit_ex2(pointer, EVP_aes_256_gcm(), keyBytes, nonceBytes, nil)
+                    ? EVP_EncryptInit_ex2(pointer, FetchedAlgorithm.aes256GCM.pointer, keyBytes, nonceBytes, nil)
+                    : EVP_DecryptInit_ex2(pointer, FetchedAlgorithm.aes256GCM.pointer, keyBytes, nonceBytes, nil)
             }
         }
     }

@@ -7,6 +7,9 @@ import Foundation
 /// so sharing across threads is safe.
 final class EVPKey: @unchecked Sendable {
     let pointer: OpaquePointer
+    /// Signing and verifying contexts set up once, copied per signature.
+    private let signing = PreparedContext(.sign)
+    private let verifying = PreparedContext(.verify)
 
     init(taking pointer: OpaquePointer) { self.pointer = pointer }
     deinit { EVP_PKEY_free(pointer) }
@@ -97,11 +100,10 @@ final class EVPKey: @unchecked Sendable {
 
     /// Signs `data` with `EVP_DigestSign`; `digest` is nil for Ed25519.
     func sign(_ data: some DataProtocol, digest: OpaquePointer?) throws -> Data {
-        guard let context = EVP_MD_CTX_new() else { throw CryptoError.openssl("could not allocate a digest context") }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, digest, nil, pointer) == 1 else {
+        guard let context = signing.context(key: pointer, digest: digest) else {
             throw CryptoError.openssl("could not initialise signing")
         }
+        defer { EVP_MD_CTX_free(context) }
         var signature = [UInt8](repeating: 0, count: Int(EVP_PKEY_get_size(pointer)))
         var length = signature.count
         let ok = Bytes.withNonNil(data) { bytes, count in
@@ -113,12 +115,11 @@ final class EVPKey: @unchecked Sendable {
 
     /// Whether `signature` is valid for `data` under this key; `digest` is nil for Ed25519.
     func isValidSignature(_ signature: some DataProtocol, for data: some DataProtocol, digest: OpaquePointer?) -> Bool {
-        guard let context = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit(context, nil, digest, nil, pointer) == 1 else {
+        guard let context = verifying.context(key: pointer, digest: digest) else {
             ERR_clear_error()
             return false
         }
+        defer { EVP_MD_CTX_free(context) }
         let ok = Bytes.withNonNil(signature) { sig, sigCount in
             Bytes.withNonNil(data) { bytes, count in
                 EVP_DigestVerify(context, sig, sigCount, bytes, count)

@@ -108,7 +108,7 @@ public enum JWT {
     }
 
     private static func decodeObject(_ data: Data, what: String) throws -> [String: JSONValue] {
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+        guard case .object(let object)? = JSONValueReader.value(data) else {
             throw CryptoError(.invalidEncoding, "JWT \(what) is not a JSON object")
         }
         return object

@@ -52,7 +52,7 @@ public struct RSAPrivateKey: Sendable {
 
     /// Signs `data` with RSASSA-PKCS1-v1_5 over SHA-256 (JWS `RS256`).
     public func signature(for data: some DataProtocol) throws -> Data {
-        try key.sign(data, digest: EVP_sha256())
+        try key.sign(data, digest: FetchedAlgorithm.sha256.pointer)
     }
 
     /// Signs `data` with RSASSA-PKCS1-v1_5 over SHA-256; same as ``signature(for:)``.

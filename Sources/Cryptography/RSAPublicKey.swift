@@ -33,7 +33,7 @@ public struct RSAPublicKey: Sendable, Equatable {
 
     /// Whether `signature` is a valid RS256 signature of `data`.
     public func isValidSignature(_ signature: some DataProtocol, for data: some DataProtocol) -> Bool {
-        key.isValidSignature(signature, for: data, digest: EVP_sha256())
+        key.isValidSignature(signature, for: data, digest: FetchedAlgorithm.sha256.pointer)
     }
 
     public static func == (lhs: RSAPublicKey, rhs: RSAPublicKey) -> Bool {

@@ -10,7 +10,7 @@ public enum SHA256 {
     public static func hash(_ data: some DataProtocol) -> Data {
         var digest = [UInt8](repeating: 0, count: byteCount)
         let ok = Bytes.withNonNil(data) { input, count in
-            EVP_Digest(input, count, &digest, nil, EVP_sha256(), nil)
+            EVP_Digest(input, count, &digest, nil, FetchedAlgorithm.sha256.pointer, nil)
         }
         // EVP_Digest with a built-in algorithm fails only on allocation failure.
         precondition(ok == 1, "EVP_Digest(SHA-256) failed")

@@ -28,7 +28,7 @@ struct AssertionValidator: Sendable {
         }
         let parts = assertion.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
-              case .object(let unverified)? = try? JSONDecoder().decode(JSONValue.self, from: payload)
+              case .object(let unverified)? = JSONValueReader.value(payload)
         else { throw .undecodable }
         guard case .string(let issuer)? = unverified["iss"] else { throw .undecodable }
         let candidates = accounts.filter { $0.issuer == issuer }

@@ -24,7 +24,7 @@ extension EmulatorCore {
     /// that is no longer open answers 73304, one past its own lifetime 73305.
     func prepareCapture(_ request: HTTPRequest) -> HTTPResponse {
         do throws(SDKError) {
-            guard case .object(let body)? = try? JSONDecoder().decode(JSONValue.self, from: request.body) else {
+            guard case .object(let body)? = JSONValueReader.value(request.body) else {
                 throw .other(.badRequest, "body must be a JSON object")
             }
             let token = body["webAppToken"]?.stringValue ?? ""
@@ -68,7 +68,7 @@ extension EmulatorCore {
     /// Token for approved), queues the webhook and answers 200 `{"processId","state","result"}`.
     func finishCapture(_ request: HTTPRequest) -> HTTPResponse {
         do throws(SDKError) {
-            guard case .object(let body)? = try? JSONDecoder().decode(JSONValue.self, from: request.body),
+            guard case .object(let body)? = JSONValueReader.value(request.body),
                   let outcome = body["outcome"]?.stringValue.flatMap(CaptureOutcome.init(rawValue:))
             else { throw .other(.badRequest, "outcome must be approved, rejected, expired or error") }
             let captureID = request.pathParameters["id"] ?? ""

@@ -30,7 +30,7 @@ struct ProcessCreationBody: Sendable, Equatable {
     var notificationChannels: [String] = []
 
     static func parse(_ body: Data) throws(APIError) -> ProcessCreationBody {
-        guard case .object(let root)? = try? JSONDecoder().decode(JSONValue.self, from: body) else {
+        guard case .object(let root)? = JSONValueReader.value(body) else {
             throw .invalidArgument("body", "must be a JSON object")
         }
         let callbackUri = try requiredString(root, "callbackUri")

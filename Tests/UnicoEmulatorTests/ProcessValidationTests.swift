@@ -101,4 +101,25 @@ struct ProcessValidationTests {
             #expect(process["expiresAt"] as? String == "2026-01-08T00:00:00.000Z", "default lifetime 7 days")
         }
     }
+
+    /// Bodies go through the one-pass reader; what it cannot vouch for (`\u` escapes, fractions) falls back to JSONDecoder.
+    @Test func readsEscapesAndFallsBackForWhatTheOnePassReaderLeaves() async throws {
+        try await withEmulator { fixture in
+            let token = try await fixture.accessToken()
+            let person = #""person":{"duiType":"DUI_TYPE_BR_CPF","duiValue":"12345678909","friendlyName":"Maria"}"#
+            let plain = #"{"callbackUri":"https:\/\/example.com\/back","flow":"idtoken","purpose":"creditprocess","clientReference":"a\/b","#
+            let fallback = #"{"callbackUri":"/","flow":"idtoken","purpose":"creditprocess","clientReference":"r\u00e9f","extra":1.5,"#
+            for (text, reference) in [(plain + person + "}", "a/b"), (fallback + person + "}", "réf")] {
+                let reply = try await fixture.client.send(
+                    "POST", "/processes", headers: ["Authorization": "Bearer \(token)"], body: Data(text.utf8))
+                #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
+                let process = try #require(try reply.json()["process"] as? [String: Any])
+                #expect(process["clientReference"] as? String == reference)
+            }
+            let trailing = try await fixture.client.send(
+                "POST", "/processes", headers: ["Authorization": "Bearer \(token)"], body: Data((plain + person + "}}").utf8))
+            #expect(trailing.status == 400)
+            #expect(try trailing.apiError().message.hasPrefix("body:"))
+        }
+    }
 }

@@ -1,7 +1,6 @@
 import Cryptography
 import Foundation
 import Testing
-@testable import HumanTokenAPI
 
 /// The one-pass reader gives what `JSONDecoder` gives for `JSONValue`: the same value, or nil
 /// where the decoder refuses.

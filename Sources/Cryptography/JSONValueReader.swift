@@ -1,7 +1,7 @@
-import Cryptography
 import Foundation
 
-/// Reads a JSON document into a `JSONValue` in one pass over its bytes, for Unico's answers.
+/// Reads a JSON document into a `JSONValue` in one pass over its bytes (Unico's answers, the emulator's
+/// request bodies, JWT headers and claims).
 ///
 /// `JSONDecoder` builds a `JSONValue` by trying Bool, Int, Double, String and array in turn for
 /// every value (a thrown error each), which made decoding the Create Process answer a visible
@@ -10,9 +10,9 @@ import Foundation
 /// array; on anything
 /// else (fractions, exponents, `\u` escapes, duplicate keys, deep nesting, malformed input) it
 /// answers what `JSONDecoder` answers, so both paths give the same value or the same refusal.
-enum JSONValueReader {
+public enum JSONValueReader {
     /// The value `JSONDecoder().decode(JSONValue.self, from: data)` gives, nil where it throws.
-    static func value(_ data: Data) -> JSONValue? {
+    public static func value(_ data: Data) -> JSONValue? {
         let fast = data.withUnsafeBytes { raw -> JSONValue? in
             var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
             return scanner.document()
