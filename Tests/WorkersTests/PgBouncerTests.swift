@@ -86,7 +86,13 @@ import Testing
     @Test func aPgBouncerThatIsDownIsAnErrorNamingItsHostAndPort() async throws {
         let directory = NSTemporaryDirectory() + "journeys-pgbouncer-down-\(getpid())-\(UUID().uuidString.prefix(8))"
         let bouncer = try LocalPgBouncer.start(.init(serverPort: 1, users: ["journeys_app": "x"], directory: directory))
+        let pid = try #require(pid_t(try String(contentsOfFile: directory + "/pgbouncer.pid", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
         bouncer.stop()
+        // Stopped, not just unreachable: the daemon is gone (it once outlived every test run).
+        var tries = 0
+        while kill(pid, 0) == 0, tries < 100 { usleep(50_000); tries += 1 }
+        #expect(kill(pid, 0) != 0, "pgbouncer \(pid) still runs after stop()")
         let client = try PostgresClient(url: bouncer.url(user: "journeys_app", database: "journeys"))
         defer { client.close() }
         let error = await #expect(throws: PostgresError.self) { try await client.query("SELECT 1") }
