@@ -33,6 +33,11 @@ public struct ShellCommand: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else is inherited: a daemon started here (postgres via pg_ctl, pgbouncer -d)
+        // would otherwise keep, for its whole life, every descriptor the caller had open without
+        // close-on-exec, such as the write end of another thread's pipe, whose reader then never
+        // sees end of file (a test run once hung on exactly that).
+        Self.closeInheritedDescriptors(&actions)
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -59,6 +64,23 @@ public struct ShellCommand: Sendable {
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return Output(status: exitCode, text: text)
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+; Swift's Glibc module does not
+    /// export it), looked up once.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
+    /// Adds "close every descriptor from 3 up" to `actions`; without `addclosefrom_np`, closes the
+    /// descriptors open now (one opened by another thread meanwhile may still be inherited).
+    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        if let addCloseFrom = addCloseFrom, addCloseFrom(&actions, 3) == 0 { return }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap(Int32.init) where fd > 2 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
     }
 
     /// Runs and throws with the command's output when it exits non-zero.
