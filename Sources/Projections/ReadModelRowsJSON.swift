@@ -7,37 +7,17 @@ import Foundation
 enum ReadModelRowsJSON {
     /// `rows` as a JSON array.
     static func states(_ rows: [StateRow]) throws -> String {
-        var json = JSONBytes(bytes: [], copyEscaped: false)
-        json.bytes.reserveCapacity(rows.count * 2048)
-        json.beginArray()
-        for row in rows {
-            json.element()
-            try write(row, to: &json)
-        }
-        json.endArray()
-        return String(decoding: json.bytes, as: UTF8.self)
+        try array(rows, bytesEach: 2048) { row, json in try write(row, to: &json) }
     }
 
     /// `rows` as a JSON array.
     static func attempts(_ rows: [AttemptRow]) -> String {
-        var json = JSONBytes(bytes: [], copyEscaped: false)
-        json.bytes.reserveCapacity(rows.count * 512)
-        json.beginArray()
-        for row in rows {
-            json.element()
-            write(row, to: &json)
-        }
-        json.endArray()
-        return String(decoding: json.bytes, as: UTF8.self)
+        array(rows, bytesEach: 512) { row, json in write(row, to: &json) }
     }
 
     /// The columns of `rows` the daily rollups read, as a JSON array.
     static func rollupStates(_ rows: [StateRow]) -> String {
-        var json = JSONBytes(bytes: [], copyEscaped: false)
-        json.bytes.reserveCapacity(rows.count * 320)
-        json.beginArray()
-        for row in rows {
-            json.element()
+        array(rows, bytesEach: 320) { row, json in
             json.beginObject()
             json.key("journey_id"); json.string(row.journey_id)
             json.key("status"); json.string(row.status)
@@ -52,17 +32,11 @@ enum ReadModelRowsJSON {
             json.key("tenant"); json.string(row.tenant)
             json.endObject()
         }
-        json.endArray()
-        return String(decoding: json.bytes, as: UTF8.self)
     }
 
     /// The columns of `rows` the daily rollups read, as a JSON array.
     static func rollupAttempts(_ rows: [AttemptRow]) -> String {
-        var json = JSONBytes(bytes: [], copyEscaped: false)
-        json.bytes.reserveCapacity(rows.count * 256)
-        json.beginArray()
-        for row in rows {
-            json.element()
+        array(rows, bytesEach: 256) { row, json in
             json.beginObject()
             json.key("journey_id"); json.string(row.journey_id)
             json.key("attempt"); json.int(row.attempt)
@@ -75,6 +49,18 @@ enum ReadModelRowsJSON {
             string("error", row.error, &json)
             int("sdk_error_code", row.sdk_error_code, &json)
             json.endObject()
+        }
+    }
+
+    /// `rows` as a JSON array, each element written by `element`.
+    private static func array<Row>(_ rows: [Row], bytesEach: Int,
+                                   _ element: (Row, inout JSONBytes) throws -> Void) rethrows -> String {
+        var json = JSONBytes(bytes: [], copyEscaped: false)
+        json.bytes.reserveCapacity(rows.count * bytesEach)
+        json.beginArray()
+        for row in rows {
+            json.element()
+            try element(row, &json)
         }
         json.endArray()
         return String(decoding: json.bytes, as: UTF8.self)
