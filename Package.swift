@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography", "HTTPServer"]),
         .testTarget(name: "RateBudgetTests", dependencies: ["RateBudget", "HumanTokenAPI", "Postgres", "JourneyTesting"]),
         .testTarget(name: "HumanTokenAPITests", dependencies: [
-            "HumanTokenAPI", "UnicoEmulator", "Cryptography", "Timestamps", "JourneyTesting", "HTTPServer",
+            "HumanTokenAPI", "UnicoEmulator", "Cryptography", "Timestamps", "JourneyTesting", "HTTPServer", "Observability",
         ]),
         .testTarget(name: "SDKLiteSimulatorTests", dependencies: [
             "SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography", "JourneyTesting",
@@ -118,7 +118,8 @@ let package = Package(
         ]),
         .testTarget(name: "JourneyStoreTests", dependencies: ["JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres"]),
         .testTarget(name: "JourneyEngineTests", dependencies: [
-            "JourneyEngine", "JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres",
+            "JourneyEngine", "JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres", "HumanTokenAPI",
+            "Privacy",
         ]),
         .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain", "Postgres"]),
         .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography", "Postgres"]),

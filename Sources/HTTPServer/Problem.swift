@@ -3,8 +3,9 @@ import Foundation
 /// An RFC 9457 problem detail; throw it from a handler to answer with `application/problem+json`.
 ///
 /// `code` is a stable machine-readable string clients may switch on; `title` and `detail` are for
-/// humans and may change. `extra` adds members such as `field` for validation errors; it cannot
-/// replace the standard members.
+/// humans and may change. `retryable` says whether sending the same request again can succeed.
+/// `extra` adds members such as `field` for validation errors; it cannot replace the standard
+/// members.
 public struct Problem: Error, Sendable, Equatable, Encodable, CustomStringConvertible {
     /// The media type problems are served as.
     public static let mediaType = "application/problem+json"
@@ -18,6 +19,22 @@ public struct Problem: Error, Sendable, Equatable, Encodable, CustomStringConver
     public var extra: [String: String]
     /// Response header fields to send with the problem, e.g. `Allow` or `Retry-After`; not rendered.
     public var headers: HTTPHeaders
+    /// Whether the same request may succeed later; nil derives it (``isRetryable``).
+    public var retryable: Bool?
+
+    /// `retryable` when set, else true for a problem with `Retry-After`, a 408, 425, 429 or a 5xx
+    /// other than 501, and false for the rest: a 4xx is about the request, and sending it again
+    /// unchanged gets the same answer.
+    public var isRetryable: Bool {
+        if let retryable { return retryable }
+        if headers["Retry-After"] != nil { return true }
+        switch status.code {
+        case 408, 425, 429: return true
+        case 501: return false
+        case 500...599: return true
+        default: return false
+        }
+    }
 
     /// Creates a problem; `title` defaults to the status reason phrase and `type` to `about:blank`.
     public init(
@@ -28,7 +45,8 @@ public struct Problem: Error, Sendable, Equatable, Encodable, CustomStringConver
         type: String = "about:blank",
         instance: String? = nil,
         extra: [String: String] = [:],
-        headers: HTTPHeaders = HTTPHeaders()
+        headers: HTTPHeaders = HTTPHeaders(),
+        retryable: Bool? = nil
     ) {
         self.type = type
         self.title = title ?? status.reasonPhrase
@@ -38,6 +56,7 @@ public struct Problem: Error, Sendable, Equatable, Encodable, CustomStringConver
         self.instance = instance
         self.extra = extra
         self.headers = headers
+        self.retryable = retryable
     }
 
     public var description: String { "Problem(\(status.code) \(code))" }
@@ -48,7 +67,7 @@ public struct Problem: Error, Sendable, Equatable, Encodable, CustomStringConver
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var headers = headers
         headers["Content-Type"] = Self.mediaType
-        let body = (try? encoder.encode(self)) ?? Data(#"{"code":"internal_error","status":500}"#.utf8)
+        let body = (try? encoder.encode(self)) ?? Data(#"{"code":"internal_error","retryable":true,"status":500}"#.utf8)
         return HTTPResponse(status: status, headers: headers, body: body)
     }
 
@@ -63,9 +82,10 @@ public struct Problem: Error, Sendable, Equatable, Encodable, CustomStringConver
         try container.encodeIfPresent(detail, forKey: Key("detail"))
         try container.encode(code, forKey: Key("code"))
         try container.encodeIfPresent(instance, forKey: Key("instance"))
+        try container.encode(isRetryable, forKey: Key("retryable"))
     }
 
-    private static let standardMembers: Set<String> = ["type", "title", "status", "detail", "code", "instance"]
+    private static let standardMembers: Set<String> = ["type", "title", "status", "detail", "code", "instance", "retryable"]
 
     private struct Key: CodingKey {
         var stringValue: String

@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import Observability
 import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -8,8 +9,14 @@ import FoundationNetworking
 /// Fetches access tokens with the JWT-bearer grant and caches them.
 ///
 /// A token is reused until `expires_in` minus the refresh margin has passed (half of
-/// `expires_in` if the margin is longer). Concurrent callers share one in-flight fetch.
+/// `expires_in` if the margin is longer). Concurrent callers share one in-flight fetch. An
+/// assertion refused as already used (`1.2.7`: another process of the same service account
+/// signed the same claims in the same second) is answered by signing a fresh one, at most
+/// ``replayRetries`` times. Every failed fetch is counted (``failures``) and logged at `error`.
 final class AccessTokenProvider: Sendable {
+    /// How many fresh assertions a replay refusal gets before the fetch fails.
+    static let replayRetries = 3
+
     private enum State {
         case empty
         case fetching(id: UInt64, Task<AccessToken, any Error>)
@@ -26,19 +33,25 @@ final class AccessTokenProvider: Sendable {
     private let exchange: HTTPExchange
     private let margin: TimeInterval
     private let clock: @Sendable () -> Date
+    private let logger: Logger
     private let state = Mutex<(state: State, fetches: UInt64)>((.empty, 0))
+    private let failed = Mutex<[String: Int]>([:])
 
     init(signer: AssertionSigner, endpoint: URL, exchange: HTTPExchange, margin: TimeInterval,
-         clock: @escaping @Sendable () -> Date) {
+         clock: @escaping @Sendable () -> Date, logger: Logger) {
         self.signer = signer
         self.endpoint = endpoint
         self.exchange = exchange
         self.margin = margin
         self.clock = clock
+        self.logger = logger
     }
 
     /// How many times a token was requested from the token endpoint.
     var fetchCount: UInt64 { state.withLock { $0.fetches } }
+
+    /// Failed fetches so far, by error code (`unauthorized`, `timeout`, …).
+    var failures: [String: Int] { failed.withLock { $0 } }
 
     /// A fresh access token, from the cache or the token endpoint.
     func token() async throws -> AccessToken {
@@ -85,7 +98,29 @@ final class AccessTokenProvider: Sendable {
         }
     }
 
+    /// Fetches a token, signing a fresh assertion after a replay refusal; counts and logs a failure.
     private func requestToken() async throws -> AccessToken {
+        var replays = 0
+        while true {
+            do {
+                return try await fetchOnce()
+            } catch let error as HumanTokenAPIError {
+                if error.unicoCode == "1.2.7", replays < Self.replayRetries {
+                    replays += 1
+                    continue
+                }
+                failed.withLock { $0[error.code.rawValue, default: 0] += 1 }
+                var metadata = ["code": error.code.rawValue]
+                if let status = error.status { metadata["status"] = String(status) }
+                if let unicoCode = error.unicoCode { metadata["unico_code"] = unicoCode }
+                logger.error("Unico access token could not be fetched", metadata: metadata)
+                throw error
+            }
+        }
+    }
+
+    /// One exchange of a newly signed assertion for a token.
+    private func fetchOnce() async throws -> AccessToken {
         let issuedAt = clock()
         var request = URLRequest(url: endpoint)
         request.httpMethod = "POST"

@@ -34,11 +34,24 @@ public final class HumanTokenAPIClient: Sendable {
     ///   - session: the session requests go through. Default: an ephemeral session without cache or cookies.
     ///   - rateLimiter: the tenant's limiter. Default: a new one at ``HumanTokenAPIConfiguration/rateLimit``.
     ///   - clock: the time for assertions (`iat`, `exp`) and token caching. Default: the system clock.
-    public init(
+    ///   - logger: where a failed access-token fetch is logged (at `error`, with its codes only).
+    ///     Default: label `unico` on standard error.
+    public convenience init(
         configuration: HumanTokenAPIConfiguration,
         session: URLSession? = nil,
         rateLimiter: HumanTokenRateLimiter? = nil,
-        clock: @escaping @Sendable () -> Date = Date.init
+        clock: @escaping @Sendable () -> Date = Date.init,
+        logger: Logger = Logger(label: "unico")
+    ) throws {
+        try self.init(configuration: configuration, session: session, rateLimiter: rateLimiter, clock: clock, logger: logger,
+                      drawLifetime: { Int64.random(in: $0) })
+    }
+
+    /// As above; `drawLifetime` picks each second's first assertion lifetime (tests force collisions with it).
+    init(
+        configuration: HumanTokenAPIConfiguration, session: URLSession? = nil, rateLimiter: HumanTokenRateLimiter? = nil,
+        clock: @escaping @Sendable () -> Date = Date.init, logger: Logger = Logger(label: "unico"),
+        drawLifetime: @escaping @Sendable (ClosedRange<Int64>) -> Int64
     ) throws {
         try configuration.validate()
         let key = try configuration.privateKey.load(setting: "privateKey")
@@ -49,10 +62,16 @@ public final class HumanTokenAPIClient: Sendable {
         self.ownsSession = session == nil
         self.clock = clock
         self.tokens = AccessTokenProvider(
-            signer: AssertionSigner(issuer: configuration.issuer, audience: configuration.audience, key: key),
+            signer: AssertionSigner(issuer: configuration.issuer, audience: configuration.audience, key: key, draw: drawLifetime),
             endpoint: configuration.tokenEndpoint, exchange: exchange,
-            margin: configuration.tokenRefreshMargin, clock: clock)
+            margin: configuration.tokenRefreshMargin, clock: clock,
+            logger: { var logger = logger; logger.metadata["environment"] = configuration.environment.rawValue; return logger }())
     }
+
+    /// Access-token fetches that failed since this client was made, by error code
+    /// (`unauthorized`, `server_error`, `timeout`, …): the source of the
+    /// `unico_authentication_failures_total` metric.
+    public var authenticationFailures: [String: Int] { tokens.failures }
 
     deinit {
         if ownsSession { exchange.session.finishTasksAndInvalidate() }

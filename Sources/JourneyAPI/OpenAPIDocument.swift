@@ -51,12 +51,13 @@ enum OpenAPIDocument {
             "schemas": [
                 "Problem": [
                     "type": "object",
-                    "required": ["type", "title", "status", "code"],
+                    "required": ["type", "title", "status", "code", "retryable"],
                     "description": problemCodes,
                     "properties": [
                         "type": ["type": "string"], "title": ["type": "string"], "status": ["type": "integer"],
                         "detail": ["type": "string"], "code": ["type": "string"], "instance": ["type": "string"],
                         "field": ["type": "string"],
+                        "retryable": ["type": "boolean", "description": retryableRule],
                         "journeyId": ["type": "string", "description": "The journey the answer is about, when one exists."],
                         "journeyStatus": ["type": "string",
                                           "description": "The journey's state when a 409 refuses the request."],
@@ -84,6 +85,12 @@ enum OpenAPIDocument {
         }
     }
 
+    /// What `retryable` means, for the Problem schema.
+    static let retryableRule = """
+        Whether sending the same request again can succeed: true for answers with Retry-After (wait that long), \
+        408, 425, 429 and 5xx; false otherwise (change the request, or the journey has ended).
+        """
+
     /// The problem codes a client may switch on, for the Problem schema.
     static let problemCodes = """
         Stable codes: validation_failed and invalid_json (400/422, `field` names the input), unsupported_media_type \
@@ -95,6 +102,8 @@ enum OpenAPIDocument {
         REPORTS_DATABASE_URL is out of reach; writes are unaffected), reports_lagging (503, Retry-After: the standby \
         replays further behind than REPORTS_MAX_LAG), journey_not_found (404, also for another tenant's journey), \
         process_creation_pending (409, Retry-After), \
+        journey_ended (410: the journey this Idempotency-Key started has ended or has no attempt left; \
+        `journeyStatus` says how; start a new journey with a new key), \
         retry_not_due (409, Retry-After: the seconds until the step is due), \
         metrics_unauthorized (401 on /metrics when JOURNEYS_METRICS_TOKEN is set), \
         subject_erased (410: the subject was erased, their sealed data no longer opens), unknown_subject (404), \

@@ -112,6 +112,15 @@ extension Problem {
                 extra: ["field": error.fields.first ?? "", "fields": error.fields.joined(separator: ",")])
     }
 
+    /// 410 `journey_ended`: the journey an Idempotency-Key started ended (or has no attempt left)
+    /// and hands out no more tokens; `journeyStatus` says how it stands. Final, not retryable.
+    static func journeyEnded(_ status: JourneyStatus) -> Problem {
+        let how = status.isTerminal ? "has ended (\(status.rawValue))" : "has no attempt left (\(status.rawValue))"
+        return Problem(status: .gone, code: "journey_ended",
+                       detail: "The journey started with this Idempotency-Key \(how); start a new journey with a new key.",
+                       extra: ["journeyStatus": status.rawValue], retryable: false)
+    }
+
     /// 404 `journey_not_found`.
     static func journeyNotFound() -> Problem {
         Problem(status: .notFound, code: "journey_not_found", detail: "No journey has this id.")

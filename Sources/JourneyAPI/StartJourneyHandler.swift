@@ -74,13 +74,18 @@ struct StartJourneyHandler: Sendable {
     /// current token (or a fresh attempt, or the process Unico created for an attempt whose
     /// answer was lost, adopted) with a new client token, or the problem (with `journeyId`) of
     /// why there is none yet, e.g. 409 `process_creation_pending` while Unico holds no process
-    /// for the attempt's unresolved Create Process (the workers reconcile it).
+    /// for the attempt's unresolved Create Process (the workers reconcile it). A journey that
+    /// ended, or has no attempt left, answers 410 `journey_ended` (final: the key keeps it), never
+    /// a 409 that a client following `Retry-After` would retry forever.
     private func recovery(actor: String) -> IdempotencyStore.Recovery {
         let (journeys, tokens) = (journeys, dependencies.clientTokens)
         return { journeyID in
             do {
                 return try Self.response(try await journeys.resumeToken(JourneyID(journeyID), actor: actor), tokens: tokens)
             } catch let refusal as DomainError {
+                if refusal.status.isTerminal || refusal.code == .attemptsExhausted {
+                    return Problem.journeyEnded(refusal.status).about(journey: journeyID).response
+                }
                 var problem = Problem.domain(refusal).about(journey: journeyID)
                 if refusal.code == .processCreationPending { problem.headers["Retry-After"] = "1" }
                 return problem.response

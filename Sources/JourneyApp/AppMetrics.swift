@@ -1,3 +1,4 @@
+import HumanTokenAPI
 import JourneyAPI
 import Observability
 import OutboundWebhooks
@@ -7,9 +8,24 @@ import Workers
 /// The `/metrics` gauges over tables the API does not own: the outbound webhook backlog and the
 /// work items that keep failing. `serve` and `LocalStack` hand them to `APIServer`.
 public enum AppMetrics {
-    /// Readers for `APIServer.Configuration.metricsGauges`, over the application role.
-    public static func gaugeReaders(database: PostgresClient) -> [MetricsGaugeReader] {
+    /// Readers for `APIServer.Configuration.metricsGauges`, over the application role, and the
+    /// access-token failures of `unico`'s clients.
+    public static func gaugeReaders(database: PostgresClient, unico: [HumanTokenAPIClient] = []) -> [MetricsGaugeReader] {
         [
+            { metrics, _ in
+                var totals: [[String: String]: Int] = [:]
+                for client in unico {
+                    for (code, count) in client.authenticationFailures {
+                        totals[["environment": client.configuration.environment.rawValue, "code": code], default: 0] += count
+                    }
+                }
+                for (labels, count) in totals {
+                    metrics.setCounter(
+                        "unico_authentication_failures_total",
+                        help: "Unico access-token fetches that failed, by environment and error code (no journey is abandoned for them).",
+                        labels: labels, to: Double(count))
+                }
+            },
             { metrics, now in
                 let backlog = try await WebhookBacklog.read(client: database)
                 metrics.set("journeys_webhook_backlog", help: "Outbound webhook deliveries neither made nor given up.",

@@ -87,7 +87,7 @@ public struct LocalStack: Sendable {
         var serviceConfiguration = APIServer.Configuration()
         serviceConfiguration.http.port = configuration.port ?? 0
         serviceConfiguration.accessLog = AccessLogEntry.discard
-        serviceConfiguration.metricsGauges = AppMetrics.gaugeReaders(database: app)
+        serviceConfiguration.metricsGauges = AppMetrics.gaugeReaders(database: app, unico: Array(clients.values))
         serviceConfiguration.metricsGaugeLifetime = configuration.metricsGaugeLifetime
         serviceConfiguration.reportsMaxLag = configuration.reportsMaxLag
         let service = APIServer(configuration: serviceConfiguration, database: app, reports: configuration.reports,

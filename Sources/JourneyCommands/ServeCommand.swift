@@ -84,9 +84,9 @@ struct ServeCommand: Command {
             }
             configuration.reportsMaxLag = seconds == 0 ? nil : seconds
         }
-        configuration.metricsGauges = AppMetrics.gaugeReaders(database: database.app)
         configuration.developmentKeys = developmentKeys.fallbacks
         var dependencies = try Wiring.dependencies(variables, database: database, unicoConfig: unicoConfig)
+        configuration.metricsGauges = AppMetrics.gaugeReaders(database: database.app, unico: dependencies.engine.allUnicoClients)
         dependencies.sessionTokens = try Wiring.sessionTokens(variables, database: database)
         developmentKeys.logWarning(AppEnvironment.current.logger("serve"))
         let service = APIServer(configuration: configuration, database: database.app, reports: database.reports,

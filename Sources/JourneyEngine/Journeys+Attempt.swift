@@ -96,11 +96,16 @@ extension Journeys {
     }
 
     /// The failure recorded for a Create Process that answered with an error.
+    ///
+    /// A failure of our own credentials or settings (`unauthorized`, `configuration`) is
+    /// retryable: it is the deployment's to fix, never a reason to end the person's journey; the
+    /// attempt waits under the retry policy (the client logs it and counts it in
+    /// `unico_authentication_failures_total`). A refused field (400) is not.
     public static func failure(_ error: HumanTokenAPIError) -> ProcessCreationFailure {
         ProcessCreationFailure(
             httpStatus: error.status, errorCode: error.unicoCode.flatMap { Int($0) },
             message: "Create Process failed: \(error.code.rawValue)",
-            retryable: error.code == .unauthorized || error.code == .configuration ? false : nil,
+            retryable: error.code == .unauthorized || error.code == .configuration ? true : nil,
             retryAfter: error.retryAfter.map(TimeInterval.init))
     }
 

@@ -14,6 +14,11 @@ public final class MetricsRegistry: Sendable {
         update(name, help: help, kind: .counter) { $0.add(amount, labels: labels) }
     }
 
+    /// Sets a counter to `value`: for totals kept by another component and read at scrape time.
+    public func setCounter(_ name: String, help: String, labels: [String: String] = [:], to value: Double) {
+        update(name, help: help, kind: .counter) { $0.set(value, labels: labels) }
+    }
+
     /// Sets a gauge.
     public func set(_ name: String, help: String, labels: [String: String] = [:], to value: Double) {
         update(name, help: help, kind: .gauge) { $0.set(value, labels: labels) }

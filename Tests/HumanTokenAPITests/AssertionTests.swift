@@ -5,8 +5,21 @@ import Testing
 
 @Suite("JWT-bearer assertion")
 struct AssertionTests {
+    /// Each second's first lifetime is the longest here (the default draws it at random).
     let signer = AssertionSigner(
-        issuer: "sa@acme.iam.acesso.io", audience: "https://identityhomolog.acesso.io", key: TestKeys.account)
+        issuer: "sa@acme.iam.acesso.io", audience: "https://identityhomolog.acesso.io", key: TestKeys.account,
+        draw: { $0.upperBound })
+
+    @Test func eachSecondsFirstLifetimeIsDrawnFromTheRange() {
+        let signer = AssertionSigner(issuer: "sa@acme.iam.acesso.io", audience: "https://identityhomolog.acesso.io",
+                                     key: TestKeys.account)
+        let lifetimes = (0..<200).map { second in
+            let claims = signer.claims(at: Date(timeIntervalSince1970: 1_750_000_000 + Double(second)))
+            return claims.exp - claims.iat
+        }
+        #expect(lifetimes.allSatisfy(AssertionSigner.lifetimeRange.contains))
+        #expect(Set(lifetimes).count > 150, "random draws over 2,401 values rarely repeat")
+    }
 
     @Test func headerAndExactlyTheFiveDocumentedClaims() throws {
         let now = Date(timeIntervalSince1970: 1_750_000_000.7)
