@@ -30,6 +30,7 @@ struct JourneyRoutes: Sendable {
         let start = StartJourneyHandler(authenticator: authenticator, journeys: journeys,
                                         idempotency: IdempotencyStore(database: database), dependencies: dependencies)
         let reports = ClientReportHandler(authenticator: authenticator, journeys: journeys)
+        let clientToken = ClientTokenHandler(authenticator: authenticator, journeys: journeys, dependencies: dependencies)
         let store = EventStore(client: database)
         let webhooks = WebhookHandler(journeys: journeys, authentication: dependencies.webhookAuthentication,
                                       metrics: metrics, logger: dependencies.logger)
@@ -83,6 +84,7 @@ struct JourneyRoutes: Sendable {
         }
         router.post("/v1/webhooks/unico") { try await webhooks.handle($0) }
         router.post("/v1/journeys/{id}/token") { try await token.handle($0).noStore() }
+        router.post("/v1/journeys/{id}/client-token") { try await clientToken.handle($0).noStore() }
         router.get("/v1/journeys/{id}/link") { try await reports.link($0).noStore() }
     }
 }

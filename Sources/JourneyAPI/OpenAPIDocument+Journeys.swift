@@ -36,11 +36,15 @@ extension OpenAPIDocument {
     static var journeyPaths: [String: Any] { [
         "/v1/journeys": [
             "post": journeyOperation(
-                "startJourney", "Start a journey: creates the Unico process and answers with its webAppToken "
-                    + "(Cache-Control: no-store).",
+                "startJourney", "Start a journey. By default no Unico call is made: the answer carries the app's "
+                    + "client token (status started, firstTokenBy) and the app's first POST …/token creates attempt 1's "
+                    + "process right before the capture. createProcess: now (and every journey whose subject has "
+                    + "notificationChannels: a link journey) creates it with the start, whose answer then carries its "
+                    + "webAppToken. 410 journey_ended when a retried Idempotency-Key's journey ended. "
+                    + "Cache-Control: no-store.",
                 security: ["apiKey"], request: body("StartJourney"),
                 responses: ["201": startedAnswer],
-                problems: ["400", "401", "403", "409", "415", "422", "429", "502", "503"]),
+                problems: ["400", "401", "403", "409", "410", "415", "422", "429", "502", "503"]),
             "get": listOperation,
         ],
         "/v1/journeys/{id}": ["get": getJourneyOperation],
@@ -89,6 +93,15 @@ extension OpenAPIDocument {
                 + "Cache-Control: no-store.",
             security: ["clientToken", "apiKey"],
             responses: ["200": answer("A token.", "Token")], problems: ["401", "403", "404", "409", "429", "502", "503"])],
+        "/v1/journeys/{id}/client-token": ["post": journeyOperation(
+            "issueClientToken",
+            "A fresh client token for the app of a person who comes back to a journey that can still be continued "
+                + "(scope journeys:write, the key's own tenant). It lives 1 hour, never past the journey's known end "
+                + "(firstTokenBy of a started journey, or when an allowed retry lapses); earlier client tokens keep "
+                + "working until their own expiry. Nothing is recorded in the journey. 410 journey_ended for a journey "
+                + "that ended. Cache-Control: no-store.",
+            security: ["apiKey"],
+            responses: ["201": answer("A client token.", "ClientToken")], problems: ["401", "403", "404", "410"])],
         "/v1/journeys/{id}/link": ["get": journeyOperation(
             "getLink",
             "The current attempt's Unico link, for an app that cannot use the SDK Lite; recorded as LinkIssued. "
@@ -169,6 +182,9 @@ extension OpenAPIDocument {
             "flow": ["type": "string", "pattern": "^[A-Za-z0-9._-]{1,\(FieldRules.flowMaximumLength)}$"],
             "purpose": ["type": "string", "enum": Purpose.allCases.map(\.rawValue)],
             "clientReference": ["type": "string", "maxLength": FieldRules.clientReferenceMaximumLength],
+            "createProcess": ["type": "string", "enum": StartJourneyRequest.createProcessValues, "default": "onTokenRequest",
+                              "description": "When attempt 1's Unico process is made: at the app's first token request "
+                                  + "(default) or now, with the start."],
         ], required: ["subject", "environment", "flow", "purpose"])
         schema["example"] = [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva"],
@@ -190,7 +206,13 @@ extension OpenAPIDocument {
         "Token": object([
             "journeyId": string, "attempt": integer, "webAppToken": string, "webAppTokenExpiresAt": time,
             "environment": string, "clientToken": string, "clientTokenExpiresAt": time,
-        ], required: ["journeyId", "attempt", "webAppToken", "webAppTokenExpiresAt", "environment"]),
+            "status": ["type": "string", "enum": ["started"],
+                       "description": "A start without a process yet: no webAppToken; the app asks for one."],
+            "firstTokenBy": time,
+        ], required: ["journeyId", "environment"]),
+        "ClientToken": object([
+            "journeyId": string, "status": string, "clientToken": string, "clientTokenExpiresAt": time,
+        ], required: ["journeyId", "status", "clientToken", "clientTokenExpiresAt"]),
         "Journey": object([
             "journeyId": string, "status": string, "attempt": integer, "environment": string, "flow": string,
             "purpose": string, "clientReference": string, "subjectReference": string, "startedAt": time,

@@ -7,7 +7,10 @@ import JourneyEngine
 import Observability
 import Postgres
 
-/// `POST /v1/journeys`: validates the subject and starts the journey through the engine, with
+/// `POST /v1/journeys`: validates the subject and starts the journey through the engine. By
+/// default an SDK journey makes no Unico call: its answer carries the client token and the app's
+/// first `POST …/token` makes attempt 1's process; `"createProcess": "now"` (and every link
+/// journey) makes it with the start, whose answer then carries the `webAppToken`. With
 /// the idempotency claim in the start's transaction and the answer stored (or, when it is
 /// retryable, the key released) in the transaction that records the first attempt's outcome,
 /// pipelined with that transaction's last statement.
@@ -33,18 +36,26 @@ struct StartJourneyHandler: Sendable {
         let principal = try await StageTimer.measure(StartStage.authenticate) {
             try await authenticator.apiKey(request, scope: .journeysWrite)
         }
-        let (valid, claim) = try StageTimer.measure(StartStage.validate) { try Self.validate(request, principal: principal) }
+        let (valid, claim, processAtStart) = try StageTimer.measure(StartStage.validate) {
+            try Self.validate(request, principal: principal)
+        }
         let (tokens, lease, journeys, timer) = (dependencies.clientTokens, idempotency.configuration.lease, journeys, StageTimer.current)
         let outcome: StartOutcome<HTTPResponse>
         do {
             // The key is held under a lease renewed while the start runs: if this process dies,
             // a retry takes the key over once the lease lapses (seconds, not minutes).
             outcome = try await StageTimer.measure(StartStage.lease) { try await idempotency.holding(claim) {
-                try await journeys.start(valid, actor: principal.actor, tenant: principal.tenant, claim: { journeyID, connection in
+                try await journeys.start(valid, actor: principal.actor, tenant: principal.tenant, processAtStart: processAtStart,
+                                         claim: { journeyID, connection in
                     guard let claim else { return true }
                     return try StageTimer.measure(StartStage.idempotency, in: timer) {
                         try IdempotencyStore.claim(claim, journeyID: journeyID.rawValue, lease: lease, on: connection)
                     }
+                }, awaitingToken: { started in
+                    // No process yet: the answer (the client token) is stored with the start.
+                    let response = try StageTimer.measure(StartStage.answer, in: timer) { try Self.response(started, tokens: tokens) }
+                    let finishing = claim.map { IdempotencyStore.finishing($0, journeyID: started.journeyID.rawValue, response: response) }
+                    return PipelinedAnswer(response, statements: finishing.map { [$0] } ?? [])
                 }, answer: { outcome, _ in
                     // The key's answer is stored in the attempt's pipeline (see `PipelinedAnswer`).
                     let response = try StageTimer.measure(StartStage.answer, in: timer) { try Self.response(outcome, tokens: tokens) }
@@ -93,8 +104,10 @@ struct StartJourneyHandler: Sendable {
         }
     }
 
-    /// The validated start and the request's idempotency claim; 415 or 422 problems otherwise.
-    static func validate(_ request: HTTPRequest, principal: Principal) throws -> (ValidatedStartJourney, IdempotencyStore.Claim?) {
+    /// The validated start, the request's idempotency claim and whether attempt 1's process is
+    /// made now; 415 or 422 problems otherwise.
+    static func validate(_ request: HTTPRequest, principal: Principal)
+        throws -> (ValidatedStartJourney, IdempotencyStore.Claim?, processAtStart: Bool) {
         try request.requireMediaType()
         let body: StartJourneyRequest = try request.decode()
         let valid: ValidatedStartJourney
@@ -103,7 +116,20 @@ struct StartJourneyHandler: Sendable {
         } catch {
             throw Problem.validation(error)
         }
-        return (valid, try claim(request, principal: principal))
+        let processAtStart = try body.processAtStart()
+        return (valid, try claim(request, principal: principal), processAtStart)
+    }
+
+    /// 201 for a journey whose process waits for the app's token request: the client token, no `webAppToken`.
+    static func response(_ started: StartedJourney, tokens: ClientTokenIssuer) throws -> HTTPResponse {
+        guard let uuid = UUID(uuidString: started.journeyID.rawValue) else { throw Problem.internalError() }
+        let (token, expiresAt) = try JourneyClientToken.issue(tokens, journeyID: uuid, now: started.startedAt,
+                                                              until: started.firstTokenBy)
+        let body = TokenResponse(
+            journeyId: started.journeyID.rawValue, attempt: nil, webAppToken: nil, webAppTokenExpiresAt: nil,
+            environment: started.environment.rawValue, clientToken: token, clientTokenExpiresAt: expiresAt,
+            status: JourneyStatus.started.rawValue, firstTokenBy: started.firstTokenBy)
+        return try HTTPResponse.json(body, status: .created, encoder: TokenResponse.encoder)
     }
 
     /// 201 with the token and a client token, or the problem of a failed creation naming the journey.
@@ -115,13 +141,11 @@ struct StartJourneyHandler: Sendable {
         }
         let (journeyID, now) = (outcome.journeyID, outcome.decidedAt)
         guard let uuid = UUID(uuidString: journeyID.rawValue) else { throw Problem.internalError() }
-        let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-        let lifetime = ClientTokenIssuer.defaultLifetime
-        let token = try tokens.issue(journeyID: uuid, now: now, lifetime: lifetime)
+        let (token, expiresAt) = try JourneyClientToken.issue(tokens, journeyID: uuid, now: now, until: nil)
         let body = TokenResponse(
             journeyId: journeyID.rawValue, attempt: issued.attempt, webAppToken: issued.webAppToken,
             webAppTokenExpiresAt: issued.expiresAt, environment: outcome.environment.rawValue,
-            clientToken: token, clientTokenExpiresAt: issuedAt.addingTimeInterval(lifetime))
+            clientToken: token, clientTokenExpiresAt: expiresAt)
         return try HTTPResponse.json(body, status: .created, encoder: TokenResponse.encoder)
     }
 

@@ -1,3 +1,4 @@
+import HTTPServer
 import JourneyDomain
 
 /// The body of `POST /v1/journeys`, decoded leniently so that validation names each bad field.
@@ -17,6 +18,25 @@ struct StartJourneyRequest: Decodable, Sendable {
     var flow: String?
     var purpose: String?
     var clientReference: String?
+    /// When attempt 1's Unico process is made: `onTokenRequest` (default: when the app asks for
+    /// a token, right before the capture) or `now` (with the start; its answer carries the
+    /// `webAppToken`). Link journeys make theirs at start either way.
+    var createProcess: String?
+
+    /// The values of `createProcess`.
+    static let createProcessValues = ["onTokenRequest", "now"]
+
+    /// Whether the start makes attempt 1's process; 422 naming `createProcess` for another value.
+    func processAtStart() throws -> Bool {
+        switch createProcess {
+        case nil, "onTokenRequest": return false
+        case "now": return true
+        default:
+            throw Problem.validationFailed(
+                field: "createProcess",
+                detail: "createProcess must be one of \(Self.createProcessValues.joined(separator: ", ")).")
+        }
+    }
 
     /// The domain's input, for ``StartJourneyInput/validated()``.
     var input: StartJourneyInput {

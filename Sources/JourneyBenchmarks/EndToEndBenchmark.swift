@@ -5,7 +5,10 @@ import JourneyApp
 import JourneyDomain
 
 /// `journeys bench e2e`: journey starts through service, emulator (rate limit off) and
-/// PostgreSQL, against Create Process called directly on the same emulator (the baseline).
+/// PostgreSQL, against Create Process called directly on the same emulator (the baseline). Starts
+/// with `createProcess: now` (one Unico call each, the figures of earlier runs), then the default
+/// start that makes no Unico call (ratio to the former) and the app's first token request after
+/// it, which makes the process (ratio to the baseline).
 struct EndToEndBenchmark: Sendable {
     struct Configuration: Sendable {
         /// Concurrent callers. Default 8.
@@ -51,6 +54,11 @@ struct EndToEndBenchmark: Sendable {
         var process_cpu_ms_per_start: Double?
         /// CPU per start of the embedded cluster's processes; nil with DATABASE_URL.
         var postgres_cpu_ms_per_start: Double?
+        /// Default starts (no Unico call: the process waits for the app's token request); ratio to `journey_start`.
+        var journey_start_without_process: Group?
+        /// The first `POST …/token` of a journey started without a process (Create Process plus
+        /// its recording), timed alone; ratio to the Create Process baseline.
+        var first_token: Group?
     }
 
     let database: Database
@@ -60,7 +68,21 @@ struct EndToEndBenchmark: Sendable {
         let stages = StageSamples()
         var settings = LocalStack.Configuration()
         settings.startStages = { stages.add($0) }
-        var (result, startMean) = try await LocalStack.with(database: database, configuration: settings) { try await run(on: $0) }
+        var (result, startMean) = try await LocalStack.with(database: database, configuration: settings) { stack in
+            var (result, mean) = try await run(on: stack)
+            let deferred = try await deferredStarts(on: stack)
+            result.journey_start_without_process = Group(
+                starts_per_s: deferred.0.perSecond, p50_ms: deferred.0.p50Milliseconds, p99_ms: deferred.0.p99Milliseconds,
+                ratio_to_baseline: result.journey_start.starts_per_s > 0
+                    ? deferred.0.perSecond / result.journey_start.starts_per_s : 0,
+                failures: deferred.1)
+            let tokens = try await firstTokens(on: stack)
+            let baseline = result.unico_create_process_baseline.starts_per_s
+            result.first_token = Group(
+                starts_per_s: tokens.0.perSecond, p50_ms: tokens.0.p50Milliseconds, p99_ms: tokens.0.p99Milliseconds,
+                ratio_to_baseline: baseline > 0 ? tokens.0.perSecond / baseline : 0, failures: tokens.1)
+            return (result, mean)
+        }
         result.start_stages = stages.figures()
         if let handler = result.start_stages.last, handler.stage == StageSamples.handler {
             result.start_outside_handler_mean_ms = startMean - handler.mean_ms
@@ -121,6 +143,53 @@ struct EndToEndBenchmark: Sendable {
                        }), starts.2)
     }
 
+    /// Default starts (no Unico call) by the sockets client; latencies and failures.
+    private func deferredStarts(on stack: LocalStack) async throws -> (LatencyStats, Int) {
+        guard let port = stack.api.baseURL.port.flatMap(UInt16.init(exactly:)) else {
+            throw AppError(.invalidInput, "the service has no loopback port")
+        }
+        let (path, bearer) = (stack.api.baseURL.appendingPathComponent("v1/journeys").path, stack.apiKey)
+        let started = ContinuousClock.now
+        let (durations, failures) = await LoadClient(port: port).run(
+            callers: configuration.clients, until: started + .seconds(configuration.seconds), expected: 201
+        ) {
+            let body = (try? JSONSerialization.data(withJSONObject: Self.startBody(processNow: false))) ?? Data()
+            return LoadClient.Request(method: "POST", path: path, headers: [
+                ("Authorization", "Bearer \(bearer)"), ("Content-Type", "application/json"),
+                ("Idempotency-Key", UUID.random().uuidString),
+            ], body: Array(body))
+        }
+        return (LatencyStats(durations: durations, seconds: (ContinuousClock.now - started).seconds), failures)
+    }
+
+    /// Each caller starts a journey without a process (not timed), then times its first token
+    /// request; latencies of the token requests over their own summed time, and failures.
+    private func firstTokens(on stack: LocalStack) async throws -> (LatencyStats, Int) {
+        let deadline = ContinuousClock.now + .seconds(configuration.seconds)
+        let results = try await withThrowingTaskGroup(of: ([Double], Int).self) { group in
+            for _ in 0..<configuration.clients {
+                group.addTask {
+                    var (durations, failures) = ([Double](), 0)
+                    while ContinuousClock.now < deadline {
+                        let (status, json) = try await stack.api.call(
+                            "POST", "v1/journeys", bearer: stack.apiKey, body: Self.startBody(processNow: false),
+                            headers: ["Idempotency-Key": UUID().uuidString])
+                        guard status == 201, let id = json["journeyId"] as? String, let client = json["clientToken"] as? String
+                        else { failures += 1; continue }
+                        let begin = ContinuousClock.now
+                        let (tokenStatus, _) = try await stack.api.call("POST", "v1/journeys/\(id)/token", bearer: client)
+                        if tokenStatus == 200 { durations.append((ContinuousClock.now - begin).seconds) } else { failures += 1 }
+                    }
+                    return (durations, failures)
+                }
+            }
+            return try await group.reduce(into: ([Double](), 0)) { $0.0 += $1.0; $0.1 += $1.1 }
+        }
+        // Throughput over the callers' time inside token requests, as if they did nothing else.
+        let busy = results.0.reduce(0, +) / Double(max(configuration.clients, 1))
+        return (LatencyStats(durations: results.0, seconds: max(busy, 0.001)), results.1)
+    }
+
     /// Each client loops until the deadline; returns latencies of successes, the failure count
     /// and the successes' mean latency (ms).
     private func measure(_ operation: @escaping @Sendable () async throws -> Bool) async throws -> (LatencyStats, Int, Double) {
@@ -148,10 +217,13 @@ struct EndToEndBenchmark: Sendable {
         return (LatencyStats(durations: results.0, seconds: (ContinuousClock.now - started).seconds), results.1, mean)
     }
 
-    /// A start's body with a fresh CPF.
-    static func startBody() -> [String: Any] {
-        ["subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": document(), "name": "Bench Person"],
-         "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess"]
+    /// A start's body with a fresh CPF; `processNow` asks for attempt 1's process with the start.
+    static func startBody(processNow: Bool = true) -> [String: Any] {
+        var body: [String: Any] = [
+            "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": document(), "name": "Bench Person"],
+            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess"]
+        if processNow { body["createProcess"] = "now" }
+        return body
     }
 
     /// A random CPF with valid check digits (the API refuses others).

@@ -6,7 +6,9 @@ import Postgres
 extension Journeys {
     /// Starts a journey: seals the subject and records the start (after `claim`) in one
     /// transaction, creates the first attempt's Unico process outside it, then records the
-    /// outcome, with `answer` run inside that last transaction.
+    /// outcome, with `answer` run inside that last transaction. With `processAtStart` false an
+    /// SDK journey records only its start, and `awaitingToken`'s answer is given (its statements
+    /// run) in the start's transaction: the app's first token request makes the process.
     ///
     /// The start's transaction knows the new stream is empty and the record's knows it as the
     /// start left it (loaded again only after a version conflict), so neither loads it.
@@ -20,32 +22,48 @@ extension Journeys {
     /// `tenant` (the caller's) is recorded on the journey and scopes the subject's reference; nil
     /// records none (the default tenant).
     public func start<Answer: Sendable>(
-        _ valid: ValidatedStartJourney, actor: String, tenant: String? = nil,
+        _ valid: ValidatedStartJourney, actor: String, tenant: String? = nil, processAtStart: Bool = true,
         claim: @escaping @Sendable (JourneyID, PostgresConnection) throws -> Bool = { _, _ in true },
+        awaitingToken: @escaping @Sendable (StartedJourney) throws -> PipelinedAnswer<Answer> = { _ in
+            throw EngineError(.inconsistentState, "a start without a process has no answer")
+        },
         answer: @escaping @Sendable (AttemptOutcome, PostgresConnection) throws -> PipelinedAnswer<Answer>
     ) async throws -> StartOutcome<Answer> {
         let journeyID = JourneyID(dependencies.ids().uuidString.lowercased())
         let metadata = metadata(actor: actor)
         let (vault, policy) = (dependencies.vault, dependencies.retryPolicy)
-        let started: (AttemptTarget, JourneyState, Int64)? = try await StageTimer.measure(StartStage.startTransaction) {
+        let step: StartStep<Answer> = try await StageTimer.measure(StartStage.startTransaction) {
             try await commands.transaction(notify: false) { context in
-                guard try claim(journeyID, context.connection) else { return nil }
+                guard try claim(journeyID, context.connection) else { return .claimedElsewhere }
                 let sealed = try context.measure(StartStage.seal) { try vault.seal(valid.subject, tenant: tenant, on: context.connection) }
-                let start = valid.command(journeyID: journeyID, subject: sealed, retryPolicy: policy, tenant: tenant)
+                let start = valid.command(journeyID: journeyID, subject: sealed, retryPolicy: policy, tenant: tenant,
+                                          processAtStart: processAtStart)
                 // A journey id just drawn has no stream yet: nothing to load.
                 let outcome = try context.execute([.start(start)], journey: journeyID, metadata: metadata,
                                                   known: (Journey.initialState, 0))
                 guard let attempt = outcome.state.currentAttempt else {
-                    throw EngineError(.inconsistentState, "a started journey has no attempt")
+                    // The process waits for the app's token request: answer now, in this transaction.
+                    let started = StartedJourney(journeyID: journeyID, environment: valid.environment, startedAt: context.now,
+                                                 firstTokenBy: outcome.state.firstCaptureDeadline)
+                    let answered = try awaitingToken(started)
+                    try Self.run(answered.statements, on: context.connection)
+                    return .answered(answered.value)
                 }
                 let target = AttemptTarget(
                     journeyID: journeyID, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
                     environment: valid.environment, flow: valid.flow, purpose: valid.purpose, subject: valid.subject,
                     reference: sealed.reference, tenant: tenant)
-                return (target, outcome.state, outcome.version)
+                return .attempt(target, outcome.state, outcome.version)
             }
         }
-        guard let (target, state, version) = started else { return .claimedElsewhere }
+        let (target, state, version): (AttemptTarget, JourneyState, Int64)
+        switch step {
+        case .claimedElsewhere: return .claimedElsewhere
+        case .answered(let value):
+            commands.notifyAppended()
+            return .answered(value)
+        case .attempt(let t, let s, let v): (target, state, version) = (t, s, v)
+        }
         do {
             return .answered(try await runAttempt(target, metadata: metadata, known: (state, version), pipelined: answer))
         } catch {
@@ -54,4 +72,11 @@ extension Journeys {
                               journeyID: journeyID, underlying: error)
         }
     }
+}
+
+/// Where a start's first transaction left it.
+private enum StartStep<Answer: Sendable>: Sendable {
+    case claimedElsewhere
+    case answered(Answer)
+    case attempt(AttemptTarget, JourneyState, Int64)
 }

@@ -204,7 +204,7 @@ import Testing
         try await TestStack.with(Self.options()) { stack in
             let body: [String: Any] = [
                 "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": Self.person.cpf, "name": Self.person.name],
-                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
+                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
             ]
             let started = try await stack.send("POST", "/v1/journeys", bearer: stack.writer,
                                                headers: ["Idempotency-Key": "cache-1"], json: body)

@@ -38,7 +38,7 @@ import Testing
         let body: [String: Any] = [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": person.cpf, "name": person.name,
                         "email": person.email, "phone": person.phone],
-            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
+            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
         ]
         let started = try await stack.send("POST", "/v1/journeys", bearer: writer ?? stack.writer,
                                            headers: ["Idempotency-Key": idempotencyKey], json: body)
@@ -186,7 +186,7 @@ import Testing
             // A new journey for the erased document is refused: the subject's key is a tombstone.
             let restart = try await stack.send("POST", "/v1/journeys", bearer: stack.writer, json: [
                 "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": Self.one.cpf],
-                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
+                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
             ])
             #expect(restart.status == 410, "\(restart.text)")
             #expect(restart.code == "subject_erased")

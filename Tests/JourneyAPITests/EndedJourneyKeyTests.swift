@@ -32,6 +32,9 @@ import UnicoEmulator
             let again = try await h.start(key: "ends")
             #expect(again.status == 410 && again.body == retry.body)
             #expect(try await h.journeyCount() == 1)
+            // An ended journey gives no fresh client token either.
+            let renewal = try await h.send("POST", "/v1/journeys/\(journeyID)/client-token", bearer: h.writer)
+            #expect(renewal.status == 410 && renewal.code == "journey_ended" && renewal["retryable"] as? Bool == false)
         }
     }
 

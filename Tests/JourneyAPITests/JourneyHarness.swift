@@ -36,7 +36,7 @@ struct JourneyHarness: Sendable {
         var body: [String: Any] = [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza",
                         "friendlyName": "Maria"],
-            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "clientReference": "order-42",
+            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now", "clientReference": "order-42",
         ]
         change(&body)
         return body

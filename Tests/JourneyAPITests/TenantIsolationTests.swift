@@ -49,6 +49,7 @@ import Testing
                 ("events", "GET", { "/v1/journeys/\($0)/events" }),
                 ("human token", "GET", { "/v1/journeys/\($0)/human-token" }),
                 ("token", "POST", { "/v1/journeys/\($0)/token" }),
+                ("client token", "POST", { "/v1/journeys/\($0)/client-token" }),
             ]
             for route in routes {
                 for caller in ["default", "acme"] {

@@ -26,7 +26,7 @@ struct ClientHarness: Sendable {
         let body: [String: Any] = [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza",
                         "friendlyName": "Maria"],
-            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "clientReference": reference,
+            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now", "clientReference": reference,
         ]
         request.httpBody = try JSONSerialization.data(withJSONObject: body)
         let (data, response) = try await URLSession.shared.data(for: request)

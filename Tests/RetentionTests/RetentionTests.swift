@@ -19,7 +19,7 @@ import Testing
     static func journey(_ cpf: String, stack: TestStack, key: String, finish: Bool = true) async throws -> String {
         let started = try await stack.send("POST", "/v1/journeys", bearer: stack.writer, headers: ["Idempotency-Key": key], json: [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": cpf, "name": "Pessoa \(key)"],
-            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
+            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
         ])
         #expect(started.status == 201, "\(started.text)")
         let id = try #require(started["journeyId"] as? String)
@@ -139,7 +139,7 @@ import Testing
                                               json: [
                                                   "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "11144477735",
                                                               "name": "Pessoa recent"],
-                                                  "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
+                                                  "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
                                               ])
             #expect(replay["journeyId"] as? String == recent, "\(replay.text)")
         }

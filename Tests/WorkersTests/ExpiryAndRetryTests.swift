@@ -106,7 +106,7 @@ import Workers
             let answer = try await h.send("POST", "/v1/journeys", json: [
                 "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza",
                             "phone": "+5511987654321", "notificationChannels": ["NOTIFICATION_CHANNEL_SMS"]],
-                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
+                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
             ])
             #expect(answer.status == 201)
             let id = JourneyID(try #require(answer["journeyId"] as? String))

@@ -15,7 +15,7 @@ import UnicoEmulator
 @Suite struct ReplicaTests {
     static var subject: [String: Any] { [
         "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza"],
-        "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
+        "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
     ] }
 
     @Test func reportsRunOnTheStandbyKeepAnsweringWithoutThePrimaryAndAGoneStandbyIsA503() async throws {

@@ -80,7 +80,7 @@ struct WorkersHarness: Sendable {
         try await send("POST", "/v1/journeys", json: [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza",
                         "friendlyName": "Maria"],
-            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "clientReference": "order-42",
+            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now", "clientReference": "order-42",
         ])
     }
 

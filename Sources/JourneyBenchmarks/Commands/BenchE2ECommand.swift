@@ -57,8 +57,13 @@ struct BenchE2E: Command {
         var table = TextTable(columns: ["workload", .init("starts/s", alignment: .right), .init("p50 ms", alignment: .right),
                                         .init("p99 ms", alignment: .right), .init("ratio", alignment: .right),
                                         .init("failures", alignment: .right)])
-        for (name, group) in [("POST /v1/journeys (service+emulator+PostgreSQL)", result.journey_start),
-                              ("Create Process alone (baseline)", result.unico_create_process_baseline)]
+        var rows = [("POST /v1/journeys createProcess=now (service+emulator+PostgreSQL)", result.journey_start),
+                    ("Create Process alone (baseline)", result.unico_create_process_baseline)]
+        if let deferred = result.journey_start_without_process {
+            rows.append(("POST /v1/journeys default, no Unico call (ratio to createProcess=now)", deferred))
+        }
+        if let token = result.first_token { rows.append(("first POST …/token after it (ratio to baseline)", token)) }
+        for (name, group) in rows
             + (result.journey_start_through_pgbouncer.map { [("POST /v1/journeys through PgBouncer (ratio to direct)", $0)] } ?? []) {
             table.append([name, String(format: "%.0f", group.starts_per_s), String(format: "%.2f", group.p50_ms),
                           String(format: "%.2f", group.p99_ms), String(format: "%.2f", group.ratio_to_baseline ?? 1),

@@ -40,19 +40,25 @@ struct DemoApp: Sendable {
         return results
     }
 
-    /// What the company's backend does: start a journey with its API key.
+    /// What the company's backend does (start a journey with its API key: no Unico call yet),
+    /// then the app right before opening the camera (ask for a token: attempt 1's process).
     func start(_ label: String, environment: String = "UAT") async throws -> Started? {
+        guard let (id, client) = try await startOnly(label, environment: environment) else { return nil }
+        return try await token(Started(journeyID: id, attempt: 0, webAppToken: "", clientToken: client), label: label)
+    }
+
+    /// `POST /v1/journeys` without a process: the journey id and the app's client token.
+    func startOnly(_ label: String, environment: String = "UAT") async throws -> (String, String)? {
         let document = CheckDigits.randomCPF()
         let (status, json) = try await api.call("POST", "v1/journeys", bearer: key, body: [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": document, "name": "Demo Person"],
             "environment": environment, "flow": "humantoken", "purpose": "creditprocess",
         ], headers: ["Idempotency-Key": UUID().uuidString])
-        guard status == 201, let id = json["journeyId"] as? String, let token = json["webAppToken"] as? String,
-              let client = json["clientToken"] as? String else {
+        guard status == 201, let id = json["journeyId"] as? String, let client = json["clientToken"] as? String else {
             log("\(label): start answered \(status) \(json["code"] ?? "")")
             return nil
         }
-        return Started(journeyID: id, attempt: json["attempt"] as? Int ?? 1, webAppToken: token, clientToken: client)
+        return (id, client)
     }
 
     /// The user opens the app again: it asks for a token (`POST …/token`, a new attempt with a

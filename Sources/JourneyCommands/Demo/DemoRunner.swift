@@ -21,6 +21,8 @@ struct DemoRunner: Sendable {
     static let lateApprovalAfterRetry = "late approval, after retry"
     /// Closed the camera, then asked for a token again: attempt 2 on a new process, approved.
     static let closedCameraCameBack = "closed camera, came back"
+    /// Started at sign-up (no Unico call), captured a day later: one process, made at the capture.
+    static let capturedADayLater = "signed up, captured a day later"
 
     /// Short intervals, three attempts, a 60 s capture grace and a 5-minute window for absent
     /// users, so the demo shows every case in a few moves of the clock.
@@ -51,6 +53,7 @@ struct DemoRunner: Sendable {
         let app = DemoApp(api: stack.api, key: stack.apiKey, unicoURL: stack.unicoURL, log: log)
         let policy = Self.retryPolicy
         let scenarios = DemoScenario.all(approvals: approvals)
+        let signedUp = try await app.startOnly(Self.capturedADayLater)
         var results = try await app.runAll(scenarios.filter { !$0.afterExpiry })
 
         // Started now; used after the 5-minute token life has passed.
@@ -95,6 +98,16 @@ struct DemoRunner: Sendable {
         clock.advance(by: policy.abandonAfter + 1)
         try await workers.pass()
         results.append((Self.absentUser, absent?.journeyID))
+
+        log("clock +1 day: the user who signed up comes back; the app asks for a token: attempt 1's process is made now")
+        clock.advance(by: 86_400)
+        try await workers.pass()
+        if let (journeyID, clientToken) = signedUp,
+           let started = try await app.token(DemoApp.Started(journeyID: journeyID, attempt: 0, webAppToken: "",
+                                                             clientToken: clientToken), label: Self.capturedADayLater) {
+            try await app.drive(.capture(.approve), started, environment: "UAT")
+        }
+        results.append((Self.capturedADayLater, signedUp?.0))
         log("workers: \(workers.statistics)")
 
         var summary = Summary()

@@ -123,7 +123,7 @@ struct LoadDriver: Sendable {
         let body: [String: Any] = [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": CheckDigits.randomCPF(), "name": "Load Person"],
             "environment": configuration.environment, "flow": "humantoken", "purpose": "creditprocess",
-            "clientReference": clientReference,
+            "clientReference": clientReference, "createProcess": "now",
         ]
         return (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
     }

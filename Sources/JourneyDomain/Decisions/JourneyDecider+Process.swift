@@ -19,6 +19,10 @@ extension JourneyDecider {
             retryPolicy: start.retryPolicy,
             tenant: start.tenant
         )
+        guard start.processAtStart || !start.subject.notificationChannels.isEmpty else {
+            // SDK journeys: attempt 1's process is made when the app asks for its token.
+            return [.journeyStarted(started)]
+        }
         let requested = ProcessCreationRequested(
             attempt: 1,
             occurredAt: now,
@@ -88,6 +92,19 @@ extension JourneyDecider {
     func decideAbandonAbsent(afterAttempt attempt: Int, command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {
         try requireActive(command)
         try requireCurrent(attempt, command)
+        if state.status == .started, let deadline = state.firstCaptureDeadline, let startedAt = state.startedAt {
+            // Started, and the app never asked for a token.
+            guard now >= deadline else {
+                throw error(
+                    .retryNotDue,
+                    "cannot abandon the journey while it is \(state.status.rawValue): the app may still ask for its first "
+                        + "token for \(Int(deadline.timeIntervalSince(now).rounded(.up))) s",
+                    attempt: attempt, retryAfter: deadline.timeIntervalSince(now)
+                )
+            }
+            let reason = AbandonReason.userAbsent(afterAttempt: 0, waited: deadline.timeIntervalSince(startedAt))
+            return [.journeyAbandoned(JourneyAbandoned(attempt: 0, occurredAt: now, reason: reason))]
+        }
         guard state.status == .retryAvailable, let target = state.currentAttempt, let abandonAt = target.abandonAt,
               let allowedAt = target.retryAllowedAt
         else {

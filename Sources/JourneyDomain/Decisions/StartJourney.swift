@@ -11,6 +11,12 @@ public struct StartJourney: Hashable, Sendable {
     public var retryPolicy: RetryPolicy
     /// The tenant starting it; nil records none (the default tenant).
     public var tenant: String?
+    /// Whether attempt 1's Create Process is asked for with the start (default true, as the
+    /// command always did). False: the process is made when the app asks for a token, right
+    /// before the capture opens (seed: "Create it right before opening the capture"); the API
+    /// starts SDK journeys so unless asked otherwise. Link journeys always get theirs at start:
+    /// Unico notifies the person.
+    public var processAtStart: Bool
 
     public init(
         journeyID: JourneyID,
@@ -20,7 +26,8 @@ public struct StartJourney: Hashable, Sendable {
         subject: SealedSubject,
         clientReference: String? = nil,
         retryPolicy: RetryPolicy = .standard,
-        tenant: String? = nil
+        tenant: String? = nil,
+        processAtStart: Bool = true
     ) {
         self.journeyID = journeyID
         self.environment = environment
@@ -30,5 +37,6 @@ public struct StartJourney: Hashable, Sendable {
         self.clientReference = clientReference
         self.retryPolicy = retryPolicy
         self.tenant = tenant
+        self.processAtStart = processAtStart
     }
 }

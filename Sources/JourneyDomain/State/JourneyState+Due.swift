@@ -13,11 +13,30 @@ extension JourneyState {
         return candidates.min { $0.at < $1.at }
     }
 
+    /// When a started journey with no attempt is abandoned if the app never asks for a token.
+    public var firstCaptureDeadline: Date? {
+        guard status == .started, attempts.isEmpty else { return nil }
+        return startedAt?.addingTimeInterval(JourneyTiming.firstCaptureWindow)
+    }
+
+    /// The latest moment the app can still continue the journey, when known: the first-capture
+    /// deadline of a journey without attempts, or when an allowed retry lapses; nil while an
+    /// attempt runs (its end depends on what happens next) and for an ended journey.
+    public var continuationDeadline: Date? {
+        switch status {
+        case .started: firstCaptureDeadline
+        case .retryAvailable: currentAttempt?.abandonAt
+        default: nil
+        }
+    }
+
     /// The current attempt's work.
     private var currentDue: DueWork? {
         switch status {
         case .started:
-            return startedAt.map { DueWork(kind: .retry, attempt: 0, at: $0) }
+            // No attempt yet: the app's token request makes the first; a journey nobody came
+            // back to is abandoned after the first-capture window. Never a worker's process.
+            return firstCaptureDeadline.map { DueWork(kind: .abandonAbsent, attempt: 0, at: $0) }
         case .creatingProcess:
             return currentAttempt.map {
                 DueWork(

@@ -6,6 +6,10 @@ public enum JourneyTiming {
     public static let webAppTokenLifetime: TimeInterval = 300
     /// An unopened capture's token is handed out again only with at least 60 s left; otherwise a new attempt starts.
     public static let minimumTokenRemaining: TimeInterval = 60
+    /// How long a started SDK journey waits for the app's first token request (the person may
+    /// capture days after sign-up) before it is abandoned as `userAbsent`: 7 days, as long as a
+    /// Unico process lives by default. No Unico process exists meanwhile.
+    public static let firstCaptureWindow: TimeInterval = 7 * 24 * 3600
     /// A Create Process intent without an answer after 60 s is due for reconciliation.
     public static let processCreationGrace: TimeInterval = 60
     /// First delay between Get Process calls that find the process unfinished: 5 s, doubling.

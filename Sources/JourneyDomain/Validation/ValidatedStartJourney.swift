@@ -25,7 +25,8 @@ public struct ValidatedStartJourney: Hashable, Sendable {
         journeyID: JourneyID,
         subject sealed: SealedSubject,
         retryPolicy: RetryPolicy = .standard,
-        tenant: String? = nil
+        tenant: String? = nil,
+        processAtStart: Bool = true
     ) -> StartJourney {
         StartJourney(
             journeyID: journeyID,
@@ -35,7 +36,8 @@ public struct ValidatedStartJourney: Hashable, Sendable {
             subject: sealed,
             clientReference: clientReference,
             retryPolicy: retryPolicy,
-            tenant: tenant
+            tenant: tenant,
+            processAtStart: processAtStart
         )
     }
 }

@@ -9,7 +9,9 @@ public struct AbandonReason: Hashable, Sendable, Codable {
         case nonRetryableFailure
         /// An operator or the company asked for it.
         case requested
-        /// A retry was allowed but the app never asked for its token within the policy's `abandonAfter`.
+        /// A retry was allowed but the app never asked for its token within the policy's
+        /// `abandonAfter`, or a started journey's app never asked for a first token within
+        /// `JourneyTiming.firstCaptureWindow`.
         case userAbsent
     }
 
@@ -30,10 +32,12 @@ public struct AbandonReason: Hashable, Sendable, Codable {
         AbandonReason(kind: .requested, detail: detail)
     }
 
-    /// The user did not come back for the retry allowed after attempt `attempt`.
+    /// The user did not come back for the retry allowed after attempt `attempt` (0: never asked
+    /// for a first token after the start).
     public static func userAbsent(afterAttempt attempt: Int, waited: TimeInterval) -> AbandonReason {
-        AbandonReason(kind: .userAbsent,
-                      detail: "no token asked for within \(Int(waited)) s after attempt \(attempt) failed")
+        AbandonReason(kind: .userAbsent, detail: attempt == 0
+            ? "no token asked for within \(Int(waited)) s of the start"
+            : "no token asked for within \(Int(waited)) s after attempt \(attempt) failed")
     }
 
     /// The reason that follows a policy's decision to give up after `failure`.
