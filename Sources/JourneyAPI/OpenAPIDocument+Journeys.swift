@@ -86,7 +86,8 @@ extension OpenAPIDocument {
                 + "reused, later ones write nothing); once the capture was opened or ended, or a retry is "
                 + "allowed, a new attempt with a fresh Unico process. 409 naming the state (journeyStatus) for a "
                 + "journey completed, abandoned, awaiting its result or out of budget (attempts_exhausted), and "
-                + "process_creation_pending while another request's Create Process is unresolved after 10 s. "
+                + "process_creation_pending while another request's Create Process is unresolved after 10 s; "
+                + "concurrent_update (Retry-After) when other requests kept changing the journey. "
                 + "Cache-Control: no-store.",
             security: ["clientToken", "apiKey"],
             responses: ["200": answer("A token.", "Token")], problems: ["401", "403", "404", "409", "429", "502", "503"])],

@@ -95,6 +95,8 @@ enum OpenAPIDocument {
         REPORTS_DATABASE_URL is out of reach; writes are unaffected), reports_lagging (503, Retry-After: the standby \
         replays further behind than REPORTS_MAX_LAG), journey_not_found (404, also for another tenant's journey), \
         process_creation_pending (409, Retry-After), \
+        concurrent_update (409, Retry-After: other requests changed the journey at the same time; nothing was \
+        written, send it again), \
         retry_not_due (409, Retry-After: the seconds until the step is due), \
         metrics_unauthorized (401 on /metrics when JOURNEYS_METRICS_TOKEN is set), \
         subject_erased (410: the subject was erased, their sealed data no longer opens), unknown_subject (404), \
