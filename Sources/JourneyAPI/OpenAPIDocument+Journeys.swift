@@ -86,10 +86,12 @@ extension OpenAPIDocument {
             "issueToken",
             "A webAppToken to open a capture, right before opening it. The current attempt's token while its "
                 + "capture was not opened yet and 60 s of it remain (a double tap, or two racing requests, get the "
-                + "same token: one capture, one process); once the capture was opened or ended, or a retry is "
+                + "same token: one capture, one process; only the first reuse is recorded, as TokenIssued with "
+                + "reused, later ones write nothing); once the capture was opened or ended, or a retry is "
                 + "allowed, a new attempt with a fresh Unico process. 409 naming the state (journeyStatus) for a "
                 + "journey completed, abandoned, awaiting its result or out of budget (attempts_exhausted), and "
-                + "process_creation_pending while another request's Create Process is unresolved after 10 s. "
+                + "process_creation_pending while another request's Create Process is unresolved after 10 s; "
+                + "concurrent_update (Retry-After) when other requests kept changing the journey. "
                 + "Cache-Control: no-store.",
             security: ["clientToken", "apiKey"],
             responses: ["200": answer("A token.", "Token")], problems: ["401", "403", "404", "409", "429", "502", "503"])],
@@ -104,7 +106,8 @@ extension OpenAPIDocument {
             responses: ["201": answer("A client token.", "ClientToken")], problems: ["401", "403", "404", "410"])],
         "/v1/journeys/{id}/link": ["get": journeyOperation(
             "getLink",
-            "The current attempt's Unico link, for an app that cannot use the SDK Lite; recorded as LinkIssued. "
+            "The current attempt's Unico link, for an app that cannot use the SDK Lite; its first read per attempt "
+                + "is recorded as LinkIssued, later reads write nothing. "
                 + "409 naming the state when no attempt has a live process (ask for a token first). "
                 + "Cache-Control: no-store.",
             security: ["clientToken"],

@@ -104,6 +104,8 @@ enum OpenAPIDocument {
         process_creation_pending (409, Retry-After), \
         journey_ended (410: the journey this Idempotency-Key started has ended or has no attempt left; \
         `journeyStatus` says how; start a new journey with a new key), \
+        concurrent_update (409, Retry-After: other requests changed the journey at the same time; nothing was \
+        written, send it again), \
         retry_not_due (409, Retry-After: the seconds until the step is due), \
         metrics_unauthorized (401 on /metrics when JOURNEYS_METRICS_TOKEN is set), \
         subject_erased (410: the subject was erased, their sealed data no longer opens), unknown_subject (404), \

@@ -60,7 +60,8 @@ extension Problem {
     }
 
     /// The problem for what the engine and the database throw (`DomainError`,
-    /// ``JourneyEngine/EngineError``, an unreachable database); nil for anything else.
+    /// ``JourneyEngine/EngineError``, an unreachable database, a version conflict that outlasted
+    /// the retries); nil for anything else.
     static func mapped(_ error: any Error) -> Problem? {
         switch error {
         case let problem as Problem: problem
@@ -68,7 +69,7 @@ extension Problem {
         case let error as EngineError: .engine(error)
         case let error as PrivacyError where error.code == .subjectErased: .subjectErased()
         case let error as PostgresError where error.isUnavailable: .databaseUnavailable()
-        default: nil
+        default: versionConflict(error)
         }
     }
 

@@ -41,14 +41,17 @@ extension Journeys {
         }
     }
 
-    /// Runs the command made from the current attempt number; `journey_not_found` without events.
+    /// Runs the command made from the current attempt number, decided on the one load that
+    /// found it; `journey_not_found` without events. A duplicate report decides no event and
+    /// writes nothing.
     private func recordReport(_ id: JourneyID,
                               _ command: @escaping @Sendable (Int) -> JourneyCommand) async throws -> JourneyState {
         let metadata = metadata(actor: Self.clientActor)
         return try await commands.transaction { context in
-            let (state, version) = try context.load(id)
-            guard version > 0 else { throw EngineError.notFound() }
-            return try context.execute(command(state.currentAttemptNumber), journey: id, metadata: metadata).state
+            let known = try context.load(id)
+            guard known.version > 0 else { throw EngineError.notFound() }
+            return try context.execute([command(known.state.currentAttemptNumber)], journey: id, metadata: metadata,
+                                       known: known).state
         }
     }
 }

@@ -211,6 +211,20 @@ struct LinkTests {
         #expect(scenario.state.attempt(1)?.linkIssuedAt == Fixture.t0.addingTimeInterval(10))
     }
 
+    @Test("the link is recorded once per attempt: later reads decide no event")
+    func recordedOncePerAttempt() throws {
+        var scenario = try Scenario.sdkTokenIssued()
+        try scenario.run(.issueLink, at: 10)
+        let recorded = scenario.state
+        let again = try scenario.run(.issueLink, at: 20)
+        let late = try scenario.run(.issueLink, at: 300)
+        #expect(again.isEmpty && late.isEmpty)
+        #expect(scenario.state == recorded)
+        #expect(scenario.state.attempt(1)?.linkIssuedAt == Fixture.t0.addingTimeInterval(10))
+        // A later read still refuses once the link expired.
+        #expect(scenario.refusal(.issueLink, at: 301)?.code == .invalidTransition)
+    }
+
     @Test("no live attempt, no link: 409 naming the state")
     func refused() throws {
         var scenario = try Scenario.sdkTokenIssued()

@@ -23,6 +23,34 @@ struct TokenTests {
         #expect(scenario.state.currentAttempt?.lastTokenIssuedAt == Fixture.t0.addingTimeInterval(100))
     }
 
+    @Test("only an attempt's first reuse is recorded: later reuses decide no event and change nothing")
+    func laterReusesAreNotRecorded() throws {
+        var scenario = try Scenario.tokenIssued()
+        let reuse = try scenario.run(.issueToken, at: 10)
+        #expect(reuse.map(\.eventType) == ["TokenIssued"])
+        #expect(scenario.state.currentAttempt?.tokenReuseRecorded == true)
+        let recorded = scenario.state
+        for second: TimeInterval in [20, 100, 301 - 60] {
+            let events = try scenario.run(.issueToken, at: second)
+            #expect(events.isEmpty)
+        }
+        #expect(scenario.state == recorded)
+        #expect(scenario.state.currentAttempt?.tokensIssued == 2)
+    }
+
+    @Test("a reuse that is not recorded still gives way to a new attempt under 60 s left or once the capture opened")
+    func unrecordedReuseStillRefreshes() throws {
+        var scenario = try Scenario.tokenIssued()
+        try scenario.run(.issueToken, at: 10)
+        let refreshed = try scenario.run(.issueToken, at: 301 - 59.999)
+        #expect(refreshed.map(\.eventType) == ["ProcessCreationRequested"])
+        var opened = try Scenario.tokenIssued()
+        try opened.run(.issueToken, at: 10)
+        try opened.run(.recordCaptureOpened(attempt: 1), at: 11)
+        let next = try opened.run(.issueToken, at: 12)
+        #expect(next.map(\.eventType) == ["ProcessCreationRequested"])
+    }
+
     @Test("exactly 60 s left still hands out the unopened token")
     func thresholdReuse() throws {
         var scenario = try Scenario.tokenIssued()

@@ -5,6 +5,10 @@ extension JourneyDecider {
     /// capture has not been opened (a double tap, or two racing requests, are one capture) and at
     /// least 60 s of it remain; once the capture was opened or ended, or a retry is allowed, the
     /// request starts a new attempt (a fresh process) if the policy allows.
+    ///
+    /// The first hand-out and the first reuse of an attempt's token are recorded; later reuses
+    /// decide no event (the caller hands out the token from the state), so a holder of the client
+    /// token cannot grow the log.
     func decideIssueToken(_ command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {
         switch state.status {
         case .started:
@@ -27,6 +31,7 @@ extension JourneyDecider {
             guard expiresAt.timeIntervalSince(now) >= JourneyTiming.minimumTokenRemaining else {
                 return try newAttempt(trigger: .tokenRefresh)
             }
+            guard !attempt.tokenReuseRecorded else { return [] }
             let issued = TokenIssued(
                 attempt: attempt.number,
                 occurredAt: now,
@@ -44,7 +49,8 @@ extension JourneyDecider {
         }
     }
 
-    /// The current attempt's link, while its process is live and its capture has not ended.
+    /// The current attempt's link, while its process is live and its capture has not ended;
+    /// recorded once per attempt (later reads decide no event: the caller answers from the state).
     func decideIssueLink(_ command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {
         guard state.status.hasOutstandingToken, let attempt = state.currentAttempt, attempt.link != nil,
               let expiresAt = attempt.tokenExpiresAt
@@ -54,6 +60,7 @@ extension JourneyDecider {
         guard now < expiresAt else {
             throw invalidTransition(command, because: "the link of attempt \(attempt.number) expired; ask for a token")
         }
+        guard attempt.linkIssuedAt == nil else { return [] }
         return [.linkIssued(LinkIssued(attempt: attempt.number, occurredAt: now, expiresAt: expiresAt))]
     }
 

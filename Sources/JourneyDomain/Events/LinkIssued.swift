@@ -1,6 +1,7 @@
 import Foundation
 
-/// The attempt's `link` was handed to the app, which cannot use the SDK Lite.
+/// The attempt's `link` was first handed to the app, which cannot use the SDK Lite; later reads
+/// of it are not recorded (journeys recorded before issue 23 hold one per read).
 public struct LinkIssued: JourneyEventPayload {
     public static let eventType = "LinkIssued"
     public let attempt: Int

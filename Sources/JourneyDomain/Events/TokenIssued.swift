@@ -7,8 +7,10 @@ public struct TokenIssued: JourneyEventPayload {
     public let occurredAt: Date
     public let expiresAt: Date
     /// True when the same token had been handed out before: a second request before its capture
-    /// opened (a double tap is one capture). Journeys recorded before issue 12 also reused a token
-    /// after its capture opened; such events still decode.
+    /// opened (a double tap is one capture). Only an attempt's first reuse is recorded; later ones
+    /// are answered from the state without an event. Journeys recorded before issue 12 also reused
+    /// a token after its capture opened, and journeys recorded before issue 23 every reuse; such
+    /// events still decode.
     public let reused: Bool
 
     public init(attempt: Int, occurredAt: Date, expiresAt: Date, reused: Bool) {

@@ -17,7 +17,10 @@ public struct AttemptState: Hashable, Sendable, Codable {
     public var creationFailure: ProcessCreationFailure?
 
     public var firstTokenIssuedAt: Date?
+    /// When the last recorded `TokenIssued` was (reuses after the first one are not recorded).
     public var lastTokenIssuedAt: Date?
+    /// `TokenIssued` events recorded for the attempt: the first issue and at most one reuse
+    /// (journeys recorded before reuses were recorded once may hold more).
     public var tokensIssued = 0
     public var captureOpenedAt: Date?
     /// When the app reported that the user closed the capture.
@@ -59,6 +62,11 @@ public struct AttemptState: Hashable, Sendable, Codable {
     public func tokenRemaining(at now: Date) -> TimeInterval? {
         tokenExpiresAt.map { $0.timeIntervalSince(now) }
     }
+
+    /// True once a reuse of the attempt's token was recorded (`TokenIssued` with `reused`, or more
+    /// than one issue in journeys recorded before reuses were recorded once): later reuses are
+    /// answered from the state without an event.
+    public var tokenReuseRecorded: Bool { tokensIssued > 1 }
 
     /// True once the capture ended on the device (a callback or a reported drop-off).
     public var captureEnded: Bool {
