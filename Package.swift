@@ -4,7 +4,8 @@ import PackageDescription
 // Swift 6 language mode (strict concurrency) for every target.
 let package = Package(
     name: "HumanTokenJourneys",
-    platforms: [.macOS(.v14)],
+    // iOS 13 is for the JourneyClient library (the SDK Lite's minimum); the server builds on Linux and macOS.
+    platforms: [.macOS(.v14), .iOS(.v13)],
     products: [
         .executable(name: "journeys", targets: ["journeys"]),
         .library(name: "JourneyClient", targets: ["JourneyClient"]),

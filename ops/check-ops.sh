@@ -6,8 +6,9 @@
 #  3. the Prometheus rules pass `promtool check rules`, and every metric they use is one the code
 #     exposes;
 #  4. the example environment file lists every variable the code reads;
-#  5. every `journeys …` command in ops/RUNBOOK.md names a real subcommand and only options its
-#     --help lists (needs the built binary: .build/debug or .build/release).
+#  5. every `journeys …` command in the guides (ops/*.md and the DocC articles under
+#     Sources/*/*.docc/) names a real subcommand and only options its --help lists (needs the
+#     built binary: .build/debug or .build/release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -85,17 +86,28 @@ for v in $code_vars; do
   grep -qE "^#?$v=" "$example" || fail "$example does not list $v, which the code reads"
 done
 
-# 5. Runbook commands against the binary's own help.
+# 5. The guides' commands against the binary's own help.
+guides=(ops/*.md Sources/*/*.docc/*.md)
 if [ -z "$binary" ]; then
-  fail "no built journeys binary to check ops/RUNBOOK.md's commands against (run swift build first)"
+  fail "no built journeys binary to check the guides' commands against (run swift build first)"
 else
-  commands=$(grep -oE '(^|[$`] ?)journeys [a-z][^`#|]*' ops/RUNBOOK.md | sed -E 's/^[$`] ?//' | sort -u)
+  for guide in "${guides[@]}"; do
+  # After `$ ` or a backtick it must be a command; at the start of a line (prose, or a report's
+  # output such as "journeys retried  1") only when its first word is a command of the binary.
+  commands=$( { grep -oE '[$`] ?journeys [a-z][^`#|]*' "$guide" || true; } | sed -E 's/^[$`] ?//'
+    { grep -oE '^journeys [a-z][^`#|]*' "$guide" || true; } | sed -E 's/^/?/')
+  commands=$(sort -u <<<"$commands")
   while IFS= read -r command; do
     [ -n "$command" ] || continue
+    if [[ "$command" == \?* ]]; then
+      command=${command#\?}
+      read -ra words <<<"$command"
+      "$binary" --help 2>/dev/null | grep -qE "^  ${words[1]}( |$)" || continue
+    fi
     read -ra words <<<"$command"
     path=()
     for word in "${words[@]:1}"; do
-      [[ "$word" =~ ^[a-z][a-z-]*$ ]] || break
+      [[ "$word" =~ ^[a-z][a-z0-9-]*$ ]] || break
       if "$binary" "${path[@]}" "$word" --help >/dev/null 2>&1 && \
          "$binary" "${path[@]}" --help 2>/dev/null | grep -qE "^  $word( |$)"; then
         path+=("$word")
@@ -103,13 +115,14 @@ else
         break
       fi
     done
-    [ ${#path[@]} -gt 0 ] || { fail "RUNBOOK: '$command' names no journeys command"; continue; }
+    [ ${#path[@]} -gt 0 ] || { fail "$guide: '$command' names no journeys command"; continue; }
     help=$("$binary" "${path[@]}" --help 2>&1)
     for option in $(echo "$command" | grep -oE -- '--[a-z][a-z-]*' || true); do
-      grep -qE -- "$option( |$|,)" <<<"$help" || fail "RUNBOOK: '$command': journeys ${path[*]} has no $option"
+      grep -qE -- "$option( |$|,)" <<<"$help" || fail "$guide: '$command': journeys ${path[*]} has no $option"
     done
   done <<<"$commands"
+  done
 fi
 
-[ "$status" = 0 ] && echo "check-ops: units, alert rules, environment example and runbook commands hold"
+[ "$status" = 0 ] && echo "check-ops: units, alert rules, environment example and the guides' commands hold"
 exit "$status"

@@ -46,6 +46,12 @@ if ! ops/check-sql.sh; then
   rm -f "$log"
   exit 1
 fi
+# The iOS app's library builds alone and depends on nothing of the server (the iOS guide's promise).
+if ! grep -qE '^ *\.target\(name: "JourneyClient"\),$' Package.swift || ! swift build --target JourneyClient; then
+  echo "error: JourneyClient must be a target without dependencies that builds alone" >&2
+  rm -f "$log"
+  exit 1
+fi
 # In parallel (Swift Testing's default). Foundation's select()-based socket thread stops working
 # for descriptors above 1024, which once hung URLSession-based tests and kept this run serial; now
 # API tests call the router in-process (JourneyTesting's TestClient, no socket), and

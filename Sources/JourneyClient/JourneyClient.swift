@@ -20,68 +20,9 @@ import FoundationNetworking
 ///
 /// ## Wiring the SDK Lite (`import AcessoBio`) to the client
 ///
-/// ```swift
-/// final class CaptureViewController: UIViewController, AcessoBioManagerDelegate, AcessoBioSelfieDelegate {
-///     var journey: JourneyClient!          // JourneyClient(session: JourneySession(start: start, baseURL: url))
-///
-///     // Right before prepareAndOpenSelfieCamera: a token for this capture (each capture gets its own
-///     // process; a double tap before opening gets the same one), then report the opening.
-///     func startCapture() {
-///         Task { @MainActor in
-///             do {
-///                 let grant = try await journey.refreshToken()
-///                 let camera = AcessoBioManager(viewController: self, delegate: self)
-///                     .setEnvironment(grant.environment == .prod ? .PROD : .UAT)
-///                     .build()
-///                 try await journey.reportCaptureOpened()
-///                 camera?.prepareAndOpenSelfieCamera(self, webAppToken: grant.webAppToken)
-///             } catch let error as JourneyClientError where error.code == JourneyClientError.Code.attemptsExhausted {
-///                 showJourneyCannotContinue(error)       // 409: the retry policy allows no new process
-///             } catch let error as JourneyClientError where error.needsNewClientToken {
-///                 askBackendForANewJourney()             // client token expired or invalid
-///             } catch {
-///                 showRetryLater(error)                  // isRetryable, retryAfter
-///             }
-///         }
-///     }
-///
-///     // The journey of the process ended (not an approval: the backend reads the result).
-///     func onSuccess(_ successResult: SuccessResult) {
-///         Task { try await journey.reportSuccess(processID: successResult.processId) }
-///         showWaitingForResult()   // the backend learns approved/rejected from Get Process or a webhook
-///     }
-///
-///     func onSuccessSelfie(_ result: SelfieResult) { }   // required by the protocol; unused by the SDK Lite
-///
-///     // 73305 (expired), 73302 (network), 73304, 73303, 73203, 73006, 73701, 74001 ...
-///     func onErrorSelfie(_ errorBio: ErrorBio) {
-///         Task {
-///             try await journey.reportError(code: errorBio.code)
-///             // For 73305/73302 call startCapture() again: refreshToken() then creates a fresh
-///             // process when the policy allows; other codes are integration errors to show or log.
-///         }
-///     }
-///     func onErrorAcessoBioManager(_ error: ErrorBio) {
-///         Task { try await journey.reportError(code: error.code) }
-///     }
-///
-///     // The user closed the camera: report it (the funnel shows the drop-off), then offer "try
-///     // again", which calls startCapture(): the new capture gets a fresh process and token.
-///     func onUserClosedCameraManually() {
-///         Task { try await journey.reportClosedByUser() }
-///         offerTryAgain()
-///     }
-///
-///     // The capture session timed out: report it, and offer to try again the same way.
-///     func onSystemClosedCameraTimeoutSession() {
-///         Task { try await journey.reportSessionTimedOut() }
-///         offerTryAgain()
-///     }
-///
-///     // The camera switched to manual capture: informational, nothing to report.
-///     func onSystemChangedTypeCameraTimeoutFaceInference() { }
-/// }
-/// ```
+/// The iOS guide (`JourneyClient.docc/iOSGuide.md`) shows the whole capture screen, each
+/// delegate callback mapped to its call; the test suite compiles that screen against the SDK
+/// Lite simulator.
 ///
 /// Where the SDK Lite cannot be used, ``link()`` gives the current attempt's Unico link to open
 /// instead (after ``refreshToken()`` made the attempt).

@@ -2,7 +2,8 @@ import Foundation
 import JourneyClient
 import SDKLiteSimulator
 
-/// The app's capture screen as the `JourneyClient` docs show it, on the SDK Lite simulator:
+/// A capture screen that hands each report back to the test (the iOS guide's own screen is
+/// `CaptureViewController.swift`), on the SDK Lite simulator:
 /// each delegate method of the seed calls the client.
 @SDKMainActor
 final class CaptureScreen: AcessoBioManagerDelegate, AcessoBioSelfieDelegate {
