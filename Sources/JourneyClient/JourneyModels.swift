@@ -22,20 +22,26 @@ public enum JourneyEnvironment: String, Sendable, Hashable, Codable, CaseIterabl
 public struct JourneyStart: Sendable, Hashable, Codable {
     /// The journey's id (a lowercase UUID).
     public var journeyId: String
-    /// The attempt the token belongs to (1 when the journey starts).
-    public var attempt: Int
-    /// The `webAppToken` to pass to `prepareAndOpenSelfieCamera(_:webAppToken:)`.
-    public var webAppToken: String
+    /// The attempt the token belongs to (1); nil when the journey started without a process
+    /// (the default): the app's ``JourneyClient/refreshToken()`` right before the capture makes it.
+    public var attempt: Int?
+    /// The `webAppToken` to pass to `prepareAndOpenSelfieCamera(_:webAppToken:)`, when the
+    /// backend asked for the process with the start (`"createProcess": "now"`).
+    public var webAppToken: String?
     /// When ``webAppToken`` expires (5 minutes after the process was created).
-    public var webAppTokenExpiresAt: Date
+    public var webAppTokenExpiresAt: Date?
     /// The environment to set on `AcessoBioManager` with `setEnvironment`.
     public var environment: JourneyEnvironment
     /// The journey-scoped client token: the only credential the app holds.
     public var clientToken: String
     /// When ``clientToken`` expires, if the service said so.
     public var clientTokenExpiresAt: Date?
+    /// `started` when the journey has no process yet.
+    public var status: String?
+    /// When a journey started without a process is abandoned if the app never asks for a token.
+    public var firstTokenBy: Date?
 
-    public init(journeyId: String, attempt: Int, webAppToken: String, webAppTokenExpiresAt: Date,
+    public init(journeyId: String, attempt: Int?, webAppToken: String?, webAppTokenExpiresAt: Date?,
                 environment: JourneyEnvironment, clientToken: String, clientTokenExpiresAt: Date? = nil) {
         self.journeyId = journeyId
         self.attempt = attempt
@@ -51,10 +57,12 @@ public struct JourneyStart: Sendable, Hashable, Codable {
         try JourneyJSON.decoder().decode(JourneyStart.self, from: data)
     }
 
-    /// The first token grant, as if the app had called ``JourneyClient/refreshToken()``.
-    public var grant: TokenGrant {
-        TokenGrant(journeyId: journeyId, attempt: attempt, webAppToken: webAppToken, expiresAt: webAppTokenExpiresAt,
-                   environment: environment)
+    /// The first token grant, as if the app had called ``JourneyClient/refreshToken()``; nil
+    /// when the journey started without a process.
+    public var grant: TokenGrant? {
+        guard let attempt, let webAppToken, let webAppTokenExpiresAt else { return nil }
+        return TokenGrant(journeyId: journeyId, attempt: attempt, webAppToken: webAppToken, expiresAt: webAppTokenExpiresAt,
+                          environment: environment)
     }
 }
 

@@ -15,7 +15,7 @@ import UnicoEmulator
             let start = try await h.backendStartsJourney()
             #expect(start.attempt == 1)
             #expect(start.environment == .uat)
-            #expect(start.webAppTokenExpiresAt > Date().addingTimeInterval(200))
+            #expect((start.webAppTokenExpiresAt ?? .distantPast) > Date().addingTimeInterval(200))
             let app = h.app(start)
 
             // Before prepareAndOpenSelfieCamera: refreshToken() then reportCaptureOpened().
@@ -213,7 +213,7 @@ import UnicoEmulator
         let start = try JourneyStart.decode(from: body)
         #expect(start.environment == .prod)
         #expect(start.clientToken == "ct")
-        #expect(start.webAppTokenExpiresAt.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) > 0.1)
+        #expect((start.webAppTokenExpiresAt?.timeIntervalSince1970 ?? 0).truncatingRemainder(dividingBy: 1) > 0.1)
         let session = JourneySession(start: start, baseURL: URL(string: "https://journeys.example.com")!)
         #expect(session.journeyID == "j")
         #expect(session.isExpired(at: Date(timeIntervalSince1970: 1_900_000_000)))

@@ -1,6 +1,7 @@
 import AccessControl
 import Foundation
 import JourneyClient
+@testable import JourneyAPI
 import SDKLiteSimulator
 import Testing
 
@@ -94,9 +95,9 @@ import Testing
         let guide = try String(
             contentsOf: tests.deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("Sources/JourneyClient/JourneyClient.docc/iOSGuide.md"), encoding: .utf8)
-        // AccessControl's ClientTokenIssuer.defaultLifetime, which POST /v1/journeys uses.
-        #expect(ClientTokenIssuer.defaultLifetime == 15 * 60)
-        #expect(guide.contains("15 minutes"))
+        // JourneyAPI's JourneyClientToken.lifetime, which POST /v1/journeys and …/client-token use.
+        #expect(JourneyClientToken.lifetime == 3600)
+        #expect(guide.contains("valid for **1 hour**"))
     }
 }
 

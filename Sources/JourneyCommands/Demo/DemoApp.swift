@@ -61,6 +61,17 @@ struct DemoApp: Sendable {
         return (id, client)
     }
 
+    /// What the company's backend does for a person who comes back after the app's client token
+    /// expired: `POST …/client-token` with its API key; nil (logged) when refused.
+    func renewClientToken(_ journeyID: String, label: String) async throws -> String? {
+        let (status, json) = try await api.call("POST", "v1/journeys/\(journeyID)/client-token", bearer: key)
+        guard status == 201, let token = json["clientToken"] as? String else {
+            log("\(label): client-token request answered \(status) \(json["code"] ?? "")")
+            return nil
+        }
+        return token
+    }
+
     /// The user opens the app again: it asks for a token (`POST …/token`, a new attempt with a
     /// fresh process) and `user` captures with it.
     func comeBack(_ started: Started, as user: SimulatedUser, label: String) async throws {

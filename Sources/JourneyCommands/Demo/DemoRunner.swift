@@ -99,10 +99,11 @@ struct DemoRunner: Sendable {
         try await workers.pass()
         results.append((Self.absentUser, absent?.journeyID))
 
-        log("clock +1 day: the user who signed up comes back; the app asks for a token: attempt 1's process is made now")
+        log("clock +1 day: the user who signed up comes back; the backend renews the app's client token and the app "
+            + "asks for a token: attempt 1's process is made now")
         clock.advance(by: 86_400)
         try await workers.pass()
-        if let (journeyID, clientToken) = signedUp,
+        if let (journeyID, _) = signedUp, let clientToken = try await app.renewClientToken(journeyID, label: Self.capturedADayLater),
            let started = try await app.token(DemoApp.Started(journeyID: journeyID, attempt: 0, webAppToken: "",
                                                              clientToken: clientToken), label: Self.capturedADayLater) {
             try await app.drive(.capture(.approve), started, environment: "UAT")
