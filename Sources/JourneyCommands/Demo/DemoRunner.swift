@@ -39,6 +39,9 @@ struct DemoRunner: Sendable {
         // One manual clock for Unico and the service: moving it expires tokens on both sides.
         let clock = ManualEmulatorClock(start: Date())
         var configuration = LocalStack.Configuration(clock: clock)
+        // The Unico clients sign assertions on the same clock, as real clocks agree: a day's move
+        // must not make every assertion look a day old to the emulator.
+        configuration.clientClock = { clock.now() }
         configuration.faults = FaultScript(tokenEntryDisabled: [.prod])
         configuration.retryPolicy = Self.retryPolicy
         configuration.responseShape = responseShape
