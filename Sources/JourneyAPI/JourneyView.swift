@@ -43,6 +43,9 @@ struct JourneyView: Encodable, Sendable {
     var abandonedAt: Date?
     var abandonReason: AbandonReason?
     var outcome: String?
+    /// True for a journey completed after it had been abandoned: Unico announced the result late
+    /// (`abandonedAt` and `abandonReason` stay, for the record). Absent otherwise.
+    var completedAfterAbandonment: Bool?
     var lastErrorCode: ErrorCode?
     var attempts: [Attempt]
     var version: Int
@@ -62,6 +65,7 @@ struct JourneyView: Encodable, Sendable {
         abandonedAt = state.abandonedAt
         abandonReason = state.abandonReason
         outcome = state.outcome?.rawValue
+        completedAfterAbandonment = state.status == .completed && state.abandonedAt != nil ? true : nil
         version = state.version
         lastErrorCode = state.lastErrorCode.map { code in
             let entry = SDKErrorCatalog.standard.entry(for: code)

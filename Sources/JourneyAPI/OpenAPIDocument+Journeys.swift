@@ -220,7 +220,7 @@ extension OpenAPIDocument {
             "journeyId": string, "status": string, "attempt": integer, "environment": string, "flow": string,
             "purpose": string, "clientReference": string, "subjectReference": string, "startedAt": time,
             "updatedAt": time, "completedAt": time,
-            "abandonedAt": time, "abandonReason": ["type": "object"], "outcome": string, "version": integer,
+            "abandonedAt": time, "abandonReason": ["type": "object"], "outcome": string, "version": integer, "completedAfterAbandonment": ["type": "boolean"],
             "lastErrorCode": object(["code": integer, "meaning": string, "category": string, "action": string,
                                      "retryable": ["type": "boolean"]]),
             "attempts": ["type": "array", "items": ["type": "object"]],

@@ -42,14 +42,32 @@ extension Journeys {
         }
     }
 
+    /// Before an opened capture's attempt is expired: asks Unico (Get Process, background) whether
+    /// the capture finished although neither the app's callback nor Unico's webhook arrived, and
+    /// records the result if so. `.nothingToFetch` when the attempt may not be asked about (no
+    /// opened capture, or a callback came), `.pending` while Unico has no result (expire it).
+    /// Throws the Unico client's error when Get Process fails (nothing is recorded).
+    public func probeResult(_ id: JourneyID, attempt number: Int) async throws -> ResultFetch {
+        let (state, version) = try await commands.load(id)
+        guard version > 0, state.mayProbeResult(number), let attempt = state.attempt(number),
+              let processID = attempt.processID, let environment = state.environment, let subject = state.subject
+        else { return .nothingToFetch }
+        guard let unico = dependencies.unicoClient(environment, tenant: state.tenant) else {
+            throw HumanTokenAPIError(.configuration, "no Unico client for the environment")
+        }
+        let snapshot = try await unico.getProcess(processID.rawValue, priority: .background)
+        guard snapshot.state == .finished || snapshot.state == .failed else { return .pending }
+        return try await record(snapshot, attempt: number, subject: subject.reference, journey: id, probing: true)
+    }
+
     /// Records `snapshot` in one short transaction if the attempt still awaits its result.
     private func record(_ snapshot: UnicoProcessSnapshot, attempt number: Int, subject: SubjectReference,
-                        journey id: JourneyID) async throws -> ResultFetch {
+                        journey id: JourneyID, probing: Bool = false) async throws -> ResultFetch {
         let vault = dependencies.vault
         let metadata = metadata(actor: Self.resultActor)
         return try await commands.transaction { context in
             let (current, _) = try context.load(id)
-            guard current.awaitsResult(number) else { return .alreadyRecorded }
+            guard current.awaitsResult(number) || (probing && current.mayProbeResult(number)) else { return .alreadyRecorded }
             let sealed = try snapshot.humanToken.map {
                 try vault.seal($0, field: PersonalDataField.humanToken, subject: subject, on: context.connection)
             }
@@ -59,6 +77,7 @@ extension Journeys {
                 humanToken: sealed, finishedAt: snapshot.finishedAt)
             let outcome = try context.execute(.recordResult(attempt: number, snapshot: recorded), journey: id,
                                               metadata: metadata)
+            guard !outcome.events.isEmpty else { return .pending }
             return outcome.state.awaitsResult(number) ? .pending : .recorded(outcome.state.status)
         }
     }

@@ -63,6 +63,17 @@ public struct DuePerformer: Sendable {
         do {
             switch item.kind {
             case .expireToken:
+                if state.mayProbeResult(item.attempt) {
+                    // The capture was opened: ask Unico before cutting it short (no approval is lost
+                    // when both the app's report and Unico's webhook went missing).
+                    do {
+                        if case .recorded = try await journeys.probeResult(id, attempt: item.attempt) {
+                            return .done("result_before_expiry")
+                        }
+                    } catch let error as HumanTokenAPIError {
+                        return later(item, error, "probe_failed")
+                    }
+                }
                 try await journeys.expireToken(id, attempt: item.attempt)
                 return .done("expired")
             case .retry:

@@ -77,6 +77,7 @@ struct TransitionMatrixTests {
         case (.callbackSuccess, .creatingProcess), (.callbackError, .creatingProcess): return invalid
         case (.callbackSuccess, _), (.callbackError, _): return nil
         case (.result, .awaitingResult): return nil
+        case (.result, .captureOpened): return nil  // asked before an opened capture is expired
         case (.result, .started): return .unknownAttempt  // the journey has no attempt 1 yet
         case (.result, _): return invalid
         case (.expireToken, .processCreated), (.expireToken, .tokenIssued), (.expireToken, .captureOpened): return nil

@@ -59,6 +59,28 @@ import Workers
         }
     }
 
+    @Test func anOpenedCaptureWhoseReportsWereLostIsAskedAboutBeforeItIsExpired() async throws {
+        let policy = RetryPolicy(initialInterval: 10, jitterFraction: 0, captureGrace: 60)
+        try await withWorkers(policy: policy) { h in
+            let (id, webAppToken, client) = try await started(h)
+            let worker = try h.worker()
+            #expect(try await h.send("POST", "/v1/journeys/\(id.rawValue)/capture-opened", json: [:], bearer: client).status == 200)
+            let capture = try await openCapture(h, webAppToken: webAppToken)
+            // The person finishes, approved; the app's success report and Unico's webhook both get lost.
+            try await finishCapture(h, capture.captureID, outcome: "approved")
+            let expiresAt = try #require(try await h.state(id).currentAttempt?.tokenExpiresAt)
+            h.clock.set(expiresAt.addingTimeInterval(61))
+            try await h.poll(worker)
+            let state = try await h.state(id)
+            #expect(state.status == .completed && state.outcome == .approved, "\(state.status)")
+            #expect(state.humanToken != nil)
+            let types = try await h.eventTypes(id)
+            #expect(!types.contains("TokenExpired"))
+            #expect(types.suffix(2) == ["ResultFetched", "JourneyCompleted"])
+            #expect(h.emulator.processes().count == 1)
+        }
+    }
+
     @Test func anApprovalThatArrivesAfterTheRetryStartedAttemptTwoStillCompletesTheJourney() async throws {
         let policy = RetryPolicy(initialInterval: 10, jitterFraction: 0, captureGrace: 60)
         try await withWorkers(policy: policy) { h in

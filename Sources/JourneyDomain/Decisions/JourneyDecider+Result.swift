@@ -12,7 +12,11 @@ extension JourneyDecider {
         snapshot: ProcessSnapshot,
         command: JourneyCommand
     ) throws(DomainError) -> [JourneyEvent] {
-        try requireActive(command)
+        // A result is recorded while the journey runs, and for an abandoned one that a later
+        // webhook said finished (shown as completed after its abandonment: no approval is lost).
+        guard state.status != .notStarted, state.status != .completed,
+              state.status != .abandoned || state.awaitsResult(attempt)
+        else { throw invalidTransition(command) }
         guard state.attempt(attempt) != nil else {
             throw error(
                 .unknownAttempt,
@@ -21,7 +25,9 @@ extension JourneyDecider {
                 attempt: attempt
             )
         }
-        guard state.awaitsResult(attempt), let target = state.attempt(attempt), let processID = target.processID else {
+        let probing = !state.awaitsResult(attempt) && state.mayProbeResult(attempt)
+        guard state.awaitsResult(attempt) || probing, let target = state.attempt(attempt), let processID = target.processID
+        else {
             if attempt != current {
                 throw error(
                     .staleAttempt,
@@ -33,6 +39,8 @@ extension JourneyDecider {
             throw invalidTransition(command, attempt: attempt)
         }
         guard snapshot.state == .finished || snapshot.state == .failed else {
+            // Asked before expiring an opened capture: nothing to record while Unico works on it.
+            if probing { return [] }
             let pending = target.pendingFetches + 1
             let next = now.addingTimeInterval(JourneyTiming.resultPollDelay(afterPendingFetches: pending))
             let event = ResultPending(
@@ -64,7 +72,7 @@ extension JourneyDecider {
             )
         )
         guard let outcome = Self.definitiveOutcome(of: snapshot) else {
-            guard attempt == current else { return [fetched] }
+            guard attempt == current, !state.status.isTerminal else { return [fetched] }
             let reason: AttemptFailureReason = snapshot.state == .finished && snapshot.result == .expired
                 ? .processExpired
                 : .processFailed(state: snapshot.state, result: snapshot.result)

@@ -6,7 +6,9 @@ extension JourneyState {
     /// The earliest of the current attempt's work and the result fetches of earlier attempts whose
     /// capture ended after they were replaced (no approval is lost to a retry).
     public var nextDue: DueWork? {
-        let earlier = attempts.dropLast().filter { awaitsResult($0.number) }.compactMap { attempt in
+        // An abandoned journey has no current work, but any attempt may still await a late result.
+        let candidatesAwaiting = learnsLateResults ? attempts[...] : attempts.dropLast()
+        let earlier = candidatesAwaiting.filter { awaitsResult($0.number) }.compactMap { attempt in
             (attempt.nextFetchAt ?? attempt.awaitingResultSince).map { DueWork(kind: .fetchResult, attempt: attempt.number, at: $0) }
         }
         let candidates = earlier + [currentDue].compactMap { $0 }

@@ -67,7 +67,14 @@ extension JourneyState {
         case .webhookReceived(let e):
             webhooksReceived += 1
             updateAttempt(e.attempt) { $0.webhookAt = $0.webhookAt ?? e.occurredAt }
-            if isCurrent(e.attempt), !e.superseded {
+            if learnsLateResults {
+                // Announced after the journey was given up: fetched all the same.
+                updateAttempt(e.attempt) {
+                    guard $0.processID != nil, $0.awaitingResultSince == nil, $0.resultFetchedAt == nil else { return }
+                    $0.awaitingResultSince = e.occurredAt
+                    $0.nextFetchAt = e.occurredAt
+                }
+            } else if isCurrent(e.attempt), !e.superseded {
                 awaitResult(attempt: e.attempt, since: e.occurredAt)
             } else {
                 awaitEarlierResult(attempt: e.attempt, since: e.occurredAt)

@@ -65,10 +65,28 @@ public struct JourneyState: Hashable, Sendable, Codable {
     /// True when attempt `number` has a result to fetch: the current attempt while the journey
     /// awaits its result, an earlier one once a success callback or webhook said its capture ended.
     public func awaitsResult(_ number: Int) -> Bool {
-        guard !status.isTerminal, let attempt = attempt(number), attempt.processID != nil,
+        guard status != .completed, status != .abandoned || learnsLateResults, let attempt = attempt(number),
+              attempt.processID != nil,
               attempt.awaitingResultSince != nil, attempt.resultFetchedAt == nil
         else { return false }
-        return number < currentAttemptNumber || status == .awaitingResult
+        // A journey the policy gave up on still learns a result Unico announced later (no approval
+        // is lost); not one abandoned on request or whose subject was erased.
+        return number < currentAttemptNumber || status == .awaitingResult || learnsLateResults
+    }
+
+    /// An abandoned journey that still records a result Unico announces later: abandoned by the
+    /// policy (absent user, budget, a failure), not on request, its subject not erased.
+    public var learnsLateResults: Bool {
+        status == .abandoned && abandonReason?.kind != .requested && subjectErasedAt == nil
+    }
+
+    /// Whether Unico may be asked for `number`'s result before the attempt is expired: the
+    /// current attempt, its capture opened, neither a callback nor a webhook arrived (either may
+    /// have been lost while the person finished).
+    public func mayProbeResult(_ number: Int) -> Bool {
+        guard status == .captureOpened, number == currentAttemptNumber, let attempt = attempt(number) else { return false }
+        return attempt.processID != nil && attempt.captureOpenedAt != nil && attempt.callbackAt == nil
+            && attempt.resultFetchedAt == nil
     }
 
     /// Attempts with a result to fetch, oldest first.
