@@ -8,7 +8,8 @@ extension HumanTokenAPIConfiguration {
     /// `PRIVATE_KEY_FILE` (or `PRIVATE_KEY` holding the PEM itself) are required; `TOKEN_HOST`,
     /// `API_HOST`, `REQUEST_TIMEOUT` (seconds), `TOKEN_REFRESH_MARGIN` (seconds), `RATE_LIMIT`
     /// (requests per second), `LIVE_RATE_WAIT` (seconds), `CREATE_PROCESS_PATH`, `GET_PROCESS_PATH` (with `{id}`),
-    /// `FIND_PROCESSES_PATH` and `LOOKUP` (`search` or `none`) are optional. Errors name the variable.
+    /// `FIND_PROCESSES_PATH` and `LOOKUP` (`search` or `none`, default `none`: Unico documents no
+    /// search by client reference) are optional. Errors name the variable.
     public static func fromEnvironment(
         _ variables: [String: String] = ProcessInfo.processInfo.environment,
         environment: HumanTokenAPIEnvironment
@@ -32,7 +33,7 @@ extension HumanTokenAPIConfiguration {
     /// `{"uat": {"serviceAccount": "...", "tenant": "...", "privateKeyFile": "uat.pem"}}`, with the
     /// optional `tokenHost`, `apiHost`, `privateKey` (PEM text), `requestTimeout`,
     /// `tokenRefreshMargin`, `rateLimit`, `liveRateWait`, `createProcessPath`, `getProcessPath`,
-    /// `findProcessesPath` and `lookup`. A relative `privateKeyFile` is resolved against the
+    /// `findProcessesPath` and `lookup` (default `none`). A relative `privateKeyFile` is resolved against the
     /// file's directory. Errors name the key path, e.g. `uat.tenant`. With `path`, the
     /// environment's object sits under those keys (`["tenants", "acme"]`: `tenants.acme.uat`).
     public static func load(
@@ -111,7 +112,7 @@ extension HumanTokenAPIConfiguration {
             }
             return number
         }
-        var lookup = ProcessLookup.search
+        var lookup = defaultLookup
         if let text = settings["lookup"] {
             guard let value = ProcessLookup(rawValue: text.lowercased()) else {
                 throw HumanTokenAPIError.configuration(names["lookup"] ?? "lookup", "must be search or none")

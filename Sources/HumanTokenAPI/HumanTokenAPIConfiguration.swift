@@ -35,7 +35,9 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
     public var getProcessPath: String
     /// The lookup by `clientReference`'s path on ``apiHost`` (ASSUMED endpoint). Default `/processes`.
     public var findProcessesPath: String
-    /// Whether reconciliation may search by `clientReference`. Default ``ProcessLookup/search``.
+    /// Whether reconciliation may search by `clientReference`. Default ``ProcessLookup/none``:
+    /// Unico documents no such search, so against real Unico nothing may depend on it; set
+    /// ``ProcessLookup/search`` for an account that has it, or for the emulator (which serves it).
     public var lookup: ProcessLookup
 
     /// The default Create Process path.
@@ -44,6 +46,8 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
     public static let defaultGetProcessPath = "/processes/{id}"
     /// The default lookup path.
     public static let defaultFindProcessesPath = "/processes"
+    /// The default lookup for a real Unico environment: none (the search is not documented).
+    public static let defaultLookup = ProcessLookup.none
 
     /// The default request timeout, in seconds.
     public static let defaultRequestTimeout: TimeInterval = 10
@@ -68,7 +72,7 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
         createProcessPath: String = Self.defaultCreateProcessPath,
         getProcessPath: String = Self.defaultGetProcessPath,
         findProcessesPath: String = Self.defaultFindProcessesPath,
-        lookup: ProcessLookup = .search
+        lookup: ProcessLookup = Self.defaultLookup
     ) {
         self.environment = environment
         self.serviceAccount = serviceAccount

@@ -28,7 +28,8 @@ extension LocalStack {
         public var emulatorWebhook: UnicoEmulator.WebhookConfiguration?
         /// Where the emulator puts process fields in its answers. Default wrapped (documented).
         public var responseShape: UnicoEmulator.ResponseShape = .wrapped
-        /// Whether the Unico clients may search by client reference. Default search.
+        /// Whether the Unico clients may search by client reference. Default search: the emulator
+        /// serves it (real Unico environments default to none, ``HumanTokenAPIConfiguration/lookup``).
         public var lookup: ProcessLookup = .search
         /// The Unico clients' own limiter, in requests per second. Default 100,000 (the emulator's limit is off).
         public var clientRateLimit: Double = 100_000

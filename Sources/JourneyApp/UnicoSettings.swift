@@ -8,7 +8,8 @@ import RateBudget
 /// Where each Unico environment's client settings come from: the `UNICO_UAT_*` /
 /// `UNICO_PROD_*` variables, or a JSON file given by `--unico-config` or `UNICO_CONFIG_FILE`
 /// (`{"uat": {"serviceAccount": …, "tenant": …, "privateKeyFile": …}, "prod": {…}}`).
-/// An environment set in both is refused rather than silently merged.
+/// An environment set in both is refused rather than silently merged. Each environment's
+/// `LOOKUP` (`lookup`) defaults to `none`: Unico documents no search by `clientReference`.
 ///
 /// The file may also give a journeys tenant its own Unico settings (its own service account):
 /// `{"tenants": {"acme": {"uat": {…}}}}`. Its journeys use them in the environments given there,

@@ -1,6 +1,7 @@
 import CLI
 import Cryptography
 import Foundation
+import HumanTokenAPI
 import JourneyApp
 import Lifecycle
 import UnicoEmulator
@@ -12,7 +13,8 @@ struct EmulatorCommand: Command {
         discussion: """
             Serves the token endpoint, Create/Get Process, the SDK-facing capture endpoints and \
             webhook delivery on 127.0.0.1. Development service accounts for UAT and PROD are \
-            generated once into --key-dir; the printed UNICO_* variables point the client at it.
+            generated once into --key-dir; the printed UNICO_* variables point the client at it, with \
+            LOOKUP=search (the emulator serves the search by clientReference that Unico does not document).
             """,
         options: [
             .optional("port", valueName: "P", help: "Port (0 picks a free one).", default: "8095"),
@@ -67,6 +69,7 @@ struct EmulatorCommand: Command {
             out("\(prefix)API_HOST=\(base)")
             out("\(prefix)SERVICE_ACCOUNT=\(account.account.name)")
             out("\(prefix)TENANT=\(account.account.tenantID)")
+            out("\(prefix)LOOKUP=\(ProcessLookup.search.rawValue)")
             out("\(prefix)PRIVATE_KEY_FILE=\(account.keyFile)")
         }
         await gracefulShutdown()

@@ -12,7 +12,9 @@ struct ServeCommand: Command {
             Serves /healthz, /readyz, /metrics, /openapi.json, /v1/journeys, /v1/webhooks/unico, \
             /v1/reports/NAME and /dashboard. Unico clients come from \
             UNICO_UAT_* / UNICO_PROD_* (SERVICE_ACCOUNT, TENANT, PRIVATE_KEY_FILE, ...) or from the JSON file of \
-            --unico-config (or UNICO_CONFIG_FILE); sealing keys from \
+            --unico-config (or UNICO_CONFIG_FILE); their LOOKUP (lookup in the file) defaults to none, as Unico \
+            documents no search by clientReference (search: only for an account that has it, or the emulator); \
+            sealing keys from \
             JOURNEYS_KEK and JOURNEYS_SUBJECT_REF_KEY; the client-token key from JOURNEYS_CLIENT_TOKEN_KEY (older ones, still verifying, from \
             JOURNEYS_CLIENT_TOKEN_KEYS_PREVIOUS); the dashboard session key from JOURNEYS_SESSION_KEY (older ones from \
             JOURNEYS_SESSION_KEYS_PREVIOUS); Unico \

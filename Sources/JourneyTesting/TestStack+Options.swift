@@ -39,7 +39,8 @@ extension TestStack {
         public var emulatorWebhooks: UnicoEmulator.WebhookAuthentication?
         /// Where the emulator puts process fields. Default wrapped (documented).
         public var responseShape: UnicoEmulator.ResponseShape = .wrapped
-        /// Whether the Unico client may search by client reference. Default search.
+        /// Whether the Unico client may search by client reference. Default search: the emulator
+        /// serves it (real Unico environments default to none).
         public var lookup: ProcessLookup = .search
         /// Whether the service listens on a loopback port (for real-socket callers). Default false.
         public var listen = false

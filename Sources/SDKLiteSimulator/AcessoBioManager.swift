@@ -12,8 +12,9 @@
 public final class AcessoBioManager {
     private weak var viewController: ViewController?
     private weak var delegate: (any AcessoBioManagerDelegate)?
-    /// The environment captures run in. Default ``EnvironmentEnum/PROD``, as in a store build.
-    public private(set) var environment: EnvironmentEnum = .PROD
+    /// The environment captures run in; nil until ``setEnvironment(_:)``. Without it the capture
+    /// fails with `73204`, as Unico's full SDK does (`CONFIG_ENVIRONMENT_NOT_SET`).
+    public private(set) var environment: EnvironmentEnum?
 
     /// A builder presenting from `viewController` and reporting to `delegate`.
     public init(viewController: ViewController, delegate: any AcessoBioManagerDelegate) {

@@ -8,7 +8,7 @@ import Foundation
 @SDKMainActor
 final class CaptureSession {
     private let device: SimulatedDevice
-    private let environment: EnvironmentEnum
+    private let environment: EnvironmentEnum?
     private let webAppToken: String
     private let implementsOnSuccess: Bool
     private weak var viewController: ViewController?
@@ -16,7 +16,7 @@ final class CaptureSession {
     private weak var selfieDelegate: (any AcessoBioSelfieDelegate)?
 
     init(
-        device: SimulatedDevice, environment: EnvironmentEnum, webAppToken: String, viewController: ViewController?,
+        device: SimulatedDevice, environment: EnvironmentEnum?, webAppToken: String, viewController: ViewController?,
         managerDelegate: (any AcessoBioManagerDelegate)?, selfieDelegate: any AcessoBioSelfieDelegate
     ) {
         self.device = device
@@ -34,6 +34,7 @@ final class CaptureSession {
             selfieDelegate?.onErrorSelfie(refusal)
             return
         }
+        guard let environment else { return }  // localRefusal() answered 73204
         let capture: CaptureAPI.PreparedCapture
         do {
             capture = try await device.api.prepare(webAppToken: webAppToken, environment: environment)
@@ -66,13 +67,19 @@ final class CaptureSession {
         _ = selfieDelegate?.onSuccess(SuccessResult(processId: capture.processId))
     }
 
-    /// The checks the SDK makes on the phone before calling Unico: delegate, token, device.
+    /// `73204`: the builder's `setEnvironment` was not called (the full SDK's `CONFIG_ENVIRONMENT_NOT_SET`).
+    static let environmentNotSet = ErrorBio(
+        code: ErrorBio.Code.environmentNotSet,
+        description: "setEnvironment was not called on AcessoBioManager; the capture was not opened")
+
+    /// The checks the SDK makes on the phone before calling Unico: delegate, environment, token, device.
     private func localRefusal() -> ErrorBio? {
         if !implementsOnSuccess {
             return ErrorBio(
                 code: ErrorBio.Code.onSuccessMissing,
                 description: "the delegate does not implement onSuccess(_:); the capture was not opened")
         }
+        if environment == nil { return Self.environmentNotSet }
         if webAppToken.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             return ErrorBio(code: ErrorBio.Code.blankToken, description: "webAppToken is empty or blank")
         }

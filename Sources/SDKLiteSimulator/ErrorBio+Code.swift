@@ -1,5 +1,5 @@
 extension ErrorBio {
-    /// The seed's error codes.
+    /// The seed's error codes, and 73204 of the full SDK.
     public enum Code {
         /// The `webAppToken` is empty or only whitespace; checked before any network call.
         public static let blankToken = 73203
@@ -18,6 +18,9 @@ extension ErrorBio {
         public static let notAvailableInLite = 73701
         /// The delegate does not implement `onSuccess(_:)`.
         public static let onSuccessMissing = 74001
+        /// The builder's `setEnvironment` was not called: not on the SDK Lite page; Unico's full
+        /// SDK reports it (`CONFIG_ENVIRONMENT_NOT_SET`), and so does the simulator, before any network call.
+        public static let environmentNotSet = 73204
 
         /// The codes the emulator may answer a capture request with.
         static let fromUnico: Set<Int> = [authenticationFailed, captureRefused, tokenRejected, tokenExpired, blankToken]

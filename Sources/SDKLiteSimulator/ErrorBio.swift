@@ -1,8 +1,8 @@
-/// An SDK error as the delegate receives it: one of the seed's codes and a description.
+/// An SDK error as the delegate receives it: one of the seed's codes (or 73204) and a description.
 ///
 /// Descriptions never contain the `webAppToken`.
 public struct ErrorBio: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The seed's error code, e.g. `73305`; see ``ErrorBio/Code``.
+    /// The error code, e.g. `73305`; see ``ErrorBio/Code``.
     public let code: Int
     /// What went wrong, for logs.
     public let description: String

@@ -9,13 +9,13 @@ public final class UnicoCheckCameraOpener {
         case CNH, RG, CPF, none
     }
 
-    /// The environment the capture runs in.
-    public let environment: EnvironmentEnum
+    /// The environment the capture runs in; nil when the builder's `setEnvironment` was not called.
+    public let environment: EnvironmentEnum?
     private let device: SimulatedDevice
     private weak var viewController: ViewController?
     private weak var delegate: (any AcessoBioManagerDelegate)?
 
-    init(viewController: ViewController, delegate: (any AcessoBioManagerDelegate)?, environment: EnvironmentEnum) {
+    init(viewController: ViewController, delegate: (any AcessoBioManagerDelegate)?, environment: EnvironmentEnum?) {
         self.device = viewController.device
         self.viewController = viewController
         self.delegate = delegate
@@ -25,7 +25,8 @@ public final class UnicoCheckCameraOpener {
     /// Prepares the SDK and opens the capture for the process behind `webAppToken`.
     ///
     /// Local checks come first, in this order and without any network call: `74001` when
-    /// `delegate` lacks `onSuccess(_:)`, `73203` for a blank token, `73006` on a simulator. Then
+    /// `delegate` lacks `onSuccess(_:)`, `73204` when the builder's `setEnvironment` was not
+    /// called, `73203` for a blank token, `73006` on a simulator. Then
     /// the emulator answers `73303`/`73304`/`73305`, or the network `73302`. Errors go to
     /// `onErrorSelfie(_:)`; once open, the device's ``SimulatedUser`` decides the ending.
     public func prepareAndOpenSelfieCamera(_ delegate: any AcessoBioSelfieDelegate, webAppToken: String) {

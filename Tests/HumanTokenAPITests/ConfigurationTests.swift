@@ -24,6 +24,7 @@ struct ConfigurationTests {
         #expect(uat.issuer == "sa@acme.iam.acesso.io")
         #expect(uat.audience == "https://identityhomolog.acesso.io")
         #expect(uat.tokenEndpoint.absoluteString == "https://identityhomolog.acesso.io/oauth2/token")
+        #expect(uat.lookup == .none, "Unico documents no search by clientReference")
         try uat.validate()
         let prod = HumanTokenAPIConfiguration(
             environment: .prod, serviceAccount: "sa", tenant: "acme", privateKey: .pem(TestKeys.accountPKCS1),
@@ -54,6 +55,25 @@ struct ConfigurationTests {
         #expect(configuration.requestTimeout == 4.5)
         #expect(configuration.tokenRefreshMargin == 30)
         #expect(configuration.rateLimit == 5)
+    }
+
+    @Test func lookupDefaultsToNoneFromVariablesAndFilesAndSearchStaysAvailable() throws {
+        let base = ["UNICO_UAT_SERVICE_ACCOUNT": "sa", "UNICO_UAT_TENANT": "t1", "UNICO_UAT_PRIVATE_KEY": TestKeys.accountPKCS8]
+        #expect(try HumanTokenAPIConfiguration.fromEnvironment(base, environment: .uat).lookup == .none)
+        let search = try HumanTokenAPIConfiguration.fromEnvironment(
+            base.merging(["UNICO_UAT_LOOKUP": "search"]) { $1 }, environment: .uat)
+        #expect(search.lookup == .search)
+
+        let directory = try TestKeys.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try TestKeys.accountPKCS1.write(to: directory.appendingPathComponent("k.pem"), atomically: true, encoding: .utf8)
+        let file = directory.appendingPathComponent("unico.json")
+        try Data(#"""
+            {"uat": {"serviceAccount": "sa", "tenant": "t1", "privateKeyFile": "k.pem"},
+             "prod": {"serviceAccount": "sa", "tenant": "t1", "privateKeyFile": "k.pem", "lookup": "search"}}
+            """#.utf8).write(to: file)
+        #expect(try HumanTokenAPIConfiguration.load(contentsOf: file, environment: .uat).lookup == .none)
+        #expect(try HumanTokenAPIConfiguration.load(contentsOf: file, environment: .prod).lookup == .search)
     }
 
     @Test func fromEnvironmentWithInlinePEM() throws {

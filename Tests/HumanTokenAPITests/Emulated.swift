@@ -22,7 +22,7 @@ struct Emulated: Sendable {
     let baseURL: URL
     let clock: TestClock?
 
-    /// A client configuration pointing both hosts at the emulator.
+    /// A client configuration pointing both hosts at the emulator, whose lookup it may use.
     func configuration(
         _ environment: HumanTokenAPIEnvironment = .uat, key: String = TestKeys.accountPKCS8,
         tenant: String = Emulated.tenant, requestTimeout: TimeInterval = 5, tokenRefreshMargin: TimeInterval = 60,
@@ -31,7 +31,8 @@ struct Emulated: Sendable {
         HumanTokenAPIConfiguration(
             environment: environment, serviceAccount: environment == .uat ? Self.uatAccount : Self.prodAccount,
             tenant: tenant, privateKey: .pem(key), tokenHost: baseURL, apiHost: baseURL,
-            requestTimeout: requestTimeout, tokenRefreshMargin: tokenRefreshMargin, rateLimit: rateLimit)
+            requestTimeout: requestTimeout, tokenRefreshMargin: tokenRefreshMargin, rateLimit: rateLimit,
+            lookup: .search)
     }
 
     /// A client for `configuration` (default: UAT with the known key).

@@ -33,6 +33,15 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
         }
     }
 
+    @Test func serveAndEmulatorHelpSayTheLookupDefaults() async {
+        let serve = await journeys(["serve", "--help"])
+        let text = serve.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("LOOKUP (lookup in the file) defaults to none"), "\(text)")
+        let emulator = await journeys(["emulator", "--help"])
+        let emulatorText = emulator.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(emulatorText.contains("LOOKUP=search"), "\(emulatorText)")
+    }
+
     @Test func workAndDemoHelpSayWhatTheWorkersAndTheDemoDo() async {
         let work = await journeys(["work", "--help"])
         #expect(work.code == 0)

@@ -29,12 +29,17 @@ import Testing
             let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
             variables[parts[0]] = parts[1]
         }
-        #expect(variables.count == 10)
+        #expect(variables.count == 12)
+        // The emulator serves the (undocumented) search by clientReference: its variables turn it on.
+        #expect(variables["UNICO_UAT_LOOKUP"] == "search")
+        #expect(variables["UNICO_PROD_LOOKUP"] == "search")
         let keyFile = try #require(variables["UNICO_UAT_PRIVATE_KEY_FILE"])
         let attributes = try FileManager.default.attributesOfItem(atPath: keyFile)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
 
-        let client = try HumanTokenAPIClient(configuration: try HumanTokenAPIConfiguration.fromEnvironment(variables, environment: .uat))
+        let configuration = try HumanTokenAPIConfiguration.fromEnvironment(variables, environment: .uat)
+        #expect(configuration.lookup == .search)
+        let client = try HumanTokenAPIClient(configuration: configuration)
         let created = try await client.createProcess(CreateProcessRequest(
             flow: "idlive", purpose: .creditProcess, person: ProcessPerson(duiValue: "12345678909")))
         #expect(!created.webAppToken.isEmpty)

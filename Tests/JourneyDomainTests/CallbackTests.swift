@@ -59,7 +59,7 @@ struct CallbackTests {
     @Test(
         "a non-retryable SDK error abandons with the code",
         arguments: [
-            SDKErrorCode.emptyToken, .simulator, .captureRefused, .tokenRejected, .notAvailableInLite, .missingOnSuccess, 99_999,
+            SDKErrorCode.emptyToken, .simulator, .captureRefused, .tokenRejected, .notAvailableInLite, .missingOnSuccess,
         ]
     )
     func nonRetryableError(code: SDKErrorCode) throws {
@@ -71,6 +71,59 @@ struct CallbackTests {
         #expect(state.abandonReason?.kind == .nonRetryableFailure)
         #expect(state.abandonReason?.sdkCode == code)
         #expect(state.lastErrorCode == code)
+    }
+
+    /// Every code off the SDK Lite page: the full SDK's (camera denied among 73705–73713) and one listed nowhere.
+    static let offPageCodes = SDKErrorCatalog.fullSDK.map(\.code) + [99_999]
+
+    @Test("a code off the SDK Lite page fails the attempt; the person's next token request gets attempt 2",
+          arguments: offPageCodes)
+    func offPageCodeKeepsTheJourneyOpen(code: SDKErrorCode) throws {
+        var scenario = try Scenario.captureOpened()
+        let failed = try scenario.run(.recordCallback(attempt: 1, outcome: .error(code: code)), at: 30)
+        #expect(failed.map(\.eventType) == ["CallbackReceived", "AttemptFailed"], "the journey is not abandoned")
+        guard case .attemptFailed(let failure) = failed[1] else { return }
+        #expect(failure.reason.sdkCode == code)
+        #expect(failure.reason.retryable)
+        #expect(failure.retryAt != nil)
+        #expect(scenario.state.status == .retryScheduled)
+        #expect(scenario.state.lastErrorCode == code)
+
+        // The person allowed the camera (or pressed capture again) a minute later.
+        let next = try scenario.run(.issueToken, at: 90)
+        guard case .processCreationRequested(let requested) = try #require(next.first) else {
+            Issue.record("expected a new attempt, got \(next.map(\.eventType))")
+            return
+        }
+        #expect(requested.attempt == 2)
+        #expect(requested.trigger == .tokenRequest)
+        try scenario.run(Fixture.created(2, Fixture.process2), at: 91)
+        #expect(try scenario.run(.issueToken, at: 92).map(\.eventType) == ["TokenIssued"])
+        #expect(scenario.state.currentAttempt?.number == 2)
+    }
+
+    @Test("an off-page code still spends the retry budget: the last attempt it fails abandons the journey")
+    func offPageCodeWithinBudget() throws {
+        let denied = SDKErrorCode(rawValue: SDKErrorCode.sessionStatusCodes.lowerBound)
+        var scenario = try Scenario.captureOpened(policy: RetryPolicy(maximumAttempts: 2))
+        try scenario.run(.recordCallback(attempt: 1, outcome: .error(code: denied)), at: 30)
+        try scenario.run(.issueToken, at: 40)
+        try scenario.run(Fixture.created(2, Fixture.process2), at: 41)
+        try scenario.run(.issueToken, at: 42)
+        try scenario.run(.recordCaptureOpened(attempt: 2), at: 43)
+        let events = try scenario.run(.recordCallback(attempt: 2, outcome: .error(code: denied)), at: 50)
+        #expect(events.map(\.eventType) == ["CallbackReceived", "AttemptFailed", "JourneyAbandoned"])
+        #expect(scenario.state.abandonReason?.kind == .attemptsExhausted)
+    }
+
+    @Test("a policy that lists an off-page code as non-retryable abandons on it",
+          arguments: [SDKErrorCode.userCancelled, .environmentNotSet, 99_999])
+    func offPageCodeListedByThePolicy(code: SDKErrorCode) throws {
+        var scenario = try Scenario.captureOpened(policy: RetryPolicy(nonRetryableCodes: [code]))
+        let events = try scenario.run(.recordCallback(attempt: 1, outcome: .error(code: code)), at: 30)
+        #expect(events.map(\.eventType) == ["CallbackReceived", "AttemptFailed", "JourneyAbandoned"])
+        #expect(scenario.state.abandonReason?.kind == .nonRetryableFailure)
+        #expect(scenario.state.abandonReason?.sdkCode == code)
     }
 
     @Test("the same callback reported twice is recorded once")

@@ -15,9 +15,11 @@ struct SDKErrorCatalogTests {
         (74001, .integrationBug, false, "Implement onSuccess(_:) with the exact signature"),
     ]
 
-    @Test("every code of the seed is in the catalog, and nothing else")
+    @Test("the page entries are exactly the seed's codes")
     func coversSeed() {
-        #expect(Set(SDKErrorCatalog.standard.entries.keys) == Set(Self.seed.map(\.0)))
+        #expect(Set(SDKErrorCatalog.sdkLitePage.map(\.code)) == Set(Self.seed.map(\.0)))
+        let onPage = SDKErrorCatalog.standard.entries.values.filter(\.isDocumented).map(\.code)
+        #expect(Set(onPage) == Set(Self.seed.map(\.0)))
     }
 
     @Test("each entry carries the seed's classification and action", arguments: 0..<8)
@@ -42,13 +44,55 @@ struct SDKErrorCatalogTests {
         #expect(SDKErrorCatalog.standard.nonRetryableCodes == [73006, 73203, 73303, 73304, 73701, 74001])
     }
 
-    @Test("an unknown code gets a conservative entry: not retryable, escalate")
+    /// unico-contract.md, "SDK codes beyond the SDK Lite page": code and full SDK name.
+    static let beyondPage: [(SDKErrorCode, String)] = [
+        (73000, "UNKNOWN_INTERNAL_ERROR"), (73100, "NETWORK_ERROR"), (73204, "CONFIG_ENVIRONMENT_NOT_SET"),
+        (73704, "SESSION_STATUS_USER_CANCELLED"),
+    ] + (73705...73713).map { (SDKErrorCode(rawValue: $0), "SESSION_STATUS_*") } + [(73740, "CONSENT_NOT_GIVEN_ERROR")]
+
+    @Test("the codes beyond the SDK Lite page are listed, marked off the page, and retryable")
+    func beyondThePage() {
+        #expect(SDKErrorCatalog.fullSDK.map(\.code) == Self.beyondPage.map(\.0))
+        #expect(SDKErrorCatalog.standard.entries.count == Self.seed.count + Self.beyondPage.count)
+        for (code, name) in Self.beyondPage {
+            let entry = SDKErrorCatalog.standard.entry(for: code)
+            #expect(entry.source == .fullSDK, "\(code)")
+            #expect(!entry.isDocumented, "\(code)")
+            #expect(entry.fullSDKName == name, "\(code)")
+            #expect(entry.retryable, "\(code) must not end a journey")
+            #expect(entry.journeyAction.contains("new attempt"), "\(code)")
+            #expect(!entry.meaning.isEmpty && !entry.recommendedAction.isEmpty, "\(code)")
+        }
+    }
+
+    @Test("the contract's meanings: cancel, consent, environment not set, session timeout at 73710")
+    func beyondThePageMeanings() {
+        let catalog = SDKErrorCatalog.standard
+        #expect(catalog.entry(for: .userCancelled).meaning.contains("cancel"))
+        #expect(catalog.entry(for: .consentNotGiven).meaning.contains("consent"))
+        #expect(catalog.entry(for: .environmentNotSet).meaning.contains("setEnvironment"))
+        #expect(catalog.entry(for: .environmentNotSet).category == .integrationBug)
+        #expect(catalog.entry(for: .sessionTimeout).meaning.contains("timed out"))
+        #expect(catalog.entry(for: 73705).meaning.contains("camera permission denied"))
+        #expect(catalog.entry(for: .networkError).category == .transient)
+        #expect(catalog.entry(for: .userCancelled).category == .captureInterrupted)
+    }
+
+    @Test("the page's non-retryable codes are unchanged by the off-page ones")
+    func pageStillDecides() {
+        #expect(RetryPolicy.standard.nonRetryableCodes == Set(SDKErrorCatalog.standard.nonRetryableCodes))
+        #expect(Set(SDKErrorCatalog.fullSDK.map(\.code)).isDisjoint(with: RetryPolicy.standard.nonRetryableCodes))
+    }
+
+    @Test("a code listed nowhere fails the attempt without ending the journey, and says so")
     func unknown() {
         let entry = SDKErrorCatalog.standard.entry(for: 12_345)
         #expect(entry.code == 12_345)
         #expect(entry.category == .unknown)
-        #expect(!entry.retryable)
+        #expect(entry.retryable)
+        #expect(entry.source == .unlisted)
         #expect(!entry.isDocumented)
-        #expect(entry.recommendedAction.contains("contact Unico support"))
+        #expect(entry.recommendedAction.contains("Unico support"))
+        #expect(AttemptFailureReason.sdkError(12_345).retryable)
     }
 }

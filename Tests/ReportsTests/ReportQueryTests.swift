@@ -69,6 +69,36 @@ import Testing
         }
     }
 
+    @Test func sdkErrorsCountCodesOffTheSDKLitePageAndSayWhereEachIsDocumented() async throws {
+        try await withFixture { db, fixture in
+            let t = date("2026-04-01")
+            let h = fixture.history
+            let denied = SDKErrorCode(rawValue: SDKErrorCode.sessionStatusCodes.lowerBound)
+            // Camera denied, then granted: attempt 2 is approved in the same journey.
+            try await h.journey("p", at: t, [.created(), .token, .capture, .error(denied), .wait(60), .retry, .created(),
+                                             .token, .capture, .success, .wait(10), .result(.ok)])
+            try await h.journey("q", at: t.addingTimeInterval(60), [.created(), .token, .capture, .error(99_999)])
+            try await h.journey("r", at: t.addingTimeInterval(120), [.created(), .token, .capture, .error(denied)])
+            try await h.journey("s", at: t.addingTimeInterval(180), [.created(), .token, .capture, .error(.simulator)])
+            try await h.project()
+            let report = try await SDKErrorReport.run(
+                ReportParameters(from: t, to: date("2026-04-02"), now: t.addingTimeInterval(3600)), on: db.app)
+            #expect(report.attempts == 5)
+            #expect(report.errors == 4)
+            #expect(report.offPageErrors == 3)
+            #expect(report.codes.map(\.code) == [denied.rawValue, 73006, 99_999])
+            #expect(report.codes.map(\.count) == [2, 1, 1])
+            #expect(report.codes.map(\.source) == ["fullSDK", "sdkLitePage", "unlisted"])
+            #expect(report.codes.map(\.documented) == [false, true, false])
+            #expect(report.codes.map(\.retryable) == [true, false, true])
+            #expect(report.codes.last?.category == "unknown")
+            let section = try #require(report.sections.first)
+            #expect(section.title.hasSuffix("; 3 with codes not on the SDK Lite page"))
+            #expect(section.rows.map { $0[5] } == ["not on the SDK Lite page (full SDK)", "SDK Lite page",
+                                                    "not on the SDK Lite page (unlisted)"])
+        }
+    }
+
     @Test func expiryAndRetryRates() async throws {
         try await withFixture { db, _ in
             let report = try await ExpiryRetryReport.run(Fixture.parameters(), on: db.app)

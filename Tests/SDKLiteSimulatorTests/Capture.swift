@@ -4,7 +4,7 @@ import SDKLiteSimulator
 @SDKMainActor
 enum Capture {
     /// Builds the SDK on a host screen of `device`, opens the capture with `webAppToken` and waits
-    /// for the callback that ends it. `environment` nil leaves the builder's default.
+    /// for the callback that ends it. `environment` nil skips `setEnvironment` (the SDK answers 73204).
     static func open(
         on device: SimulatedDevice, webAppToken: String, environment: EnvironmentEnum? = .UAT,
         delegate kind: DelegateKind = .complete
@@ -32,7 +32,9 @@ enum Capture {
         let delegate = CompleteDelegate(log)
         log.host = host
         log.insideCall = true
-        if let camera = AcessoBioManager(viewController: host, delegate: delegate).build() { call(camera, delegate) }
+        if let camera = AcessoBioManager(viewController: host, delegate: delegate).setEnvironment(.UAT).build() {
+            call(camera, delegate)
+        }
         log.insideCall = false
         let record = await log.ending()
         withExtendedLifetime((host, delegate)) {}

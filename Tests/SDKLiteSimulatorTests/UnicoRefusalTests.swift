@@ -34,14 +34,16 @@ struct UnicoRefusalTests {
         }
     }
 
-    @Test func theBuilderDefaultsToPRODSoAUATTokenWithoutSetEnvironmentIs73304() async throws {
+    @Test(arguments: [EnvironmentEnum.UAT, .PROD])
+    func withoutSetEnvironmentTheCaptureIs73204BeforeAnyNetworkCall(_ environment: EnvironmentEnum) async throws {
         try await withUnico { unico in
-            let process = try await unico.createProcess(.UAT)
+            let process = try await unico.createProcess(environment)
             let record = await Capture.open(on: unico.device(), webAppToken: process.webAppToken, environment: nil)
-            expectSelfieError(record, ErrorBio.Code.tokenRejected)
-            let prod = try await unico.createProcess(.PROD)
-            let opened = await Capture.open(on: unico.device(), webAppToken: prod.webAppToken, environment: nil)
-            #expect(opened.callbacks == [.onSuccess(processId: prod.id)])
+            expectSelfieError(record, ErrorBio.Code.environmentNotSet)
+            #expect(unico.requests.captureRequests == 0)
+            #expect(unico.emulator.process(id: process.id)?.captureStarted == false)
+            let set = await Capture.open(on: unico.device(), webAppToken: process.webAppToken, environment: environment)
+            #expect(set.callbacks == [.onSuccess(processId: process.id)])
         }
     }
 

@@ -143,7 +143,7 @@ final class LogLines: Sendable {
             "DATABASE_URL": h.database.appURL, "DATABASE_ADMIN_URL": h.database.ownerURL, "DATABASE_PROJECTOR_URL": h.database.projectorURL,
             "UNICO_UAT_SERVICE_ACCOUNT": "journeys", "UNICO_UAT_TENANT": "acme",
             "UNICO_UAT_PRIVATE_KEY_FILE": keyFile.path, "UNICO_UAT_TOKEN_HOST": url, "UNICO_UAT_API_HOST": url,
-            "UNICO_UAT_REQUEST_TIMEOUT": "1",
+            "UNICO_UAT_REQUEST_TIMEOUT": "1", "UNICO_UAT_LOOKUP": "search",  // the emulator serves the search
             "JOURNEYS_KEK": Base64URL.encode(SHA256.hash("human-token-journeys INSECURE development KEK v1")),
             "JOURNEYS_KEK_ID": "dev-insecure-1",
             "JOURNEYS_SUBJECT_REF_KEY": Base64URL.encode(

@@ -1,4 +1,11 @@
-/// The SDK Lite error codes of the seed, with meaning, category, action and retryability.
+/// The SDK error codes with meaning, category, action and retryability: the eight of the SDK
+/// Lite page (the seed), then the full SDK's codes the page does not list.
+///
+/// A code off the page never ends a journey by default: Unico does not confirm it for SDK Lite,
+/// and the person may fix the cause (grant the camera, give consent) and try again. Each such
+/// failure fails the attempt only; the retry budget bounds what it costs, and an operator can
+/// still stop retrying a code with the policy's `nonRetryableCodes`
+/// (`JOURNEYS_RETRY_NON_RETRYABLE_CODES`).
 public struct SDKErrorCatalog: Sendable, Equatable {
     /// Entries by code.
     public let entries: [SDKErrorCode: SDKErrorEntry]
@@ -7,7 +14,7 @@ public struct SDKErrorCatalog: Sendable, Equatable {
         self.entries = Dictionary(entries.map { ($0.code, $0) }, uniquingKeysWith: { _, last in last })
     }
 
-    /// The entry for `code`; undocumented codes get ``unknownEntry(for:)``.
+    /// The entry for `code`; a code listed nowhere gets ``unknownEntry(for:)``.
     public func entry(for code: SDKErrorCode) -> SDKErrorEntry {
         entries[code] ?? Self.unknownEntry(for: code)
     }
@@ -17,22 +24,25 @@ public struct SDKErrorCatalog: Sendable, Equatable {
         entries.values.filter { !$0.retryable }.map(\.code).sorted()
     }
 
-    /// Conservative default for a code the seed does not list: not retryable, escalate.
-    ///
-    /// A new process per retry costs a Unico process; an unexplained failure should not burn the budget.
+    /// A code listed neither on the SDK Lite page nor for the full SDK: the attempt fails, the
+    /// journey stays open (retryable), and the code is counted in the sdk-errors report.
     public static func unknownEntry(for code: SDKErrorCode) -> SDKErrorEntry {
         SDKErrorEntry(
             code: code,
-            meaning: "Code not documented for SDK Lite",
+            meaning: "Code listed neither on the SDK Lite page nor for Unico's full iOS SDK",
             category: .unknown,
-            recommendedAction: "Do not retry automatically; record it and contact Unico support with the code",
-            retryable: false,
-            isDocumented: false
+            recommendedAction: "Offer the capture again (a new token starts the next attempt); "
+                + "if the code recurs, ask Unico support what it means",
+            retryable: true,
+            source: .unlisted
         )
     }
 
+    /// The SDK Lite page's eight codes and the full SDK's codes the page does not list.
+    public static let standard = SDKErrorCatalog(entries: sdkLitePage + fullSDK)
+
     /// The eight codes of the seed's table.
-    public static let standard = SDKErrorCatalog(entries: [
+    public static let sdkLitePage: [SDKErrorEntry] = [
         SDKErrorEntry(
             code: .emptyToken,
             meaning: "The webAppToken is empty or contains only spaces",
@@ -91,5 +101,5 @@ public struct SDKErrorCatalog: Sendable, Equatable {
             recommendedAction: "Implement onSuccess(_:) with the exact signature",
             retryable: false
         ),
-    ])
+    ]
 }

@@ -10,6 +10,9 @@ public enum SDKErrorCategory: String, Sendable, Codable, CaseIterable {
     case operatorAction
     /// The token's lifetime ended; a fresh process is the cure.
     case expired
-    /// A code the seed does not document.
+    /// The capture stopped before a result: the person cancelled, refused the camera or consent,
+    /// left the app, or the session ended; the person may try again.
+    case captureInterrupted
+    /// A code documented nowhere.
     case unknown
 }

@@ -21,6 +21,25 @@ public struct SDKErrorCode: RawRepresentable, Hashable, Comparable, Sendable, Co
     /// `74001`: the delegate does not implement `onSuccess(_:)`.
     public static let missingOnSuccess: SDKErrorCode = 74001
 
+    // Codes of Unico's full iOS SDK that the SDK Lite page does not list (unico-contract.md,
+    // "SDK codes beyond the SDK Lite page"): possible from an SDK Lite build, not confirmed.
+
+    /// `73000`, full SDK `UNKNOWN_INTERNAL_ERROR`: an unexpected error (catch-all).
+    public static let unknownInternalError: SDKErrorCode = 73000
+    /// `73100`, full SDK `NETWORK_ERROR`: no internet.
+    public static let networkError: SDKErrorCode = 73100
+    /// `73204`, full SDK `CONFIG_ENVIRONMENT_NOT_SET`: `setEnvironment` was not called.
+    public static let environmentNotSet: SDKErrorCode = 73204
+    /// `73704`, full SDK `SESSION_STATUS_USER_CANCELLED`: the user pressed cancel.
+    public static let userCancelled: SDKErrorCode = 73704
+    /// `73705`–`73713`, full SDK `SESSION_STATUS_*`: camera denied, app sent to background, wrong
+    /// orientation, timeout (73710), memory pressure, …; which code is which is not public beyond 73710.
+    public static let sessionStatusCodes: ClosedRange<Int> = 73705...73713
+    /// `73710`, full SDK `SESSION_STATUS_*`: the capture session timed out.
+    public static let sessionTimeout: SDKErrorCode = 73710
+    /// `73740`, full SDK `CONSENT_NOT_GIVEN_ERROR`: the user refused consent.
+    public static let consentNotGiven: SDKErrorCode = 73740
+
     public init(rawValue: Int) {
         self.rawValue = rawValue
     }
