@@ -17,7 +17,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
 
         // Infrastructure
-        .target(name: "Postgres", dependencies: ["CLibPQ"]),
+        .target(name: "Postgres", dependencies: ["CLibPQ", "Cryptography"]),
         .target(name: "Cryptography", dependencies: ["COpenSSL"]),
         .target(name: "EmbeddedPostgres", dependencies: ["Postgres"]),
         .target(name: "Migrations", dependencies: ["Postgres", "Cryptography"]),

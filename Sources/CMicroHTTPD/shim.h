@@ -25,6 +25,8 @@ struct htj_mhd_settings {
     size_t memory_limit;              /* bytes per connection, 0 keeps MHD's default */
     MHD_NotifyConnectionCallback notify_connection;  /* NULL: none */
     void *notify_connection_cls;
+    MHD_AcceptPolicyCallback accept_policy;           /* NULL: accept every connection */
+    void *accept_policy_cls;
 };
 
 /// Starts an epoll daemon with internal polling threads and suspend/resume enabled.
@@ -70,7 +72,8 @@ static inline struct MHD_Daemon *htj_mhd_start(
           (intptr_t)settings->thread_pool_size, NULL },
         { MHD_OPTION_END, 0, NULL },
     };
-    return MHD_start_daemon(flags, settings->port, NULL, NULL, handler, handler_cls,
+    return MHD_start_daemon(flags, settings->port, settings->accept_policy, settings->accept_policy_cls,
+                            handler, handler_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
@@ -117,4 +120,53 @@ static inline int htj_mhd_connection_fd(struct MHD_Connection *connection) {
 /// connection on its own thread.
 static inline void htj_shutdown_socket(int fd) {
     shutdown(fd, SHUT_RDWR);
+}
+
+/// The key the per-address connection limit counts a client under: returns 4 with the IPv4
+/// address in `key`, 6 with the IPv6 address's /64 prefix (one customer's allocation; an
+/// IPv4-mapped IPv6 address counts as IPv4), or 0 for any other family.
+static inline int htj_address_key(const struct sockaddr *address, uint64_t *key) {
+    if (address == NULL) return 0;
+    if (address->sa_family == AF_INET) {
+        *key = ntohl(((const struct sockaddr_in *)address)->sin_addr.s_addr);
+        return 4;
+    }
+    if (address->sa_family == AF_INET6) {
+        const struct in6_addr *raw = &((const struct sockaddr_in6 *)address)->sin6_addr;
+        const uint8_t *bytes = raw->s6_addr;
+        uint64_t value = 0;
+        if (IN6_IS_ADDR_V4MAPPED(raw)) {
+            for (int i = 12; i < 16; i++) value = (value << 8) | bytes[i];
+            *key = value;
+            return 4;
+        }
+        for (int i = 0; i < 8; i++) value = (value << 8) | bytes[i];
+        *key = value;
+        return 6;
+    }
+    return 0;
+}
+
+/// `htj_address_key` of the connection's peer.
+static inline int htj_mhd_client_key(struct MHD_Connection *connection, uint64_t *key) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? 0 : htj_address_key(info->client_addr, key);
+}
+
+/// `htj_address_key` of a numeric IPv4 or IPv6 address; 0 when it is neither.
+static inline int htj_numeric_address_key(const char *text, uint64_t *key) {
+    struct sockaddr_in v4;
+    struct sockaddr_in6 v6;
+    memset(&v4, 0, sizeof v4);
+    memset(&v6, 0, sizeof v6);
+    if (inet_pton(AF_INET, text, &v4.sin_addr) == 1) {
+        v4.sin_family = AF_INET;
+        return htj_address_key((const struct sockaddr *)&v4, key);
+    }
+    if (inet_pton(AF_INET6, text, &v6.sin6_addr) == 1) {
+        v6.sin6_family = AF_INET6;
+        return htj_address_key((const struct sockaddr *)&v6, key);
+    }
+    return 0;
 }

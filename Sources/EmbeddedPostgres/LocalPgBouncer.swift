@@ -20,6 +20,11 @@ public struct LocalPgBouncer: Sendable {
         public var poolSize = 4
         /// The folder for the ini, auth file, log and pid file.
         public var directory: String
+        /// The loopback address PgBouncer listens on. Default 127.0.0.1.
+        public var listenHost = "127.0.0.1"
+        /// The port PgBouncer listens on; nil picks a free one. Default nil. (With `listenHost`
+        /// 127.0.0.2 and the server's port, PgBouncer sits on the server's own port number.)
+        public var listenPort: Int?
         public init(serverPort: Int, users: [String: String], directory: String) {
             self.serverPort = serverPort
             self.users = users
@@ -34,7 +39,7 @@ public struct LocalPgBouncer: Sendable {
     /// A `postgresql://` URL through PgBouncer for `user` to `database`.
     public func url(user: String, database: String) -> String {
         let password = configuration.users[user] ?? ""
-        return "postgresql://\(user):\(password)@127.0.0.1:\(port)/\(database)"
+        return "postgresql://\(user):\(password)@\(configuration.listenHost):\(port)/\(database)"
     }
 
     /// Writes the configuration and starts PgBouncer in the background; returns once it accepts.
@@ -45,7 +50,7 @@ public struct LocalPgBouncer: Sendable {
         }
         let directory = configuration.directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let port = try FreePort.find()
+        let port = try configuration.listenPort ?? FreePort.find()
         let userList = configuration.users.sorted { $0.key < $1.key }
             .map { "\"\($0.key)\" \"\($0.value.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: "\n")
         try (userList + "\n").write(toFile: directory + "/userlist.txt", atomically: false, encoding: .utf8)
@@ -54,7 +59,7 @@ public struct LocalPgBouncer: Sendable {
             * = host=\(configuration.serverHost) port=\(configuration.serverPort)
 
             [pgbouncer]
-            listen_addr = 127.0.0.1
+            listen_addr = \(configuration.listenHost)
             listen_port = \(port)
             unix_socket_dir =
             auth_type = scram-sha-256
@@ -83,7 +88,7 @@ public struct LocalPgBouncer: Sendable {
         while !bouncer.accepts() {
             guard Date() < deadline else {
                 bouncer.stop()
-                throw EmbeddedPostgresError(.commandFailed, "pgbouncer did not listen on 127.0.0.1:\(port) within 10 s (see \(directory)/pgbouncer.log)")
+                throw EmbeddedPostgresError(.commandFailed, "pgbouncer did not listen on \(configuration.listenHost):\(port) within 10 s (see \(directory)/pgbouncer.log)")
             }
             usleep(20_000)
         }
@@ -107,7 +112,7 @@ public struct LocalPgBouncer: Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(configuration.listenHost)
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0

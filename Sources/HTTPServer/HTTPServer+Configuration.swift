@@ -17,9 +17,10 @@ extension HTTPServer {
         public var connectionTimeout: Duration
         /// Most simultaneous connections; further ones are refused. Default 1000.
         public var connectionLimit: Int
-        /// Most simultaneous connections from one client IP address; further ones are closed at
-        /// once. Zero disables. Behind a load balancer every connection comes from its few
-        /// addresses: raise it (or set zero) there. Default 256.
+        /// Most simultaneous connections from one client: one IPv4 address, or one IPv6 /64 prefix
+        /// (every address of a /64 counts as one client). Further ones are closed at once. Zero
+        /// disables. Behind a load balancer every connection comes from its few addresses: raise it
+        /// (or set zero) there. Default 256.
         public var connectionLimitPerAddress: Int
         /// How long a client has to send a whole request head (request line and header fields):
         /// from the connection's start for its first request, and from the previous response plus
@@ -27,6 +28,12 @@ extension HTTPServer {
         /// without an answer. Unlike `connectionTimeout` this is not restarted by each byte, so a
         /// client sending a header line every few seconds is cut too. Zero disables. Default 10 s.
         public var requestHeadTimeout: Duration
+        /// How long a client has to send a whole request body once its head arrived; late
+        /// connections are cut without an answer. Like `requestHeadTimeout` it is not restarted by
+        /// each byte, so a client announcing a large body and sending a byte now and then is cut
+        /// too. The default allows the largest body (`maxBodySize`) at about 35 KB/s. Zero
+        /// disables. Default 30 s.
+        public var requestBodyTimeout: Duration
         /// libmicrohttpd polling threads (epoll each); handlers never run on them. Default 2.
         public var threadPoolSize: Int
         /// How long a graceful shutdown waits for in-flight requests. Default 10 s.
@@ -41,6 +48,7 @@ extension HTTPServer {
             connectionLimit: Int = 1000,
             connectionLimitPerAddress: Int = 256,
             requestHeadTimeout: Duration = .seconds(10),
+            requestBodyTimeout: Duration = .seconds(30),
             threadPoolSize: Int = 2,
             shutdownTimeout: Duration = .seconds(10)
         ) {
@@ -52,6 +60,7 @@ extension HTTPServer {
             self.connectionLimit = connectionLimit
             self.connectionLimitPerAddress = connectionLimitPerAddress
             self.requestHeadTimeout = requestHeadTimeout
+            self.requestBodyTimeout = requestBodyTimeout
             self.threadPoolSize = threadPoolSize
             self.shutdownTimeout = shutdownTimeout
         }
@@ -68,6 +77,7 @@ extension HTTPServer {
             try check(connectionLimit >= 1, "connectionLimit must be at least 1")
             try check(connectionLimitPerAddress >= 0, "connectionLimitPerAddress must not be negative")
             try check(requestHeadTimeout >= .zero, "requestHeadTimeout must not be negative")
+            try check(requestBodyTimeout >= .zero, "requestBodyTimeout must not be negative")
             try check(threadPoolSize >= 1, "threadPoolSize must be at least 1")
             try check(shutdownTimeout >= .zero, "shutdownTimeout must not be negative")
         }
@@ -83,11 +93,19 @@ extension HTTPServer {
             host == "localhost" ? "127.0.0.1" : host
         }
 
-        /// The head deadlines the configuration asks for; nil when `requestHeadTimeout` is zero.
-        func makeHeadDeadlines() -> RequestHeadDeadlines? {
-            guard requestHeadTimeout > .zero else { return nil }
-            let keepAlive = connectionTimeout > .zero ? max(connectionTimeout, requestHeadTimeout) : nil
-            return RequestHeadDeadlines(headTimeout: requestHeadTimeout, keepAliveTimeout: keepAlive)
+        /// The request deadlines the configuration asks for; nil when `requestHeadTimeout` and
+        /// `requestBodyTimeout` are both zero.
+        func makeDeadlines() -> RequestDeadlines? {
+            guard requestHeadTimeout > .zero || requestBodyTimeout > .zero else { return nil }
+            let head = requestHeadTimeout > .zero ? requestHeadTimeout : nil
+            let keepAlive = head.flatMap { connectionTimeout > .zero ? max(connectionTimeout, $0) : nil }
+            return RequestDeadlines(headTimeout: head, keepAliveTimeout: keepAlive,
+                                    bodyTimeout: requestBodyTimeout > .zero ? requestBodyTimeout : nil)
+        }
+
+        /// The per-address connection limit; nil when `connectionLimitPerAddress` is zero.
+        func makeAddressLimit() -> ConnectionsPerAddress? {
+            connectionLimitPerAddress > 0 ? ConnectionsPerAddress(limit: connectionLimitPerAddress) : nil
         }
 
         /// `connectionTimeout` in whole seconds, rounded up.

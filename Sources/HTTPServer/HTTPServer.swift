@@ -91,10 +91,11 @@ public final class HTTPServer: Sendable {
             guard case .idle = state.phase else {
                 throw HTTPServerError(code: .alreadyStarted, message: "An HTTPServer can be started once")
             }
-            let deadlines = configuration.makeHeadDeadlines()
+            let deadlines = configuration.makeDeadlines()
             let dispatcher = RequestDispatcher(
                 router: router, maxBodySize: configuration.maxBodySize, maxHeaderSize: configuration.maxHeaderSize,
-                headDeadlines: deadlines, accessLog: accessLog, makeRequestID: makeRequestID
+                deadlines: deadlines, addressLimit: configuration.makeAddressLimit(),
+                accessLog: accessLog, makeRequestID: makeRequestID
             )
             let daemon = try MHDDaemon(configuration: configuration, dispatcher: dispatcher)
             state.port = daemon.port
@@ -152,12 +153,21 @@ public final class HTTPServer: Sendable {
     public var lateHeadsCut: Int {
         state.withLock { state in
             guard case .running(let daemon) = state.phase else { return 0 }
-            return daemon.dispatcher.headDeadlines?.cut ?? 0
+            return daemon.dispatcher.deadlines?.headsCut ?? 0
         }
     }
 
-    /// Cuts connections with overdue heads until cancelled or the deadlines are released.
-    private static func sweep(_ deadlines: RequestHeadDeadlines) -> Task<Void, Never> {
+    /// Connections cut because their request body came too late (see
+    /// `Configuration.requestBodyTimeout`), since start.
+    public var lateBodiesCut: Int {
+        state.withLock { state in
+            guard case .running(let daemon) = state.phase else { return 0 }
+            return daemon.dispatcher.deadlines?.bodiesCut ?? 0
+        }
+    }
+
+    /// Cuts connections with overdue heads or bodies until cancelled or the deadlines are released.
+    private static func sweep(_ deadlines: RequestDeadlines) -> Task<Void, Never> {
         let interval = deadlines.sweepInterval
         return Task.detached { [weak deadlines] in
             while !Task.isCancelled {

@@ -17,13 +17,16 @@ final class MHDDaemon: @unchecked Sendable {
                 host: host,
                 port: UInt16(configuration.port),
                 connection_limit: UInt32(clamping: configuration.connectionLimit),
-                per_address_limit: UInt32(clamping: configuration.connectionLimitPerAddress),
+                per_address_limit: 0,  // counted per IPv4 address or IPv6 /64 by `ConnectionsPerAddress`
                 connection_timeout: configuration.connectionTimeoutSeconds,
                 thread_pool_size: UInt32(clamping: configuration.threadPoolSize),
                 listen_backlog: 1024,
                 memory_limit: configuration.headerMemory,
-                notify_connection: dispatcher.headDeadlines == nil ? nil : MHDDaemon.connectionCallback,
-                notify_connection_cls: target
+                notify_connection: dispatcher.deadlines == nil && dispatcher.addressLimit == nil
+                    ? nil : MHDDaemon.connectionCallback,
+                notify_connection_cls: target,
+                accept_policy: dispatcher.addressLimit == nil ? nil : MHDDaemon.acceptCallback,
+                accept_policy_cls: target
             )
             return htj_mhd_start(&settings, MHDDaemon.accessCallback, target, MHDDaemon.completedCallback, target)
         }
@@ -77,12 +80,21 @@ final class MHDDaemon: @unchecked Sendable {
     }
 
     private static let connectionCallback: MHD_NotifyConnectionCallback = { target, connection, _, event in
-        guard let target, let connection,
-              let deadlines = Unmanaged<RequestDispatcher>.fromOpaque(target).takeUnretainedValue().headDeadlines
-        else { return }
+        guard let target, let connection else { return }
+        let dispatcher = Unmanaged<RequestDispatcher>.fromOpaque(target).takeUnretainedValue()
         switch event {
-        case .CONNECTION_NOTIFY_STARTED: deadlines.opened(connection)
-        default: deadlines.closed(connection)
+        case .CONNECTION_NOTIFY_STARTED:
+            dispatcher.addressLimit?.opened(connection)
+            dispatcher.deadlines?.opened(connection)
+        default:
+            dispatcher.deadlines?.closed(connection)
+            dispatcher.addressLimit?.closed(connection)
         }
+    }
+
+    private static let acceptCallback: MHD_AcceptPolicyCallback = { target, address, _ in
+        guard let target else { return .YES }
+        let limit = Unmanaged<RequestDispatcher>.fromOpaque(target).takeUnretainedValue().addressLimit
+        return limit?.admits(address) == false ? .NO : .YES
     }
 }

@@ -26,8 +26,10 @@ final class RequestDispatcher: Sendable {
     private let maxHeaderSize: Int
     /// Bytes still read and dropped after an over-limit streamed body before the connection is cut.
     private let discardAllowance: Int
-    /// Deadlines for request heads; nil when they are off.
-    let headDeadlines: RequestHeadDeadlines?
+    /// Deadlines for request heads and bodies; nil when they are off.
+    let deadlines: RequestDeadlines?
+    /// The per-address connection limit; nil when it is off.
+    let addressLimit: ConnectionsPerAddress?
     private let registry = Mutex(Registry())
     private let inFlightCount = Atomic<Int>(0)
     private let draining = Atomic<Bool>(false)
@@ -36,14 +38,16 @@ final class RequestDispatcher: Sendable {
         router: Router,
         maxBodySize: Int,
         maxHeaderSize: Int,
-        headDeadlines: RequestHeadDeadlines? = nil,
+        deadlines: RequestDeadlines? = nil,
+        addressLimit: ConnectionsPerAddress? = nil,
         accessLog: @escaping @Sendable (AccessLogEntry) -> Void,
         makeRequestID: @escaping @Sendable () -> String
     ) {
         self.router = router
         self.maxBodySize = maxBodySize
         self.maxHeaderSize = maxHeaderSize
-        self.headDeadlines = headDeadlines
+        self.deadlines = deadlines
+        self.addressLimit = addressLimit
         self.discardAllowance = max(maxBodySize, 1 << 20)
         self.accessLog = accessLog
         self.makeRequestID = makeRequestID
@@ -93,6 +97,7 @@ final class RequestDispatcher: Sendable {
         }
         switch context.phase {
         case .receiving:
+            deadlines?.bodyReceived(connection.handle)
             if context.overflowed {
                 return queue(Problem.payloadTooLarge(limit: maxBodySize).response, context, connection)
             }
@@ -118,7 +123,7 @@ final class RequestDispatcher: Sendable {
         method: UnsafePointer<CChar>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        headDeadlines?.headReceived(connection.handle)
+        deadlines?.headReceived(connection.handle)
         let context = RequestContext(method: HTTPMethod(rawValue: String(cString: method)), started: .now)
         slot.pointee = Unmanaged.passRetained(context).toOpaque()
         inFlightCount.add(1, ordering: .relaxed)
@@ -253,7 +258,7 @@ final class RequestDispatcher: Sendable {
 
     func completed(connection: OpaquePointer?, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
                    termination: MHD_RequestTerminationCode) {
-        if let connection, termination == .REQUEST_TERMINATED_COMPLETED_OK { headDeadlines?.responded(connection) }
+        if let connection, termination == .REQUEST_TERMINATED_COMPLETED_OK { deadlines?.responded(connection) }
         guard let raw = slot.pointee else { return }
         slot.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()

@@ -32,11 +32,16 @@ struct JourneyListing: Sendable {
             self.journeyID = journeyID
         }
 
+        /// Start times a cursor may carry, in microseconds since 1970: up to 9999-12-31, so a crafted
+        /// one is refused here (400) instead of failing in PostgreSQL's timestamp range (500).
+        static let startedRange: ClosedRange<Int64> = 0...253_402_300_799_999_999
+
         init?(encoded: String) {
             guard encoded.count <= 200, let data = Base64URL.decode(encoded),
                   let text = String(data: data, encoding: .utf8) else { return nil }
             let parts = text.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, let micros = Int64(parts[0]), UUID(uuidString: String(parts[1])) != nil else { return nil }
+            guard parts.count == 2, let micros = Int64(parts[0]), Self.startedRange.contains(micros),
+                  UUID(uuidString: String(parts[1])) != nil else { return nil }
             self.init(startedMicros: micros, journeyID: String(parts[1]))
         }
     }

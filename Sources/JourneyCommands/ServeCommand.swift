@@ -32,11 +32,14 @@ struct ServeCommand: Command {
             .optional("host", valueName: "ADDR", help: "Listen address.", default: "127.0.0.1"),
             .optional("port", valueName: "P", help: "Listen port (0 picks a free one).", default: "8080"),
             .optional("max-connections-per-address", valueName: "N",
-                      help: "Simultaneous connections one client address may hold (0: no limit; raise it behind a load balancer).",
+                      help: "Simultaneous connections one client (IPv4 address or IPv6 /64) may hold (0: no limit; raise it behind a load balancer).",
                       default: "256"),
             .optional("request-head-timeout", valueName: "S",
                       help: "Seconds a client has to send a whole request head before the connection is cut (0: off).",
                       default: "10"),
+            .optional("request-body-timeout", valueName: "S",
+                      help: "Seconds a client has to send a whole request body once its head arrived before the connection is cut (0: off).",
+                      default: "30"),
             unicoConfigOption,
             .optional("concurrency", valueName: "N", help: "With --with-workers: items performed at once.", default: "8"),
             .optional("batch-size", valueName: "N", help: "With --with-workers: items claimed per poll.", default: "50"),
@@ -49,6 +52,7 @@ struct ServeCommand: Command {
     let port: Int
     let connectionsPerAddress: Int
     let headTimeout: Int
+    let bodyTimeout: Int
     let workers: WorkerService.Configuration?
     let unicoConfig: String?
 
@@ -64,6 +68,7 @@ struct ServeCommand: Command {
         port = try arguments.int("port", in: 0...65535)
         connectionsPerAddress = try arguments.int("max-connections-per-address", in: 0...1_000_000)
         headTimeout = try arguments.int("request-head-timeout", in: 0...3600)
+        bodyTimeout = try arguments.int("request-body-timeout", in: 0...3600)
         workers = try arguments.flag("with-workers") ? try WorkCommand.workerConfiguration(arguments) : nil
     }
 
@@ -79,6 +84,7 @@ struct ServeCommand: Command {
         configuration.http.port = port
         configuration.http.connectionLimitPerAddress = connectionsPerAddress
         configuration.http.requestHeadTimeout = .seconds(headTimeout)
+        configuration.http.requestBodyTimeout = .seconds(bodyTimeout)
         configuration.metricsToken = variables[APIServer.Configuration.metricsTokenVariable]
         if let text = variables[APIServer.Configuration.reportsMaxLagVariable], !text.isEmpty {
             guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {

@@ -15,14 +15,19 @@ extension WebhookDispatcher {
         public var retrySchedule: WebhookRetrySchedule
         /// The longest `Retry-After` honoured; 24 h by default.
         public var maxRetryAfter: TimeInterval
+        /// Most bytes of a receiver's answer body read (and dropped) before the connection is
+        /// cut; the status and headers count either way. 64 KiB by default.
+        public var maxResponseBytes: Int
         /// Where deliveries may go, checked after resolving the host before each attempt; by
         /// default every loopback, private, link-local, metadata and unspecified address is refused.
         public var destinations: WebhookDestinationPolicy
 
         public init(batchSize: Int = 32, requestTimeout: TimeInterval = 15, leaseDuration: TimeInterval = 60,
                     pollInterval: Duration = .seconds(1), retrySchedule: WebhookRetrySchedule = WebhookRetrySchedule(),
-                    maxRetryAfter: TimeInterval = 86400, destinations: WebhookDestinationPolicy = WebhookDestinationPolicy()) {
+                    maxRetryAfter: TimeInterval = 86400, destinations: WebhookDestinationPolicy = WebhookDestinationPolicy(),
+                    maxResponseBytes: Int = 64 << 10) {
             self.destinations = destinations
+            self.maxResponseBytes = maxResponseBytes
             self.batchSize = batchSize
             self.requestTimeout = requestTimeout
             self.leaseDuration = leaseDuration

@@ -12,13 +12,16 @@ import Postgres
 /// disables the endpoint and stops its pending deliveries; anything else schedules a retry per
 /// ``WebhookRetrySchedule``, no earlier than a `Retry-After`. Before each attempt the host is
 /// resolved and checked against ``Configuration/destinations``: a refused destination is a
-/// failed attempt (no request is made) whose `last_error` says why, retried like any other. Neither the secret nor the payload
+/// failed attempt (no request is made) whose `last_error` says why, retried like any other. At most
+/// ``Configuration/maxResponseBytes`` of an answer's body are read (and dropped); a longer one is
+/// cut there and its status counts as sent. Neither the secret nor the payload
 /// is ever logged (this type logs nothing; errors carry status codes and transport errors only).
 public final class WebhookDispatcher: Sendable {
     public let configuration: Configuration
     private let client: PostgresClient
     private let sealer: WebhookSecretSealer
     private let session: URLSession
+    private let delegate: WebhookSessionDelegate
     private let owner: String
     private let now: @Sendable () -> Date
     private let random: @Sendable () -> Double
@@ -43,7 +46,9 @@ public final class WebhookDispatcher: Sendable {
         sessionConfiguration.timeoutIntervalForResource = configuration.requestTimeout
         sessionConfiguration.httpCookieStorage = nil
         sessionConfiguration.urlCache = nil
-        self.session = URLSession(configuration: sessionConfiguration, delegate: NoRedirects(), delegateQueue: nil)
+        let delegate = WebhookSessionDelegate(maxResponseBytes: configuration.maxResponseBytes)
+        self.delegate = delegate
+        self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
     }
 
     /// Dispatches until cancelled; database errors are retried after the poll interval.
@@ -118,11 +123,11 @@ public final class WebhookDispatcher: Sendable {
             // In a task of its own, which cancellation does not reach: cancelling an in-flight
             // async URLSession call can deadlock FoundationNetworking (its cancel waits on the
             // session's queue while the completion waits on the task's status lock; seen as a
-            // hung test run). The request's timeout bounds the call.
-            let (_, response) = try await Task { [session] in try await session.upload(for: request, from: body) }.value
-            guard let http = response as? HTTPURLResponse else {
-                return .failed(status: nil, error: "not an HTTP response", retryAfter: nil)
-            }
+            // hung test run). The request's timeout bounds the call; the answer's body is read up
+            // to `maxResponseBytes`, then the connection is cut.
+            let http = try await Task { [session, delegate] in
+                try await delegate.upload(session, request: request, body: body)
+            }.value.response
             switch http.statusCode {
             case 200..<300: return .delivered(status: http.statusCode)
             case 410: return .gone

@@ -34,9 +34,11 @@ public final class PostgresClient: Sendable {
 
     /// When pooled connections keep named prepared statements.
     public enum PreparedStatements: String, Sendable, CaseIterable {
-        /// On, except on a connection that goes through a proxy such as PgBouncer (the server's
-        /// port differs from the one connected to): PgBouncer 1.18 in transaction mode does not
-        /// carry prepared statements from one transaction to the next.
+        /// On, except on a connection that goes through a pooler such as PgBouncer (the server
+        /// process serving it is not the one libpq was told of at login, or the server's port
+        /// differs from the one connected to): PgBouncer 1.18 in transaction mode does not carry
+        /// prepared statements from one transaction to the next. Names are digests of the SQL
+        /// text, so a pooler that goes unnoticed costs errors, never a wrong statement.
         case auto
         /// On for every connection (a direct server, or a pooler that tracks prepared statements).
         case on

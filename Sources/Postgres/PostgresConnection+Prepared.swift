@@ -19,10 +19,15 @@ extension PostgresConnection {
         }
     }
 
-    /// True when the server listens on another TCP port than the one this connection reached:
-    /// something (PgBouncer) sits between. A Unix-socket server (no port) counts as direct.
+    /// True when something (a pooler such as PgBouncer) sits between this connection and the
+    /// server: the server process serving it is not the one libpq was told of at login (a pooler
+    /// answers the login itself, with a cancel key of its own), or the server listens on another
+    /// TCP port than the one this connection reached. A Unix-socket server (no port) with the
+    /// same process counts as direct.
     func isThroughProxy() throws -> Bool {
-        guard let serverPort = try query(PostgresStatements.serverPort).first?.decode(0, as: Int?.self) else { return false }
+        guard let row = try query(PostgresStatements.serverIdentity).first else { return true }
+        if try row.decode("pid", as: Int.self) != Int(PQbackendPID(handle)) { return true }
+        guard let serverPort = try row.decode("port", as: Int?.self) else { return false }
         guard let port = PQport(handle).flatMap({ Int(String(cString: $0)) }) else { return false }
         return port != serverPort
     }
@@ -47,7 +52,12 @@ extension PostgresConnection {
         let (name, evicted) = statementCache.reserve(for: query.sql)
         if let evicted { try execute(unsafeSQL: PostgresStatements.deallocate(evicted)) }
         // No parameter types given: the server infers them, as PQexecParams does.
-        try consume(PQprepare(handle, name, query.sql, 0, nil), statement: query)
+        do {
+            try consume(PQprepare(handle, name, query.sql, 0, nil), statement: query)
+        } catch let error as PostgresError where error.sqlState == "42P05" && !isInTransaction {
+            // Already prepared in this server session (a pooler gave it another client before):
+            // the name is the digest of this very text, so it is this statement.
+        }
         statementCache.insert(query.sql, name: name)
         return name
     }

@@ -13,8 +13,9 @@ enum PostgresStatements {
         "DEALLOCATE \(PostgresConnection.quoteIdentifier(name))"
     }
 
-    /// The port the server accepted this session on (NULL over a Unix socket).
-    static let serverPort: PostgresQuery = "SELECT inet_server_port()"
+    /// The port the server accepted this session on (NULL over a Unix socket) and the process
+    /// serving it.
+    static let serverIdentity: PostgresQuery = "SELECT inet_server_port() AS port, pg_backend_pid() AS pid"
 
     /// LISTEN takes no bind: the channel is quoted as an identifier.
     static func listen(_ channel: String) -> String {

@@ -72,7 +72,10 @@ import Testing
         try await withJourneys { h in
             for (query, parameter) in [("state=sleeping", "state"), ("limit=0", "limit"), ("limit=201", "limit"),
                                        ("cursor=not-a-cursor", "cursor"), ("environment=DEV", "environment"),
-                                       ("subject=12%2034", "subject")] {
+                                       ("subject=12%2034", "subject"),
+                                       ("cursor=" + Self.crafted(Int64.max), "cursor"),
+                                       ("cursor=" + Self.crafted(Int64.min), "cursor"),
+                                       ("cursor=" + Self.crafted(300_000_000_000_000_000), "cursor")] {
                 let answer = try await h.send("GET", "/v1/journeys?\(query)", bearer: h.reader)
                 #expect(answer.status == 400, "\(query)")
                 #expect(answer.code == "invalid_query")
@@ -141,6 +144,11 @@ import Testing
             #expect(started.status == 201)
             #expect(await notified.wait(), "POST /v1/journeys committed events without NOTIFY journeys_events")
         }
+    }
+
+    /// A well-formed cursor carrying `micros` as its start time.
+    static func crafted(_ micros: Int64) -> String {
+        JourneyListing.Cursor(startedMicros: micros, journeyID: UUID().uuidString.lowercased()).encoded
     }
 
     @Test func cursorsRoundTrip() {

@@ -179,4 +179,100 @@ import Testing
         #expect(value == 2)
         #expect(cached == 1)
     }
+
+    /// A PgBouncer in transaction mode on the server's own port number (127.0.0.2, the server's
+    /// port), so `inet_server_port()` matches the port connected to; one server connection.
+    static func bouncerOnTheServersPort(_ db: TestDatabase) throws -> LocalPgBouncer {
+        var settings = LocalPgBouncer.Configuration(
+            serverPort: db.status.port, users: [EmbeddedPostgres.appRole: try db.cluster.password(for: EmbeddedPostgres.appRole)],
+            directory: NSTemporaryDirectory() + "journeys-pgbouncer-\(getpid())-\(UUID().uuidString.prefix(8))")
+        settings.poolSize = 1
+        settings.listenHost = "127.0.0.2"
+        settings.listenPort = db.status.port
+        return try LocalPgBouncer.start(settings)
+    }
+
+    @Test func throughPgBouncerOnTheServersOwnPortTheCacheStillTurnsItselfOff() async throws {
+        let db = try await TestDatabase.create(migrated: false)
+        defer { Task { await db.drop() } }
+        let bouncer = try Self.bouncerOnTheServersPort(db)
+        defer { bouncer.stop() }
+        let url = bouncer.url(user: EmbeddedPostgres.appRole, database: db.name)
+        let client = try PostgresClient(url: url, configuration: .init(maxConnections: 2))
+        defer { client.close() }
+        let port: PostgresQuery = "SELECT inet_server_port() AS port"
+        #expect(try await client.query(port).first?.decode("port", as: Int.self) == db.status.port)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<4 {
+                group.addTask {
+                    for value in 0..<25 {
+                        let (next, cached) = try await client.transaction { (try Self.next(task * 100 + value, on: $0), $0.preparedStatementCount) }
+                        #expect(next == task * 100 + value + 1)
+                        #expect(cached == 0)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    @Test func twoStatementsNeverShareANameEvenWhenAPoolerMixesSessions() async throws {
+        let db = try await TestDatabase.create(migrated: false)
+        defer { Task { await db.drop() } }
+        let bouncer = try Self.bouncerOnTheServersPort(db)
+        defer { bouncer.stop() }
+        // Forced on through a pooler without statement tracking: two client connections, one
+        // server session, each client preparing its own statements by name there.
+        let url = bouncer.url(user: EmbeddedPostgres.appRole, database: db.name)
+        let client = try PostgresClient(url: url, configuration: .init(maxConnections: 2, preparedStatements: .on))
+        defer { client.close() }
+        let plusOne: PostgresQuery = "SELECT $1::int + 1 AS n"
+        let timesTen: PostgresQuery = "SELECT $1::int * 10 AS n"
+        @Sendable func run(_ statement: PostgresQuery, _ value: Int, on connection: PostgresConnection) throws -> Int {
+            var query = statement
+            query.binds = [String(value)]
+            return try connection.query(query).first!.decode("n", as: Int.self)
+        }
+        // Hold both client connections at once, so each prepares in the one shared session.
+        let (first, second) = try await withThrowingTaskGroup(of: (Int, [Int]).self) { group in
+            let gate = AsyncGate(count: 2)
+            for (index, order) in [[plusOne, timesTen, plusOne], [timesTen, plusOne, timesTen]].enumerated() {
+                group.addTask {
+                    try await client.withConnection { connection in
+                        gate.arriveAndWait()
+                        return (index, try order.map { try run($0, 7, on: connection) })
+                    }
+                }
+            }
+            var results: [Int: [Int]] = [:]
+            for try await (index, values) in group { results[index] = values }
+            return (results[0]!, results[1]!)
+        }
+        // Each client ran its own statements with its own binds, never the other's under its name.
+        #expect(first == [8, 70, 8])
+        #expect(second == [70, 8, 70])
+        #expect(try await client.withConnection { $0.preparedStatementCount } == 2)
+        // The one server session holds each text once, under its one name.
+        let held = try await client.withConnection { connection in
+            try [plusOne, timesTen].map { try Self.prepared($0.sql, on: connection) }
+        }
+        #expect(held == [1, 1])
+    }
+}
+
+/// Lets `count` threads continue only once all of them arrived (bounded: 10 s).
+final class AsyncGate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var waiting: Int
+
+    init(count: Int) { waiting = count }
+
+    func arriveAndWait() {
+        condition.lock()
+        defer { condition.unlock() }
+        waiting -= 1
+        if waiting == 0 { condition.broadcast(); return }
+        let deadline = Date().addingTimeInterval(10)
+        while waiting > 0, condition.wait(until: deadline) {}
+    }
 }
