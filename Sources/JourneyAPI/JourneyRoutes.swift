@@ -8,7 +8,7 @@ import JourneyStore
 import Observability
 import Postgres
 
-/// The `/v1/journeys` routes: start, read, audit trail, what the app reports, and Unico's webhook.
+/// The `/v1/journeys` routes: start, read, cancel, audit trail, what the app reports, and Unico's webhook.
 ///
 /// Result fetching: after a success callback (or an accepted webhook) has been committed, the
 /// route fetches the result (`Journeys.fetchResult`) before answering, outside any transaction. Awaiting it keeps every
@@ -31,6 +31,7 @@ struct JourneyRoutes: Sendable {
                                         idempotency: IdempotencyStore(database: database), dependencies: dependencies)
         let reports = ClientReportHandler(authenticator: authenticator, journeys: journeys)
         let clientToken = ClientTokenHandler(authenticator: authenticator, journeys: journeys, dependencies: dependencies)
+        let cancel = CancelJourneyHandler(authenticator: authenticator, journeys: journeys)
         let store = EventStore(client: database)
         let webhooks = WebhookHandler(journeys: journeys, authentication: dependencies.webhookAuthentication,
                                       metrics: metrics, logger: dependencies.logger)
@@ -85,6 +86,7 @@ struct JourneyRoutes: Sendable {
         router.post("/v1/webhooks/unico") { try await webhooks.handle($0) }
         router.post("/v1/journeys/{id}/token") { try await token.handle($0).noStore() }
         router.post("/v1/journeys/{id}/client-token") { try await clientToken.handle($0).noStore() }
+        router.post("/v1/journeys/{id}/cancel") { try await cancel.handle($0) }
         router.get("/v1/journeys/{id}/link") { try await reports.link($0).noStore() }
     }
 }

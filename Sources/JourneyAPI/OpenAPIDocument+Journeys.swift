@@ -104,6 +104,18 @@ extension OpenAPIDocument {
                 + "that ended. Cache-Control: no-store.",
             security: ["apiKey"],
             responses: ["201": answer("A client token.", "ClientToken")], problems: ["401", "403", "404", "410"])],
+        "/v1/journeys/{id}/cancel": ["post": journeyOperation(
+            "cancelJourney",
+            "Cancel a journey the company no longer wants (scope journeys:write, the key's own tenant): appends "
+                + "JourneyCancelled (reason, the key as actor) and JourneyAbandoned with reason kind cancelled, so the "
+                + "journey is final (status abandoned), makes no more processes and sends journey.abandoned; the app's "
+                + "routes then answer 409 with journeyStatus abandoned and abandonReason cancelled. A repeated cancel "
+                + "answers 200 with the same journey and appends nothing; a journey that ended otherwise answers 409 "
+                + "invalid_transition. 422 validation_failed naming reason when it is missing, blank, too long or "
+                + "shaped like personal data.",
+            security: ["apiKey"], request: body("CancelJourney"),
+            responses: ["200": answer("Cancelled: the journey, abandoned with abandonReason.kind cancelled.", "Journey")],
+            problems: ["400", "401", "403", "404", "409", "415", "422"])],
         "/v1/journeys/{id}/link": ["get": journeyOperation(
             "getLink",
             "The current attempt's Unico link, for an app that cannot use the SDK Lite; its first read per attempt "
@@ -139,6 +151,7 @@ extension OpenAPIDocument {
             "ReportCallback": ["operationId": "reportCallback", "parameters": id],
             "GetLink": ["operationId": "getLink", "parameters": id],
             "GetHumanToken": ["operationId": "getHumanToken", "parameters": id],
+            "CancelJourney": ["operationId": "cancelJourney", "parameters": id],
         ]
         return started
     }
@@ -196,6 +209,12 @@ extension OpenAPIDocument {
         return schema
     }
 
+    /// Why an abandoned journey ended; kind `cancelled` for a journey cancelled by the company.
+    static var abandonReasonSchema: [String: Any] {
+        object(["kind": ["type": "string", "enum": AbandonReason.Kind.allCases.map(\.rawValue)],
+                "sdkCode": ["type": ["integer", "null"]], "detail": string], required: ["kind", "detail"])
+    }
+
     static func object(_ properties: [String: Any], required: [String] = []) -> [String: Any] {
         ["type": "object", "required": required, "properties": properties]
     }
@@ -220,7 +239,7 @@ extension OpenAPIDocument {
             "journeyId": string, "status": string, "attempt": integer, "environment": string, "flow": string,
             "purpose": string, "clientReference": string, "subjectReference": string, "startedAt": time,
             "updatedAt": time, "completedAt": time,
-            "abandonedAt": time, "abandonReason": ["type": "object"], "outcome": string, "version": integer,
+            "abandonedAt": time, "abandonReason": abandonReasonSchema, "outcome": string, "version": integer,
             "lastErrorCode": object(["code": integer, "meaning": string, "category": string, "action": string,
                                      "retryable": ["type": "boolean"]]),
             "attempts": ["type": "array", "items": ["type": "object"]],
@@ -240,6 +259,11 @@ extension OpenAPIDocument {
                 "data": ["type": "object"], "previousHash": string, "hash": string,
             ])],
         ]),
+        "CancelJourney": object([
+            "reason": ["type": "string", "minLength": 1, "maxLength": JourneyCancellation.maximumReasonLength,
+                       "description": "Why, recorded in the log and sent in journey.abandoned: no personal data (no run "
+                           + "of 11 or more digits, no e-mail address), no control characters."],
+        ], required: ["reason"]),
         "CaptureOpened": object(["attempt": integer]),
         "Link": object([
             "journeyId": string, "attempt": integer, "link": string, "linkExpiresAt": time,
