@@ -163,13 +163,21 @@ extension OpenAPIDocument {
         }
         return [
             "operationId": "listJourneys",
-            "summary": "Journeys newest first, by subject reference, state or environment (from the read model; "
-                + "it trails the log by the projection lag).",
+            "summary": "Journeys newest first, filtered by subject reference, clientReference, status, environment "
+                + "and creation range (filters combine; from the read model: it trails the log by the projection lag). "
+                + "400 invalid_query naming the parameter (parameter and field).",
             "security": [["apiKey": [String]()]],
             "parameters": [
                 parameter("subject", string, "A subjectReference as GET /v1/journeys/{id} shows it (never a document number)."),
+                parameter("clientReference", ["type": "string", "minLength": 1,
+                                              "maxLength": FieldRules.clientReferenceMaximumLength],
+                          "Only journeys started with this clientReference (exact match)."),
+                parameter("status", ["type": "string", "enum": JourneyStatus.allCases.filter { $0 != .notStarted }.map(\.rawValue)],
+                          "Only journeys in this status (a cancelled journey is abandoned, abandonReason.kind cancelled)."),
                 parameter("state", ["type": "string", "enum": JourneyStatus.allCases.filter { $0 != .notStarted }.map(\.rawValue)],
-                          "Only journeys in this state."),
+                          "The older name of status; if both are given they must agree."),
+                parameter("createdFrom", time, "Only journeys started at or after this RFC 3339 instant."),
+                parameter("createdTo", time, "Only journeys started before this RFC 3339 instant (after createdFrom)."),
                 parameter("environment", ["type": "string", "enum": ["UAT", "PROD"]], "Only this environment."),
                 parameter("limit", ["type": "integer", "minimum": 1, "maximum": JourneyListing.maximumLimit,
                                     "default": JourneyListing.defaultLimit], "Page size."),
