@@ -8,7 +8,8 @@ import JourneyStore
 import Observability
 import Postgres
 
-/// The `/v1/journeys` routes: start, read, cancel, audit trail, what the app reports, and Unico's webhook.
+/// The `/v1/journeys` routes: start, read, cancel, audit trail, what the app reports, and Unico's webhook;
+/// and `/v1/events`, the tenant's journey steps for companies that pull.
 ///
 /// Result fetching: after a success callback (or an accepted webhook) has been committed, the
 /// route fetches the result (`Journeys.fetchResult`) before answering, outside any transaction. Awaiting it keeps every
@@ -38,6 +39,7 @@ struct JourneyRoutes: Sendable {
         let logger = dependencies.logger
 
         let listing = JourneyListing(reports: self.reports)
+        let feed = EventFeed(database: database)
 
         // Answers carrying a webAppToken, client token or link are never cached.
         router.post("/v1/journeys") { try await start.handle($0).noStore() }
@@ -45,6 +47,10 @@ struct JourneyRoutes: Sendable {
             let principal = try await authenticator.apiKey(request, scope: .journeysRead)
             return try HTTPResponse.json(try await listing.page(try JourneyListing.query(request), tenant: principal.tenant),
                                          encoder: TokenResponse.encoder)
+        }
+        router.get("/v1/events") { request in
+            let principal = try await authenticator.apiKey(request, scope: .journeysRead)
+            return try await feed.response(try EventFeed.query(request), tenant: principal.tenant)
         }
         router.get("/v1/journeys/{id}") { request in
             let principal = try await authenticator.apiKey(request, scope: .journeysRead)
