@@ -55,6 +55,8 @@ public enum EventDescription {
             return "subject erased by \(e.requestedBy): \(e.reason)"
         case .personalDataDisclosed(let e):
             return "\(e.fields.joined(separator: ", ")) opened by \(e.actor) via \(e.channel); purpose: \(e.purpose)"
+        case .journeyCancelled(let e):
+            return "journey cancelled by \(e.actor)"
         }
     }
 

@@ -1,3 +1,4 @@
+import Audit
 import Cryptography
 import Foundation
 import HTTPServer
@@ -5,8 +6,10 @@ import JourneyDomain
 import Postgres
 import Projections
 
-/// `GET /v1/journeys?subject=&state=&environment=&limit=&cursor=`: journeys newest first from the
-/// `journey_state` read model, one keyset page at a time.
+/// `GET /v1/journeys?subject=&clientReference=&status=&environment=&createdFrom=&createdTo=&limit=&cursor=`:
+/// journeys newest first from the `journey_state` read model, one keyset page at a time. Filters
+/// combine (AND); `state` is the older name of `status`; the creation range is
+/// `createdFrom <= startedAt < createdTo` (RFC 3339).
 ///
 /// The read model trails the log by the projection's lag (`journeys projections status`); a journey
 /// started a moment ago may be missing from the first page for that long.
@@ -14,8 +17,11 @@ struct JourneyListing: Sendable {
     /// Validated query parameters.
     struct Query: Sendable, Equatable {
         var subject: String?
+        var clientReference: String?
         var status: JourneyStatus?
         var environment: Environment?
+        var createdFrom: Date?
+        var createdTo: Date?
         var limit: Int = JourneyListing.defaultLimit
         var after: Cursor?
     }
@@ -82,12 +88,35 @@ struct JourneyListing: Sendable {
             else { throw invalid("subject", "subject must be a subject reference (1 to 128 letters, digits, - or _).") }
             query.subject = subject
         }
-        if let state = request.query("state") {
-            guard let status = JourneyStatus(rawValue: state), status != .notStarted else {
+        if let reference = request.query("clientReference") {
+            guard (1...FieldRules.clientReferenceMaximumLength).contains(reference.count),
+                  !reference.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw invalid("clientReference", "clientReference must be 1 to \(FieldRules.clientReferenceMaximumLength) "
+                              + "characters, as given when the journey started.")
+            }
+            query.clientReference = reference
+        }
+        let status = request.query("status"), state = request.query("state")
+        if let status, let state, status != state {
+            throw invalid("status", "status and state (its older name) disagree; give one of them.")
+        }
+        if let value = status ?? state {
+            let name = status == nil ? "state" : "status"
+            guard let status = JourneyStatus(rawValue: value), status != .notStarted else {
                 let known = JourneyStatus.allCases.filter { $0 != .notStarted }.map(\.rawValue).joined(separator: ", ")
-                throw invalid("state", "state must be one of: \(known).")
+                throw invalid(name, "\(name) must be one of: \(known).")
             }
             query.status = status
+        }
+        for name in ["createdFrom", "createdTo"] {
+            guard let text = request.query(name) else { continue }
+            guard let instant = try? AsOf.parse(text, field: name) else {
+                throw invalid(name, "\(name) must be \(AsOf.expected).")
+            }
+            if name == "createdFrom" { query.createdFrom = instant } else { query.createdTo = instant }
+        }
+        if let from = query.createdFrom, let to = query.createdTo, from >= to {
+            throw invalid("createdTo", "createdTo must be after createdFrom.")
         }
         if let environment = request.query("environment") {
             guard let value = Environment(rawValue: environment) else {
@@ -114,7 +143,9 @@ struct JourneyListing: Sendable {
     func page(_ query: Query, tenant: String) async throws -> Page {
         let rows = try await reports.read { database in
             try await JourneyStateQueries.page(
-                tenant: tenant, subject: query.subject, status: query.status?.rawValue, environment: query.environment?.rawValue,
+                tenant: tenant, subject: query.subject, clientReference: query.clientReference,
+                status: query.status?.rawValue, environment: query.environment?.rawValue,
+                createdFrom: query.createdFrom, createdTo: query.createdTo,
                 after: query.after.map { ($0.startedMicros, $0.journeyID) }, limit: query.limit + 1, on: database)
         }
         var items: [Item] = []
@@ -130,7 +161,8 @@ struct JourneyListing: Sendable {
         return Page(items: items, nextCursor: rows.count > query.limit ? last?.encoded : nil)
     }
 
+    /// 400 `invalid_query` naming the parameter (as `parameter` and, as every bad input, `field`).
     private static func invalid(_ parameter: String, _ detail: String) -> Problem {
-        Problem(status: .badRequest, code: "invalid_query", detail: detail, extra: ["parameter": parameter])
+        Problem(status: .badRequest, code: "invalid_query", detail: detail, extra: ["parameter": parameter, "field": parameter])
     }
 }

@@ -8,7 +8,8 @@ import JourneyStore
 import Observability
 import Postgres
 
-/// The `/v1/journeys` routes: start, read, audit trail, what the app reports, and Unico's webhook.
+/// The `/v1/journeys` routes: start, read, cancel, audit trail, what the app reports, and Unico's webhook;
+/// and `/v1/events`, the tenant's journey steps for companies that pull.
 ///
 /// Result fetching: after a success callback (or an accepted webhook) has been committed, the
 /// route fetches the result (`Journeys.fetchResult`) before answering, outside any transaction. Awaiting it keeps every
@@ -31,12 +32,14 @@ struct JourneyRoutes: Sendable {
                                         idempotency: IdempotencyStore(database: database), dependencies: dependencies)
         let reports = ClientReportHandler(authenticator: authenticator, journeys: journeys)
         let clientToken = ClientTokenHandler(authenticator: authenticator, journeys: journeys, dependencies: dependencies)
+        let cancel = CancelJourneyHandler(authenticator: authenticator, journeys: journeys)
         let store = EventStore(client: database)
         let webhooks = WebhookHandler(journeys: journeys, authentication: dependencies.webhookAuthentication,
                                       metrics: metrics, logger: dependencies.logger)
         let logger = dependencies.logger
 
         let listing = JourneyListing(reports: self.reports)
+        let feed = EventFeed(database: database)
 
         // Answers carrying a webAppToken, client token or link are never cached.
         router.post("/v1/journeys") { try await start.handle($0).noStore() }
@@ -44,6 +47,10 @@ struct JourneyRoutes: Sendable {
             let principal = try await authenticator.apiKey(request, scope: .journeysRead)
             return try HTTPResponse.json(try await listing.page(try JourneyListing.query(request), tenant: principal.tenant),
                                          encoder: TokenResponse.encoder)
+        }
+        router.get("/v1/events") { request in
+            let principal = try await authenticator.apiKey(request, scope: .journeysRead)
+            return try await feed.response(try EventFeed.query(request), tenant: principal.tenant)
         }
         router.get("/v1/journeys/{id}") { request in
             let principal = try await authenticator.apiKey(request, scope: .journeysRead)
@@ -85,6 +92,7 @@ struct JourneyRoutes: Sendable {
         router.post("/v1/webhooks/unico") { try await webhooks.handle($0) }
         router.post("/v1/journeys/{id}/token") { try await token.handle($0).noStore() }
         router.post("/v1/journeys/{id}/client-token") { try await clientToken.handle($0).noStore() }
+        router.post("/v1/journeys/{id}/cancel") { try await cancel.handle($0) }
         router.get("/v1/journeys/{id}/link") { try await reports.link($0).noStore() }
     }
 }

@@ -104,6 +104,18 @@ extension OpenAPIDocument {
                 + "that ended. Cache-Control: no-store.",
             security: ["apiKey"],
             responses: ["201": answer("A client token.", "ClientToken")], problems: ["401", "403", "404", "410"])],
+        "/v1/journeys/{id}/cancel": ["post": journeyOperation(
+            "cancelJourney",
+            "Cancel a journey the company no longer wants (scope journeys:write, the key's own tenant): appends "
+                + "JourneyCancelled (reason, the key as actor) and JourneyAbandoned with reason kind cancelled, so the "
+                + "journey is final (status abandoned), makes no more processes and sends journey.abandoned; the app's "
+                + "routes then answer 409 with journeyStatus abandoned and abandonReason cancelled. A repeated cancel "
+                + "answers 200 with the same journey and appends nothing; a journey that ended otherwise answers 409 "
+                + "invalid_transition. 422 validation_failed naming reason when it is missing, blank, too long or "
+                + "shaped like personal data.",
+            security: ["apiKey"], request: body("CancelJourney"),
+            responses: ["200": answer("Cancelled: the journey, abandoned with abandonReason.kind cancelled.", "Journey")],
+            problems: ["400", "401", "403", "404", "409", "415", "422"])],
         "/v1/journeys/{id}/link": ["get": journeyOperation(
             "getLink",
             "The current attempt's Unico link, for an app that cannot use the SDK Lite; its first read per attempt "
@@ -139,6 +151,7 @@ extension OpenAPIDocument {
             "ReportCallback": ["operationId": "reportCallback", "parameters": id],
             "GetLink": ["operationId": "getLink", "parameters": id],
             "GetHumanToken": ["operationId": "getHumanToken", "parameters": id],
+            "CancelJourney": ["operationId": "cancelJourney", "parameters": id],
         ]
         return started
     }
@@ -150,13 +163,21 @@ extension OpenAPIDocument {
         }
         return [
             "operationId": "listJourneys",
-            "summary": "Journeys newest first, by subject reference, state or environment (from the read model; "
-                + "it trails the log by the projection lag).",
+            "summary": "Journeys newest first, filtered by subject reference, clientReference, status, environment "
+                + "and creation range (filters combine; from the read model: it trails the log by the projection lag). "
+                + "400 invalid_query naming the parameter (parameter and field).",
             "security": [["apiKey": [String]()]],
             "parameters": [
                 parameter("subject", string, "A subjectReference as GET /v1/journeys/{id} shows it (never a document number)."),
+                parameter("clientReference", ["type": "string", "minLength": 1,
+                                              "maxLength": FieldRules.clientReferenceMaximumLength],
+                          "Only journeys started with this clientReference (exact match)."),
+                parameter("status", ["type": "string", "enum": JourneyStatus.allCases.filter { $0 != .notStarted }.map(\.rawValue)],
+                          "Only journeys in this status (a cancelled journey is abandoned, abandonReason.kind cancelled)."),
                 parameter("state", ["type": "string", "enum": JourneyStatus.allCases.filter { $0 != .notStarted }.map(\.rawValue)],
-                          "Only journeys in this state."),
+                          "The older name of status; if both are given they must agree."),
+                parameter("createdFrom", time, "Only journeys started at or after this RFC 3339 instant."),
+                parameter("createdTo", time, "Only journeys started before this RFC 3339 instant (after createdFrom)."),
                 parameter("environment", ["type": "string", "enum": ["UAT", "PROD"]], "Only this environment."),
                 parameter("limit", ["type": "integer", "minimum": 1, "maximum": JourneyListing.maximumLimit,
                                     "default": JourneyListing.defaultLimit], "Page size."),
@@ -196,6 +217,12 @@ extension OpenAPIDocument {
         return schema
     }
 
+    /// Why an abandoned journey ended; kind `cancelled` for a journey cancelled by the company.
+    static var abandonReasonSchema: [String: Any] {
+        object(["kind": ["type": "string", "enum": AbandonReason.Kind.allCases.map(\.rawValue)],
+                "sdkCode": ["type": ["integer", "null"]], "detail": string], required: ["kind", "detail"])
+    }
+
     static func object(_ properties: [String: Any], required: [String] = []) -> [String: Any] {
         ["type": "object", "required": required, "properties": properties]
     }
@@ -220,7 +247,7 @@ extension OpenAPIDocument {
             "journeyId": string, "status": string, "attempt": integer, "environment": string, "flow": string,
             "purpose": string, "clientReference": string, "subjectReference": string, "startedAt": time,
             "updatedAt": time, "completedAt": time,
-            "abandonedAt": time, "abandonReason": ["type": "object"], "outcome": string, "version": integer, "completedAfterAbandonment": ["type": "boolean"],
+            "abandonedAt": time, "abandonReason": abandonReasonSchema, "outcome": string, "version": integer, "completedAfterAbandonment": ["type": "boolean"],
             "lastErrorCode": object(["code": integer, "meaning": string, "category": string, "action": string,
                                      "retryable": ["type": "boolean"]]),
             "attempts": ["type": "array", "items": ["type": "object"]],
@@ -240,6 +267,11 @@ extension OpenAPIDocument {
                 "data": ["type": "object"], "previousHash": string, "hash": string,
             ])],
         ]),
+        "CancelJourney": object([
+            "reason": ["type": "string", "minLength": 1, "maxLength": JourneyCancellation.maximumReasonLength,
+                       "description": "Why, recorded in the log and sent in journey.abandoned: no personal data (no run "
+                           + "of 11 or more digits, no e-mail address), no control characters."],
+        ], required: ["reason"]),
         "CaptureOpened": object(["attempt": integer]),
         "Link": object([
             "journeyId": string, "attempt": integer, "link": string, "linkExpiresAt": time,

@@ -19,12 +19,14 @@ extension Problem {
     }
 
     /// The domain's refusal with its code and suggested status (409 for transitions not allowed);
-    /// `journeyStatus` names the journey's state (`status` is the problem's HTTP status).
+    /// `journeyStatus` names the journey's state (`status` is the problem's HTTP status), and
+    /// `abandonReason` why an abandoned journey ended (`cancelled`, `userAbsent`, ...).
     /// `retry_not_due` carries `Retry-After` (whole seconds until it is due, at least 1), and
     /// `process_creation_pending` `Retry-After: 1`.
     static func domain(_ error: DomainError) -> Problem {
         var extra = ["journeyStatus": error.status.rawValue]
         if let attempt = error.attempt { extra["attempt"] = String(attempt) }
+        if let reason = error.abandonReason { extra["abandonReason"] = reason.rawValue }
         var headers = HTTPHeaders()
         if let wait = retryAfter(of: error) { headers["Retry-After"] = String(wait) }
         return Problem(status: HTTPStatus(code: error.code.suggestedHTTPStatus), code: error.code.rawValue,

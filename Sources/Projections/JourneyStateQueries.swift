@@ -25,12 +25,16 @@ public enum JourneyStateQueries {
 
     /// Started journeys of `tenant` newest first (by start time, then id descending), at most
     /// `limit`, those strictly after the keyset position `after` (start microseconds, journey id)
-    /// when given. A nil filter matches every value.
-    public static func page(tenant: String, subject: String?, status: String?, environment: String?,
+    /// when given. A nil filter matches every value; the creation range is
+    /// `createdFrom <= started_at < createdTo`.
+    public static func page(tenant: String, subject: String?, clientReference: String? = nil, status: String?,
+                            environment: String?, createdFrom: Date? = nil, createdTo: Date? = nil,
                             after: (startedMicros: Int64, journeyID: String)?, limit: Int,
                             on client: PostgresClient) async throws -> [ListedJourney] {
-        let query = ProjectionsStatements.page(tenant: tenant, subject: subject, status: status, environment: environment,
-                                               afterMicros: after?.startedMicros, afterID: after?.journeyID, limit: limit)
+        let query = ProjectionsStatements.page(tenant: tenant, subject: subject, clientReference: clientReference,
+                                               status: status, environment: environment, createdFrom: createdFrom,
+                                               createdTo: createdTo, afterMicros: after?.startedMicros,
+                                               afterID: after?.journeyID, limit: limit)
         return try await client.query(query).map { row in
             ListedJourney(
                 journeyID: try row.decode(0), status: try row.decode(1), attempt: try row.decode(2),

@@ -147,8 +147,8 @@ enum ProjectionsStatements {
 
     /// One keyset page of started journeys, newest first, optionally filtered; `limit` rows at most.
     /// The columns ``JourneyStateQueries/ListedJourney`` reads, by index.
-    static func page(tenant: String, subject: String?, status: String?, environment: String?, afterMicros: Int64?,
-                     afterID: String?, limit: Int) -> PostgresQuery {
+    static func page(tenant: String, subject: String?, clientReference: String?, status: String?, environment: String?,
+                     createdFrom: Date?, createdTo: Date?, afterMicros: Int64?, afterID: String?, limit: Int) -> PostgresQuery {
         """
         SELECT journey_id, status, current_attempt, environment, flow, purpose, client_reference,
                subject_reference, started_at, completed_at, abandoned_at, outcome, last_error_code,
@@ -156,6 +156,9 @@ enum ProjectionsStatements {
         FROM journey_state
         WHERE started_at IS NOT NULL AND tenant = \(tenant)
           AND (\(nullable: subject)::text IS NULL OR subject_reference = \(nullable: subject))
+          AND (\(nullable: clientReference)::text IS NULL OR client_reference = \(nullable: clientReference))
+          AND (\(nullable: createdFrom)::timestamptz IS NULL OR started_at >= \(nullable: createdFrom))
+          AND (\(nullable: createdTo)::timestamptz IS NULL OR started_at < \(nullable: createdTo))
           AND (\(nullable: status)::text IS NULL OR status = \(nullable: status))
           AND (\(nullable: environment)::text IS NULL OR environment = \(nullable: environment))
           AND (\(nullable: afterMicros)::bigint IS NULL

@@ -83,12 +83,14 @@ struct EventCodingTests {
         .personalDataDisclosed(PersonalDataDisclosed(attempt: 2, occurredAt: at, disclosure: PersonalDataDisclosure(
             actor: "api-key:abcd2345", keyID: "0193a5e2-7c1d-7b3e-9f00-5b1f2a3c4d5e", tenant: "acme",
             fields: ["humanToken"], purpose: "support ticket 7", channel: "GET /v1/journeys/{id}/human-token"))),
+        .journeyCancelled(JourneyCancelled(attempt: 2, occurredAt: at, reason: "order 42 withdrawn \"now\"",
+                                           actor: "api-key:abcd2345")),
     ]
 
     @Test("samples cover every event type exactly once")
     func coverage() {
         #expect(Self.samples.map(\.eventType) == JourneyEvent.allEventTypes)
-        #expect(Set(JourneyEvent.allEventTypes).count == 20)
+        #expect(Set(JourneyEvent.allEventTypes).count == 21)
     }
 
     @Test("each event type round-trips through (type, data)", arguments: samples)
@@ -124,7 +126,7 @@ struct EventCodingTests {
             "JourneyStarted", "ProcessCreationRequested", "ProcessCreated", "ProcessCreationFailed", "TokenIssued",
             "CaptureOpened", "CallbackReceived", "WebhookReceived", "ResultPending", "ResultFetched", "TokenExpired",
             "AttemptFailed", "JourneyCompleted", "JourneyAbandoned", "RetryAllowed", "CaptureClosedByUser",
-            "CaptureSessionTimedOut", "LinkIssued", "SubjectErased", "PersonalDataDisclosed",
+            "CaptureSessionTimedOut", "LinkIssued", "SubjectErased", "PersonalDataDisclosed", "JourneyCancelled",
         ])
     }
 

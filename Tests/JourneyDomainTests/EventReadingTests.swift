@@ -101,6 +101,9 @@ struct EventReadingTests {
         ("AttemptFailed", #"{"attempt":1,\#(at),"reason":{"detail":"d","kind":"processCreationFailed","retryAfter":null,"retryable":false,"sdkCode":null},"retryAt":null}"#),
         ("JourneyCompleted", #"{"attempt":1,\#(at),"outcome":"failed","processID":"p"}"#),
         ("JourneyAbandoned", #"{"attempt":1,\#(at),"reason":{"detail":"d","kind":"userAbsent","sdkCode":null}}"#),
+        ("JourneyAbandoned", #"{"attempt":1,\#(at),"reason":{"detail":"order withdrawn","kind":"cancelled"}}"#),
+        ("JourneyCancelled", #"{"actor":"cli","attempt":0,\#(at),"reason":"r"}"#),
+        ("JourneyCancelled", #"{"actor":"cli","attempt":0,\#(at),"reason":"r","extra":null}"#),
         ("PersonalDataDisclosed", #"{"actor":"cli","attempt":0,"channel":"c","fields":[],\#(at),"purpose":"p"}"#),
         ("PersonalDataDisclosed", #"{"actor":"cli","attempt":0,"channel":"c","fields":["a","b"],"keyId":null,\#(at),"purpose":"p","tenant":null}"#),
     ]

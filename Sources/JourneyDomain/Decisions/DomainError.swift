@@ -54,13 +54,17 @@ public struct DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     public var attempt: Int?
     /// Seconds after which the same command may succeed (`retry_not_due`), when known.
     public var retryAfter: TimeInterval?
+    /// Why an abandoned journey was abandoned (e.g. `cancelled`), when the status is `abandoned`.
+    public var abandonReason: AbandonReason.Kind?
 
-    public init(code: Code, message: String, status: JourneyStatus, attempt: Int? = nil, retryAfter: TimeInterval? = nil) {
+    public init(code: Code, message: String, status: JourneyStatus, attempt: Int? = nil, retryAfter: TimeInterval? = nil,
+                abandonReason: AbandonReason.Kind? = nil) {
         self.code = code
         self.message = message
         self.status = status
         self.attempt = attempt
         self.retryAfter = retryAfter
+        self.abandonReason = abandonReason
     }
 
     public var description: String { "\(code): \(message)" }

@@ -34,6 +34,8 @@ public enum JourneyCommand: Hashable, Sendable {
     case abandonAbsent(afterAttempt: Int)
     /// Give up on the journey.
     case abandon(reason: AbandonReason)
+    /// The company or an operator cancels the journey: it ends, abandoned as `cancelled`.
+    case cancel(JourneyCancellation)
     /// The subject's data key was destroyed; mark the journey (abandoning it if still active).
     case recordSubjectErased(SubjectErasure)
     /// Someone opened the journey's sealed personal data or Human Token.
@@ -57,6 +59,7 @@ public enum JourneyCommand: Hashable, Sendable {
         case .expireToken: "expire the token"
         case .retry: "retry with a fresh process"
         case .abandon: "abandon the journey"
+        case .cancel: "cancel the journey"
         case .recordSubjectErased: "record the subject's erasure"
         case .recordDisclosure: "record a disclosure of personal data"
         }

@@ -39,6 +39,8 @@ struct JourneyDecider {
         case .abandon(let reason):
             try requireActive(command)
             return [.journeyAbandoned(JourneyAbandoned(attempt: current, occurredAt: now, reason: reason))]
+        case .cancel(let cancellation):
+            return try decideCancel(cancellation, command: command)
         case .recordSubjectErased(let erasure):
             return try decideSubjectErased(erasure, command: command)
         case .recordDisclosure(let disclosure):
@@ -51,11 +53,13 @@ struct JourneyDecider {
 
     func error(_ code: DomainError.Code, _ message: String, attempt: Int? = nil,
                retryAfter: TimeInterval? = nil) -> DomainError {
-        DomainError(code: code, message: message, status: state.status, attempt: attempt, retryAfter: retryAfter)
+        DomainError(code: code, message: message, status: state.status, attempt: attempt, retryAfter: retryAfter,
+                    abandonReason: state.status == .abandoned ? state.abandonReason?.kind : nil)
     }
 
     func invalidTransition(_ command: JourneyCommand, attempt: Int? = nil, because detail: String? = nil) -> DomainError {
-        let suffix = detail.map { "; \($0)" } ?? ""
+        var suffix = detail.map { "; \($0)" } ?? ""
+        if state.status == .abandoned, state.abandonReason?.kind == .cancelled { suffix += "; it was cancelled" }
         return error(
             .invalidTransition,
             "cannot \(command.action) while the journey is \(state.status.rawValue)\(suffix)",

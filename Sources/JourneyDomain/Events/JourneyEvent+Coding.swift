@@ -27,6 +27,7 @@ extension JourneyEvent {
             case .linkIssued(let event): data = try encoder.encode(event)
             case .subjectErased(let event): data = try encoder.encode(event)
             case .personalDataDisclosed(let event): data = try encoder.encode(event)
+            case .journeyCancelled(let event): data = try encoder.encode(event)
             }
             return EncodedJourneyEvent(type: eventType, data: data)
         } catch {
@@ -98,5 +99,6 @@ extension JourneyEvent {
         PersonalDataDisclosed.eventType: {
             .personalDataDisclosed(try $1.decode(PersonalDataDisclosed.self, from: $0))
         },
+        JourneyCancelled.eventType: { .journeyCancelled(try $1.decode(JourneyCancelled.self, from: $0)) },
     ]
 }

@@ -84,5 +84,6 @@ extension JourneyEvent {
         PersonalDataDisclosed.eventType: { (r) throws(EventJSONReader.Unsupported) in
             .personalDataDisclosed(try PersonalDataDisclosed(reading: &r))
         },
+        JourneyCancelled.eventType: { (r) throws(EventJSONReader.Unsupported) in .journeyCancelled(try JourneyCancelled(reading: &r)) },
     ]
 }

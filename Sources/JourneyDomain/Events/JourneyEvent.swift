@@ -22,6 +22,7 @@ public enum JourneyEvent: Hashable, Sendable {
     case linkIssued(LinkIssued)
     case subjectErased(SubjectErased)
     case personalDataDisclosed(PersonalDataDisclosed)
+    case journeyCancelled(JourneyCancelled)
 
     /// The payload struct inside the case.
     public var payload: any JourneyEventPayload {
@@ -46,6 +47,7 @@ public enum JourneyEvent: Hashable, Sendable {
         case .linkIssued(let event): event
         case .subjectErased(let event): event
         case .personalDataDisclosed(let event): event
+        case .journeyCancelled(let event): event
         }
     }
 
@@ -57,7 +59,7 @@ public enum JourneyEvent: Hashable, Sendable {
 
     public var occurredAt: Date { payload.occurredAt }
 
-    /// Every event type string, in journey order.
+    /// Every event type string, in journey order (types added later at the end).
     public static let allEventTypes: [String] = [
         JourneyStarted.eventType,
         ProcessCreationRequested.eventType,
@@ -79,5 +81,6 @@ public enum JourneyEvent: Hashable, Sendable {
         LinkIssued.eventType,
         SubjectErased.eventType,
         PersonalDataDisclosed.eventType,
+        JourneyCancelled.eventType,
     ]
 }

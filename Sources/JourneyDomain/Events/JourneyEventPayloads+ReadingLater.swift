@@ -1,7 +1,7 @@
 import Foundation
 
 // Readers of the payloads of a journey's later events (failures, endings, retries, sessions, links,
-// erasure, disclosure): see `JourneyEventPayloads+Reading.swift`.
+// erasure, disclosure, cancellation): see `JourneyEventPayloads+Reading.swift`.
 
 extension AttemptFailed {
     private static let keys = StaticKeys(["attempt", "occurredAt", "reason", "retryAt"])
@@ -228,5 +228,30 @@ extension PersonalDataDisclosed {
         self.fields = fields
         self.purpose = purpose
         self.channel = channel
+    }
+}
+
+extension JourneyCancelled {
+    private static let keys = StaticKeys(["attempt", "occurredAt", "reason", "actor"])
+
+    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+        var attempt: Int?
+        var occurredAt: Date?
+        var reason: String?
+        var actor: String?
+        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+            switch slot {
+            case 0: attempt = try r.int()
+            case 1: occurredAt = try r.date()
+            case 2: reason = try r.string()
+            case 3: actor = try r.string()
+            default: break
+            }
+        }
+        guard let attempt, let occurredAt, let reason, let actor else { throw EventJSONReader.Unsupported() }
+        self.attempt = attempt
+        self.occurredAt = occurredAt
+        self.reason = reason
+        self.actor = actor
     }
 }

@@ -130,6 +130,8 @@ extension JourneyState {
             subjectErasedAt = e.erasedAt
         case .personalDataDisclosed:
             break
+        case .journeyCancelled:
+            break  // the `JourneyAbandoned` of the same append ends the journey
         }
     }
 

@@ -9,6 +9,9 @@ public struct AbandonReason: Hashable, Sendable, Codable {
         case nonRetryableFailure
         /// An operator or the company asked for it.
         case requested
+        /// The company or an operator cancelled the journey (`JourneyCancelled`); `detail` is
+        /// their reason.
+        case cancelled
         /// A retry was allowed but the app never asked for its token within the policy's
         /// `abandonAfter`, or a started journey's app never asked for a first token within
         /// `JourneyTiming.firstCaptureWindow`.
@@ -30,6 +33,11 @@ public struct AbandonReason: Hashable, Sendable, Codable {
     /// Abandonment asked for by a person or a system outside the journey.
     public static func requested(_ detail: String) -> AbandonReason {
         AbandonReason(kind: .requested, detail: detail)
+    }
+
+    /// A cancellation by the company or an operator, for `reason` (checked, no personal data).
+    public static func cancelled(_ reason: String) -> AbandonReason {
+        AbandonReason(kind: .cancelled, detail: reason)
     }
 
     /// The user did not come back for the retry allowed after attempt `attempt` (0: never asked

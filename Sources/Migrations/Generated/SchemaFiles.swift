@@ -36,5 +36,6 @@ public enum SchemaFiles {
         migration0034,
         migration0036,
         migration0037,
+        migration0038,
     ]
 }
