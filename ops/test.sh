@@ -120,4 +120,9 @@ fi
 if [ "$tests_passed" = 0 ] && [ "${JOURNEYS_SKIP_FAULTS:-0}" != 1 ]; then
   ops/fault-suite.sh || status=1
 fi
+# The balancer suite: 2 serve + 2 work behind HAProxy (ops/haproxy/journeys.cfg), kill -9 of one of
+# each and a drained SIGTERM under load and due work (1.5-5 min).
+if [ "$tests_passed" = 0 ] && [ "${JOURNEYS_SKIP_BALANCER:-0}" != 1 ]; then
+  ops/balancer-suite.sh || status=1
+fi
 exit "$status"
