@@ -125,4 +125,9 @@ fi
 if [ "$tests_passed" = 0 ] && [ "${JOURNEYS_SKIP_BALANCER:-0}" != 1 ]; then
   ops/balancer-suite.sh || status=1
 fi
+# The restore drill: pgBackRest backup, erasures, a point-in-time restore before them, the erasure
+# ledger replayed, audit checkpoints re-signed (about 30 s).
+if [ "$tests_passed" = 0 ] && [ "${JOURNEYS_SKIP_RESTORE_DRILL:-0}" != 1 ]; then
+  ops/restore-drill.sh || status=1
+fi
 exit "$status"
