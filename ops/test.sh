@@ -130,4 +130,9 @@ fi
 if [ "$tests_passed" = 0 ] && [ "${JOURNEYS_SKIP_RESTORE_DRILL:-0}" != 1 ]; then
   ops/restore-drill.sh || status=1
 fi
+# The HA suite: etcd and two Patroni nodes (synchronous mode), kill -9 of the leader's postmaster and a
+# planned switchover under load (about 1 min).
+if [ "$tests_passed" = 0 ] && [ "${JOURNEYS_SKIP_HA:-0}" != 1 ]; then
+  ops/ha-suite.sh || status=1
+fi
 exit "$status"
