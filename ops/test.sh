@@ -120,4 +120,19 @@ fi
 if [ "$tests_passed" = 0 ] && [ "${JOURNEYS_SKIP_FAULTS:-0}" != 1 ]; then
   ops/fault-suite.sh || status=1
 fi
+# The balancer suite: 2 serve + 2 work behind HAProxy (ops/haproxy/journeys.cfg), kill -9 of one of
+# each and a drained SIGTERM under load and due work (1.5-5 min).
+if [ "$tests_passed" = 0 ] && [ "${JOURNEYS_SKIP_BALANCER:-0}" != 1 ]; then
+  ops/balancer-suite.sh || status=1
+fi
+# The restore drill: pgBackRest backup, erasures, a point-in-time restore before them, the erasure
+# ledger replayed, audit checkpoints re-signed (about 30 s).
+if [ "$tests_passed" = 0 ] && [ "${JOURNEYS_SKIP_RESTORE_DRILL:-0}" != 1 ]; then
+  ops/restore-drill.sh || status=1
+fi
+# The HA suite: etcd and two Patroni nodes (synchronous mode), kill -9 of the leader's postmaster and a
+# planned switchover under load (about 1 min).
+if [ "$tests_passed" = 0 ] && [ "${JOURNEYS_SKIP_HA:-0}" != 1 ]; then
+  ops/ha-suite.sh || status=1
+fi
 exit "$status"

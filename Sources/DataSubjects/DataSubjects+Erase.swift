@@ -21,6 +21,9 @@ extension DataSubjects {
                       tenant: String? = nil) async throws -> SubjectErasureReport {
         let reason = try Self.checkedReason(reason)
         let (ids, status) = try await known(subject, tenant: tenant)
+        // Recorded outside the database before the key is wiped, so that a restore to an earlier
+        // point can erase the subject again (ops/RUNBOOK.md, "Back up and restore").
+        try ledger?.append(subject: subject.rawValue, requestedBy: requestedBy, at: Date())
         var erasedAt = status.erasedAt
         var keyWasErased = erasedAt != nil
         if status == .live {

@@ -12,9 +12,13 @@ import Privacy
 /// policy as the reason. Document numbers are never stored or logged here.
 public struct DataSubjects: Sendable {
     public let journeys: Journeys
+    /// Where each erasure is recorded before it starts (outside the database, for restores);
+    /// `JOURNEYS_ERASURE_LEDGER` by default, none when unset.
+    public let ledger: ErasureLedger?
 
-    public init(journeys: Journeys) {
+    public init(journeys: Journeys, ledger: ErasureLedger? = ErasureLedger.fromEnvironment()) {
         self.journeys = journeys
+        self.ledger = ledger
     }
 
     var database: PostgresClient { journeys.database }
