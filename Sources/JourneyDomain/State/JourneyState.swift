@@ -77,7 +77,8 @@ public struct JourneyState: Hashable, Sendable, Codable {
     /// An abandoned journey that still records a result Unico announces later: abandoned by the
     /// policy (absent user, budget, a failure), not on request, its subject not erased.
     public var learnsLateResults: Bool {
-        status == .abandoned && abandonReason?.kind != .requested && subjectErasedAt == nil
+        status == .abandoned && abandonReason?.kind != .requested && abandonReason?.kind != .cancelled
+            && subjectErasedAt == nil
     }
 
     /// Whether Unico may be asked for `number`'s result before the attempt is expired: the
