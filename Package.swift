@@ -78,7 +78,7 @@ let package = Package(
             "Privacy", "Projections", "Reports", "SDKLiteSimulator", "Timestamps", "UnicoEmulator", "Workers", "Lifecycle",
             "DataSubjects", "JourneyEngine", "Retention",
         ]),
-        .executableTarget(name: "journeys", dependencies: ["CLI", "JourneyCommands"]),
+        .executableTarget(name: "journeys", dependencies: ["CLI", "Cryptography", "JourneyCommands"]),
 
         // Test support and tests
         .target(name: "JourneyTesting", dependencies: [

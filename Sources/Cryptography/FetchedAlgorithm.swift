@@ -13,7 +13,9 @@ final class FetchedAlgorithm: @unchecked Sendable {
 
     let pointer: OpaquePointer
 
-    private init(_ pointer: OpaquePointer?, name: String) {
+    private init(_ pointer: @autoclosure () -> OpaquePointer?, name: String) {
+        OpenSSLRuntime.disableExitCleanup()
+        let pointer = pointer()
         // The default provider always has these; without them no primitive here could work.
         guard let pointer else { preconditionFailure("OpenSSL could not fetch \(name)") }
         self.pointer = pointer
