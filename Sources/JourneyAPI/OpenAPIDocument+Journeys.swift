@@ -28,7 +28,7 @@ extension OpenAPIDocument {
                                             + "or 409 idempotency_key_in_progress (Retry-After: 1) while the first request "
                                             + "runs; a key whose request died is taken over about 3 s later and answered "
                                             + "from its journey.",
-                                        "schema": ["type": "string", "maxLength": 255]]]
+                                        "schema": idempotencyKeySchema]]
         }
         return operation
     }
@@ -168,8 +168,8 @@ extension OpenAPIDocument {
                 + "400 invalid_query naming the parameter (parameter and field).",
             "security": [["apiKey": [String]()]],
             "parameters": [
-                parameter("subject", string, "A subjectReference as GET /v1/journeys/{id} shows it (never a document number)."),
-                parameter("clientReference", ["type": "string", "minLength": 1,
+                parameter("subject", ["type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9_-]+$"], "A subjectReference as GET /v1/journeys/{id} shows it (never a document number)."),
+                parameter("clientReference", ["type": "string", "minLength": 1, "pattern": "^[!-~]+$",
                                               "maxLength": FieldRules.clientReferenceMaximumLength],
                           "Only journeys started with this clientReference (exact match)."),
                 parameter("status", ["type": "string", "enum": JourneyStatus.allCases.filter { $0 != .notStarted }.map(\.rawValue)],
@@ -181,7 +181,9 @@ extension OpenAPIDocument {
                 parameter("environment", ["type": "string", "enum": ["UAT", "PROD"]], "Only this environment."),
                 parameter("limit", ["type": "integer", "minimum": 1, "maximum": JourneyListing.maximumLimit,
                                     "default": JourneyListing.defaultLimit], "Page size."),
-                parameter("cursor", string, "The nextCursor of the previous page."),
+                parameter("cursor", ["type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[A-Za-z0-9_-]+$"],
+                          "The nextCursor of the previous page, unchanged (opaque; anything else is 400 invalid_query "
+                            + "naming cursor)."),
             ],
             "responses": ["200": answer("A page of journeys.", "JourneyPage"), "400": problem, "401": problem, "403": problem,
                           "503": ["description": "reports_unavailable: the reports database (REPORTS_DATABASE_URL) cannot be reached.",
@@ -197,15 +199,23 @@ extension OpenAPIDocument {
                 "documentNumber": ["type": "string", "pattern": "^[0-9]{1,\(FieldRules.documentNumberMaximumLength)}$",
                                    "description": "Digits only; a CPF (DUI_TYPE_BR_CPF) has 11 and a CNPJ (DUI_TYPE_BR_CNPJ) 14, "
                                        + "with valid check digits (else 422 naming subject.documentNumber)."],
-                "name": ["type": "string", "maxLength": FieldRules.nameMaximumLength],
-                "phone": string, "email": ["type": "string", "maxLength": FieldRules.emailMaximumLength],
-                "friendlyName": ["type": "string", "maxLength": FieldRules.friendlyNameMaximumLength],
-                "notificationChannels": ["type": "array", "items": string],
-            ], required: ["documentType", "documentNumber"]),
+                "name": text(maximum: FieldRules.nameMaximumLength),
+                "phone": ["type": "string", "pattern": "^\\+?[0-9]{10,15}$",
+                          "description": "10 to 15 digits, optionally after '+'; needed by the SMS and WhatsApp channels."],
+                "email": ["type": "string", "maxLength": FieldRules.emailMaximumLength,
+                          "pattern": "^[^@\\s\(controlCharacters)]+@[^@.\\s\(controlCharacters)]+(\\.[^@.\\s\(controlCharacters)]+)+$",
+                          "description": "Needed by the e-mail channel."],
+                "friendlyName": text(maximum: FieldRules.friendlyNameMaximumLength),
+                "notificationChannels": ["type": "array", "uniqueItems": true,
+                                         "items": ["type": "string", "enum": NotificationChannel.allCases.map(\.rawValue)],
+                                         "description": "Channels for Unico's link (a link journey): SMS and WhatsApp need "
+                                             + "phone, e-mail needs email (else 422 naming the channel)."],
+            ], required: ["documentType", "documentNumber"]).merging(["oneOf": documentVariants]) { $1 },
             "environment": ["type": "string", "enum": ["UAT", "PROD"]],
             "flow": ["type": "string", "pattern": "^[A-Za-z0-9._-]{1,\(FieldRules.flowMaximumLength)}$"],
             "purpose": ["type": "string", "enum": Purpose.allCases.map(\.rawValue)],
-            "clientReference": ["type": "string", "maxLength": FieldRules.clientReferenceMaximumLength],
+            "clientReference": ["type": "string", "minLength": 1, "maxLength": FieldRules.clientReferenceMaximumLength,
+                                "pattern": "^[!-~]+$", "description": "Your reference: printable ASCII without spaces."],
             "createProcess": ["type": "string", "enum": StartJourneyRequest.createProcessValues, "default": "onTokenRequest",
                               "description": "When attempt 1's Unico process is made: at the app's first token request "
                                   + "(default) or now, with the start."],
@@ -268,11 +278,12 @@ extension OpenAPIDocument {
             ])],
         ]),
         "CancelJourney": object([
-            "reason": ["type": "string", "minLength": 1, "maxLength": JourneyCancellation.maximumReasonLength,
-                       "description": "Why, recorded in the log and sent in journey.abandoned: no personal data (no run "
-                           + "of 11 or more digits, no e-mail address), no control characters."],
+            "reason": reason(maximum: JourneyCancellation.maximumReasonLength,
+                             "Why, recorded in the log and sent in journey.abandoned: no personal data (the server refuses "
+                                 + "a run of 11 or more digits and an e-mail address; the pattern states it conservatively: "
+                                 + "at most 10 digits, no @), no control characters, not blank."),
         ], required: ["reason"]),
-        "CaptureOpened": object(["attempt": integer]),
+        "CaptureOpened": object(["attempt": ["type": "integer", "minimum": 1]]),
         "Link": object([
             "journeyId": string, "attempt": integer, "link": string, "linkExpiresAt": time,
         ], required: ["journeyId", "attempt", "link", "linkExpiresAt"]),
@@ -282,11 +293,7 @@ extension OpenAPIDocument {
                                 "lastEvent": string, "lastEventDescription": string], required: ["processId", "state"]),
         "WebhookAnswer": object(["code": ["type": "string", "enum": ["recorded", "unknown_process"]],
                                  "journeyId": string, "status": string], required: ["code"]),
-        "Callback": object([
-            "outcome": ["type": "string", "enum": ["success", "error", "closedByUser", "sessionTimedOut"]],
-            "processId": string, "code": integer,
-            "attempt": integer,
-        ], required: ["outcome"]),
+        "Callback": callbackSchema,
     ] }
 
     static var securitySchemes: [String: Any] { [

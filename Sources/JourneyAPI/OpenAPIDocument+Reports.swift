@@ -6,7 +6,12 @@ extension OpenAPIDocument {
         let query = { (name: String, description: String, required: Bool, schema: [String: Any]) -> [String: Any] in
             ["name": name, "in": "query", "required": required, "description": description, "schema": schema]
         }
-        let date: [String: Any] = ["type": "string", "description": "ISO 8601 date (2026-05-01) or timestamp (2026-05-01T12:30:00Z)"]
+        let date: [String: Any] = [
+            "type": "string", "minLength": 10,
+            "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])(T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](Z|[+-]0[0-9]:00))?$",
+            "description": "ISO 8601 date (2026-05-01) or timestamp (2026-05-01T12:30:00Z); from must not be after to "
+                + "(else 400 invalid_range).",
+        ]
         let names = ReportName.allCases.map { "`\($0.rawValue)`: \($0.summary)" }.joined(separator: " ")
         return [
             "/v1/reports/{name}": ["get": [

@@ -19,8 +19,9 @@ extension OpenAPIDocument {
                 "security": [["apiKey": [String]()]],
                 "parameters": [
                     ["name": "document", "in": "query", "required": true,
-                     "description": "The CPF (11 digits) or CNPJ (14), punctuation allowed; a subject reference is refused.",
-                     "schema": ["type": "string"]],
+                     "description": "The CPF (11 digits) or CNPJ (14) with valid check digits, punctuation "
+                        + "(. - / space) allowed; a subject reference is refused (400 invalid_document).",
+                     "schema": ["type": "string", "minLength": 11, "maxLength": 24, "pattern": "^[0-9][0-9./ -]*[0-9]$"]],
                     ["name": "documentType", "in": "query", "required": false,
                      "description": "cpf, cnpj or a DUI type; default from the number of digits.", "schema": ["type": "string"]],
                 ],
@@ -45,11 +46,13 @@ extension OpenAPIDocument {
                 "security": [["apiKey": [String]()]],
                 "parameters": [reference,
                                ["name": "reason", "in": "query", "required": false,
-                                "description": "Why, when no body is sent (no personal data).", "schema": ["type": "string"]]],
+                                "description": "Why, when no body is sent (no personal data).",
+                                "schema": text(maximum: DataSubjects.maximumReasonLength)]],
                 "requestBody": ["required": false, "content": ["application/json": ["schema": [
                     "type": "object",
-                    "properties": ["reason": ["type": "string", "maxLength": DataSubjects.maximumReasonLength,
-                                              "description": "Why (no personal data). Default: data subject request."]],
+                    "properties": ["reason": text(maximum: DataSubjects.maximumReasonLength,
+                                                   "Why (no personal data): not blank, no control characters. Default: "
+                                                       + "data subject request.")],
                 ]]]],
                 "responses": ["200": json("{subjectReference, erasedAt, alreadyErased, journeyIds, journeysMarked, "
                                           + "journeysAbandoned, idempotencyAnswersPurged}"),
