@@ -8,7 +8,7 @@ extension OpenAPIDocument {
         "description": "Why the caller opens the data, recorded in the journey's PersonalDataDisclosed event "
             + "(no personal data). Missing, blank, longer than \(PersonalDataDisclosure.maximumPurposeLength) "
             + "characters or with control characters: 400 invalid_disclosure_purpose.",
-        "schema": ["type": "string", "minLength": 1, "maxLength": PersonalDataDisclosure.maximumPurposeLength],
+        "schema": text(maximum: PersonalDataDisclosure.maximumPurposeLength),
     ] }
 
     /// `operation` with the `Disclosure-Purpose` header and its 400 problem.

@@ -21,7 +21,7 @@ extension OpenAPIDocument {
             "parameters": [
                 parameter("after", ["type": "integer", "format": "int64", "minimum": 0, "default": 0],
                           "The nextAfter of the previous page (an event position); 0 from the start."),
-                parameter("types", ["type": "string", "pattern": "^[a-z_.*,\\s]+$"],
+                parameter("types", ["type": "string", "pattern": typesPattern],
                           "Comma-separated webhook types ("
                             + JourneyWebhookEventType.all.map(\.rawValue).joined(separator: ", ") + "), or all (default)."),
                 parameter("limit", ["type": "integer", "minimum": 1, "maximum": EventFeed.maximumLimit,
@@ -30,6 +30,13 @@ extension OpenAPIDocument {
             "responses": ["200": answer("A page of steps.", "EventFeedPage"), "400": problem, "401": problem,
                           "403": problem],
         ]
+    }
+
+    /// `all`, or webhook types separated by commas.
+    static var typesPattern: String {
+        let one = "(" + JourneyWebhookEventType.all.map { $0.rawValue.replacingOccurrences(of: ".", with: "\\.") }
+            .joined(separator: "|") + ")"
+        return "^(all|\(one)(,\(one))*)$"
     }
 
     static var eventFeedSchemas: [String: Any] { [

@@ -238,6 +238,7 @@ extension OpenAPIDocument {
     }
 
     static var string: [String: Any] { ["type": "string"] }
+    static var nullableString: [String: Any] { ["type": ["string", "null"]] }
     static var time: [String: Any] { ["type": "string", "format": "date-time"] }
     static var integer: [String: Any] { ["type": "integer"] }
 
@@ -283,14 +284,14 @@ extension OpenAPIDocument {
                                  + "a run of 11 or more digits and an e-mail address; the pattern states it conservatively: "
                                  + "at most 10 digits, no @), no control characters, not blank."),
         ], required: ["reason"]),
-        "CaptureOpened": object(["attempt": ["type": "integer", "minimum": 1]]),
+        "CaptureOpened": object(["attempt": ["type": "integer", "minimum": 1, "maximum": Int32.max]]),
         "Link": object([
             "journeyId": string, "attempt": integer, "link": string, "linkExpiresAt": time,
         ], required: ["journeyId", "attempt", "link", "linkExpiresAt"]),
         "HumanToken": object(["journeyId": string, "humanToken": string, "completedAt": time],
                              required: ["journeyId", "humanToken"]),
-        "UnicoWebhook": object(["processId": string, "state": string, "flow": string, "result": string,
-                                "lastEvent": string, "lastEventDescription": string], required: ["processId", "state"]),
+        "UnicoWebhook": object(["processId": ["type": "string", "minLength": 1], "state": ["type": "string", "minLength": 1], "flow": nullableString,
+                                "result": nullableString, "lastEvent": nullableString, "lastEventDescription": nullableString], required: ["processId", "state"]),
         "WebhookAnswer": object(["code": ["type": "string", "enum": ["recorded", "unknown_process"]],
                                  "journeyId": string, "status": string], required: ["code"]),
         "Callback": callbackSchema,

@@ -8,7 +8,7 @@ extension OpenAPIDocument {
         }
         let date: [String: Any] = [
             "type": "string", "minLength": 10,
-            "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])(T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](Z|[+-]0[0-9]:00))?$",
+            "pattern": "^(19|20)[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])(T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](Z|[+-]0[0-9]:00))?$",
             "description": "ISO 8601 date (2026-05-01) or timestamp (2026-05-01T12:30:00Z); from must not be after to "
                 + "(else 400 invalid_range).",
         ]
@@ -44,7 +44,7 @@ extension OpenAPIDocument {
                     + "without credentials, a sign-in page (401).",
                 "parameters": [query("from", "Start of the window; default 29 days before today.", false, date),
                                query("to", "End of the window; default today.", false, date),
-                               query("environment", "UAT or PROD; default all.", false, ["type": "string"])],
+                               query("environment", "UAT or PROD; default all.", false, ["type": "string", "enum": ["UAT", "PROD"]])],
                 "responses": ["200": ["description": "The dashboard.", "content": ["text/html": ["schema": ["type": "string"]]]],
                               "400": ["description": "Bad filter; the form with the message."],
                               "401": ["description": "The sign-in page."], "403": ["description": "The sign-in page."],
@@ -55,7 +55,7 @@ extension OpenAPIDocument {
                 "summary": "Checks the form field apiKey (scope reports:read) and sets the HttpOnly, SameSite=Strict "
                     + "dashboard cookie for 15 minutes; 303 to /dashboard.",
                 "requestBody": ["required": true, "content": ["application/x-www-form-urlencoded": ["schema": [
-                    "type": "object", "properties": ["apiKey": ["type": "string"]], "required": ["apiKey"]]]]],
+                    "type": "object", "properties": ["apiKey": ["type": "string", "minLength": 1]], "required": ["apiKey"]]]]],
                 "responses": ["303": ["description": "Signed in; redirect to /dashboard."],
                               "400": ["description": "No key given."], "401": ["description": "The sign-in page."],
                               "403": ["description": "The sign-in page."]],

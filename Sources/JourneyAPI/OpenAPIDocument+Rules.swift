@@ -45,14 +45,14 @@ extension OpenAPIDocument {
 
     /// The callback body, one variant per SDK Lite callback.
     static var callbackSchema: [String: Any] {
-        let attempt: [String: Any] = ["type": "integer", "minimum": 1,
+        let attempt: [String: Any] = ["type": "integer", "minimum": 1, "maximum": Int32.max,
                                       "description": "The attempt the callback belongs to; default the current one."]
         return ["oneOf": [
             object(["outcome": ["const": "success"], "attempt": attempt,
                     "processId": ["type": "string", "minLength": 1, "description": "onSuccess's processId."]],
                    required: ["outcome", "processId"]).merging(["title": "onSuccess"]) { $1 },
             object(["outcome": ["const": "error"], "attempt": attempt,
-                    "code": ["type": "integer", "description": "onErrorSelfie's code, e.g. 73305."]],
+                    "code": ["type": "integer", "minimum": Int32.min, "maximum": Int32.max, "description": "onErrorSelfie's code, e.g. 73305."]],
                    required: ["outcome", "code"]).merging(["title": "onErrorSelfie"]) { $1 },
             object(["outcome": ["const": "closedByUser"], "attempt": attempt], required: ["outcome"])
                 .merging(["title": "onUserClosedCameraManually"]) { $1 },

@@ -34,7 +34,8 @@ enum OpenAPIDocument {
                  "description": "Event-sourced orchestration of Unico Human Token journeys. Tenants: an API key "
                      + "belongs to one tenant and reads only that tenant's journeys, lists, reports, dashboard and "
                      + "subjects; another tenant's journey answers 404 journey_not_found (never 403), another "
-                     + "tenant's subject 404 unknown_subject."],
+                     + "tenant's subject 404 unknown_subject. JSON bodies: no string may hold U+0000 (PostgreSQL cannot store it; "
+                     + "400 invalid_json), and every number must fit in 64 bits (else 400 invalid_json), in any member, known or not."],
         "paths": [
             "/healthz": ["get": operation("health", "The process answers.", ok: "Alive.")],
             "/readyz": ["get": operation("readiness", "The database answers and the schema is current. The body is "
