@@ -43,7 +43,7 @@ url=$(awk '/listening on/ {print $3}' serve.out)
 status=0
 "$venv/bin/st" --config-file "$root/ops/fuzz-api.toml" run "$url/openapi.json" -H "Authorization: Bearer $key" \
   --phases examples,coverage,fuzzing,stateful --mode all --checks all \
-  --max-time "${FUZZ_SECONDS:-60}" --max-examples 100 --seed 1 --workers 2 >schemathesis.out 2>&1 || status=$?
+  --max-time "${FUZZ_SECONDS:-60}" --max-examples 100 --seed 1 --workers 1 >schemathesis.out 2>&1 || status=$?
 tail -40 schemathesis.out
 errors=$(grep -c '"status":5[0-9][0-9]' serve.err || true)
 total=$(grep -c '"msg":"http.access"' serve.err || true)

@@ -291,7 +291,7 @@ extension OpenAPIDocument {
         "HumanToken": object(["journeyId": string, "humanToken": string, "completedAt": time],
                              required: ["journeyId", "humanToken"]),
         "UnicoWebhook": object(["processId": ["type": "string", "minLength": 1], "state": ["type": "string", "minLength": 1], "flow": nullableString,
-                                "result": nullableString, "lastEvent": nullableString, "lastEventDescription": nullableString], required: ["processId", "state"]),
+                                "result": nullableString, "lastEvent": nullableString, "lastEventDescription": ["description": "Not read: any value."]], required: ["processId", "state"]),
         "WebhookAnswer": object(["code": ["type": "string", "enum": ["recorded", "unknown_process"]],
                                  "journeyId": string, "status": string], required: ["code"]),
         "Callback": callbackSchema,

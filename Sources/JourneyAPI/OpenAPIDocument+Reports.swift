@@ -44,7 +44,7 @@ extension OpenAPIDocument {
                     + "without credentials, a sign-in page (401).",
                 "parameters": [query("from", "Start of the window; default 29 days before today.", false, date),
                                query("to", "End of the window; default today.", false, date),
-                               query("environment", "UAT or PROD; default all.", false, ["type": "string", "enum": ["UAT", "PROD"]])],
+                               query("environment", "UAT or PROD; empty or absent: all.", false, ["type": "string", "enum": ["", "UAT", "PROD"]])],
                 "responses": ["200": ["description": "The dashboard.", "content": ["text/html": ["schema": ["type": "string"]]]],
                               "400": ["description": "Bad filter; the form with the message."],
                               "401": ["description": "The sign-in page."], "403": ["description": "The sign-in page."],
