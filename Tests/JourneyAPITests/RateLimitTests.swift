@@ -117,6 +117,28 @@ import Testing
         }
     }
 
+    /// Not a benchmark with a bound: prints what the shared limits add to an authenticated request
+    /// (one `take_request_tokens` round trip), on whatever else the machine runs.
+    @Test func theLimitsCostOneRoundTripPerRequest() async throws {
+        try await withJourneys { h in
+            let path = "/v1/journeys/\(UUID().uuidString.lowercased())"
+            var limits = RequestRateLimits()
+            limits.apiKey = .init(rate: 100_000, burst: 100_000)
+            limits.tenant = .init(rate: 100_000, burst: 100_000)
+            var means: [String: Duration] = [:]
+            for (name, api) in [("off", router(h, .off)), ("on", router(h, limits)), ("off again", router(h, .off)),
+                                ("on again", router(h, limits))] {
+                let started = ContinuousClock.now
+                for _ in 0..<200 {
+                    let answer = try await api.send("GET", path, bearer: h.reader)
+                    #expect(answer.status == 404)
+                }
+                means[name] = (ContinuousClock.now - started) / 200
+            }
+            print("authenticated request, mean of 200: \(means)")
+        }
+    }
+
     @Test func limitsAreReadFromTheEnvironment() throws {
         let defaults = try RequestRateLimits.fromEnvironment([:])
         #expect(defaults == RequestRateLimits())
