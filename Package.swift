@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "JourneyAPI", dependencies: [
             "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
             "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit", "Projections",
-            "Lifecycle", "DataSubjects", "OutboundWebhooks",
+            "Lifecycle", "DataSubjects", "OutboundWebhooks", "RateBudget",
         ]),
         .target(name: "Workers", dependencies: [
             "Postgres", "EventStore", "JourneyDomain", "JourneyEngine", "HumanTokenAPI", "Observability", "Lifecycle",

@@ -27,6 +27,8 @@ public final class HumanTokenAPIClient: Sendable {
     private let exchange: HTTPExchange
     private let ownsSession: Bool
     private let clock: @Sendable () -> Date
+    /// The client this one shares its session and tokens with (``forCaller(_:)``), kept alive by it.
+    private let parent: HumanTokenAPIClient?
 
     /// Makes a client; throws `configuration` naming the first unusable setting.
     ///
@@ -61,6 +63,7 @@ public final class HumanTokenAPIClient: Sendable {
         self.exchange = exchange
         self.ownsSession = session == nil
         self.clock = clock
+        self.parent = nil
         self.tokens = AccessTokenProvider(
             signer: AssertionSigner(issuer: configuration.issuer, audience: configuration.audience, key: key, draw: drawLifetime),
             endpoint: configuration.tokenEndpoint, exchange: exchange,
@@ -72,6 +75,26 @@ public final class HumanTokenAPIClient: Sendable {
     /// (`unauthorized`, `server_error`, `timeout`, …): the source of the
     /// `unico_authentication_failures_total` metric.
     public var authenticationFailures: [String: Int] { tokens.failures }
+
+    /// This client for `caller` (a journeys tenant using the deployment's Unico account): the same
+    /// session and access tokens, paced by ``HumanTokenRateLimiter/forCaller(_:)``, so that the
+    /// caller takes from its own share of the tenant's rate when the limiter's budget has shares.
+    /// Itself when it has none.
+    public func forCaller(_ caller: String) -> HumanTokenAPIClient {
+        let limiter = rateLimiter.forCaller(caller)
+        guard limiter !== rateLimiter else { return self }
+        return HumanTokenAPIClient(sharing: parent ?? self, rateLimiter: limiter)
+    }
+
+    private init(sharing parent: HumanTokenAPIClient, rateLimiter: HumanTokenRateLimiter) {
+        self.configuration = parent.configuration
+        self.rateLimiter = rateLimiter
+        self.tokens = parent.tokens
+        self.exchange = parent.exchange
+        self.ownsSession = false
+        self.clock = parent.clock
+        self.parent = parent
+    }
 
     deinit {
         if ownsSession { exchange.session.finishTasksAndInvalidate() }

@@ -72,10 +72,20 @@ extension HumanTokenAPIError {
         }
     }
 
-    /// `Retry-After` as whole seconds: delta-seconds or an HTTP date; 1 when absent or unreadable.
+    /// The most a Unico `Retry-After` is believed, in seconds: a larger (or absurd) value would
+    /// stop every call of the tenant, in every process, for as long. 60.
+    public static let maximumRetryAfter = 60
+
+    /// `Retry-After` as whole seconds, at most ``maximumRetryAfter``: delta-seconds or an HTTP
+    /// date; 1 when absent or unreadable.
     static func retryAfter(_ header: String?, now: Date) -> Int {
+        min(uncappedRetryAfter(header, now: now), maximumRetryAfter)
+    }
+
+    private static func uncappedRetryAfter(_ header: String?, now: Date) -> Int {
         guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return 1 }
         if let seconds = Int(header) { return max(seconds, 0) }
+        if header.allSatisfy(\.isNumber) { return maximumRetryAfter }  // too large for Int
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

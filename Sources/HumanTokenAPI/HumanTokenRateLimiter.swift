@@ -10,6 +10,8 @@ public final class HumanTokenRateLimiter: Sendable {
     private let state: Mutex<RateLimiterState>
     private let clock: @Sendable () -> Date
     private let shared: (any SharedRateBudget)?
+    private let requestsPerSecond: Double
+    private let callers = Mutex<[String: HumanTokenRateLimiter]>([:])
 
     /// A limiter allowing `requestsPerSecond` calls, with bursts of up to that many.
     ///
@@ -19,6 +21,7 @@ public final class HumanTokenRateLimiter: Sendable {
                 clock: @escaping @Sendable () -> Date = Date.init, shared: (any SharedRateBudget)? = nil) {
         self.clock = clock
         self.shared = shared
+        self.requestsPerSecond = requestsPerSecond
         self.state = Mutex(RateLimiterState(rate: requestsPerSecond, now: clock()))
     }
 
@@ -59,6 +62,19 @@ public final class HumanTokenRateLimiter: Sendable {
         let now = clock()
         state.withLock { $0.pause(until: now.addingTimeInterval(seconds), now: now) }
         if let shared { Task { await shared.pause(for: seconds) } }
+    }
+
+    /// The limiter of `caller` (a journeys tenant using the deployment's Unico account) when the
+    /// shared budget gives callers shares: its own queue at this limiter's rate (so that another
+    /// tenant's backlog does not queue ahead of it) over its share of the budget; else this limiter.
+    public func forCaller(_ caller: String) -> HumanTokenRateLimiter {
+        guard let budget = shared?.forCaller(caller) else { return self }
+        return callers.withLock { limiters in
+            if let limiter = limiters[caller] { return limiter }
+            let limiter = HumanTokenRateLimiter(requestsPerSecond: requestsPerSecond, clock: clock, shared: budget)
+            limiters[caller] = limiter
+            return limiter
+        }
     }
 
     /// How many calls are waiting.

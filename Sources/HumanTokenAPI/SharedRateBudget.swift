@@ -8,4 +8,11 @@ public protocol SharedRateBudget: Sendable {
     func take(_ priority: RequestPriority) async -> Duration?
     /// Stops every process's calls for `seconds` (a 429's `Retry-After`).
     func pause(for seconds: TimeInterval) async
+    /// The budget as taken by `caller` (a journeys tenant sharing the deployment's Unico account)
+    /// within a share of its own; nil when callers have no shares. Default nil.
+    func forCaller(_ caller: String) -> (any SharedRateBudget)?
+}
+
+extension SharedRateBudget {
+    public func forCaller(_ caller: String) -> (any SharedRateBudget)? { nil }
 }

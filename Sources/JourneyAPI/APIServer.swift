@@ -4,6 +4,7 @@ import HTTPServer
 import Migrations
 import Observability
 import Postgres
+import RateBudget
 
 /// The HTTP API for apps and backends (`journeys serve`): health, readiness, metrics, the
 /// OpenAPI document and the `/v1/journeys` routes.
@@ -32,6 +33,10 @@ public final class APIServer: Sendable {
         public var reportsMaxLag: Double? = 300
         /// The environment variable `serve` reads `reportsMaxLag` from (`0`: no bound).
         public static let reportsMaxLagVariable = "REPORTS_MAX_LAG"
+        /// Request rate limits per API key, tenant, journey (client tokens) and webhook-token client,
+        /// shared by every `serve` through the database (`serve` reads `JOURNEYS_RATE_LIMIT_*`).
+        /// Default ``RequestRateLimits/init()``.
+        public var rateLimits = RequestRateLimits()
         public init() {}
     }
 
@@ -80,6 +85,9 @@ public final class APIServer: Sendable {
         var router = Router()
         router.use(RequestMetrics(registry: metrics).middleware)
         router.use(Problem.engineErrors)
+        let limiter = RequestRateLimiter(limits: configuration.rateLimits, buckets: PostgresRequestLimits(client: database),
+                                         metrics: metrics)
+        router.use(limiter.middleware)
         let gauges = MetricsGauges(readers: HealthRoutes.readers(database: database, reports: reports) + configuration.metricsGauges,
                                    registry: metrics, clock: dependencies.clock, lifetime: configuration.metricsGaugeLifetime)
         HealthRoutes(database: database, reports: reports, metrics: metrics, gauges: gauges,

@@ -49,7 +49,7 @@ struct ClientReportHandler: Sendable {
     func captureOpened(_ request: HTTPRequest) async throws -> HTTPResponse {
         try request.requireMediaType()
         let body: CaptureOpened = request.body.isEmpty ? CaptureOpened() : try request.decode()
-        let id = try authenticated(request)
+        let id = try await authenticated(request)
         return try Recorded(id: id, state: try await journeys.recordCaptureOpened(id, attempt: body.attempt)).response()
     }
 
@@ -68,7 +68,7 @@ struct ClientReportHandler: Sendable {
     func callback(_ request: HTTPRequest) async throws -> Recorded {
         try request.requireMediaType()
         let body: Callback = try request.decode()
-        let id = try authenticated(request)
+        let id = try await authenticated(request)
         switch body.report {
         case .sdk(let outcome):
             return Recorded(id: id, state: try await journeys.recordCallback(id, attempt: body.attempt, outcome: outcome))
@@ -79,16 +79,16 @@ struct ClientReportHandler: Sendable {
 
     /// `GET …/link`: the current attempt's `link` for an app that cannot use the SDK Lite.
     func link(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let id = try authenticated(request)
+        let id = try await authenticated(request)
         let issued = try await journeys.issueLink(id, actor: "client-token")
         return try HTTPResponse.json(LinkResponse(journeyId: id.rawValue, attempt: issued.attempt, link: issued.link,
                                                   linkExpiresAt: issued.expiresAt), encoder: TokenResponse.encoder)
     }
 
     /// The journey of the request's path, once its client token is verified.
-    private func authenticated(_ request: HTTPRequest) throws -> JourneyID {
+    private func authenticated(_ request: HTTPRequest) async throws -> JourneyID {
         let uuid = try RequestAuthenticator.journeyID(request)
-        _ = try authenticator.clientToken(request, journey: uuid)
+        _ = try await authenticator.clientToken(request, journey: uuid)
         return JourneyID(uuid.uuidString.lowercased())
     }
 }

@@ -73,15 +73,16 @@ enum OpenAPIDocument {
     ] }
 
     /// What the server itself may answer on any route, added to every operation: 413 (a body
-    /// over 1 MiB, however it is framed), 431 (header fields over 32 KiB) and 503 (PostgreSQL out
-    /// of reach, with `Retry-After`; or the server shutting down).
+    /// over 1 MiB, however it is framed), 429 (`rate_limited`, with `Retry-After`: a request rate
+    /// limit), 431 (header fields over 32 KiB) and 503 (PostgreSQL out of reach, with
+    /// `Retry-After`; or the server shutting down).
     static func withServerAnswers(_ paths: [String: Any]) -> [String: Any] {
         paths.mapValues { methods in
             guard let methods = methods as? [String: Any] else { return methods }
             return methods.mapValues { operation -> Any in
                 guard var operation = operation as? [String: Any],
                       var responses = operation["responses"] as? [String: Any] else { return operation }
-                for status in ["413", "431", "503"] where responses[status] == nil { responses[status] = problem }
+                for status in ["413", "429", "431", "503"] where responses[status] == nil { responses[status] = problem }
                 operation["responses"] = responses
                 return operation
             }
@@ -99,7 +100,8 @@ enum OpenAPIDocument {
         Stable codes: validation_failed and invalid_json (400/422, `field` names the input), unsupported_media_type \
         (415: send application/json), payload_too_large (413), header_fields_too_large (431), \
         idempotency_key_reused (422), idempotency_key_in_progress (409, retry after Retry-After), \
-        unico_rate_limited (429, Retry-After), unico_unavailable (502 or 503), unico_refused_field (422), \
+        unico_rate_limited (429, Retry-After), rate_limited (429, Retry-After: over a request rate limit per API key, \
+        tenant, journey or webhook-token client), unico_unavailable (502 or 503), unico_refused_field (422), \
         unico_not_configured (503), service_unavailable (503, Retry-After; `database: unreachable` when \
         PostgreSQL is out of reach), reports_unavailable (503, Retry-After: the reports database of \
         REPORTS_DATABASE_URL is out of reach; writes are unaffected), reports_lagging (503, Retry-After: the standby \

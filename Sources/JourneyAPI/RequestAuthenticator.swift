@@ -15,6 +15,7 @@ struct RequestAuthenticator: Sendable {
             let principal = try await keys.authenticate(authorizationHeader: request.headers["Authorization"],
                                                         apiKeyHeader: request.headers["X-API-Key"])
             try principal.require(scope)
+            try await RequestRateLimiter.current?.admit(apiKey: principal.keyID, tenant: principal.tenant, route: request.route)
             return principal
         } catch let error as AccessError {
             throw Problem.access(error)
@@ -22,14 +23,17 @@ struct RequestAuthenticator: Sendable {
     }
 
     /// Verifies the bearer client token for `journey`; 401 when absent or invalid, 403 `wrong_journey`.
-    func clientToken(_ request: HTTPRequest, journey: UUID) throws -> ClientTokenClaims {
+    func clientToken(_ request: HTTPRequest, journey: UUID) async throws -> ClientTokenClaims {
         guard let header = request.headers["Authorization"], let token = BearerCredentials.token(fromAuthorization: header)
         else { throw Problem.access(AccessError(.invalidToken, "a client token is required: send 'Authorization: Bearer <clientToken>'")) }
+        let claims: ClientTokenClaims
         do {
-            return try clientTokens.verify(token, journeyID: journey, now: clock())
+            claims = try clientTokens.verify(token, journeyID: journey, now: clock())
         } catch let error as AccessError {
             throw Problem.access(error)
         }
+        try await RequestRateLimiter.current?.admit(journey: journey, route: request.route)
+        return claims
     }
 
     /// An actor for the audit trail: an API key holding `scope` when the bearer is one (with its
@@ -42,7 +46,7 @@ struct RequestAuthenticator: Sendable {
             let principal = try await apiKey(request, scope: scope)
             return (principal.actor, principal.tenant)
         }
-        _ = try clientToken(request, journey: journey)
+        _ = try await clientToken(request, journey: journey)
         return ("client-token", nil)
     }
 

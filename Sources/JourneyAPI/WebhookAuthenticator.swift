@@ -13,6 +13,8 @@ import Observability
 ///   Basic or `client_id`/`client_secret` form fields) and presents it as `Authorization: Bearer`;
 ///   tokens live `UNICO_WEBHOOK_TOKEN_LIFETIME` seconds (default 300), see ``WebhookTokenIssuer``.
 ///
+/// The secret (password, header value, token, client secret) must be at least 32 random bytes
+/// (43 characters or more, 10 distinct at least); a weaker one is refused like a malformed value.
 /// Unset means the route refuses every call (401): webhooks are never accepted unauthenticated.
 /// Comparisons are constant-time; credentials are never logged or echoed.
 public struct WebhookAuthenticator: Sendable, Equatable {
@@ -27,6 +29,8 @@ public struct WebhookAuthenticator: Sendable, Equatable {
     public static let environmentVariable = "UNICO_WEBHOOK_AUTH"
     /// The variable holding the `oauth2` mode's token lifetime in seconds (default 300).
     public static let tokenLifetimeVariable = "UNICO_WEBHOOK_TOKEN_LIFETIME"
+    /// The shortest secret accepted from configuration: 32 random bytes in base64 (43 characters).
+    public static let minimumSecretLength = 43
     /// What ``environmentVariable`` accepts, for messages.
     static let syntax = "basic:user:password, header:Name:value, bearer:token or oauth2:client-id:client-secret"
 
@@ -51,22 +55,32 @@ public struct WebhookAuthenticator: Sendable, Equatable {
             }
             return (String(rest[..<inner]), String(rest[rest.index(after: inner)...]))
         }
+        func strong(_ secret: String, _ what: String) throws {
+            guard secret.count >= Self.minimumSecretLength, Set(secret).count >= 10 else {
+                throw fail("\(Self.environmentVariable): the \(what) must be at least 32 random bytes "
+                    + "(\(Self.minimumSecretLength) or more characters, e.g. `openssl rand -base64 32`); refusing a guessable one")
+            }
+        }
         switch kind {
         case "basic":
             let (user, password) = try split("user:password")
+            try strong(password, "password")
             mode = .basic(user: user, password: password)
         case "header", "apikey", "api-key":
             let (name, value) = try split("Name:value")
             guard !value.isEmpty,
                   name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
             else { throw fail("\(Self.environmentVariable) header needs a token name and a value") }
+            try strong(value, "header value")
             mode = .header(name: name, value: value)
         case "bearer":
             guard !rest.isEmpty else { throw fail("\(Self.environmentVariable) bearer needs a token") }
+            try strong(rest, "bearer token")
             mode = .bearer(token: rest)
         case "oauth2":
             let (id, secret) = try split("client-id:client-secret")
             guard !secret.isEmpty else { throw fail("\(Self.environmentVariable) oauth2 needs a client secret") }
+            try strong(secret, "client secret")
             guard tokenLifetime > 0, tokenLifetime <= 86_400 else {
                 throw fail("\(Self.tokenLifetimeVariable) must be 1...86400 seconds")
             }
@@ -98,8 +112,9 @@ public struct WebhookAuthenticator: Sendable, Equatable {
         do {
             return try fromEnvironment(environment)
         } catch {
-            logger.error("webhook authentication is malformed; every webhook will be refused", metadata: [
+            logger.error("webhook authentication is malformed or weak; every webhook will be refused", metadata: [
                 "variable": environmentVariable, "expected": syntax,
+                "reason": (error as? Problem)?.detail ?? "unreadable",
             ])
             return nil
         }

@@ -24,10 +24,10 @@ struct WebhookTokenEndpoint: Sendable {
     let logger: Logger
 
     func register(on router: inout Router) {
-        router.post("/v1/unico/oauth/token") { try handle($0) }
+        router.post("/v1/unico/oauth/token") { try await handle($0) }
     }
 
-    func handle(_ request: HTTPRequest) throws -> HTTPResponse {
+    func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let issuer = authentication?.tokenIssuer else {
             throw Problem(status: .notFound, code: "webhook_oauth_disabled",
                           detail: "UNICO_WEBHOOK_AUTH is not in the oauth2 mode.")
@@ -44,7 +44,12 @@ struct WebhookTokenEndpoint: Sendable {
         }
         let credentials = Self.basicCredentials(request.headers["Authorization"])
             ?? form["client_id"].map { ($0, form["client_secret"] ?? "") }
-        guard let (id, secret) = credentials, issuer.authenticates(id: id, secret: secret) else {
+        let accepted = credentials.map { issuer.authenticates(id: $0.0, secret: $0.1) } ?? false
+        // Attempt limit per client address: a failure takes one attempt, a success needs one left,
+        // so a guesser over the limit learns nothing from the answer (429, without journey data).
+        try await RequestRateLimiter.current?.admitWebhookToken(peer: request.remoteAddress, failed: !accepted,
+                                                                route: request.route)
+        guard accepted else {
             count("invalid_client")
             logger.warning("webhook token refused: client credentials missing or wrong",
                            metadata: ["peer": request.remoteAddress ?? "?"])

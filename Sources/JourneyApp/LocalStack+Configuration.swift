@@ -37,6 +37,8 @@ extension LocalStack {
         public var clientRequestTimeout: TimeInterval = 10
         /// The policy frozen into new journeys. Default ``RetryPolicy/standard``.
         public var retryPolicy: RetryPolicy = .standard
+        /// The service's request rate limits. Default ``RequestRateLimits/init()`` (`serve`'s defaults).
+        public var rateLimits = RequestRateLimits()
         /// How the service authenticates Unico's webhooks. Default: read from `UNICO_WEBHOOK_AUTH`.
         public var webhookAuthentication: WebhookAuthenticator? = WebhookAuthenticator.configured()
         /// Where reports, the dashboard and the journey listing read (a hot standby); nil: the

@@ -90,6 +90,7 @@ public struct LocalStack: Sendable {
         serviceConfiguration.metricsGauges = AppMetrics.gaugeReaders(database: app, unico: Array(clients.values))
         serviceConfiguration.metricsGaugeLifetime = configuration.metricsGaugeLifetime
         serviceConfiguration.reportsMaxLag = configuration.reportsMaxLag
+        serviceConfiguration.rateLimits = configuration.rateLimits
         let service = APIServer(configuration: serviceConfiguration, database: app, reports: configuration.reports,
                                 dependencies: dependencies)
         var http: LocalStackHTTP?

@@ -15,6 +15,20 @@ import RateBudget
 /// `{"tenants": {"acme": {"uat": {…}}}}`. Its journeys use them in the environments given there,
 /// the deployment's elsewhere.
 enum UnicoSettings {
+    /// The share of the deployment's Unico rate guaranteed to each journeys tenant without Unico
+    /// settings of its own (0 < share <= 1; 1: no shares). Default 0.5.
+    static let tenantShareVariable = "JOURNEYS_UNICO_TENANT_SHARE"
+    static let defaultTenantShare = 0.5
+
+    /// ``tenantShareVariable``'s value; a bad one is refused naming the variable.
+    static func tenantShare(_ variables: [String: String]) throws -> Double {
+        guard let text = variables[tenantShareVariable], !text.isEmpty else { return defaultTenantShare }
+        guard let share = Double(text), share > 0, share <= 1 else {
+            throw AppError(.invalidInput, "\(tenantShareVariable) must be a number above 0 and at most 1, not \(text)")
+        }
+        return share
+    }
+
     /// The variable naming the JSON file when no `--unico-config` is given.
     static let fileVariable = "UNICO_CONFIG_FILE"
 
@@ -95,12 +109,15 @@ enum UnicoSettings {
 
     /// A client whose own limiter runs at `share` of the tenant's rate and which shares the
     /// tenant's whole rate with every other process through `database` (`unico_rate_buckets`).
-    static func client(_ configuration: HumanTokenAPIConfiguration, share: Double, sharedWith database: PostgresClient) throws
-        -> HumanTokenAPIClient {
+    /// Journeys tenants without Unico settings of their own each get `tenantShare` of the
+    /// deployment's rate (see ``PostgresRateBudget/Configuration/tenantShare``).
+    static func client(_ configuration: HumanTokenAPIConfiguration, share: Double, sharedWith database: PostgresClient,
+                       tenantShare: Double = 1) throws -> HumanTokenAPIClient {
         var local = configuration
         local.rateLimit = configuration.rateLimit * share
         let budget = PostgresRateBudget(client: database, configuration: .init(
-            bucket: "\(configuration.environment.rawValue.uppercased()):\(configuration.tenant)", rate: configuration.rateLimit))
+            bucket: "\(configuration.environment.rawValue.uppercased()):\(configuration.tenant)", rate: configuration.rateLimit,
+            tenantShare: tenantShare))
         return try HumanTokenAPIClient(
             configuration: local, rateLimiter: HumanTokenRateLimiter(requestsPerSecond: local.rateLimit, shared: budget))
     }

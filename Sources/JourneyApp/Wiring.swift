@@ -19,7 +19,8 @@ public enum Wiring {
         let embedded = database.embedded != nil
         var unico: [Environment: HumanTokenAPIClient] = [:]
         for (environment, configuration) in try UnicoSettings.configurations(variables, file: unicoConfig) {
-            unico[environment] = try UnicoSettings.client(configuration, share: unicoShare, sharedWith: database.app)
+            unico[environment] = try UnicoSettings.client(configuration, share: unicoShare, sharedWith: database.app,
+                                                          tenantShare: try UnicoSettings.tenantShare(variables))
         }
         var tenantUnico: [String: [Environment: HumanTokenAPIClient]] = [:]
         for (tenant, configurations) in try UnicoSettings.tenantConfigurations(variables, file: unicoConfig) {

@@ -93,6 +93,11 @@ struct ServeCommand: Command {
             configuration.reportsMaxLag = seconds == 0 ? nil : seconds
         }
         configuration.developmentKeys = developmentKeys.fallbacks
+        do {
+            configuration.rateLimits = try RequestRateLimits.fromEnvironment(variables)
+        } catch let error as RequestRateLimits.InvalidSetting {
+            throw AppError(.invalidInput, error.message)
+        }
         var dependencies = try Wiring.dependencies(variables, database: database, unicoConfig: unicoConfig)
         configuration.metricsGauges = AppMetrics.gaugeReaders(database: database.app, unico: dependencies.engine.allUnicoClients)
         dependencies.sessionTokens = try Wiring.sessionTokens(variables, database: database)

@@ -45,9 +45,10 @@ public struct EngineDependencies: Sendable {
     }
 
     /// The Unico client for a journey of `tenant` (nil: the default tenant) in `environment`: the
-    /// tenant's own when it has settings for it, else the deployment's; nil when neither exists.
+    /// tenant's own when it has settings for it, else the deployment's, taken within the tenant's
+    /// share of it (``HumanTokenAPIClient/forCaller(_:)``); nil when neither exists.
     public func unicoClient(_ environment: Environment, tenant: String?) -> HumanTokenAPIClient? {
-        tenant.flatMap { tenantUnico[$0]?[environment] } ?? unico[environment]
+        tenant.flatMap { tenantUnico[$0]?[environment] } ?? unico[environment]?.forCaller(tenant ?? "default")
     }
 
     /// Every Unico client, the deployment's and the tenants' own.

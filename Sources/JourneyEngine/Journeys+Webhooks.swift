@@ -8,6 +8,8 @@ import Postgres
 extension Journeys {
     /// Stream of webhooks that matched no journey.
     public static let unmatchedWebhooks = StreamName("unico-webhooks")
+    /// The most characters of each field an unmatched webhook records. 128.
+    public static let unmatchedFieldLimit = 128
     /// The actor of Unico's webhooks.
     static let webhookActor = "unico-webhook"
 
@@ -24,9 +26,12 @@ extension Journeys {
 
     /// Records a webhook of a process no journey created as `UnmatchedWebhookReceived` in
     /// ``unmatchedWebhooks`` (no journey stream to put it in; auditors still see it).
+    /// Each field is cut to ``unmatchedFieldLimit`` characters: anyone holding the webhook
+    /// credentials could otherwise grow the log forever with large values.
     public func recordUnmatchedWebhook(_ notice: WebhookNotice, flow: String?) async throws {
-        let data: [String: String?] = ["processId": notice.processID.rawValue, "state": notice.state, "flow": flow,
-                                       "result": notice.result, "lastEvent": notice.lastEvent]
+        let fields: [String: String?] = ["processId": notice.processID.rawValue, "state": notice.state, "flow": flow,
+                                         "result": notice.result, "lastEvent": notice.lastEvent]
+        let data = fields.mapValues { $0.map { String($0.prefix(Self.unmatchedFieldLimit)) } }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let json = JSONB(text: String(decoding: try encoder.encode(data.compactMapValues { $0 }), as: UTF8.self))

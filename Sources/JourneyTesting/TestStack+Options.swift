@@ -34,6 +34,10 @@ extension TestStack {
         public var emulatorRateLimit = 10_000
         /// How the service authenticates Unico's webhooks; nil refuses them. Default nil.
         public var webhookAuthentication: WebhookAuthenticator?
+        /// The service's request rate limits. Default off: suites such as the concurrent
+        /// client-token bursts send hundreds of requests for one journey at once, which the
+        /// production limits exist to refuse; the limits have tests of their own.
+        public var rateLimits = RequestRateLimits.off
         /// When set, the emulator sends its webhooks to the service with these credentials (the
         /// service then listens on loopback). Default nil.
         public var emulatorWebhooks: UnicoEmulator.WebhookAuthentication?

@@ -116,6 +116,7 @@ public struct TestStack: Sendable {
         configuration.clientRequestTimeout = options.requestTimeout
         configuration.retryPolicy = options.retryPolicy
         configuration.webhookAuthentication = options.webhookAuthentication
+        configuration.rateLimits = options.rateLimits
         configuration.responseShape = options.responseShape
         configuration.lookup = options.lookup
         configuration.startStages = options.startStages

@@ -64,6 +64,16 @@ struct ErrorMappingTests {
         #expect(HumanTokenAPIError.retryAfter("Sun, 15 Jun 2025 15:07:10 GMT", now: now) == 30)
     }
 
+    @Test func retryAfterIsCappedAtAMinute() {
+        // A huge or far-off Retry-After would stop the tenant's calls in every process for as long.
+        let limited = HumanTokenAPIError.fromAPI(response(429, "", headers: ["retry-after": "86400"]), now: now, what: "x")
+        #expect(limited.retryAfter == HumanTokenAPIError.maximumRetryAfter)
+        #expect(HumanTokenAPIError.maximumRetryAfter == 60)
+        #expect(HumanTokenAPIError.retryAfter("99999999999999999999999", now: now) == 60)
+        #expect(HumanTokenAPIError.retryAfter("Sun, 15 Jun 2099 15:07:10 GMT", now: now) == 60)
+        #expect(HumanTokenAPIError.retryAfter("60", now: now) == 60)
+    }
+
     @Test(arguments: [
         ("1.0.1", "wrong tenant"), ("1.2.4", "assertion expired"), ("1.2.5", "assertion signature not valid"),
         ("1.2.7", "assertion already used"), ("1.2.22", "assertion has extra claims"),

@@ -330,13 +330,14 @@ private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID
     }
 
     @Test func webhookAuthenticationParsesTheDocumentedFormats() throws {
-        #expect(try WebhookAuthenticator(parsing: "basic:u:p:w").mode == .basic(user: "u", password: "p:w"))
-        #expect(try WebhookAuthenticator(parsing: "header:X-Key:v:1").mode == .header(name: "X-Key", value: "v:1"))
-        #expect(try WebhookAuthenticator(parsing: "bearer:t").mode == .bearer(token: "t"))
+        let secret = "Zq3xW9bT7kLm2Rp8Vn4Yc6Hd1Fg5Js0Ua:Ee7Ki9Oo3Xw"  // 32 random bytes or more, colons allowed
+        #expect(try WebhookAuthenticator(parsing: "basic:u:\(secret)").mode == .basic(user: "u", password: secret))
+        #expect(try WebhookAuthenticator(parsing: "header:X-Key:\(secret)").mode == .header(name: "X-Key", value: secret))
+        #expect(try WebhookAuthenticator(parsing: "bearer:\(secret)").mode == .bearer(token: secret))
         #expect(throws: (any Error).self) { try WebhookAuthenticator(parsing: "digest:x") }
         #expect(throws: (any Error).self) { try WebhookAuthenticator(parsing: "basic:nouser") }
         #expect(try WebhookAuthenticator.fromEnvironment([:]) == nil)
-        #expect(WebhookAuthenticator.configured(["UNICO_WEBHOOK_AUTH": "bearer:abc"])?.mode == .bearer(token: "abc"))
+        #expect(WebhookAuthenticator.configured(["UNICO_WEBHOOK_AUTH": "bearer:\(secret)"])?.mode == .bearer(token: secret))
         #expect(WebhookAuthenticator.configured(["UNICO_WEBHOOK_AUTH": "nonsense"]) == nil)
         let header = WebhookAuthenticator(.header(name: "X-Key", value: "v"))
         #expect(header.accepts(["X-Key": "v"]))

@@ -88,16 +88,20 @@ import UnicoEmulator
     }
 
     @Test func parsingTheOAuth2Mode() throws {
-        let parsed = try WebhookAuthenticator(parsing: "oauth2:unico:se:cret")
+        let secret = "Zq3xW9bT7kLm2Rp8Vn4Yc6Hd1Fg5Js0Ua:Ee7Ki9Oo3Xw"  // 32 random bytes or more, colons allowed
+        let parsed = try WebhookAuthenticator(parsing: "oauth2:unico:\(secret)")
         #expect(parsed.modeName == "oauth2")
         #expect(parsed.tokenIssuer?.clientID == "unico")
-        #expect(parsed.tokenIssuer?.authenticates(id: "unico", secret: "se:cret") == true)
+        #expect(parsed.tokenIssuer?.authenticates(id: "unico", secret: secret) == true)
         #expect(throws: (any Error).self) { try WebhookAuthenticator(parsing: "oauth2:unico:") }
+        // A guessable secret is refused, with a message saying what is needed (never the secret).
+        #expect(throws: (any Error).self) { try WebhookAuthenticator(parsing: "oauth2:unico:se:cret") }
+        #expect(WebhookAuthenticator.configured(["UNICO_WEBHOOK_AUTH": "bearer:short-token"]) == nil)
         let lifetime = try WebhookAuthenticator.fromEnvironment([
-            "UNICO_WEBHOOK_AUTH": "oauth2:a:b", "UNICO_WEBHOOK_TOKEN_LIFETIME": "60"])
+            "UNICO_WEBHOOK_AUTH": "oauth2:a:\(secret)", "UNICO_WEBHOOK_TOKEN_LIFETIME": "60"])
         #expect(lifetime?.tokenIssuer?.lifetime == 60)
         #expect(throws: (any Error).self) {
-            try WebhookAuthenticator.fromEnvironment(["UNICO_WEBHOOK_AUTH": "oauth2:a:b", "UNICO_WEBHOOK_TOKEN_LIFETIME": "x"])
+            try WebhookAuthenticator.fromEnvironment(["UNICO_WEBHOOK_AUTH": "oauth2:a:\(secret)", "UNICO_WEBHOOK_TOKEN_LIFETIME": "x"])
         }
     }
 }

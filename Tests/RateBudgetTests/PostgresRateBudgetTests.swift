@@ -129,3 +129,56 @@ import Testing
         }
     }
 }
+
+/// Journeys tenants sharing the deployment's Unico account (issue 23): each has a share of it.
+@Suite struct UnicoTenantShareTests {
+    @Test func aSecondTenantIsNotStarvedWhileAFirstFloods() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        // One process's limiter for the deployment's account (2/s, burst 2), tenants sharing it half each.
+        let budget = PostgresRateBudget(client: db.app, configuration: .init(bucket: "UAT:acme", rate: 2, tenantShare: 0.5))
+        let deployment = HumanTokenRateLimiter(requestsPerSecond: 100, shared: budget)
+        let flooding = deployment.forCaller("tenant-a")
+        let other = deployment.forCaller("tenant-b")
+        #expect(flooding !== other && deployment.forCaller("tenant-a") === flooding)
+        let (waits, flooded) = try await withThrowingTaskGroup(of: Int.self) { group in
+            // Tenant A keeps twelve live calls waiting at all times: alone on the bucket, B would
+            // queue behind them in the database and wait far beyond a live call's 2 s.
+            for _ in 0..<12 {
+                group.addTask {
+                    var taken = 0
+                    do {
+                        while true {
+                            try await flooding.acquire(.live)
+                            taken += 1
+                        }
+                    } catch { return taken }
+                }
+            }
+            try await Task.sleep(for: .seconds(1))  // A has emptied the bucket
+            var waits: [Duration] = []
+            for _ in 0..<4 {
+                let asked = ContinuousClock.now
+                try await other.acquire(.live, before: asked + .seconds(2))
+                waits.append(ContinuousClock.now - asked)
+                try await Task.sleep(for: .seconds(1))  // B within its share (1/s)
+            }
+            group.cancelAll()
+            return (waits, try await group.reduce(0, +))
+        }
+        print("tenant B's live waits while tenant A floods: \(waits), A's calls: \(flooded)")
+        #expect(waits.count == 4 && waits.allSatisfy { $0 < .seconds(2) }, "\(waits)")
+        #expect(flooded >= 4, "A still gets what B leaves")
+    }
+
+    @Test func aTenantAloneStillGetsTheWholeRate() async throws {
+        let db = try await TestDatabase.create()
+        defer { Task { await db.drop() } }
+        let budget = PostgresRateBudget(client: db.app, configuration: .init(bucket: "UAT:acme", rate: 10, tenantShare: 0.5))
+        let alone = HumanTokenRateLimiter(requestsPerSecond: 100, shared: budget).forCaller("tenant-a")
+        let started = ContinuousClock.now
+        for _ in 0..<25 { try await alone.acquire(.background) }
+        // Burst 5 (its share), then the whole 10/s: about 2 s, far below the 5 s of its share alone.
+        #expect(ContinuousClock.now - started < .seconds(4))
+    }
+}
