@@ -37,5 +37,7 @@ public enum SchemaFiles {
         migration0036,
         migration0037,
         migration0038,
+        migration0040,
+        migration0041,
     ]
 }
