@@ -530,3 +530,52 @@ BEGIN
     END LOOP;
 END;
 $$;
+
+-- Retention of the request and delivery records (issue 23): the application role has no DELETE
+-- on either table, so retention deletes through these two functions, which delete only rows
+-- past their use, oldest first, at most p_limit a call:
+--   idempotency keys answered or released (not in progress) before p_before: a replay after that
+--   starts a new journey, so the cutoff is long after the stored answer is purged (default 30
+--   days, JOURNEYS_RETENTION_IDEMPOTENCY_KEY_DAYS);
+--   webhook deliveries delivered or given up before p_before that no resend names (default 30
+--   days, JOURNEYS_RETENTION_WEBHOOK_DELIVERY_DAYS); a resend goes first, its original the run after.
+CREATE FUNCTION purge_idempotency_keys(p_before timestamptz, p_limit int) RETURNS int
+    LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
+BEGIN ATOMIC
+    WITH due AS (
+        SELECT api_key_id, key FROM idempotency_keys
+        WHERE state <> 'in_progress' AND completed_at < p_before
+        ORDER BY completed_at LIMIT p_limit
+        FOR UPDATE SKIP LOCKED
+    ), gone AS (
+        DELETE FROM idempotency_keys k USING due
+        WHERE k.api_key_id = due.api_key_id AND k.key = due.key AND k.state <> 'in_progress'
+        RETURNING 1
+    )
+    SELECT count(*)::int FROM gone;
+END;
+REVOKE ALL ON FUNCTION purge_idempotency_keys(timestamptz, int) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION purge_idempotency_keys(timestamptz, int) TO journeys_app;
+
+CREATE FUNCTION purge_webhook_deliveries(p_before timestamptz, p_limit int) RETURNS int
+    LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp
+BEGIN ATOMIC
+    WITH due AS (
+        SELECT d.id FROM webhook_deliveries d
+        WHERE (d.delivered_at IS NOT NULL OR d.given_up_at IS NOT NULL) AND coalesce(d.delivered_at, d.given_up_at) < p_before
+          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries r WHERE r.resend_of = d.id)
+        ORDER BY coalesce(d.delivered_at, d.given_up_at) LIMIT p_limit
+        FOR UPDATE OF d SKIP LOCKED
+    ), gone AS (
+        DELETE FROM webhook_deliveries w USING due WHERE w.id = due.id RETURNING 1
+    )
+    SELECT count(*)::int FROM gone;
+END;
+REVOKE ALL ON FUNCTION purge_webhook_deliveries(timestamptz, int) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION purge_webhook_deliveries(timestamptz, int) TO journeys_app;
+
+-- The purges' and the plan's reads; a resend names its original.
+CREATE INDEX webhook_deliveries_resend_of ON webhook_deliveries (resend_of) WHERE resend_of IS NOT NULL;
+CREATE INDEX idempotency_keys_done ON idempotency_keys (completed_at) WHERE state <> 'in_progress';
+CREATE INDEX webhook_deliveries_done ON webhook_deliveries ((coalesce(delivered_at, given_up_at)))
+    WHERE delivered_at IS NOT NULL OR given_up_at IS NOT NULL;
