@@ -22,13 +22,15 @@ CREATE FUNCTION journey_event_types() RETURNS text[] LANGUAGE sql IMMUTABLE
 CREATE FUNCTION append_events_refusal(p_stream text, p_types text[], p_actors text[]) RETURNS text
     LANGUAGE sql STABLE PARALLEL SAFE
     -- On the arrays' text form: an element with whitespace, a comma, quote, brace or backslash,
-    -- or an empty one, is quoted there (and refused); a NULL element prints as NULL.
+    -- or an empty one, is quoted there (and refused); a NULL element prints as NULL. The length
+    -- is a separate search (a bounded repeat in the main expression costs 10 times as much).
     RETURN CASE
-        WHEN p_types::text !~ '^\{[A-Za-z][^,{}"\\\x01-\x20\x7f@\u0080-\u00a0\u00ad\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff]{0,99}(,[A-Za-z][^,{}"\\\x01-\x20\x7f@\u0080-\u00a0\u00ad\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff]{0,99})*\}$'
-            OR array_position(p_types, NULL) IS NOT NULL THEN 'JS005'
+        WHEN p_types::text !~ '^\{[A-Za-z][^,{}"\\\x01-\x20\x7f@\u0080-\u00a0\u00ad\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff]*(,[A-Za-z][^,{}"\\\x01-\x20\x7f@\u0080-\u00a0\u00ad\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff]*)*\}$'
+            OR p_types::text ~ '[^,{}]{101}' OR array_position(p_types, NULL) IS NOT NULL THEN 'JS005'
         WHEN starts_with(p_stream, 'journey-') AND NOT (p_types <@ journey_event_types()) THEN 'JS005'
         WHEN p_stream = 'unico-webhooks' AND NOT (p_types <@ ARRAY['UnmatchedWebhookReceived']::text[]) THEN 'JS005'
-        WHEN p_actors::text !~ '^\{([A-Za-z][^,{}"\\\x01-\x20\x7f@\u0080-\u00a0\u00ad\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff]{0,99}|NULL)(,([A-Za-z][^,{}"\\\x01-\x20\x7f@\u0080-\u00a0\u00ad\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff]{0,99}|NULL))*\}$' THEN 'JS006'
+        WHEN p_actors::text !~ '^\{([A-Za-z][^,{}"\\\x01-\x20\x7f@\u0080-\u00a0\u00ad\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff]*|NULL)(,([A-Za-z][^,{}"\\\x01-\x20\x7f@\u0080-\u00a0\u00ad\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff]*|NULL))*\}$'
+            OR p_actors::text ~ '[^,{}]{101}' THEN 'JS006'
     END;
 
 CREATE OR REPLACE FUNCTION append_events(
