@@ -46,6 +46,9 @@ public struct AuditKeys: Sendable {
     /// Loads the configured files; throws `signing_key` naming the variable at fault.
     public static func load(_ configuration: Configuration) throws(AuditError) -> AuditKeys {
         let signing = try configuration.signingKeyPath.map { path throws(AuditError) in
+            if let refusal = KeyFileAccess.refusal(path, setting: Configuration.signingKeyVariable) {
+                throw AuditError(.signingKey, refusal, field: Configuration.signingKeyVariable)
+            }
             let bytes = try read(path, variable: Configuration.signingKeyVariable)
             do {
                 if bytes.count == Ed25519PrivateKey.byteCount { return try Ed25519PrivateKey(rawRepresentation: bytes) }
@@ -75,7 +78,7 @@ public struct AuditKeys: Sendable {
     public static func generate(writingTo path: String) throws -> Ed25519PrivateKey {
         let key = Ed25519PrivateKey.generate()
         let pem = try key.pemPKCS8
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
             let reason = errno == EEXIST ? "it already exists" : String(cString: strerror(errno))
             throw AuditError(.signingKey, "cannot create \(path): \(reason)", field: "output")

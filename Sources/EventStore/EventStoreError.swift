@@ -9,6 +9,13 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
         public static let duplicateEventID = Code(rawValue: "duplicate_event_id")
         public static let invalidEvent = Code(rawValue: "invalid_event")
         public static let streamNotFound = Code(rawValue: "stream_not_found")
+        /// An event type the stream's prefix does not take (JS005): `journey-*` streams take the
+        /// journey event types only, `unico-webhooks` its one type, and any type is well formed
+        /// (1-100 characters from an ASCII letter, no whitespace, control characters, quotes,
+        /// backslash, braces, commas or `@`; migration 0041).
+        public static let eventTypeNotAllowed = Code(rawValue: "event_type_not_allowed")
+        /// An actor present but not well formed, e.g. `api-key:abcd2345` is (JS006, migration 0041).
+        public static let invalidActor = Code(rawValue: "invalid_actor")
         /// A newer transaction appended to the stream first; retry the whole transaction.
         public static let orderConflict = Code(rawValue: "order_conflict")
         public static let database = Code(rawValue: "database_error")
@@ -48,6 +55,14 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
         case "40001":
             return EventStoreError(.orderConflict,
                 "stream \(stream) was appended by a newer transaction; retry the transaction", underlying: error)
+        case "JS005":
+            return EventStoreError(.eventTypeNotAllowed,
+                "an event type of this append is not allowed on stream \(stream) (journey-* streams take the journey event types; a type is 1-100 characters starting with an ASCII letter, without whitespace, control characters, quotes, backslash, braces, commas or '@')",
+                underlying: error)
+        case "JS006":
+            return EventStoreError(.invalidActor,
+                "malformed actor: an actor is absent or 1-100 characters starting with an ASCII letter, without whitespace, control characters, quotes, backslash, braces, commas or '@'",
+                underlying: error)
         case "JS001", "JS002":
             return EventStoreError(.invalidEvent, error.message, underlying: error)
         case let state? where state.hasPrefix("22"):

@@ -19,6 +19,9 @@ public enum PrivateKeySource: Sendable, Hashable, CustomStringConvertible, Custo
         case .pem(let pem):
             text = pem
         case .file(let path):
+            if let refusal = KeyFileAccess.refusal(path, setting: setting) {
+                throw HumanTokenAPIError.configuration(setting, refusal)
+            }
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw HumanTokenAPIError.configuration(setting, "cannot read the key file at \(path)")
             }

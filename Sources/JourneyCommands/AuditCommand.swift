@@ -285,7 +285,7 @@ struct AuditExport: Command {
     static let configuration = CommandConfiguration(
         name: "export", summary: "Write a journey's evidence bundle (events, hashes, chain check, signed checkpoint) as JSON.",
         discussion: "Sealed fields stay sealed. The file is written with mode 0600. \(AuditCommand.keyDiscussion)",
-        options: [.optional("output", valueName: "FILE", help: "Write to FILE instead of standard output.")],
+        options: [.optional("output", valueName: "FILE", help: "Write to a new FILE (mode 0600; an existing file or a link is refused) instead of standard output.")],
         positionals: [PositionalSpec("journey", help: "The journey id.")])
     let journey: JourneyID
     let output: String?
@@ -313,9 +313,7 @@ struct AuditExport: Command {
             AppEnvironment.current.writeLine(String(decoding: json, as: UTF8.self))
             return
         }
-        guard FileManager.default.createFile(atPath: output, contents: json, attributes: [.posixPermissions: 0o600]) else {
-            throw CommandFailure("cannot write \(output)")
-        }
+        try ExclusiveFile.write(json, to: output)
         AppEnvironment.current.writeLine("wrote \(output): \(bundle.events.count) events, chain "
             + (bundle.verification.intact ? "intact" : "BROKEN") + ", checkpoint "
             + (bundle.checkpoint.map { "\($0.id)" } ?? "none"))

@@ -64,6 +64,10 @@ struct RetentionRun: Command {
                 + RFC3339.string(from: plan.idempotencyCutoff))
             out("would drop the sealed tokens and links of \(plan.journeysWithTokensToDrop) journey(s) ended before "
                 + RFC3339.string(from: plan.tokenCutoff))
+            out("would delete \(plan.idempotencyKeysToDelete) idempotency key(s) answered or released before "
+                + RFC3339.string(from: configuration.idempotencyKeyCutoff(now: now)))
+            out("would delete \(plan.webhookDeliveriesToDelete) webhook deliveries delivered or given up before "
+                + RFC3339.string(from: configuration.webhookDeliveryCutoff(now: now)))
             out("total: \(plan.total)")
             return
         }
@@ -83,6 +87,7 @@ struct RetentionRun: Command {
         for reference in outcome.subjectsErased { out("  subject \(reference)") }
         out("purged \(outcome.idempotencyAnswersPurged) idempotency answer(s)")
         out("dropped the sealed tokens and links of \(outcome.journeysWithTokensDropped) journey(s)")
+        out("deleted \(outcome.idempotencyKeysDeleted) idempotency key(s) and \(outcome.webhookDeliveriesDeleted) webhook deliveries")
         out("total: \(outcome.total)")
     }
 }

@@ -120,7 +120,7 @@ struct SubjectsExport: Command {
             the fields, --purpose) and lists its disclosures.
             """,
         options: [
-            .optional("output", valueName: "FILE", help: "Write to FILE (mode 0600) instead of standard output."),
+            .optional("output", valueName: "FILE", help: "Write to a new FILE (mode 0600; an existing file or a link is refused) instead of standard output."),
             .optional("purpose", valueName: "TEXT",
                       help: "Why the data is opened, recorded with each disclosure (1 to 200 characters; no personal data).",
                       default: SubjectsExport.defaultPurpose),
@@ -151,11 +151,8 @@ struct SubjectsExport: Command {
         }
         let json = try export.json()
         guard let output else { return AppEnvironment.current.writeLine(String(decoding: json, as: UTF8.self)) }
-        // Created 0600 before any byte is written; an existing file is replaced, not reused with its mode.
-        try? FileManager.default.removeItem(atPath: output)
-        guard FileManager.default.createFile(atPath: output, contents: json, attributes: [.posixPermissions: 0o600]) else {
-            throw CommandFailure("cannot write \(output)")
-        }
+        // Created O_EXCL|O_NOFOLLOW, 0600, before any byte is written; an existing file is refused.
+        try ExclusiveFile.write(json, to: output)
         AppEnvironment.current.writeLine("wrote \(output): \(export.journeys.count) journey(s) of subject \(reference.rawValue)"
             + (export.erased ? " (erased)" : ""))
     }

@@ -9,7 +9,7 @@ struct TenantsCommand: CommandGroup {
         name: "tenants", summary: "Create and list tenants (companies served by one deployment).",
         discussion: "Every deployment has the tenant '\(Tenant.defaultName)': keys created without --tenant belong to it. "
             + "A key reads only its tenant's journeys; another tenant's journey answers 404.",
-        subcommands: [TenantsCreate.self, TenantsList.self])
+        subcommands: [TenantsCreate.self, TenantsList.self, TenantsAnalyst.self, TenantsAnalysts.self])
 
     /// Runs `body` with the app role's tenant store; turns bad input into app errors.
     static func withStore<T: Sendable>(_ body: (TenantStore) async throws -> T) async throws -> T {

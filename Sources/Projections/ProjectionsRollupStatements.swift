@@ -153,8 +153,9 @@ extension ProjectionsStatements {
         """
     }
 
-    /// Renames the rebuilt rollups over the live ones and grants the roles their rights again
-    /// (raw SQL, one script, inside the swap's transaction).
+    /// Renames the rebuilt rollups over the live ones and grants the roles their rights again,
+    /// with their row-level security and the tenant analysts' policies (`grant_read_models()` of
+    /// migration 0040; raw SQL, one script, inside the swap's transaction).
     static func swapRollups(_ fresh: JourneyStateProjection.Tables, into live: JourneyStateProjection.Tables) -> String {
         let pairs = [(fresh.daily, live.daily), (fresh.dailySDKErrors, live.dailySDKErrors),
                      (fresh.dailyTimeToResult, live.dailyTimeToResult), (fresh.dailyResultBins, live.dailyResultBins)]
@@ -166,6 +167,6 @@ extension ProjectionsStatements {
             GRANT SELECT ON \(live) TO journeys_app, journeys_analyst;
             GRANT SELECT, INSERT, UPDATE, DELETE ON \(live) TO journeys_projector;
             """
-        }.joined(separator: "\n")
+        }.joined(separator: "\n") + "\nSELECT grant_read_models();"
     }
 }

@@ -13,13 +13,21 @@ extension Retention {
         /// Days after a journey ended before the sealed `webAppToken`, process `token` and `link`
         /// of its attempts are dropped from the read model. Default 7.
         public var tokenDays: Int
+        /// Days after an idempotency key was answered or released before its row is deleted (a
+        /// replay after that starts a new journey). Default 30; at least the answer's hours.
+        public var idempotencyKeyDays: Int
+        /// Days after a webhook delivery was delivered or given up before its row is deleted. Default 30.
+        public var webhookDeliveryDays: Int
         /// Time between scheduled runs. Default 1 h.
         public var interval: Duration
         /// Rows (subjects, answers, journeys) handled per statement or transaction. Default 200.
         public var batchSize: Int
 
         public init(enabled: Bool = true, eraseAfterDays: Int = 365, idempotencyAnswerHours: Int = 24, tokenDays: Int = 7,
-                    interval: Duration = .seconds(3600), batchSize: Int = 200) {
+                    interval: Duration = .seconds(3600), batchSize: Int = 200, idempotencyKeyDays: Int = 30,
+                    webhookDeliveryDays: Int = 30) {
+            self.idempotencyKeyDays = idempotencyKeyDays
+            self.webhookDeliveryDays = webhookDeliveryDays
             self.enabled = enabled
             self.eraseAfterDays = eraseAfterDays
             self.idempotencyAnswerHours = idempotencyAnswerHours
@@ -38,6 +46,11 @@ extension Retention {
         /// Journeys that ended before this lose their attempts' sealed tokens and links.
         public func tokenCutoff(now: Date) -> Date { now.addingTimeInterval(-Double(tokenDays) * 86_400) }
 
+        /// Idempotency keys answered or released before this are deleted.
+        public func idempotencyKeyCutoff(now: Date) -> Date { now.addingTimeInterval(-Double(idempotencyKeyDays) * 86_400) }
+        /// Webhook deliveries delivered or given up before this are deleted.
+        public func webhookDeliveryCutoff(now: Date) -> Date { now.addingTimeInterval(-Double(webhookDeliveryDays) * 86_400) }
+
         /// Throws `invalid_configuration` naming the first unusable setting.
         public func validate() throws {
             func check(_ ok: Bool, _ field: String, _ message: String) throws {
@@ -46,6 +59,12 @@ extension Retention {
             try check(Self.dayRange.contains(eraseAfterDays), "eraseAfterDays", "must be a whole number of days in \(Self.dayRange)")
             try check(Self.hourRange.contains(idempotencyAnswerHours), "idempotencyAnswerHours",
                       "must be a whole number of hours in \(Self.hourRange)")
+            try check(Self.dayRange.contains(idempotencyKeyDays), "idempotencyKeyDays",
+                      "must be a whole number of days in \(Self.dayRange)")
+            try check(idempotencyKeyDays * 24 >= idempotencyAnswerHours, "idempotencyKeyDays",
+                      "must not end before the stored answer's \(idempotencyAnswerHours) hours")
+            try check(Self.dayRange.contains(webhookDeliveryDays), "webhookDeliveryDays",
+                      "must be a whole number of days in \(Self.dayRange)")
             try check(Self.dayRange.contains(tokenDays), "tokenDays", "must be a whole number of days in \(Self.dayRange)")
             try check(interval >= .seconds(Self.intervalRange.lowerBound) && interval <= .seconds(Self.intervalRange.upperBound),
                       "interval", "must be \(Self.intervalRange) seconds")

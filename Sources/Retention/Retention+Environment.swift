@@ -12,6 +12,10 @@ extension Retention.Configuration {
         public static let idempotencyHours = "JOURNEYS_RETENTION_IDEMPOTENCY_HOURS"
         /// Days after a journey ended before its sealed tokens and links leave the read model (default 7).
         public static let tokenDays = "JOURNEYS_RETENTION_TOKEN_DAYS"
+        /// Days after an idempotency key was answered or released before its row is deleted (default 30).
+        public static let idempotencyKeyDays = "JOURNEYS_RETENTION_IDEMPOTENCY_KEY_DAYS"
+        /// Days after a webhook delivery ended (delivered or given up) before its row is deleted (default 30).
+        public static let webhookDeliveryDays = "JOURNEYS_RETENTION_WEBHOOK_DELIVERY_DAYS"
         /// Seconds between the workers' runs (default 3600).
         public static let interval = "JOURNEYS_RETENTION_INTERVAL"
     }
@@ -40,6 +44,9 @@ extension Retention.Configuration {
         configuration.idempotencyAnswerHours = try whole(Variable.idempotencyHours, hourRange, "hours")
             ?? configuration.idempotencyAnswerHours
         configuration.tokenDays = try whole(Variable.tokenDays, dayRange, "days") ?? configuration.tokenDays
+        configuration.idempotencyKeyDays = try whole(Variable.idempotencyKeyDays, dayRange, "days") ?? configuration.idempotencyKeyDays
+        configuration.webhookDeliveryDays = try whole(Variable.webhookDeliveryDays, dayRange, "days")
+            ?? configuration.webhookDeliveryDays
         if let seconds = try whole(Variable.interval, intervalRange, "seconds") {
             configuration.interval = .seconds(seconds)
         }

@@ -44,9 +44,15 @@ public struct Retention: Sendable {
         }
         let answers = try await count(RetentionStatements.idempotencyAnswersDue(before: configuration.idempotencyCutoff(now: now)))
         let journeys = try await count(RetentionStatements.journeysHoldingTokens(endedBefore: configuration.tokenCutoff(now: now)))
-        return RetentionPlan(now: now, subjectsToErase: references, erasureCutoff: configuration.erasureCutoff(now: now),
-                             idempotencyAnswersToPurge: answers, idempotencyCutoff: configuration.idempotencyCutoff(now: now),
-                             journeysWithTokensToDrop: journeys, tokenCutoff: configuration.tokenCutoff(now: now))
+        var plan = RetentionPlan(now: now, subjectsToErase: references, erasureCutoff: configuration.erasureCutoff(now: now),
+                                 idempotencyAnswersToPurge: answers, idempotencyCutoff: configuration.idempotencyCutoff(now: now),
+                                 journeysWithTokensToDrop: journeys, tokenCutoff: configuration.tokenCutoff(now: now))
+        plan.idempotencyKeyCutoff = configuration.idempotencyKeyCutoff(now: now)
+        plan.idempotencyKeysToDelete = try await count(RetentionStatements.idempotencyKeysDue(before: configuration.idempotencyKeyCutoff(now: now)))
+        plan.webhookDeliveryCutoff = configuration.webhookDeliveryCutoff(now: now)
+        plan.webhookDeliveriesToDelete = try await count(
+            RetentionStatements.webhookDeliveriesDue(before: configuration.webhookDeliveryCutoff(now: now)))
+        return plan
     }
 
     /// Applies the policy at `now`; `progress` gets the number of subjects, answers and journeys
@@ -78,7 +84,24 @@ public struct Retention: Sendable {
             progress(done)
             if dropped < configuration.batchSize { break }
         }
+        outcome.idempotencyKeysDeleted = try await purge { [configuration] in
+            RetentionStatements.purgeIdempotencyKeys(before: configuration.idempotencyKeyCutoff(now: now), limit: configuration.batchSize)
+        } each: { done += $0; progress(done) }
+        outcome.webhookDeliveriesDeleted = try await purge { [configuration] in
+            RetentionStatements.purgeWebhookDeliveries(before: configuration.webhookDeliveryCutoff(now: now), limit: configuration.batchSize)
+        } each: { done += $0; progress(done) }
         return outcome
+    }
+
+    /// Calls a purge function batch after batch until one deletes fewer than a batch; the rows deleted.
+    private func purge(_ statement: () -> PostgresQuery, each: (Int) -> Void) async throws -> Int {
+        var total = 0
+        while true {
+            let deleted = try await database.query(statement()).first?.decode(0, as: Int.self) ?? 0
+            total += deleted
+            each(deleted)
+            if deleted < configuration.batchSize { return total }
+        }
     }
 
     /// Erases each subject due at `now`, after checking in the log that every one of its journeys

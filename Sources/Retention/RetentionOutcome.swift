@@ -16,7 +16,13 @@ public struct RetentionOutcome: Sendable, Equatable, Encodable {
     public var idempotencyAnswersPurged = 0
     /// Ended journeys whose attempts' sealed tokens and links were dropped from the read model.
     public var journeysWithTokensDropped = 0
+    /// Idempotency key rows deleted (answered or released long enough ago).
+    public var idempotencyKeysDeleted = 0
+    /// Webhook delivery rows deleted (delivered or given up long enough ago).
+    public var webhookDeliveriesDeleted = 0
 
     /// Everything changed, in one number.
-    public var total: Int { subjectsErased.count + idempotencyAnswersPurged + journeysWithTokensDropped }
+    public var total: Int {
+        subjectsErased.count + idempotencyAnswersPurged + journeysWithTokensDropped + idempotencyKeysDeleted + webhookDeliveriesDeleted
+    }
 }

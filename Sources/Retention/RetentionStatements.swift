@@ -42,6 +42,29 @@ enum RetentionStatements {
         """
     }
 
+    /// How many idempotency keys were answered or released before `cutoff`.
+    static func idempotencyKeysDue(before cutoff: Date) -> PostgresQuery {
+        "SELECT count(*)::int FROM idempotency_keys WHERE state <> 'in_progress' AND completed_at < \(cutoff)::timestamptz"
+    }
+
+    /// Deletes up to `limit` of those, oldest first (migration 0041's definer function).
+    static func purgeIdempotencyKeys(before cutoff: Date, limit: Int) -> PostgresQuery {
+        "SELECT purge_idempotency_keys(\(cutoff)::timestamptz, \(limit)::int)"
+    }
+
+    /// How many webhook deliveries were delivered or given up before `cutoff`.
+    static func webhookDeliveriesDue(before cutoff: Date) -> PostgresQuery {
+        """
+        SELECT count(*)::int FROM webhook_deliveries
+        WHERE (delivered_at IS NOT NULL OR given_up_at IS NOT NULL) AND coalesce(delivered_at, given_up_at) < \(cutoff)::timestamptz
+        """
+    }
+
+    /// Deletes up to `limit` of those no resend names, oldest first (migration 0041's definer function).
+    static func purgeWebhookDeliveries(before cutoff: Date, limit: Int) -> PostgresQuery {
+        "SELECT purge_webhook_deliveries(\(cutoff)::timestamptz, \(limit)::int)"
+    }
+
     /// How many ended journeys of `journey_state` still hold a sealed token or link in an attempt
     /// and ended before `cutoff`.
     static func journeysHoldingTokens(endedBefore cutoff: Date) -> PostgresQuery {

@@ -11,7 +11,9 @@ import Testing
         let store = EventStore(client: db.app)
         let texts = [#"{"n": 1}"#, #"{"s": "ação \"q\" \\ 😀\n"}"#, #"{"a": [1, 2.5, null], "b": {"c": true}}"#, "{}"]
         for (n, text) in texts.enumerated() {
-            let events = (0...n).map { NewEvent(type: "Typed\($0)", data: JSONB(text: text)) }
+            // Journey streams take only journey event types (migration 0041).
+            let journeyTypes = ["JourneyStarted", "ProcessCreationRequested", "ProcessCreated"]
+            let events = (0...n).map { NewEvent(type: n.isMultiple(of: 2) ? journeyTypes[$0] : "Typed\($0)", data: JSONB(text: text)) }
             try await store.append(events, to: stream(n.isMultiple(of: 2) ? "journey" : "other"), expectedVersion: .noStream)
         }
         let all = try await readAll(store, after: .start, count: 10)

@@ -122,7 +122,11 @@ import Testing
         #expect(try rights("journeys_app", "api_keys")?.contains("UPDATE (revoked_at") == true)
         #expect(try role("journeys_app").definerFunctions.contains { $0.hasPrefix("append_events(") })
         #expect(try role("journeys_analyst").relations.map(\.name).sorted()
-            == ["analyst_attempts", "analyst_journeys", "analyst_projections", "journey_daily", "journey_daily_result_bins",
-                "journey_daily_sdk_errors", "journey_daily_time_to_result"])
+            == ["analyst_attempts", "analyst_journeys", "analyst_projections", "journey_attempts", "journey_daily",
+                "journey_daily_result_bins", "journey_daily_sdk_errors", "journey_daily_time_to_result", "journey_state"])
+        // The analyst views are security_invoker (migration 0040): the analyst reads their columns
+        // of the read models by column grants only, never the sealed state or references.
+        #expect(try rights("journeys_analyst", "journey_state")?.hasPrefix("|SELECT (") == true)
+        #expect(try rights("journeys_analyst", "journey_state")?.contains("subject_reference") == false)
     }
 }

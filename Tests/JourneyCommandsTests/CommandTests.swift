@@ -68,7 +68,7 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
                                       "--data", #"{"env":"UAT"}"#, "--expected-version", "no-stream", "--id", id], database: db)
         #expect(retried.code == 0)
         #expect(retried.output == appended.output)
-        let conflict = await journeys(["events", "append", "--stream", "journey-a", "--type", "X", "--data", "{}",
+        let conflict = await journeys(["events", "append", "--stream", "journey-a", "--type", "TokenIssued", "--data", "{}",
                                        "--expected-version", "no-stream"], database: db)
         #expect(conflict.code == 1)
         #expect(conflict.error.contains("wrong_expected_version"))
@@ -82,7 +82,7 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
         #expect((object?["data"] as? [String: Any])?["env"] as? String == "UAT")
         #expect((object?["hash"] as? String)?.count == 64)
 
-        _ = await journeys(["events", "append", "--stream", "journey-b", "--type", "X", "--data", "[1]"], database: db)
+        _ = await journeys(["events", "append", "--stream", "other-b", "--type", "X", "--data", "[1]"], database: db)
         let deadline = ContinuousClock.now + .seconds(20)
         var tail = await journeys(["events", "tail"], database: db)
         while tail.output.split(separator: "\n").count < 2, ContinuousClock.now < deadline {
@@ -92,7 +92,7 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
         #expect(tail.output.split(separator: "\n").count == 2)
         let position = try #require(object?["position"] as? Int)
         let after = await journeys(["events", "tail", "--after", String(position)], database: db)
-        #expect(after.output.contains("journey-b") && !after.output.contains("journey-a"))
+        #expect(after.output.contains("other-b") && !after.output.contains("journey-a"))
     }
 
     @Test func badInputIsRefusedWithNothingWritten() async throws {
@@ -143,7 +143,8 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
         let store = EventStore(client: db.app)
-        let stream = StreamName.journey(UUID())
+        // Not a journey stream: those take only the journey event types (migration 0041).
+        let stream = StreamName("audit-\(UUID().uuidString.lowercased())")
         for n in 1...3 {
             try await store.append([NewEvent(type: "Step", data: JSONB(text: #"{"n": \#(n)}"#))], to: stream,
                                    expectedVersion: .exact(Int64(n - 1)))
@@ -188,10 +189,10 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
         }
         try await Task.sleep(for: .milliseconds(300))
         let store = EventStore(client: db.app)
-        try await store.append([NewEvent(type: "Late", data: JSONB(text: #"{"late": true}"#))], to: StreamName("journey-late"),
+        try await store.append([NewEvent(type: "Late", data: JSONB(text: #"{"late": true}"#))], to: StreamName("probe-late"),
                                expectedVersion: .noStream)
         let deadline = ContinuousClock.now + .seconds(20)
-        while !capture.text.contains("journey-late"), ContinuousClock.now < deadline {
+        while !capture.text.contains("probe-late"), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(capture.text.contains(#""type":"Late""#))

@@ -38,5 +38,7 @@ public enum SchemaFiles {
         migration0037,
         migration0038,
         migration0039,
+        migration0040,
+        migration0041,
     ]
 }
