@@ -37,5 +37,6 @@ public enum SchemaFiles {
         migration0036,
         migration0037,
         migration0038,
+        migration0042,
     ]
 }
