@@ -7,7 +7,8 @@ import Foundation
 /// Checked after resolving the name, at send time (``check(host:)``, every address the name
 /// resolves to must pass), and at registration when the host is an IP literal
 /// (``checkRegistration(url:)``). The allow-list is configuration
-/// (`JOURNEYS_WEBHOOK_ALLOW_HOSTS`, see ``init(allowList:)``); tests and local receivers use it
+/// (`JOURNEYS_WEBHOOK_ALLOW_HOSTS`, see ``init(allowList:)``, and per tenant
+/// `JOURNEYS_WEBHOOK_TENANT_ALLOW_HOSTS`, see ``withTenants(_:)``); tests and local receivers use it
 /// for loopback. Residual risk: the HTTP client resolves the name again, so a name whose DNS
 /// answer changes between the check and the connection (rebinding) is not caught.
 public struct WebhookDestinationPolicy: Sendable, Equatable {

@@ -1,7 +1,6 @@
 import AccessControl
 import Foundation
 import JourneyTesting
-import OutboundWebhooks
 import Postgres
 import Testing
 
@@ -125,11 +124,11 @@ import Testing
             // Three deliveries, one second apart; the oldest already delivered.
             let start = Date()
             for index in 0..<3 {
-                _ = try await h.database.app.transaction { connection in
-                    try WebhookOutbox.enqueue(endpointID: endpointID, messageID: "msg_\(index)", type: "journey.completed",
-                                              payload: JSONB(text: #"{"journeyId": "j"}"#),
-                                              now: start.addingTimeInterval(Double(index)), on: connection)
-                }
+                let at = start.addingTimeInterval(Double(index))
+                _ = try await h.database.owner.query("""
+                    INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event_type, payload, created_at, next_attempt_at)
+                    VALUES (\(UUID()), \(endpointID), \("msg_\(index)"), 'journey.completed', '{"journeyId": "j"}', \(at), \(at))
+                    """)
             }
             _ = try await h.database.owner.query("""
                 UPDATE webhook_deliveries SET next_attempt_at = NULL, delivered_at = now(), last_status = 200, attempt_count = 1
