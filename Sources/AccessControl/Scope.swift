@@ -11,6 +11,8 @@ public enum Scope: String, Sendable, Hashable, CaseIterable, Comparable, CustomS
     /// Open personal data or a Human Token (`GET …/human-token`, the subject export); every
     /// opening is recorded as `PersonalDataDisclosed`.
     case humanTokenRead = "human-token:read"
+    /// Manage the tenant's outbound webhook endpoints, read their deliveries and resend them.
+    case webhooksAdmin = "webhooks:admin"
     /// Everything, including key management.
     case admin
 
@@ -43,7 +45,8 @@ public enum Scope: String, Sendable, Hashable, CaseIterable, Comparable, CustomS
         case .reportsRead: 2
         case .subjectsAdmin: 3
         case .humanTokenRead: 4
-        case .admin: 5
+        case .webhooksAdmin: 5
+        case .admin: 6
         }
     }
 

@@ -98,6 +98,7 @@ public final class APIServer: Sendable {
                              metrics: metrics, logger: dependencies.logger).register(on: &router)
         ReportRoutes(database: database, reports: reports, dependencies: dependencies).register(on: &router)
         SubjectRoutes(database: database, dependencies: dependencies).register(on: &router)
+        WebhookEndpointRoutes(database: database, dependencies: dependencies).register(on: &router)
         router.get("/openapi.json") { _ in
             HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: OpenAPIDocument.json)
         }

@@ -4,6 +4,7 @@ import HumanTokenAPI
 import JourneyDomain
 import JourneyEngine
 import Observability
+import OutboundWebhooks
 import Postgres
 import Privacy
 
@@ -30,6 +31,9 @@ public struct JourneyDependencies: Sendable {
     /// Where each journey start's stage times go (``StartStage``; `journeys bench e2e`); nil
     /// (the default) times nothing.
     public var startStages: (@Sendable ([StageTimer.Stage]) -> Void)?
+    /// Which IP-literal webhook URLs `POST /v1/webhook-endpoints` accepts. Default: every special
+    /// address refused; `serve` reads `JOURNEYS_WEBHOOK_ALLOW_HOSTS` and `JOURNEYS_WEBHOOK_TENANT_ALLOW_HOSTS`.
+    public var webhookDestinations = WebhookDestinationPolicy()
 
     public init(
         vault: SubjectVault, clientTokens: ClientTokenIssuer, unico: [Environment: HumanTokenAPIClient],

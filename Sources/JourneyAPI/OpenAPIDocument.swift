@@ -16,12 +16,14 @@ enum OpenAPIDocument {
         paths.merge(subjectPaths) { $1 }
         paths.merge(unicoOAuthPaths) { $1 }
         paths.merge(eventFeedPaths) { $1 }
+        paths.merge(webhookAdminPaths) { $1 }
         base["paths"] = withServerAnswers(paths)
         var components = base["components"] as? [String: Any] ?? [:]
         var schemas = components["schemas"] as? [String: Any] ?? [:]
         schemas.merge(journeySchemas) { $1 }
         schemas.merge(unicoOAuthSchemas) { $1 }
         schemas.merge(eventFeedSchemas) { $1 }
+        schemas.merge(webhookAdminSchemas) { $1 }
         components["schemas"] = schemas
         components["securitySchemes"] = securitySchemes.merging(unicoOAuthSecuritySchemes) { $1 }
         base["components"] = components

@@ -35,6 +35,10 @@ public enum AppMetrics {
                 metrics.set("journeys_webhook_oldest_pending_seconds",
                             help: "Age in seconds of the oldest pending outbound webhook delivery; 0 when none.",
                             to: backlog.oldestAge(at: now))
+                metrics.setCounter("journeys_webhook_endpoints_auto_disabled_total",
+                                   help: "Outbound webhook endpoints disabled automatically for failing longer than "
+                                       + "JOURNEYS_WEBHOOK_AUTO_DISABLE_AFTER.",
+                                   labels: [:], to: Double(backlog.autoDisabled))
             },
             { metrics, _ in
                 let failing = try await WorkQueue(database: database).failingCount()

@@ -55,6 +55,7 @@ public enum Wiring {
                                                clientTokens: clientTokens, unico: unico,
                                                retryPolicy: retryPolicy)
         dependencies.engine.tenantUnico = tenantUnico
+        dependencies.webhookDestinations = try webhookDestinations(variables)
         return dependencies
     }
 
@@ -98,16 +99,24 @@ public enum Wiring {
                                         projector: PostgresClient) throws -> OutboundWebhookService {
         var configuration = OutboundWebhookService.Configuration()
         configuration.dispatcher.destinations = try webhookDestinations(variables)
+        do {
+            configuration.dispatcher.autoDisableAfter = try WebhookDispatcher.Configuration.autoDisableAfter(
+                variables[WebhookDispatcher.Configuration.autoDisableVariable])
+        } catch {
+            throw AppError(.invalidInput, error.message)
+        }
         return OutboundWebhookService(owner: projector, app: database.app,
                                       sealer: try webhookSecretSealer(variables, database: database),
                                       configuration: configuration)
     }
 
     /// Where outbound webhooks may go: every special address refused unless
-    /// `JOURNEYS_WEBHOOK_ALLOW_HOSTS` names it (host names, addresses, CIDR blocks).
+    /// `JOURNEYS_WEBHOOK_ALLOW_HOSTS` names it (host names, addresses, CIDR blocks), or
+    /// `JOURNEYS_WEBHOOK_TENANT_ALLOW_HOSTS` for the endpoints of that tenant's keys.
     public static func webhookDestinations(_ variables: [String: String]) throws -> WebhookDestinationPolicy {
         do {
             return try WebhookDestinationPolicy(allowList: variables[WebhookDestinationPolicy.variable] ?? "")
+                .withTenants(variables[WebhookDestinationPolicy.tenantVariable] ?? "")
         } catch {
             throw AppError(.invalidInput, error.message)
         }

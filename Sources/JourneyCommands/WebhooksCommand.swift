@@ -130,7 +130,9 @@ struct WebhooksShow: Command {
         }
         var table = TextTable(columns: ["ENDPOINT", "URL", "EVENTS", "STATUS", "CREATED", "SECRET KEY ID"])
         for endpoint in endpoints {
-            let status = endpoint.disabledAt.map { "disabled \(WebhooksCommand.format($0)): \(endpoint.disabledReason ?? "")" } ?? "enabled"
+            var status = endpoint.disabledAt.map { "disabled \(WebhooksCommand.format($0)): \(endpoint.disabledReason ?? "")" }
+                ?? endpoint.failingSince.map { "enabled, failing since \(WebhooksCommand.format($0))" } ?? "enabled"
+            if endpoint.keyRevoked { status = "key revoked, receives nothing; " + status }
             table.append([endpoint.id.uuidString.lowercased(), endpoint.url, WebhooksCommand.events(endpoint), status,
                           WebhooksCommand.format(endpoint.createdAt), endpoint.secretKeyID ?? "-"])
         }

@@ -7,8 +7,15 @@ enum OutboundWebhooksStatements {
 
     /// The columns ``WebhookEndpoint/init(row:)`` reads, by name.
     static let endpointColumns = """
-        id, api_key_id, url, created_at, disabled_at, disabled_reason, secret_key_id,
-        array_to_string(event_types, ',') AS event_types
+        id, api_key_id, url, created_at, disabled_at, disabled_reason, secret_key_id, failing_since,
+        array_to_string(event_types, ',') AS event_types,
+        (SELECT k.prefix FROM api_keys k WHERE k.id = webhook_endpoints.api_key_id) AS api_key_prefix,
+        (SELECT k.revoked_at IS NOT NULL FROM api_keys k WHERE k.id = webhook_endpoints.api_key_id) AS key_revoked
+        """
+
+    /// No revoked key owns endpoint `e`: a revoked key's endpoints get nothing queued or sent.
+    static let keyActive = """
+        NOT EXISTS (SELECT 1 FROM api_keys k WHERE k.id = e.api_key_id AND k.revoked_at IS NOT NULL)
         """
 
     static func insertEndpoint(id: UUID, apiKeyID: UUID, url: String, sealedSecret: Data, keyID: String,
@@ -30,7 +37,7 @@ enum OutboundWebhooksStatements {
     static func updateEndpoint(_ id: UUID, url: String, sealedSecret: Data, keyID: String) -> PostgresQuery {
         """
         UPDATE webhook_endpoints SET url = \(url), secret_sealed = \(sealedSecret), secret_key_id = \(keyID),
-            disabled_at = NULL, disabled_reason = NULL
+            disabled_at = NULL, disabled_reason = NULL, failing_since = NULL
         WHERE id = \(id)
         """
     }
@@ -38,7 +45,8 @@ enum OutboundWebhooksStatements {
     /// Points the endpoint at `url` and enables it, keeping its secret.
     static func updateEndpoint(_ id: UUID, url: String) -> PostgresQuery {
         """
-        UPDATE webhook_endpoints SET url = \(url), disabled_at = NULL, disabled_reason = NULL WHERE id = \(id)
+        UPDATE webhook_endpoints SET url = \(url), disabled_at = NULL, disabled_reason = NULL, failing_since = NULL
+        WHERE id = \(id)
         """
     }
 
@@ -89,7 +97,7 @@ enum OutboundWebhooksStatements {
         INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event_type, payload, created_at, next_attempt_at)
         SELECT gen_random_uuid(), e.id, \(messageID), \(type), \(payload)::jsonb, \(now), \(now)
         FROM webhook_endpoints e
-        WHERE e.api_key_id = \(apiKeyID) AND e.disabled_at IS NULL
+        WHERE e.api_key_id = \(apiKeyID) AND e.disabled_at IS NULL AND \(unsafeSQL: keyActive)
           AND (e.event_types IS NULL OR \(type) = ANY (e.event_types))
         ON CONFLICT (endpoint_id, message_id) WHERE resend_of IS NULL DO NOTHING
         """
@@ -99,8 +107,8 @@ enum OutboundWebhooksStatements {
     /// `event_types` NULL for every type; the follower skips messages nobody takes.
     static func subscriptions(apiKeyIDs: [UUID]) -> PostgresQuery {
         """
-        SELECT api_key_id, array_to_string(event_types, ',') AS event_types FROM webhook_endpoints
-        WHERE api_key_id = ANY (\(apiKeyIDs)::uuid[]) AND disabled_at IS NULL
+        SELECT api_key_id, array_to_string(event_types, ',') AS event_types FROM webhook_endpoints e
+        WHERE api_key_id = ANY (\(apiKeyIDs)::uuid[]) AND disabled_at IS NULL AND \(unsafeSQL: keyActive)
         """
     }
 
@@ -158,7 +166,7 @@ enum OutboundWebhooksStatements {
             JOIN webhook_endpoints e ON e.id = d.endpoint_id
             WHERE d.next_attempt_at <= \(now)
               AND (d.lease_until IS NULL OR d.lease_until <= \(now))
-              AND e.disabled_at IS NULL AND e.secret_sealed IS NOT NULL
+              AND e.disabled_at IS NULL AND e.secret_sealed IS NOT NULL AND \(unsafeSQL: keyActive)
             ORDER BY d.next_attempt_at
             LIMIT \(limit)
             FOR UPDATE OF d SKIP LOCKED
@@ -169,7 +177,8 @@ enum OutboundWebhooksStatements {
         FROM due, webhook_endpoints e
         WHERE d.id = due.id AND e.id = d.endpoint_id
         RETURNING d.id, d.endpoint_id, d.message_id, d.event_type, d.payload::text AS payload,
-                  d.attempt_count, d.created_at, e.url, e.secret_sealed, e.secret_key_id
+                  d.attempt_count, d.created_at, e.url, e.secret_sealed, e.secret_key_id,
+                  (SELECT k.tenant FROM api_keys k WHERE k.id = e.api_key_id) AS tenant
         """
     }
 
@@ -212,12 +221,103 @@ enum OutboundWebhooksStatements {
         """
     }
 
+    // MARK: - Endpoint health (WebhookDispatcher)
+
+    /// A 2xx ends the endpoint's run of failures.
+    static func endpointSucceeded(_ id: UUID) -> PostgresQuery {
+        """
+        UPDATE webhook_endpoints SET failing_since = NULL WHERE id = \(id) AND failing_since IS NOT NULL
+        """
+    }
+
+    /// A failed attempt starts the endpoint's run of failures unless one is under way.
+    static func endpointFailed(_ id: UUID, at now: Date) -> PostgresQuery {
+        """
+        UPDATE webhook_endpoints SET failing_since = \(now) WHERE id = \(id) AND failing_since IS NULL
+        """
+    }
+
+    /// Disables the endpoint when its run of failures began at or before `cutoff`, saying since
+    /// when in the reason; returns a row when it did.
+    static func autoDisable(_ id: UUID, at now: Date, cutoff: Date, limit: String) -> PostgresQuery {
+        """
+        UPDATE webhook_endpoints
+        SET disabled_at = \(now), auto_disabled_count = auto_disabled_count + 1,
+            disabled_reason = 'disabled automatically: failing since '
+                || to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+                || ', no 2xx for longer than ' || \(limit)
+        WHERE id = \(id) AND disabled_at IS NULL AND failing_since <= \(cutoff)
+        RETURNING id
+        """
+    }
+
+    // MARK: - Tenant administration (WebhookAdmin)
+
+    /// The endpoints of every key of `tenant`, newest first.
+    static func tenantEndpoints(tenant: String) -> PostgresQuery {
+        """
+        SELECT \(unsafeSQL: endpointColumns) FROM webhook_endpoints
+        WHERE api_key_id IN (SELECT id FROM api_keys WHERE tenant = \(tenant))
+        ORDER BY created_at DESC, id
+        """
+    }
+
+    /// Endpoint `id` when a key of `tenant` owns it, row-locked for a change.
+    static func tenantEndpoint(_ id: UUID, tenant: String) -> PostgresQuery {
+        """
+        SELECT \(unsafeSQL: endpointColumns) FROM webhook_endpoints
+        WHERE id = \(id) AND api_key_id IN (SELECT id FROM api_keys WHERE tenant = \(tenant))
+        FOR UPDATE OF webhook_endpoints
+        """
+    }
+
+    /// Key `id` of `tenant` and whether it is revoked.
+    static func tenantKey(_ id: UUID, tenant: String) -> PostgresQuery {
+        """
+        SELECT revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = \(id) AND tenant = \(tenant) FOR SHARE
+        """
+    }
+
+    /// Enables the endpoint and forgets its run of failures.
+    static func enableEndpoint(_ id: UUID) -> PostgresQuery {
+        """
+        UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL, failing_since = NULL WHERE id = \(id)
+        """
+    }
+
+    /// The endpoint's deliveries, newest first, after the keyset (`createdAt`, `id`) when given.
+    static func endpointDeliveries(_ endpointID: UUID, before: (createdAt: Date, id: UUID)?, limit: Int) -> PostgresQuery {
+        if let before {
+            return """
+                SELECT \(unsafeSQL: deliveryColumns) FROM webhook_deliveries d
+                WHERE d.endpoint_id = \(endpointID) AND (d.created_at, d.id) < (\(before.createdAt), \(before.id))
+                ORDER BY d.created_at DESC, d.id DESC LIMIT \(limit)
+                """
+        }
+        return """
+            SELECT \(unsafeSQL: deliveryColumns) FROM webhook_deliveries d
+            WHERE d.endpoint_id = \(endpointID)
+            ORDER BY d.created_at DESC, d.id DESC LIMIT \(limit)
+            """
+    }
+
+    /// The tenant of the key owning delivery `id`'s endpoint; no row for an unknown delivery.
+    static func deliveryTenant(_ id: UUID) -> PostgresQuery {
+        """
+        SELECT k.tenant FROM webhook_deliveries d
+        JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        JOIN api_keys k ON k.id = e.api_key_id
+        WHERE d.id = \(id)
+        """
+    }
+
     // MARK: - Backlog (WebhookBacklog)
 
     /// Deliveries not yet made nor given up: how many, how many failed at least once, and when the
     /// oldest was queued.
     static let backlog: PostgresQuery = """
-        SELECT count(*), count(*) FILTER (WHERE attempt_count > 0), min(created_at)
+        SELECT count(*), count(*) FILTER (WHERE attempt_count > 0), min(created_at),
+            (SELECT coalesce(sum(auto_disabled_count), 0)::bigint FROM webhook_endpoints)
         FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL
         """
 }

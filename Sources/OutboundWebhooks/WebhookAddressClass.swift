@@ -13,6 +13,11 @@ public enum WebhookAddressClass: String, Sendable, Hashable, CaseIterable {
     case metadata
     /// Multicast and reserved: `224/4`, `240/4` (with broadcast), `ff00::/8`.
     case reserved
+    /// Special-purpose blocks that are no destination on the Internet (RFC 6890): IETF protocol
+    /// assignments `192.0.0.0/24`, `2001::/23`; documentation `192.0.2.0/24`, `198.51.100.0/24`,
+    /// `203.0.113.0/24`, `2001:db8::/32`, `3fff::/20`; benchmarking `198.18.0.0/15`; the 6to4
+    /// relay `192.88.99.0/24`; discard-only `100::/64`; local-use NAT64 `64:ff9b:1::/48`.
+    case special = "special-purpose"
 
     /// What an operator reads in a refusal.
     public var phrase: String {
@@ -23,6 +28,7 @@ public enum WebhookAddressClass: String, Sendable, Hashable, CaseIterable {
         case .linkLocal: "a link-local address"
         case .metadata: "a cloud metadata address"
         case .reserved: "a multicast or reserved address"
+        case .special: "a special-purpose address (protocol, documentation or benchmarking)"
         }
     }
 
@@ -43,5 +49,9 @@ public enum WebhookAddressClass: String, Sendable, Hashable, CaseIterable {
         ("100.64.0.0/10", .private), ("fc00::/7", .private),
         ("169.254.0.0/16", .linkLocal), ("fe80::/10", .linkLocal),
         ("224.0.0.0/4", .reserved), ("240.0.0.0/4", .reserved), ("ff00::/8", .reserved),
+        ("192.0.0.0/24", .special), ("192.0.2.0/24", .special), ("198.51.100.0/24", .special),
+        ("203.0.113.0/24", .special), ("198.18.0.0/15", .special), ("192.88.99.0/24", .special),
+        ("2001::/23", .special), ("2001:db8::/32", .special), ("3fff::/20", .special), ("100::/64", .special),
+        ("64:ff9b:1::/48", .special),
     ] as [(String, WebhookAddressClass)]).map { (IPNetwork($0.0)!, $0.1) }
 }

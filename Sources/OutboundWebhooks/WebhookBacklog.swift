@@ -9,6 +9,8 @@ public struct WebhookBacklog: Sendable, Equatable {
     public let failing: Int64
     /// When the oldest pending delivery was queued; nil when none is pending.
     public let oldestQueuedAt: Date?
+    /// How many times endpoints were disabled for failing too long (a counter: never decreases).
+    public var autoDisabled: Int64 = 0
 
     /// Seconds the oldest pending delivery has waited at `now`; 0 when none is pending.
     public func oldestAge(at now: Date) -> Double {
@@ -20,6 +22,7 @@ public struct WebhookBacklog: Sendable, Equatable {
         guard let row = try await client.query(OutboundWebhooksStatements.backlog).first else {
             return WebhookBacklog(pending: 0, failing: 0, oldestQueuedAt: nil)
         }
-        return WebhookBacklog(pending: try row.decode(0), failing: try row.decode(1), oldestQueuedAt: try row.decode(2))
+        return WebhookBacklog(pending: try row.decode(0), failing: try row.decode(1), oldestQueuedAt: try row.decode(2),
+                              autoDisabled: try row.decode(3))
     }
 }

@@ -13,6 +13,8 @@ struct WebhookDelivery: Sendable, CustomStringConvertible {
     /// The endpoint's secret, sealed; opened only to sign.
     var sealedSecret: Data
     var secretKeyID: String
+    /// The tenant of the key owning the endpoint (its allow-list applies).
+    var tenant: String?
 
     /// The Standard Webhooks body: `{"type": ..., "timestamp": ..., "data": <payload>}`.
     ///

@@ -7,7 +7,8 @@ import Foundation
 /// Checked after resolving the name, at send time (``check(host:)``, every address the name
 /// resolves to must pass), and at registration when the host is an IP literal
 /// (``checkRegistration(url:)``). The allow-list is configuration
-/// (`JOURNEYS_WEBHOOK_ALLOW_HOSTS`, see ``init(allowList:)``); tests and local receivers use it
+/// (`JOURNEYS_WEBHOOK_ALLOW_HOSTS`, see ``init(allowList:)``, and per tenant
+/// `JOURNEYS_WEBHOOK_TENANT_ALLOW_HOSTS`, see ``withTenants(_:)``); tests and local receivers use it
 /// for loopback. Residual risk: the HTTP client resolves the name again, so a name whose DNS
 /// answer changes between the check and the connection (rebinding) is not caught.
 public struct WebhookDestinationPolicy: Sendable, Equatable {
@@ -18,6 +19,12 @@ public struct WebhookDestinationPolicy: Sendable, Equatable {
     public var allowedHosts: Set<String>
     /// Networks whose addresses are allowed.
     public var allowedNetworks: [IPNetwork]
+    /// More hosts and networks allowed for the endpoints of one tenant's keys only, by tenant
+    /// name (`JOURNEYS_WEBHOOK_TENANT_ALLOW_HOSTS`, see ``withTenants(_:)``). Default none.
+    public var tenantAllowances: [String: WebhookDestinationPolicy] = [:]
+
+    /// The configuration variable holding the per-tenant allow-lists.
+    public static let tenantVariable = "JOURNEYS_WEBHOOK_TENANT_ALLOW_HOSTS"
 
     /// Refuses every special address: the safe default.
     public init(allowedHosts: Set<String> = [], allowedNetworks: [IPNetwork] = []) {
@@ -47,6 +54,45 @@ public struct WebhookDestinationPolicy: Sendable, Equatable {
         self.init(allowedHosts: hosts, allowedNetworks: networks)
     }
 
+    /// Adds per-tenant allow-lists from `text`: `tenant=entry,entry;tenant=entry`, each entry as in
+    /// ``init(allowList:)`` (`acme=10.20.0.0/16,hooks.acme.internal;globex=192.168.7.7`). A tenant's
+    /// entries open those destinations to the endpoints of that tenant's keys only.
+    ///
+    /// Throws `invalid_configuration` naming the variable and the part that does not parse.
+    public func withTenants(_ text: String) throws(WebhookError) -> WebhookDestinationPolicy {
+        var policy = self
+        for raw in text.split(separator: ";") {
+            let part = raw.trimmingCharacters(in: .whitespaces)
+            if part.isEmpty { continue }
+            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pieces.count == 2, !pieces[0].isEmpty, !pieces[1].isEmpty else {
+                throw WebhookError(.invalidConfiguration,
+                                   "\(Self.tenantVariable): '\(part.prefix(80))' is not tenant=host,network,...")
+            }
+            let entries: WebhookDestinationPolicy
+            do {
+                entries = try WebhookDestinationPolicy(allowList: pieces[1])
+            } catch {
+                throw WebhookError(.invalidConfiguration,
+                                   error.message.replacingOccurrences(of: Self.variable, with: "\(Self.tenantVariable) (\(pieces[0]))"))
+            }
+            var merged = policy.tenantAllowances[pieces[0]] ?? WebhookDestinationPolicy()
+            merged.allowedHosts.formUnion(entries.allowedHosts)
+            merged.allowedNetworks += entries.allowedNetworks
+            policy.tenantAllowances[pieces[0]] = merged
+        }
+        return policy
+    }
+
+    /// The policy for the endpoints of `tenant`'s keys: the shared allow-list plus the tenant's own.
+    public func forTenant(_ tenant: String?) -> WebhookDestinationPolicy {
+        guard let tenant, let own = tenantAllowances[tenant] else {
+            return WebhookDestinationPolicy(allowedHosts: allowedHosts, allowedNetworks: allowedNetworks)
+        }
+        return WebhookDestinationPolicy(allowedHosts: allowedHosts.union(own.allowedHosts),
+                                        allowedNetworks: allowedNetworks + own.allowedNetworks)
+    }
+
     /// Loopback allowed (`127.0.0.0/8`, `::1`), as local receivers and tests need.
     public static let loopback = WebhookDestinationPolicy(
         allowedNetworks: [IPNetwork("127.0.0.0/8")!, IPNetwork("::1")!])
@@ -70,10 +116,12 @@ public struct WebhookDestinationPolicy: Sendable, Equatable {
         throw WebhookError(.destinationRefused, "url: " + reason)
     }
 
-    /// At send time: resolves `host` (or reads its literal) and checks every address.
+    /// At send time: resolves `host` (or reads its literal) and checks every address; returns
+    /// them, in resolver order, for the caller to connect to (never resolving again).
     ///
     /// Throws `destination_refused` with the reason, or `host_unresolved`.
-    public func check(host: String) async throws(WebhookError) {
+    @discardableResult
+    public func check(host: String) async throws(WebhookError) -> [IPAddress] {
         let bare = Self.bare(host)
         let addresses: [IPAddress]
         if let literal = IPAddress(hostLiteral: bare) {
@@ -84,6 +132,7 @@ public struct WebhookDestinationPolicy: Sendable, Equatable {
         for address in addresses {
             if let reason = refusal(address, host: bare) { throw WebhookError(.destinationRefused, reason) }
         }
+        return addresses
     }
 
     static func bare(_ host: String) -> String {

@@ -10,7 +10,10 @@ import Postgres
 /// so concurrent dispatchers never hold the same delivery; a dispatcher that dies mid-call
 /// leaves a lease that expires and the delivery is retried. A 2xx marks it delivered; `410 Gone`
 /// disables the endpoint and stops its pending deliveries; anything else schedules a retry per
-/// ``WebhookRetrySchedule``, no earlier than a `Retry-After`. Before each attempt the host is
+/// ``WebhookRetrySchedule``, no earlier than a `Retry-After`. An endpoint that has failed every
+/// attempt for longer than ``Configuration/autoDisableAfter`` is disabled (its reason says since
+/// when; `journeys_webhook_endpoints_auto_disabled_total` counts it). A revoked key's endpoints
+/// are never claimed. Before each attempt the host is
 /// resolved and checked against ``Configuration/destinations``: a refused destination is a
 /// failed attempt (no request is made) whose `last_error` says why, retried like any other. At most
 /// ``Configuration/maxResponseBytes`` of an answer's body are read (and dropped); a longer one is
@@ -90,7 +93,8 @@ public final class WebhookDispatcher: Sendable {
                     messageID: try row.decode("message_id"), eventType: try row.decode("event_type"),
                     payload: try row.decode("payload"), attempt: try row.decode("attempt_count"),
                     createdAt: try row.decode("created_at"), url: try row.decode("url"),
-                    sealedSecret: try row.decode("secret_sealed"), secretKeyID: try row.decode("secret_key_id"))
+                    sealedSecret: try row.decode("secret_sealed"), secretKeyID: try row.decode("secret_key_id"),
+                    tenant: try row.decode("tenant"))
             }
         }
     }
@@ -100,7 +104,7 @@ public final class WebhookDispatcher: Sendable {
             return .failed(status: nil, error: "invalid endpoint URL", retryAfter: nil)
         }
         do {
-            try await configuration.destinations.check(host: host)
+            try await configuration.destinations.forTenant(delivery.tenant).check(host: host)
         } catch {
             let prefix = error.code == .destinationRefused ? "refused: " : ""
             return .failed(status: nil, error: prefix + error.message, retryAfter: nil)
@@ -143,15 +147,26 @@ public final class WebhookDispatcher: Sendable {
         }
     }
 
+    /// `259200` as "3 days", `7200` as "2 hours", else seconds.
+    static func describe(_ interval: TimeInterval) -> String {
+        let seconds = Int(interval)
+        func plural(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
+        if seconds % 86400 == 0 { return plural(seconds / 86400, "day") }
+        if seconds % 3600 == 0 { return plural(seconds / 3600, "hour") }
+        return plural(seconds, "second")
+    }
+
     func record(_ outcome: WebhookAttemptOutcome, for delivery: WebhookDelivery) async throws {
         let now = now()
         let owner = owner
         let schedule = configuration.retrySchedule
         let random = random()
+        let autoDisableAfter = configuration.autoDisableAfter
         try await client.transaction { connection in
             switch outcome {
             case .delivered(let status):
                 try connection.query(OutboundWebhooksStatements.delivered(delivery.id, owner: owner, status: status, at: now))
+                try connection.query(OutboundWebhooksStatements.endpointSucceeded(delivery.endpointID))
             case .gone:
                 let reason = "410 Gone"
                 try connection.query(OutboundWebhooksStatements.disableEndpoint(delivery.endpointID, at: now, reason: reason))
@@ -167,6 +182,11 @@ public final class WebhookDispatcher: Sendable {
                         schedule.delay(afterAttempt: delivery.attempt, random: random, retryAfter: retryAfter))
                     try connection.query(
                         OutboundWebhooksStatements.retry(delivery.id, owner: owner, at: next, status: status, error: error))
+                }
+                try connection.query(OutboundWebhooksStatements.endpointFailed(delivery.endpointID, at: now))
+                if let limit = autoDisableAfter {
+                    try connection.query(OutboundWebhooksStatements.autoDisable(
+                        delivery.endpointID, at: now, cutoff: now.addingTimeInterval(-limit), limit: Self.describe(limit)))
                 }
             }
         }

@@ -21,6 +21,12 @@ public struct WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let hostUnresolved = Code(rawValue: "host_unresolved")
         /// No delivery has the given id.
         public static let deliveryNotFound = Code(rawValue: "delivery_not_found")
+        /// No endpoint of the caller's tenant has the given id.
+        public static let endpointNotFound = Code(rawValue: "endpoint_not_found")
+        /// The key is revoked: its endpoints cannot be created or enabled, and receive nothing.
+        public static let keyRevoked = Code(rawValue: "key_revoked")
+        /// The endpoint has no secret (dropped by an upgrade): set it again to issue one.
+        public static let secretMissing = Code(rawValue: "secret_missing")
         /// The message is still pending at that endpoint, so it cannot be sent again yet.
         public static let deliveryPending = Code(rawValue: "delivery_pending")
     }

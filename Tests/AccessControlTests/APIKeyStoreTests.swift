@@ -144,7 +144,7 @@ import Testing
             #expect(error?.code == .invalidArgument, "\(name.prefix(10))")
         }
         let noScope = await #expect(throws: AccessError.self) { try await store.create(name: "x", scopes: []) }
-        #expect(noScope?.message.contains("journeys:write, journeys:read, reports:read, subjects:admin, human-token:read, admin") == true)
+        #expect(noScope?.message.contains("journeys:write, journeys:read, reports:read, subjects:admin, human-token:read, webhooks:admin, admin") == true)
         _ = try await store.create(name: String(repeating: "n", count: 100), scopes: [.admin])
 
         let malformed = await #expect(throws: AccessError.self) { try await store.revoke("jk_secret_material") }

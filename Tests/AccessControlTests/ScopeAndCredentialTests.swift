@@ -24,7 +24,7 @@ import Testing
         #expect(try Scope.parse("journeys:read") == .journeysRead)
         let error = try #require(throws: AccessError.self) { try Scope.parse("journeys:delete") }
         #expect(error.code == .invalidArgument && error.httpStatus == 400)
-        #expect(error.message.contains("journeys:write, journeys:read, reports:read, subjects:admin, human-token:read, admin"))
+        #expect(error.message.contains("journeys:write, journeys:read, reports:read, subjects:admin, human-token:read, webhooks:admin, admin"))
     }
 
     @Test func everyCodeHasItsStatus() {

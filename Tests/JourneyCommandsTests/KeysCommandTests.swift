@@ -57,7 +57,7 @@ import Testing
         defer { Task { await db.drop() } }
         let cases: [([String], Int32, String)] = [
             (["keys", "create", "--name", "x", "--scope", "journeys:delete"], 64,
-             "unknown scope 'journeys:delete' for --scope; allowed: journeys:write, journeys:read, reports:read, subjects:admin, human-token:read, admin"),
+             "unknown scope 'journeys:delete' for --scope; allowed: journeys:write, journeys:read, reports:read, subjects:admin, human-token:read, webhooks:admin, admin"),
             (["keys", "create", "--name", "x"], 64, "give at least one --scope"),
             (["keys", "create", "--scope", "admin"], 64, "missing required option '--name"),
             (["keys", "create", "--name", " ", "--scope", "admin"], 64, "--name must not be empty"),

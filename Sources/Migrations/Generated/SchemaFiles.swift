@@ -40,5 +40,6 @@ public enum SchemaFiles {
         migration0039,
         migration0040,
         migration0041,
+        migration0042,
     ]
 }
