@@ -51,7 +51,7 @@ extension DataSubjects {
     }
 
     /// The trimmed reason, the default when absent; `invalid_reason` when blank, too long or
-    /// holding control characters.
+    /// holding control characters; `personal_data` when shaped like personal data (``JourneyDomain/PersonalDataShape``).
     static func checkedReason(_ reason: String?) throws -> String {
         guard let reason else { return defaultReason }
         let trimmed = reason.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -61,6 +61,9 @@ extension DataSubjects {
             throw DataSubjectsError(.invalidReason,
                                     "reason must be 1 to \(maximumReasonLength) characters without control characters",
                                     field: "reason")
+        }
+        if let issue = PersonalDataShape.issue(trimmed, field: "reason", context: .prose) {
+            throw DataSubjectsError(.personalData, issue.message, field: "reason")
         }
         return trimmed
     }

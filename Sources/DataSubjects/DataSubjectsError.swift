@@ -20,6 +20,9 @@ public struct DataSubjectsError: Error, Sendable, Hashable, CustomStringConverti
         public static let invalidDocument = Code(rawValue: "invalid_document")
         /// The erasure reason is empty, too long or holds control characters.
         public static let invalidReason = Code(rawValue: "invalid_reason")
+        /// Free text that is recorded for ever holds something shaped like personal data (a CPF,
+        /// CNPJ, phone number or e-mail address).
+        public static let personalData = Code(rawValue: "personal_data")
     }
 
     public let code: Code

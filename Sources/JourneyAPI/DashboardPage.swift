@@ -27,6 +27,7 @@ struct DashboardPage {
             "<option value=\"\(value)\"\(filters.environment.uppercased() == value ? " selected" : "")>\(label)</option>"
         }.joined()
         return """
+            <nav><a href="/dashboard/journeys">Journeys</a></nav>
             <h1>\(e(title))</h1>
             \(error.map { "<p class=\"error\" role=\"alert\">\(e($0))</p>" } ?? "")
             <form class="filters" method="get" action="/dashboard">

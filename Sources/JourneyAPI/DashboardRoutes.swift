@@ -10,9 +10,11 @@ import Reports
 /// `journeys_dashboard` cookie that `POST /dashboard/session` sets after checking a key typed into
 /// the sign-in form. The cookie holds a session token (EdDSA, signed with the session key
 /// `JOURNEYS_SESSION_KEY` and naming it by `kid`, naming the API key by id, expiring after 15 minutes), never the key itself; it is
-/// `HttpOnly; SameSite=Strict; Path=/dashboard` (plus `Secure` when a proxy says
-/// `X-Forwarded-Proto: https`), and its key is looked up on every request (a revoked key stops
-/// working at once). A key is never accepted in the URL.
+/// `HttpOnly; SameSite=Strict; Path=/dashboard`, plus `Secure` unless the server listens on loopback
+/// only (``JourneyDependencies/secureSessionCookie``) or when a proxy says `X-Forwarded-Proto: https`;
+/// its key is looked up on every request (a revoked key stops working at once). A key is never
+/// accepted in the URL. A sign-in posted from another site (`Sec-Fetch-Site: cross-site`, or an
+/// `Origin` naming another host than `Host`) is refused (403) before the key is checked.
 /// Pages allow no scripts (`Content-Security-Policy`); every echoed value is HTML-escaped.
 struct DashboardRoutes: Sendable {
     /// Where the charts' reports run (a standby when one is configured).
@@ -20,6 +22,8 @@ struct DashboardRoutes: Sendable {
     let keys: APIKeyStore
     let sessions: ClientTokenIssuer
     let clock: @Sendable () -> Date
+    /// Whether the session cookie is always `Secure` (the server listens beyond loopback).
+    var secureCookie = false
 
     static let cookieName = "journeys_dashboard"
     /// Seconds the session cookie lives. 15 minutes.
@@ -31,18 +35,13 @@ struct DashboardRoutes: Sendable {
     }
 
     func dashboard(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let cookie = Self.cookie(Self.cookieName, in: request.headers["Cookie"])
-        let hasHeader = request.headers["Authorization"] != nil || request.headers["X-API-Key"] != nil
         let query = Self.percentEncodedQuery(request.queryItems)
-        guard hasHeader || cookie != nil else { return Self.signInPage(status: .unauthorized, message: nil, query: query) }
         let tenant: String
         do {
-            let principal = if hasHeader {
-                try await keys.authenticate(authorizationHeader: request.headers["Authorization"],
-                                            apiKeyHeader: request.headers["X-API-Key"])
-            } else {
-                try await keys.principal(id: try sessions.verifySession(cookie ?? "", now: clock()))
+            guard let visitor = try await DashboardSession(keys: keys, sessions: sessions, clock: clock).visitor(request) else {
+                return Self.signInPage(status: .unauthorized, message: nil, query: query)
             }
+            let principal = visitor.principal
             try principal.require(.reportsRead)
             tenant = principal.tenant
         } catch let error as AccessError {
@@ -73,6 +72,7 @@ struct DashboardRoutes: Sendable {
     /// Checks the key of the sign-in form; sets the session cookie and redirects to the dashboard
     /// with the filters the user had asked for (form field `query`, kept only when URL-safe).
     func signIn(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard !DashboardSession.isCrossSite(request) else { return DashboardSession.crossSiteRefusal() }
         let form = Self.formFields(request.body)
         let query = form["query"].flatMap { $0.allSatisfy(Self.urlSafe.contains) && !$0.isEmpty ? $0 : nil }
         guard let key = form["apiKey"], !key.isEmpty else {
@@ -86,7 +86,7 @@ struct DashboardRoutes: Sendable {
         } catch let error as AccessError {
             return Self.signInPage(status: HTTPStatus(code: error.httpStatus), message: error.message, query: query)
         }
-        let secure = request.headers["X-Forwarded-Proto"]?.lowercased() == "https" ? "; Secure" : ""
+        let secure = secureCookie || request.headers["X-Forwarded-Proto"]?.lowercased() == "https" ? "; Secure" : ""
         return HTTPResponse(status: 303, headers: [
             "Location": "/dashboard" + (query.map { "?" + $0 } ?? ""),
             "Set-Cookie": "\(Self.cookieName)=\(session); Path=/dashboard; Max-Age=\(Self.sessionLifetime); HttpOnly; SameSite=Strict\(secure)",

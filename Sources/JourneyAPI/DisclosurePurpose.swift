@@ -9,7 +9,9 @@ enum DisclosurePurpose {
 
     /// What the opening records: the key, its tenant, the purpose and `channel`; fields are set by the opener.
     /// 400 `invalid_disclosure_purpose` naming the header when it is absent, blank, longer than
-    /// 200 characters or holds control characters.
+    /// 200 characters or holds control characters; 422 `validation_failed` naming it when it holds
+    /// something shaped like personal data (``JourneyDomain/PersonalDataShape``: a CPF, CNPJ, phone
+    /// number or e-mail address).
     static func disclosure(_ request: HTTPRequest, principal: Principal, channel: String) throws -> PersonalDataDisclosure {
         guard let purpose = PersonalDataDisclosure.checkedPurpose(request.headers[header]) else {
             let limit = PersonalDataDisclosure.maximumPurposeLength
@@ -17,6 +19,9 @@ enum DisclosurePurpose {
                           detail: "Opening personal data or a Human Token needs the header \(header): why you open it, "
                               + "1 to \(limit) characters without control characters (recorded; no personal data).",
                           extra: ["field": header])
+        }
+        if let issue = PersonalDataShape.issue(purpose, field: header, context: .prose) {
+            throw Problem.validation(ValidationError(issues: [issue]))
         }
         return PersonalDataDisclosure(actor: principal.actor, keyID: principal.keyID.uuidString.lowercased(),
                                       tenant: principal.tenant, fields: [], purpose: purpose, channel: channel)

@@ -18,6 +18,9 @@ public struct JourneyDependencies: Sendable {
     /// Signs and verifies dashboard session cookies, with its own key. Default: the public
     /// development session key (the embedded stack); `serve` sets it from `JOURNEYS_SESSION_KEY`.
     public var sessionTokens: ClientTokenIssuer
+    /// Whether the dashboard's session cookie is always `Secure`. Default false (in-process and
+    /// loopback stacks); `serve` sets it when `--host` is beyond loopback.
+    public var secureSessionCookie = false
     /// How long a replay waits for the live request holding its idempotency key before 409
     /// `idempotency_key_in_progress`. Default 2 s.
     public var idempotencyWait: Duration

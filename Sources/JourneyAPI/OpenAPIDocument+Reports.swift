@@ -58,7 +58,45 @@ extension OpenAPIDocument {
                     "type": "object", "properties": ["apiKey": ["type": "string", "minLength": 1]], "required": ["apiKey"]]]]],
                 "responses": ["303": ["description": "Signed in; redirect to /dashboard."],
                               "400": ["description": "No key given."], "401": ["description": "The sign-in page."],
-                              "403": ["description": "The sign-in page."]],
+                              "403": ["description": "The sign-in page, or a post from another site (Sec-Fetch-Site: "
+                                          + "cross-site, or an Origin naming another host)."]],
+            ]],
+            "/dashboard/journeys": ["get": [
+                "operationId": "dashboardJourneys",
+                "summary": "HTML list of the tenant's journeys (scope journeys:read, API key header or dashboard cookie): "
+                    + "the filters, parsing and query of GET /v1/journeys; blank fields mean any; a Next page link carries "
+                    + "the cursor.",
+                "parameters": ["clientReference", "status", "environment", "createdFrom", "createdTo", "limit", "cursor"].map {
+                    query($0, "As GET /v1/journeys.", false, ["type": "string"])
+                },
+                "responses": ["200": ["description": "The list.", "content": ["text/html": ["schema": ["type": "string"]]]],
+                              "400": ["description": "Bad filter; the form with the listing's message naming it."],
+                              "401": ["description": "The sign-in page."], "403": ["description": "The sign-in page."]],
+            ]],
+            "/dashboard/journeys/{id}": ["get": [
+                "operationId": "dashboardJourney",
+                "summary": "HTML page of one journey (scope journeys:read): state, attempts, processes, timeline and "
+                    + "disclosures as journeys audit show prints them, the subject only by reference; a cancel form for "
+                    + "keys holding journeys:write while the journey has not ended. Another tenant's journey: 404.",
+                "parameters": [["name": "id", "in": "path", "required": true, "schema": ["type": "string", "format": "uuid"]]],
+                "responses": ["200": ["description": "The journey.", "content": ["text/html": ["schema": ["type": "string"]]]],
+                              "401": ["description": "The sign-in page."], "403": ["description": "The sign-in page."],
+                              "404": ["description": "No journey of the tenant has this id."]],
+            ]],
+            "/dashboard/journeys/{id}/cancel": ["post": [
+                "operationId": "dashboardCancelJourney",
+                "summary": "Cancels the journey as POST /v1/journeys/{id}/cancel does (scope journeys:write); 303 back to "
+                    + "its page. A cookie session's form must carry its formToken; cross-site posts are refused.",
+                "parameters": [["name": "id", "in": "path", "required": true, "schema": ["type": "string", "format": "uuid"]]],
+                "requestBody": ["required": true, "content": ["application/x-www-form-urlencoded": ["schema": [
+                    "type": "object", "properties": ["reason": ["type": "string", "maxLength": 200], "formToken": ["type": "string"]],
+                    "required": ["reason"]]]]],
+                "responses": ["303": ["description": "Cancelled; redirect to the journey's page."],
+                              "401": ["description": "The sign-in page."],
+                              "403": ["description": "No journeys:write, no or a wrong form token, or a cross-site post."],
+                              "404": ["description": "No journey of the tenant has this id."],
+                              "409": ["description": "The journey ended otherwise; its page with the message."],
+                              "422": ["description": "The reason is missing, too long or holds personal data; the page with the message."]],
             ]],
         ]
     }

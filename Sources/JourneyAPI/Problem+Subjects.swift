@@ -1,11 +1,17 @@
 import DataSubjects
 import HTTPServer
+import JourneyDomain
 import Privacy
 
 /// Problem responses of the data-subject routes and of sealed fields that no longer open.
 extension Problem {
-    /// 404 `unknown_subject` naming the reference, 400 for the other refusals naming the field.
+    /// 404 `unknown_subject` naming the reference, 422 `validation_failed` for free text shaped like
+    /// personal data, 400 for the other refusals naming the field.
     static func subjects(_ error: DataSubjectsError) -> Problem {
+        if error.code == .personalData {
+            return .validation(ValidationError(issues: [FieldIssue(field: error.field ?? "reason", code: .invalidValue,
+                                                                   message: error.message)]))
+        }
         var extra: [String: String] = [:]
         if let field = error.field { extra["field"] = field }
         let status: HTTPStatus = error.code == .unknownSubject ? .notFound : .badRequest

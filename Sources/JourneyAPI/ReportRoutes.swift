@@ -1,6 +1,7 @@
 import AccessControl
 import Foundation
 import HTTPServer
+import JourneyEngine
 import Postgres
 import Reports
 
@@ -36,7 +37,12 @@ struct ReportRoutes: Sendable {
             let document = try await reports.read { try await name.run(parameters, on: $0) }
             return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: try document.json())
         }
-        DashboardRoutes(reports: reports, keys: keys, sessions: dependencies.sessionTokens, clock: clock).register(on: &router)
+        DashboardRoutes(reports: reports, keys: keys, sessions: dependencies.sessionTokens, clock: clock,
+                        secureCookie: dependencies.secureSessionCookie).register(on: &router)
+        DashboardJourneyRoutes(database: database, reports: reports,
+                               journeys: Journeys(database: database, dependencies: dependencies.engine),
+                               session: DashboardSession(keys: keys, sessions: dependencies.sessionTokens, clock: clock))
+            .register(on: &router)
     }
 
     /// The report parameters of the query string; 400 naming the query parameter otherwise.

@@ -5,7 +5,9 @@ import HTTPServer
 import JourneyEngine
 import Postgres
 
-/// The data-subject routes (scope `subjects:admin`): find a subject by document, export
+/// The data-subject routes (scope `subjects:admin`): find a subject by document (`POST
+/// /v1/subjects/find` with `{"document": …}`; the older `GET /v1/subjects?document=` still answers,
+/// deprecated, with `Deprecation: true`, since a query string ends up in proxies' logs), export
 /// everything held about them (also `human-token:read` and `Disclosure-Purpose`: the export is
 /// recorded as a disclosure on each journey it opens), erase them. Answers carrying personal
 /// data are `no-store`.
@@ -18,18 +20,32 @@ struct SubjectRoutes: Sendable {
                                                  clientTokens: dependencies.clientTokens, clock: dependencies.clock)
         let subjects = DataSubjects(journeys: Journeys(database: database, dependencies: dependencies.engine))
 
-        router.get("/v1/subjects") { request in
-            let principal = try await authenticator.apiKey(request, scope: .subjectsAdmin)
-            guard let document = request.query("document"), !document.isEmpty else {
+        let find = { @Sendable (principal: Principal, document: String?, type: String?) async throws -> HTTPResponse in
+            guard let document, !document.isEmpty else {
                 throw Problem(status: .badRequest, code: "invalid_document",
-                              detail: "The query parameter document (a CPF or CNPJ) is required.", extra: ["field": "document"])
+                              detail: "document (a CPF or CNPJ) is required.", extra: ["field": "document"])
             }
             let finding = try await Problem.subjects {
-                let (type, number) = try SubjectArgument.document(document, type: request.query("documentType"))
+                let (type, number) = try SubjectArgument.document(document, type: type)
                 return try await subjects.find(documentType: type, documentNumber: number, tenant: principal.tenant,
                                                confined: true)
             }
             return try HTTPResponse.json(finding, encoder: TokenResponse.encoder).noStore()
+        }
+        // Preferred: the document travels in the body, out of URLs that proxies and access logs keep.
+        router.post("/v1/subjects/find") { request in
+            let principal = try await authenticator.apiKey(request, scope: .subjectsAdmin)
+            try request.requireMediaType()
+            let body: FindBody = try request.decode()
+            return try await find(principal, body.document, body.documentType)
+        }
+        // Deprecated (kept for compatibility): the document in the query string.
+        router.get("/v1/subjects") { request in
+            let principal = try await authenticator.apiKey(request, scope: .subjectsAdmin)
+            var answer = try await find(principal, request.query("document"), request.query("documentType"))
+            answer.headers["Deprecation"] = "true"
+            answer.headers["Link"] = "</v1/subjects/find>; rel=\"successor-version\""
+            return answer
         }
         router.get("/v1/subjects/{ref}/export") { request in
             let principal = try await authenticator.apiKey(request, scope: .subjectsAdmin)
@@ -51,6 +67,12 @@ struct SubjectRoutes: Sendable {
             }
             return try HTTPResponse.json(report, encoder: TokenResponse.encoder)
         }
+    }
+
+    /// `POST /v1/subjects/find`'s body.
+    struct FindBody: Decodable, Sendable {
+        var document: String?
+        var documentType: String?
     }
 
     /// The erasure reason: `reason` of an optional JSON body, else the `reason` query parameter.

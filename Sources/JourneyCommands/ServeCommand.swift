@@ -101,6 +101,7 @@ struct ServeCommand: Command {
         var dependencies = try Wiring.dependencies(variables, database: database, unicoConfig: unicoConfig)
         configuration.metricsGauges = AppMetrics.gaugeReaders(database: database.app, unico: dependencies.engine.allUnicoClients)
         dependencies.sessionTokens = try Wiring.sessionTokens(variables, database: database)
+        dependencies.secureSessionCookie = !DevelopmentKeys.isLoopback(host)
         developmentKeys.logWarning(AppEnvironment.current.logger("serve"))
         let service = APIServer(configuration: configuration, database: database.app, reports: database.reports,
                                 dependencies: dependencies)

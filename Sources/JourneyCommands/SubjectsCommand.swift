@@ -140,6 +140,9 @@ struct SubjectsExport: Command {
             throw AppError(.invalidInput, "--purpose must be 1 to \(PersonalDataDisclosure.maximumPurposeLength) "
                            + "characters without control characters")
         }
+        if let issue = PersonalDataShape.issue(purpose, field: "--purpose", context: .prose) {
+            throw AppError(.invalidInput, issue.message)
+        }
         self.purpose = purpose
     }
 

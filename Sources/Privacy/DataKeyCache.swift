@@ -5,7 +5,8 @@ import Synchronization
 /// Holds only keys of committed rows (the vault stores a key only when it read or created it
 /// outside a transaction). An erasure in this process ``suppress(_:)``es the subject: its
 /// entry is dropped and nothing is stored for it for one lifetime, so a lookup racing the
-/// erasure cannot put the key back. Erasures by other processes are seen once entries expire.
+/// erasure cannot put the key back. Erasures by other processes: transactions (starts, openings)
+/// check `erased_at` before using a cached key (``SubjectVault``); other reads see them once entries expire.
 final class DataKeyCache: Sendable {
     private enum Entry {
         case key(SecretKey, expires: ContinuousClock.Instant)

@@ -40,6 +40,13 @@ enum PrivacyStatements {
         "SELECT erased_at FROM subject_keys WHERE subject_ref = \(subject)"
     }
 
+    /// Whether the subject was erased, locking its row until commit (an erasure waits for the caller).
+    static func isErasedLocking(subject: String) -> PostgresQuery {
+        """
+        SELECT erased_at IS NOT NULL FROM subject_keys WHERE subject_ref = \(subject) FOR SHARE
+        """
+    }
+
     static func isErased(subject: String) -> PostgresQuery {
         """
         SELECT erased_at IS NOT NULL FROM subject_keys WHERE subject_ref = \(subject)

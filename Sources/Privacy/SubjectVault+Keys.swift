@@ -7,10 +7,22 @@ extension SubjectVault {
     /// The subject's unwrapped data key; created (race-safe across processes) when `creating`.
     ///
     /// The cache is filled only outside a transaction: a key read or created inside one might
-    /// belong to a row that is rolled back.
+    /// belong to a row that is rolled back. Inside a transaction a cached key is used only after
+    /// `erased_at` is checked (one indexed read, row shared-locked): an erasure by any process is
+    /// refused at once by starts and openings, not after the cache's lifetime.
     func dataKey(for subject: SubjectReference, creating: Bool, on connection: PostgresConnection) throws -> SecretKey {
-        if let key = cache.key(for: subject.rawValue) { return key }
         let cacheable = !connection.isInTransaction
+        if let key = cache.key(for: subject.rawValue) {
+            // Inside a transaction (a start, an opening) the key must not outlive an erasure by
+            // another process: its row is read, shared-locked until commit, so an erasure waits for
+            // this transaction and then finds what it wrote.
+            guard !cacheable else { return key }
+            let erased = try connection.query(PrivacyStatements.isErasedLocking(subject: subject.rawValue)).first
+                .map { try $0.decode(0, as: Bool.self) }
+            guard erased == true else { return key }
+            cache.suppress(subject.rawValue)
+            throw PrivacyError(.subjectErased, "the subject was erased; its data key no longer exists")
+        }
         guard creating else {
             guard let stored = try storedKey(of: subject, on: connection) else {
                 throw PrivacyError(.unknownSubject, "no data key exists for this subject")

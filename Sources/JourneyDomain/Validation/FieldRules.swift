@@ -149,6 +149,8 @@ public enum FieldRules {
         return .success(value)
     }
 
+    /// Printable ASCII without spaces, at most ``clientReferenceMaximumLength``, nothing shaped like a
+    /// CPF, CNPJ or e-mail address (``PersonalDataShape``, as an identifier): it is recorded for ever.
     public static func clientReference(_ value: String, field: String = "clientReference") -> Result<String, FieldIssue> {
         guard !value.isEmpty else {
             return .failure(FieldIssue(field: field, code: .invalidValue, message: "\(field) must not be empty"))
@@ -163,6 +165,7 @@ public enum FieldRules {
                 )
             )
         }
+        if let issue = PersonalDataShape.issue(value, field: field, context: .identifier) { return .failure(issue) }
         return .success(value)
     }
 
