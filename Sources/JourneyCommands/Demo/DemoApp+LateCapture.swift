@@ -28,16 +28,20 @@ extension DemoApp {
     /// The user finishes `capture` approved (`POST /sdk/captures/{id}/finish`) and the app posts the
     /// success callback for the capture's attempt, whatever attempt is current by now.
     func finishApproved(_ capture: OpenCapture, label: String) async throws {
-        let (status, _) = try await sdkPost("sdk/captures/\(capture.captureID)/finish", ["outcome": "approved"])
-        guard status == 200 else {
-            log("\(label): the emulator did not finish the capture (\(status))")
-            return
-        }
+        guard try await finishAtUnico(capture, label: label) else { return }
         let started = capture.started
         let (answer, json) = try await api.call(
             "POST", "v1/journeys/\(started.journeyID)/callback", bearer: started.clientToken,
             body: ["outcome": "success", "processId": capture.processID, "attempt": started.attempt])
         if answer != 200 { log("\(label): the success callback answered \(answer) \(json["code"] ?? "")") }
+    }
+
+    /// The user finishes `capture` approved at Unico (`POST /sdk/captures/{id}/finish`) and the app
+    /// reports nothing: only Unico's webhook tells the service. False (logged) when refused.
+    func finishAtUnico(_ capture: OpenCapture, label: String) async throws -> Bool {
+        let (status, _) = try await sdkPost("sdk/captures/\(capture.captureID)/finish", ["outcome": "approved"])
+        if status != 200 { log("\(label): the emulator did not finish the capture (\(status))") }
+        return status == 200
     }
 
     /// One JSON POST to the emulator's SDK endpoints, as the SDK Lite makes it (no credentials).

@@ -8,7 +8,8 @@ struct DemoRow: Sendable, Equatable {
     var attempts: Int
     /// Unico processes created for the journey: its attempts with a `processCreatedAt`.
     var processes: Int
-    /// The outcome when completed, the abandon reason's kind when abandoned, else `-`.
+    /// The outcome when completed (`approved after abandonment` when a result completed a journey
+    /// the policy had abandoned), the abandon reason's kind when abandoned, else `-`.
     var outcome: String
     var lastError: String
 
@@ -23,8 +24,10 @@ struct DemoRow: Sendable, Equatable {
         let code = (state["lastErrorCode"] as? [String: Any])?["code"] ?? state["lastErrorCode"]
         let attempts = state["attempts"] as? [[String: Any]] ?? []
         let abandoned = (state["abandonReason"] as? [String: Any])?["kind"] as? String
+        let late = state["completedAfterAbandonment"] as? Bool == true
+        let outcome = (state["outcome"] as? String).map { late ? "\($0) after abandonment" : $0 }
         return DemoRow(label: label, status: state["status"] as? String ?? "?", attempts: state["attempt"] as? Int ?? 0,
                        processes: attempts.filter { $0["processCreatedAt"].map { !($0 is NSNull) } ?? false }.count,
-                       outcome: state["outcome"] as? String ?? abandoned ?? "-", lastError: code.map { "\($0)" } ?? "-")
+                       outcome: outcome ?? abandoned ?? "-", lastError: code.map { "\($0)" } ?? "-")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JourneyAPI
 import JourneyApp
 import JourneyDomain
 import UnicoEmulator
@@ -23,11 +24,23 @@ struct DemoRunner: Sendable {
     static let closedCameraCameBack = "closed camera, came back"
     /// Started at sign-up (no Unico call), captured a day later: one process, made at the capture.
     static let capturedADayLater = "signed up, captured a day later"
+    /// Opened the capture, then neither the app's report nor a webhook came before the policy
+    /// abandoned the journey; the person finished and Unico's webhook completed it, marked late.
+    static let approvedAfterAbandonment = "approved after abandonment"
+    /// The app reported camera permission denied (73705, full SDK, not on the SDK Lite page): the
+    /// attempt failed, the journey stayed open; permission granted, a new token, approved.
+    static let cameraDeniedThenGranted = "camera permission denied, then granted"
+    /// Closed the app after attempt 1's token; 20 minutes later the backend renewed the app's
+    /// client token (`POST …/client-token`) and the app captured: the same journey, approved.
+    static let cameBackAfter20Minutes = "came back after 20 minutes"
+    // "link journey, opened after an hour" comes with link journeys that live as long as the link.
 
-    /// Short intervals, three attempts, a 60 s capture grace and a 5-minute window for absent
-    /// users, so the demo shows every case in a few moves of the clock.
+    /// Short intervals, three attempts, a 60 s capture grace and the standard 30-minute window for
+    /// absent users (a person may come back after 20 minutes), so a few moves of the clock show every case.
     static let retryPolicy = RetryPolicy(initialInterval: 5, backoffCoefficient: 2, maximumInterval: 20, maximumAttempts: 3,
-                                         captureGrace: 60, abandonAfter: 300)
+                                         captureGrace: 60, abandonAfter: 1800)
+    /// The demo's own webhook credential between the emulator and the service.
+    static let webhookToken = UUID().uuidString
 
     let database: Database
     let approvals: Int
@@ -45,6 +58,12 @@ struct DemoRunner: Sendable {
         configuration.faults = FaultScript(tokenEntryDisabled: [.prod])
         configuration.retryPolicy = Self.retryPolicy
         configuration.responseShape = responseShape
+        // Unico's webhooks reach the service: the only news of a capture the app never reported.
+        let port = try DemoPort.free()
+        configuration.port = port
+        configuration.webhookAuthentication = WebhookAuthenticator(.bearer(token: Self.webhookToken))
+        configuration.emulatorWebhook = UnicoEmulator.WebhookConfiguration(
+            url: URL(string: "http://127.0.0.1:\(port)/v1/webhooks/unico")!, authentication: .bearer(token: Self.webhookToken))
         return try await LocalStack.with(database: database, configuration: configuration) {
             try await run(on: $0, clock: clock)
         }
@@ -68,6 +87,10 @@ struct DemoRunner: Sendable {
         let absent = try await app.start(Self.absentUser)
         let late = try await app.openCapture(Self.lateApproval)
         let lateAfterRetry = try await app.openCapture(Self.lateApprovalAfterRetry)
+        let unreported = try await app.openCapture(Self.approvedAfterAbandonment)
+        let later = try await app.start(Self.cameBackAfter20Minutes)
+        let denied = try await app.start(Self.cameraDeniedThenGranted)
+        if let denied { try await app.drive(.appReports(73705), denied, environment: "UAT") }
         let workers = try DemoWorkers(database: database, dependencies: stack.dependencies)
 
         log("clock +301 s: every token above expired; the opened captures hold their attempts for \(Int(policy.captureGrace)) s")
@@ -85,6 +108,8 @@ struct DemoRunner: Sendable {
         try await workers.pass()
         if let cameBack { try await app.comeBack(cameBack, as: .approve, label: Self.cameBackAfterExpiry) }
         results.append((Self.cameBackAfterExpiry, cameBack?.journeyID))
+        if let denied { try await app.comeBack(denied, as: .approve, label: Self.cameraDeniedThenGranted) }
+        results.append((Self.cameraDeniedThenGranted, denied?.journeyID))
 
         log("clock +\(Int(policy.captureGrace + policy.maximumInterval + 1)) s: the grace ran out; the late user's app starts attempt 2")
         clock.advance(by: policy.captureGrace)
@@ -97,10 +122,29 @@ struct DemoRunner: Sendable {
         }
         results.append((Self.lateApprovalAfterRetry, lateAfterRetry?.started.journeyID))
 
+        let elapsed = 301 + policy.maximumInterval + 1 + policy.captureGrace + policy.maximumInterval + 1
+        log("clock to +20 min: the person who closed the app comes back; the backend renews the app's client token")
+        clock.advance(by: 1200 - elapsed)
+        try await workers.pass()
+        if let later, let clientToken = try await app.renewClientToken(later.journeyID, label: Self.cameBackAfter20Minutes) {
+            let renewed = DemoApp.Started(journeyID: later.journeyID, attempt: later.attempt, webAppToken: "", clientToken: clientToken)
+            try await app.comeBack(renewed, as: .approve, label: Self.cameBackAfter20Minutes)
+        }
+        results.append((Self.cameBackAfter20Minutes, later?.journeyID))
+
         log("clock +\(Int(policy.abandonAfter + 1)) s: users who never came back are abandoned (userAbsent)")
         clock.advance(by: policy.abandonAfter + 1)
         try await workers.pass()
         results.append((Self.absentUser, absent?.journeyID))
+
+        // Here: "link journey, opened after an hour" (to come with link journeys that live as long as the link).
+
+        log("the person abandoned with an opened capture finishes it; only Unico's webhook says so")
+        if let unreported, try await app.finishAtUnico(unreported, label: Self.approvedAfterAbandonment) {
+            await waitForWebhook(processID: unreported.processID, stack: stack)
+            try await workers.pass()
+        }
+        results.append((Self.approvedAfterAbandonment, unreported?.started.journeyID))
 
         log("clock +1 day: the user who signed up comes back; the backend renews the app's client token and the app "
             + "asks for a token: attempt 1's process is made now")
@@ -123,5 +167,17 @@ struct DemoRunner: Sendable {
             summary.rows.append(try await DemoRow.read(label, journeyID: journeyID, api: stack.api, key: stack.apiKey))
         }
         return summary
+    }
+
+    /// Waits (at most 10 s of real time) until the emulator delivered `processID`'s webhook.
+    private func waitForWebhook(processID: String, stack: LocalStack) async {
+        for _ in 0..<200 {
+            let delivered = stack.emulator.webhookDeliveries().contains {
+                $0.notification.processId == processID && $0.outcome == .delivered
+            }
+            if delivered { return }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        log("\(Self.approvedAfterAbandonment): Unico's webhook was not delivered")
     }
 }
