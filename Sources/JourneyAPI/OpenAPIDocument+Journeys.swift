@@ -216,6 +216,10 @@ extension OpenAPIDocument {
             "purpose": ["type": "string", "enum": Purpose.allCases.map(\.rawValue)],
             "clientReference": ["type": "string", "minLength": 1, "maxLength": FieldRules.clientReferenceMaximumLength,
                                 "pattern": "^[!-~]+$", "description": "Your reference: printable ASCII without spaces."],
+            "delivery": ["type": "string", "enum": StartJourneyRequest.deliveryValues, "default": "sdk",
+                         "description": "sdk: the app's SDK Lite (a process per capture). link: Unico's link, sent through "
+                             + "subject.notificationChannels (required then, and refused otherwise); the attempt lives as "
+                             + "long as the link (7 days) and its process is made with the start."],
             "createProcess": ["type": "string", "enum": StartJourneyRequest.createProcessValues, "default": "onTokenRequest",
                               "description": "When attempt 1's Unico process is made: at the app's first token request "
                                   + "(default) or now, with the start."],

@@ -116,6 +116,7 @@ struct StartJourneyHandler: Sendable {
         } catch {
             throw Problem.validation(error)
         }
+        try body.checkDelivery()
         let processAtStart = try body.processAtStart()
         return (valid, try claim(request, principal: principal), processAtStart)
     }

@@ -23,8 +23,38 @@ struct StartJourneyRequest: Decodable, Sendable {
     /// `webAppToken`). Link journeys make theirs at start either way.
     var createProcess: String?
 
+    /// How the person captures: `sdk` (default: the app's SDK Lite, a process per capture) or
+    /// `link` (Unico's link, sent through `subject.notificationChannels`; the attempt lives as
+    /// long as the link). Never inferred: channels without `link` are refused.
+    var delivery: String?
+
     /// The values of `createProcess`.
     static let createProcessValues = ["onTokenRequest", "now"]
+    /// The values of `delivery`.
+    static let deliveryValues = ["sdk", "link"]
+
+    /// Checks `delivery` against the subject's notification channels; 422 naming the field.
+    func checkDelivery() throws {
+        let channels = !(subject?.notificationChannels ?? []).isEmpty
+        switch delivery {
+        case nil, "sdk":
+            guard !channels else {
+                throw Problem.validationFailed(
+                    field: "subject.notificationChannels",
+                    detail: "subject.notificationChannels are for link journeys: send \"delivery\": \"link\" "
+                        + "(Unico then notifies the person), or leave them out for the SDK.")
+            }
+        case "link":
+            guard channels else {
+                throw Problem.validationFailed(
+                    field: "subject.notificationChannels",
+                    detail: "A link journey needs at least one of subject.notificationChannels: Unico sends the link through it.")
+            }
+        default:
+            throw Problem.validationFailed(
+                field: "delivery", detail: "delivery must be one of \(Self.deliveryValues.joined(separator: ", ")).")
+        }
+    }
 
     /// Whether the start makes attempt 1's process; 422 naming `createProcess` for another value.
     func processAtStart() throws -> Bool {

@@ -14,10 +14,13 @@ public struct AttemptTarget: Sendable {
     public var reference: SubjectReference
     /// The journey's tenant, whose own Unico settings (if any) create its processes; nil: the default tenant.
     public var tenant: String?
+    /// The process's `expiresIn` in seconds: a link journey's `linkLifetime` (its link lives as
+    /// long as the process); nil leaves Unico's default, enough for an SDK journey's capture.
+    public var processLifetime: Int?
 
     public init(journeyID: JourneyID, attempt: Int, unicoClientReference: String, environment: Environment,
                 flow: Flow, purpose: Purpose, subject: ValidatedSubject, reference: SubjectReference,
-                tenant: String? = nil) {
+                tenant: String? = nil, processLifetime: Int? = nil) {
         self.journeyID = journeyID
         self.attempt = attempt
         self.unicoClientReference = unicoClientReference
@@ -27,6 +30,12 @@ public struct AttemptTarget: Sendable {
         self.subject = subject
         self.reference = reference
         self.tenant = tenant
+        self.processLifetime = processLifetime
+    }
+
+    /// The `expiresIn` a process of `state`'s journey asks for; nil for SDK journeys.
+    public static func processLifetime(of state: JourneyState) -> Int? {
+        state.isLinkJourney ? Int(state.retryPolicy.linkLifetime) : nil
     }
 
     /// The target of the journey's current attempt, its subject opened with `vault` on `connection`;
@@ -39,6 +48,6 @@ public struct AttemptTarget: Sendable {
         return AttemptTarget(journeyID: id, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
                              environment: environment, flow: flow, purpose: purpose,
                              subject: try vault.open(subject, on: connection), reference: subject.reference,
-                             tenant: state.tenant)
+                             tenant: state.tenant, processLifetime: processLifetime(of: state))
     }
 }

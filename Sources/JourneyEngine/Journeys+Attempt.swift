@@ -42,6 +42,7 @@ extension Journeys {
         let outcome: Result<CreatedProcess, HumanTokenAPIError>
         let client = dependencies.unicoClient(target.environment, tenant: target.tenant)
         let missingClient = client == nil
+        let sentAt = dependencies.clock()
         if let unico = client {
             outcome = await StageTimer.measure(StartStage.unicoCreateProcess) { await Self.createProcess(target, with: unico) }
         } else {
@@ -55,7 +56,7 @@ extension Journeys {
             switch outcome {
             case .success(let process):
                 let (issued, lookup) = try Self.record(process, target: target, metadata: metadata, vault: vault,
-                                                       known: known, in: context)
+                                                       known: known, sentAt: sentAt, in: context)
                 result = .success(issued)
                 statements.append(lookup)
             case .failure(let error) where Self.leavesIntentOpen(error) && !missingClient:
@@ -123,7 +124,7 @@ extension Journeys {
             notifications: subject.notificationChannels.map { ProcessNotification(.init(rawValue: $0.rawValue)) })
         let request = CreateProcessRequest(
             flow: target.flow.rawValue, purpose: .init(rawValue: target.purpose.rawValue), person: person,
-            clientReference: target.unicoClientReference)
+            clientReference: target.unicoClientReference, expiresIn: target.processLifetime)
         do {
             return .success(try await unico.createProcess(request, priority: priority))
         } catch let error as HumanTokenAPIError {
@@ -137,12 +138,14 @@ extension Journeys {
     /// returns the token and the webhook lookup row's statement, which the caller runs in the
     /// same transaction.
     static func record(_ process: CreatedProcess, target: AttemptTarget, metadata: EventMetadata,
-                       vault: SubjectVault, known: (state: JourneyState, version: Int64)? = nil,
+                       vault: SubjectVault, known: (state: JourneyState, version: Int64)? = nil, sentAt: Date? = nil,
                        in context: CommandContext) throws -> (IssuedToken, lookup: PostgresQuery) {
-        let creation = try sealedCreation(process, target: target, tokenExpiresAt: nil, vault: vault, in: context)
+        var creation = try sealedCreation(process, target: target, tokenExpiresAt: nil, vault: vault, in: context)
+        creation.sentAt = sentAt
         let issued = try context.execute([.recordProcessCreated(creation), .issueToken], journey: target.journeyID,
                                          metadata: metadata, known: known)
-        let expiresAt = issued.state.currentAttempt?.tokenExpiresAt ?? context.now.addingTimeInterval(300)
+        let expiresAt = issued.state.currentAttempt.flatMap(issued.state.webAppTokenExpiry(of:))
+            ?? context.now.addingTimeInterval(JourneyTiming.webAppTokenLifetime)
         return (IssuedToken(attempt: target.attempt, webAppToken: process.webAppToken, expiresAt: expiresAt),
                 lookupRow(process, target: target))
     }
@@ -152,9 +155,10 @@ extension Journeys {
     /// minutes from the decision time.
     @discardableResult
     static func recordCreated(_ process: CreatedProcess, target: AttemptTarget, metadata: EventMetadata,
-                              tokenExpiresAt: Date? = nil, vault: SubjectVault,
+                              tokenExpiresAt: Date? = nil, sentAt: Date? = nil, vault: SubjectVault,
                               in context: CommandContext) throws -> JourneyState {
-        let creation = try sealedCreation(process, target: target, tokenExpiresAt: tokenExpiresAt, vault: vault, in: context)
+        var creation = try sealedCreation(process, target: target, tokenExpiresAt: tokenExpiresAt, vault: vault, in: context)
+        creation.sentAt = sentAt
         let created = try context.execute(.recordProcessCreated(creation), journey: target.journeyID, metadata: metadata)
         try recordLookup(process, target: target, in: context)
         return created.state

@@ -66,7 +66,8 @@ extension Journeys {
                                        journey: target.journeyID, metadata: workerMetadata)
             return .adoptedUnusable
         }
-        let expiry = existing.snapshot.createdAt.map { $0.addingTimeInterval(JourneyTiming.webAppTokenLifetime) }
+        let lifetime = state.attemptLifetime
+        let expiry = existing.snapshot.createdAt.map { $0.addingTimeInterval(lifetime) }
         try await recordCreated(process, target: target, tokenExpiresAt: expiry)
         return .adopted
     }
@@ -91,9 +92,10 @@ extension Journeys {
     private func createProcess(_ target: AttemptTarget, priority: RequestPriority = .background) async throws
         -> CreationOutcome {
         guard let unico = dependencies.unicoClient(target.environment, tenant: target.tenant) else { return .noUnicoClient }
+        let sentAt = dependencies.clock()
         switch await Self.createProcess(target, with: unico, priority: priority) {
         case .success(let process):
-            try await recordCreated(process, target: target, tokenExpiresAt: nil)
+            try await recordCreated(process, target: target, tokenExpiresAt: nil, sentAt: sentAt)
             return .created
         case .failure(let error) where Self.leavesIntentOpen(error):
             return .leftOpen
@@ -103,11 +105,12 @@ extension Journeys {
         }
     }
 
-    private func recordCreated(_ process: CreatedProcess, target: AttemptTarget, tokenExpiresAt: Date?) async throws {
+    private func recordCreated(_ process: CreatedProcess, target: AttemptTarget, tokenExpiresAt: Date?,
+                               sentAt: Date? = nil) async throws {
         let (vault, metadata) = (dependencies.vault, workerMetadata)
         _ = try await commands.transaction { context in
             try Self.recordCreated(process, target: target, metadata: metadata, tokenExpiresAt: tokenExpiresAt,
-                                   vault: vault, in: context)
+                                   sentAt: sentAt, vault: vault, in: context)
         }
     }
 

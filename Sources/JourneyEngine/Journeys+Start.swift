@@ -52,7 +52,8 @@ extension Journeys {
                 let target = AttemptTarget(
                     journeyID: journeyID, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
                     environment: valid.environment, flow: valid.flow, purpose: valid.purpose, subject: valid.subject,
-                    reference: sealed.reference, tenant: tenant)
+                    reference: sealed.reference, tenant: tenant,
+                    processLifetime: AttemptTarget.processLifetime(of: outcome.state))
                 return .attempt(target, outcome.state, outcome.version)
             }
         }

@@ -38,7 +38,7 @@ extension Journeys {
                   let flow = state.flow, let purpose = state.purpose
             else { throw EngineError(.inconsistentState, "a journey with a token has no attempt") }
             if Self.handsOutCurrent(outcome.events, recording: TokenIssued.eventType), let sealed = attempt.webAppToken,
-               let expiresAt = attempt.tokenExpiresAt {
+               let expiresAt = state.webAppTokenExpiry(of: attempt) {
                 let token = try vault.open(sealed, field: SealedName.webAppToken, subject: subject.reference,
                                            on: context.connection)
                 return .current(IssuedToken(attempt: attempt.number, webAppToken: token, expiresAt: expiresAt),
@@ -48,7 +48,7 @@ extension Journeys {
                 journeyID: id, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
                 environment: environment, flow: flow, purpose: purpose,
                 subject: try vault.open(subject, on: context.connection), reference: subject.reference,
-                tenant: state.tenant))
+                tenant: state.tenant, processLifetime: AttemptTarget.processLifetime(of: state)))
         }
         switch step {
         case .current(let issued, let environment):
@@ -79,8 +79,8 @@ extension Journeys {
     }
 
     /// True when the decision hands out the current attempt's token or link: it recorded the
-    /// hand-out (the last event is of type `recording`), or decided nothing (a reuse not recorded).
+    /// hand-out (an event of type `recording`), or decided nothing (a reuse not recorded).
     private static func handsOutCurrent(_ events: [JourneyEvent], recording type: String) -> Bool {
-        events.last.map { $0.eventType == type } ?? true
+        events.isEmpty || events.contains { $0.eventType == type }
     }
 }

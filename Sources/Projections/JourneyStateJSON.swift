@@ -169,6 +169,9 @@ enum JourneyStateJSON {
         json.endArray()
         json.key("captureGrace"); try json.double(policy.captureGrace)
         json.key("abandonAfter"); try json.double(policy.abandonAfter)
+        if policy.linkLifetime != RetryPolicy.defaultLinkLifetime {
+            json.key("linkLifetime"); try json.double(policy.linkLifetime)
+        }
         json.endObject()
     }
 

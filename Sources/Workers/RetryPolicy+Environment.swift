@@ -23,6 +23,9 @@ extension RetryPolicy {
         /// Comma-separated SDK codes never retried; replaces the catalog's list (default
         /// 73203,73006,73303,73304,73701,74001). An empty value retries every code.
         public static let nonRetryableCodes = "JOURNEYS_RETRY_NON_RETRYABLE_CODES"
+        /// Seconds a link journey's attempt (and its Unico process, `expiresIn`) lives, 60 s to
+        /// 30 days (default 604800, Unico's 7 days).
+        public static let linkLifetime = "JOURNEYS_LINK_LIFETIME"
     }
 
     /// The policy `variables` describe; throws `invalid_configuration` naming the first bad variable.
@@ -50,6 +53,7 @@ extension RetryPolicy {
         let jitter = try number(Variable.jitterFraction, 0...1) ?? standard.jitterFraction
         let grace = try number(Variable.captureGrace, 0...86_400) ?? standard.captureGrace
         let abandonAfter = try number(Variable.abandonAfter, 0...2_592_000) ?? standard.abandonAfter
+        let linkLifetime = try number(Variable.linkLifetime, 60...2_592_000) ?? standard.linkLifetime
         var codes = standard.nonRetryableCodes
         if let text = variables[Variable.nonRetryableCodes] {
             codes = []
@@ -65,6 +69,6 @@ extension RetryPolicy {
         return RetryPolicy(initialInterval: initial, backoffCoefficient: coefficient, maximumInterval: maximum,
                            maximumAttempts: attempts.map { Int($0) } ?? standard.maximumAttempts,
                            jitterFraction: jitter, nonRetryableCodes: codes, captureGrace: grace,
-                           abandonAfter: abandonAfter)
+                           abandonAfter: abandonAfter, linkLifetime: linkLifetime)
     }
 }

@@ -42,6 +42,31 @@ import Testing
         }
     }
 
+    @Test func theDeliveryIsExplicitAndNeverInferredFromNotificationChannels() async throws {
+        try await withJourneys { h in
+            func body(delivery: String?, channels: [String]) -> [String: Any] {
+                var body = JourneyHarness.startBody()
+                var subject = try! #require(body["subject"] as? [String: Any])
+                subject["phone"] = "+5511987654321"
+                if !channels.isEmpty { subject["notificationChannels"] = channels }
+                body["subject"] = subject
+                body["createProcess"] = nil
+                body["delivery"] = delivery
+                return body
+            }
+            let silent = try await h.start(body(delivery: nil, channels: ["NOTIFICATION_CHANNEL_SMS"]))
+            #expect(silent.status == 422 && silent["field"] as? String == "subject.notificationChannels", "\(silent.text)")
+            let empty = try await h.start(body(delivery: "link", channels: []))
+            #expect(empty.status == 422 && empty["field"] as? String == "subject.notificationChannels")
+            let unknown = try await h.start(body(delivery: "carrier-pigeon", channels: []))
+            #expect(unknown.status == 422 && unknown["field"] as? String == "delivery")
+            #expect(try await h.journeyCount() == 0)
+            // A link journey gets its process with the start (Unico notifies the person).
+            let link = try await h.start(body(delivery: "link", channels: ["NOTIFICATION_CHANNEL_SMS"]))
+            #expect(link.status == 201 && link["attempt"] as? Int == 1, "\(link.text)")
+        }
+    }
+
     @Test func aPersonWhoComesBackGetsAFreshClientTokenFromTheBackend() async throws {
         try await withJourneys { h in
             var body = JourneyHarness.startBody()

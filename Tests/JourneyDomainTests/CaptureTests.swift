@@ -50,9 +50,14 @@ struct FreshProcessTests {
 
     @Test("link journey: the workers still create the retry's process (Unico notifies the person)")
     func linkRetry() throws {
-        var scenario = try Scenario.tokenIssued()  // the fixture's subject has an SMS channel
-        try scenario.run(.expireToken(attempt: 1), at: 301)
-        let events = try scenario.run(.retry(afterAttempt: 1), at: 311)
+        var scenario = Scenario()
+        try scenario.run(Fixture.start(subject: Fixture.linkSubject), at: 0)
+        try scenario.run(Fixture.created(1, Fixture.process1), at: 1)
+        // The link lives as long as its process: no expiry after five minutes, only at its end.
+        let linkEnd = 1 + RetryPolicy.defaultLinkLifetime
+        #expect(scenario.refusal(.expireToken(attempt: 1), at: 301)?.code == .retryNotDue)
+        try scenario.run(.expireToken(attempt: 1), at: linkEnd)
+        let events = try scenario.run(.retry(afterAttempt: 1), at: linkEnd + 10)
         #expect(events.map(\.eventType) == ["ProcessCreationRequested"])
         #expect(scenario.state.currentAttemptNumber == 2)
     }

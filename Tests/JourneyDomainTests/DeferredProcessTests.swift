@@ -50,7 +50,7 @@ struct DeferredProcessTests {
         #expect(try now.run(Self.start(processAtStart: true), at: 0).map(\.eventType)
             == ["JourneyStarted", "ProcessCreationRequested"])
         var link = Scenario()
-        #expect(try link.run(Self.start(processAtStart: false, subject: Fixture.subject), at: 0).map(\.eventType)
+        #expect(try link.run(Self.start(processAtStart: false, subject: Fixture.linkSubject), at: 0).map(\.eventType)
             == ["JourneyStarted", "ProcessCreationRequested"])
     }
 }

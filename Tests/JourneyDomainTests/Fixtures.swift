@@ -22,10 +22,17 @@ enum Fixture {
         friendlyName: sealed("friendly"),
         phone: sealed("phone"),
         email: sealed("email"),
-        notificationChannels: [.sms]
+        notificationChannels: []
     )
 
-    static func start(policy: RetryPolicy = .standard) -> JourneyCommand {
+    /// The same person reached by Unico's link (SMS): a link journey.
+    static let linkSubject: SealedSubject = {
+        var subject = Fixture.subject
+        subject.notificationChannels = [.sms]
+        return subject
+    }()
+
+    static func start(policy: RetryPolicy = .standard, subject: SealedSubject = Fixture.subject) -> JourneyCommand {
         .start(
             StartJourney(
                 journeyID: journeyID,

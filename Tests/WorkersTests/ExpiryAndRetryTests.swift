@@ -106,11 +106,21 @@ import Workers
             let answer = try await h.send("POST", "/v1/journeys", json: [
                 "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza",
                             "phone": "+5511987654321", "notificationChannels": ["NOTIFICATION_CHANNEL_SMS"]],
-                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
+                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "delivery": "link",
             ])
             #expect(answer.status == 201)
             let id = JourneyID(try #require(answer["journeyId"] as? String))
             let expiresAt = try #require(try await h.state(id).currentAttempt?.tokenExpiresAt)
+            // The link lives as long as the process (7 days), not five minutes: nothing happens before.
+            #expect(abs(expiresAt.timeIntervalSince(h.now()) - RetryPolicy.defaultLinkLifetime) < 5)
+            let early = try h.worker()
+            h.clock.advance(by: 3000)
+            try await h.poll(early)
+            #expect(try await h.state(id).currentAttemptNumber == 1 && h.emulator.processes().count == 1)
+            // 50 minutes on, the app can still hand out the link.
+            let client = try #require(answer["clientToken"] as? String)
+            let link = try await h.send("GET", "/v1/journeys/\(id.rawValue)/link", bearer: client)
+            #expect(link.status == 200 && link["link"] is String, "\(link.text)")
             let worker = try h.worker()
             h.clock.set(expiresAt.addingTimeInterval(1))
             try await h.poll(worker)

@@ -37,7 +37,10 @@ extension JourneyDecider {
         try requireActive(command)
         try requireCurrent(creation.attempt, command)
         guard state.status == .creatingProcess else { throw invalidTransition(command, attempt: creation.attempt) }
-        let expiry = creation.tokenExpiresAt ?? now.addingTimeInterval(JourneyTiming.webAppTokenLifetime)
+        // A link journey's attempt lives as long as Unico's link (the process), an SDK one's the
+        // webAppToken's five minutes; both counted from when Create Process was sent.
+        let lifetime = state.attemptLifetime
+        let expiry = creation.tokenExpiresAt ?? min(creation.sentAt ?? now, now).addingTimeInterval(lifetime)
         let created = ProcessCreated(
             attempt: creation.attempt,
             occurredAt: now,

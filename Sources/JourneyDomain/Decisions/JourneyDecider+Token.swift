@@ -25,10 +25,14 @@ extension JourneyDecider {
                 attempt: current
             )
         case .processCreated, .tokenIssued:
-            guard let attempt = state.currentAttempt, let expiresAt = attempt.tokenExpiresAt else {
+            guard let attempt = state.currentAttempt, let expiresAt = state.webAppTokenExpiry(of: attempt) else {
                 throw invalidTransition(command)
             }
             guard expiresAt.timeIntervalSince(now) >= JourneyTiming.minimumTokenRemaining else {
+                // A link journey lives on its link: a new process would notify the person again.
+                if state.isLinkJourney {
+                    throw invalidTransition(command, because: "a link journey is captured through its link (GET …/link)")
+                }
                 return try newAttempt(trigger: .tokenRefresh)
             }
             guard !attempt.tokenReuseRecorded else { return [] }
@@ -61,7 +65,11 @@ extension JourneyDecider {
             throw invalidTransition(command, because: "the link of attempt \(attempt.number) expired; ask for a token")
         }
         guard attempt.linkIssuedAt == nil else { return [] }
-        return [.linkIssued(LinkIssued(attempt: attempt.number, occurredAt: now, expiresAt: expiresAt))]
+        let issued = JourneyEvent.linkIssued(LinkIssued(attempt: attempt.number, occurredAt: now, expiresAt: expiresAt))
+        // Handing out the link is the person opening the capture: the attempt gets the opened
+        // capture's grace, as the app's report of `prepareAndOpenSelfieCamera` gives it.
+        guard attempt.captureOpenedAt == nil else { return [issued] }
+        return [issued, .captureOpened(CaptureOpened(attempt: attempt.number, occurredAt: now))]
     }
 
     /// Expires the current attempt's token; an opened capture holds its attempt for the policy's

@@ -7,8 +7,11 @@ public struct ProcessCreation: Hashable, Sendable {
     public var webAppToken: SealedField
     public var processToken: SealedField?
     public var link: SealedField?
-    /// Expiry of the `webAppToken` when known; nil means five minutes after the decision time.
+    /// Expiry of the `webAppToken` when known; nil means its lifetime after ``sentAt``.
     public var tokenExpiresAt: Date?
+    /// When Create Process was sent: Unico's five minutes run from its answer, which came after
+    /// this, so counting from here never overstates the token's life. Nil: the decision time.
+    public var sentAt: Date?
 
     public init(
         attempt: Int,
@@ -16,7 +19,8 @@ public struct ProcessCreation: Hashable, Sendable {
         webAppToken: SealedField,
         processToken: SealedField? = nil,
         link: SealedField? = nil,
-        tokenExpiresAt: Date? = nil
+        tokenExpiresAt: Date? = nil,
+        sentAt: Date? = nil
     ) {
         self.attempt = attempt
         self.processID = processID
@@ -24,5 +28,6 @@ public struct ProcessCreation: Hashable, Sendable {
         self.processToken = processToken
         self.link = link
         self.tokenExpiresAt = tokenExpiresAt
+        self.sentAt = sentAt
     }
 }

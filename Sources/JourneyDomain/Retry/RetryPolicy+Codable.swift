@@ -1,7 +1,7 @@
 extension RetryPolicy: Codable {
     private enum CodingKeys: String, CodingKey {
         case initialInterval, backoffCoefficient, maximumInterval, maximumAttempts, jitterFraction, nonRetryableCodes
-        case captureGrace, abandonAfter
+        case captureGrace, abandonAfter, linkLifetime
     }
 
     public init(from decoder: any Decoder) throws {
@@ -15,7 +15,8 @@ extension RetryPolicy: Codable {
             nonRetryableCodes: Set(try container.decode([SDKErrorCode].self, forKey: .nonRetryableCodes)),
             // Absent from policies recorded before they existed: the defaults.
             captureGrace: try container.decodeIfPresent(Double.self, forKey: .captureGrace) ?? 600,
-            abandonAfter: try container.decodeIfPresent(Double.self, forKey: .abandonAfter) ?? 1800
+            abandonAfter: try container.decodeIfPresent(Double.self, forKey: .abandonAfter) ?? 1800,
+            linkLifetime: try container.decodeIfPresent(Double.self, forKey: .linkLifetime) ?? Self.defaultLinkLifetime
         )
     }
 
@@ -30,5 +31,7 @@ extension RetryPolicy: Codable {
         try container.encode(nonRetryableCodes.sorted(), forKey: .nonRetryableCodes)
         try container.encode(captureGrace, forKey: .captureGrace)
         try container.encode(abandonAfter, forKey: .abandonAfter)
+        // Written only when set otherwise, so policies recorded before it read the same.
+        if linkLifetime != Self.defaultLinkLifetime { try container.encode(linkLifetime, forKey: .linkLifetime) }
     }
 }

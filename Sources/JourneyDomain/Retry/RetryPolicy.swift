@@ -25,6 +25,10 @@ public struct RetryPolicy: Hashable, Sendable {
     /// How long an SDK journey waits for the app's token request once a retry is allowed before
     /// it is abandoned as `userAbsent`, in seconds. Default 1800 (30 minutes).
     public var abandonAfter: TimeInterval
+    /// How long a link journey's attempt lives, in seconds: sent to Unico as the process's
+    /// `expiresIn`, since the link lives as long as its process. Default 604800 (7 days,
+    /// Unico's default); 60 s to 30 days.
+    public var linkLifetime: TimeInterval
 
     /// Creates a policy; out-of-range values are clamped to the nearest valid one.
     public init(
@@ -35,7 +39,8 @@ public struct RetryPolicy: Hashable, Sendable {
         jitterFraction: Double = 0.2,
         nonRetryableCodes: Set<SDKErrorCode> = Set(SDKErrorCatalog.standard.nonRetryableCodes),
         captureGrace: TimeInterval = 600,
-        abandonAfter: TimeInterval = 1800
+        abandonAfter: TimeInterval = 1800,
+        linkLifetime: TimeInterval = RetryPolicy.defaultLinkLifetime
     ) {
         let initial = initialInterval.isFinite ? max(0, initialInterval) : 0
         self.initialInterval = initial
@@ -46,7 +51,11 @@ public struct RetryPolicy: Hashable, Sendable {
         self.nonRetryableCodes = nonRetryableCodes
         self.captureGrace = captureGrace.isFinite ? max(0, captureGrace) : 600
         self.abandonAfter = abandonAfter.isFinite ? max(0, abandonAfter) : 1800
+        self.linkLifetime = linkLifetime.isFinite ? min(2_592_000, max(60, linkLifetime)) : Self.defaultLinkLifetime
     }
+
+    /// Unico's default process lifetime, 7 days: a link journey's attempt when nothing else is set.
+    public static let defaultLinkLifetime: TimeInterval = 604_800
 
     /// The defaults stated on each property.
     public static let standard = RetryPolicy()

@@ -97,6 +97,22 @@ public struct JourneyState: Hashable, Sendable, Codable {
 }
 
 extension JourneyState {
+    /// How long an attempt lives from when its Create Process was sent: a link journey's as long
+    /// as Unico's link (the policy's `linkLifetime`, sent as `expiresIn`; the workers never
+    /// re-notify the person before it ends), an SDK journey's the `webAppToken`'s five minutes.
+    public var attemptLifetime: TimeInterval {
+        isLinkJourney ? retryPolicy.linkLifetime : JourneyTiming.webAppTokenLifetime
+    }
+
+    /// When `attempt`'s `webAppToken` expires: its attempt's expiry for an SDK journey; for a link
+    /// journey, whose attempt lives as long as the link, five minutes after its process was made.
+    public func webAppTokenExpiry(of attempt: AttemptState) -> Date? {
+        guard isLinkJourney else { return attempt.tokenExpiresAt }
+        guard let created = attempt.processCreatedAt else { return attempt.tokenExpiresAt }
+        let token = created.addingTimeInterval(JourneyTiming.webAppTokenLifetime)
+        return attempt.tokenExpiresAt.map { min($0, token) } ?? token
+    }
+
     /// When the timer may expire `attempt`: its token's expiry, plus the policy's `captureGrace`
     /// once its capture was opened.
     public func expiryDeadline(of attempt: AttemptState) -> Date? {
