@@ -55,7 +55,7 @@ struct FreshProcessTests {
         try scenario.run(Fixture.created(1, Fixture.process1), at: 1)
         // The link lives as long as its process: no expiry after five minutes, only at its end.
         let linkEnd = 1 + RetryPolicy.defaultLinkLifetime
-        #expect(scenario.refusal(.expireToken(attempt: 1), at: 301)?.code == .retryNotDue)
+        #expect(scenario.refusal(.expireToken(attempt: 1), at: 301)?.code == .tokenNotExpired)
         try scenario.run(.expireToken(attempt: 1), at: linkEnd)
         let events = try scenario.run(.retry(afterAttempt: 1), at: linkEnd + 10)
         #expect(events.map(\.eventType) == ["ProcessCreationRequested"])

@@ -95,9 +95,9 @@ struct Scenario {
     }
 
     /// Started, attempt 1 being created (t0).
-    static func creatingProcess(policy: RetryPolicy = .standard) throws -> Scenario {
+    static func creatingProcess(policy: RetryPolicy = .standard, subject: SealedSubject = Fixture.subject) throws -> Scenario {
         var scenario = Scenario()
-        try scenario.run(Fixture.start(policy: policy), at: 0)
+        try scenario.run(Fixture.start(policy: policy, subject: subject), at: 0)
         return scenario
     }
 

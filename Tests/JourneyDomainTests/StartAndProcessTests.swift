@@ -114,9 +114,9 @@ struct StartAndProcessTests {
         #expect(state.nextDue == nil)
     }
 
-    @Test("retry waits for its time, then requests attempt 2 and supersedes attempt 1")
+    @Test("link journey: the retry waits for its time, then requests attempt 2 and supersedes attempt 1")
     func retry() throws {
-        var scenario = try Scenario.creatingProcess()
+        var scenario = try Scenario.creatingProcess(subject: Fixture.linkSubject)
         try scenario.run(
             .recordProcessCreationFailed(attempt: 1, failure: ProcessCreationFailure(httpStatus: nil, message: "timeout")),
             at: 2
@@ -141,9 +141,13 @@ struct StartAndProcessTests {
         #expect(state.currentAttempt?.supersededAt == nil)
     }
 
-    @Test("a second worker's retry for the same attempt is stale")
+    @Test("link journey: a second worker's retry for the same attempt is stale")
     func doubleRetry() throws {
-        var scenario = try Scenario.retryScheduled()
+        var scenario = try Scenario.creatingProcess(subject: Fixture.linkSubject)
+        try scenario.run(
+            .recordProcessCreationFailed(attempt: 1, failure: ProcessCreationFailure(httpStatus: nil, message: "timeout")),
+            at: 2
+        )
         try scenario.run(.retry(afterAttempt: 1), at: 20)
         let error = try #require(scenario.refusal(.retry(afterAttempt: 1), at: 20))
         #expect(error.code == .staleAttempt)

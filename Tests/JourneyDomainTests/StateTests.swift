@@ -20,6 +20,7 @@ struct StateTests {
         var scenario = try Scenario.captureOpened()
         try scenario.run(.recordCallback(attempt: 1, outcome: .error(code: .authenticationFailed)), at: 10)
         try scenario.run(.retry(afterAttempt: 1), at: 20)
+        try scenario.run(.issueToken, at: 20)
         try scenario.run(Fixture.created(2, Fixture.process2), at: 21)
         try scenario.run(.issueToken, at: 22)
         try scenario.run(.recordCaptureOpened(attempt: 2), at: 23)
@@ -48,7 +49,7 @@ struct StateTests {
         #expect(first.supersededAt == at(20))
 
         let second = try #require(state.attempt(2))
-        #expect(second.trigger == .retry)
+        #expect(second.trigger == .tokenRequest)
         #expect(second.unicoClientReference == "jrn_01-a2")
         #expect(second.processID == Fixture.process2)
         #expect(second.tokenExpiresAt == at(321))
