@@ -20,7 +20,7 @@ CREATE INDEX request_rate_buckets_full_at ON request_rate_buckets (full_at);
 CREATE FUNCTION take_request_tokens(p_buckets text[], p_rates double precision[], p_bursts double precision[],
                                     p_cost double precision)
 RETURNS double precision
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
     v_now    timestamptz := clock_timestamp();
     v_count  int := coalesce(array_length(p_buckets, 1), 0);
@@ -81,7 +81,7 @@ $$;
 CREATE FUNCTION take_unico_share(p_bucket text, p_share_bucket text, p_rate double precision, p_reserve double precision,
                                  p_share double precision)
 RETURNS double precision
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
     v_capacity       double precision := greatest(1, floor(p_rate));
     v_share_rate     double precision := p_rate * p_share;

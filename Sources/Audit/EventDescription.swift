@@ -57,6 +57,11 @@ public enum EventDescription {
             return "\(e.fields.joined(separator: ", ")) opened by \(e.actor) via \(e.channel); purpose: \(e.purpose)"
         case .journeyCancelled(let e):
             return "journey cancelled by \(e.actor)"
+        case .attemptReplaced(let e):
+            return "attempt \(e.attempt) replaced by attempt \(e.replacedBy) ("
+                + (e.reason == .newCapture ? "the app asked for a new capture" : "its token was about to expire") + ")"
+        case .faceInferenceTimedOut:
+            return "app reported face inference timed out; the capture went on manually"
         }
     }
 

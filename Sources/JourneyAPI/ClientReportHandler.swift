@@ -10,11 +10,14 @@ struct ClientReportHandler: Sendable {
     ///
     /// `{"outcome":"success","processId":…}` (`onSuccess`), `{"outcome":"error","code":…}`
     /// (`onErrorSelfie`), `{"outcome":"closedByUser"}` (`onUserClosedCameraManually`) or
-    /// `{"outcome":"sessionTimedOut"}` (`onSystemClosedCameraTimeoutSession`).
+    /// `{"outcome":"sessionTimedOut"}` (`onSystemClosedCameraTimeoutSession`) or
+    /// `{"outcome":"faceInferenceTimedOut"}` (`onSystemChangedTypeCameraTimeoutFaceInference`: the
+    /// capture goes on, manually).
     struct Callback: Decodable, Sendable {
         enum Report: Sendable {
             case sdk(CallbackOutcome)
             case dropOff(DropOff)
+            case faceInferenceTimedOut
         }
 
         var attempt: Int?
@@ -28,12 +31,15 @@ struct ClientReportHandler: Sendable {
             let outcome = try container.decode(String.self, forKey: .outcome)
             if let dropOff = DropOff(rawValue: outcome) {
                 report = .dropOff(dropOff)
+            } else if outcome == "faceInferenceTimedOut" {
+                report = .faceInferenceTimedOut
             } else if outcome == "success" || outcome == "error" {
                 report = .sdk(try CallbackOutcome(from: decoder))
             } else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .outcome, in: container,
-                    debugDescription: "outcome must be \"success\", \"error\", \"closedByUser\" or \"sessionTimedOut\"")
+                    debugDescription: "outcome must be \"success\", \"error\", \"closedByUser\", \"sessionTimedOut\" or "
+                        + "\"faceInferenceTimedOut\"")
             }
         }
     }
@@ -74,6 +80,8 @@ struct ClientReportHandler: Sendable {
             return Recorded(id: id, state: try await journeys.recordCallback(id, attempt: body.attempt, outcome: outcome))
         case .dropOff(let dropOff):
             return Recorded(id: id, state: try await journeys.recordDropOff(id, attempt: body.attempt, dropOff))
+        case .faceInferenceTimedOut:
+            return Recorded(id: id, state: try await journeys.recordFaceInferenceTimedOut(id, attempt: body.attempt))
         }
     }
 

@@ -58,7 +58,9 @@ extension OpenAPIDocument {
         "/v1/journeys/{id}/callback": ["post": journeyOperation(
             "reportCallback",
             "Every SDK Lite callback: onSuccess (success), onErrorSelfie (error), onUserClosedCameraManually "
-                + "(closedByUser) and onSystemClosedCameraTimeoutSession (sessionTimedOut), each recorded as an "
+                + "(closedByUser), onSystemClosedCameraTimeoutSession (sessionTimedOut) and "
+                + "onSystemChangedTypeCameraTimeoutFaceInference (faceInferenceTimedOut: the capture goes on manually; "
+                + "recorded once per attempt while its capture is open), each recorded as an "
                 + "event. After a success the service calls Get Process before answering and records the result "
                 + "(completed approved/rejected, or still awaitingResult while Unico works). A drop-off fails the "
                 + "attempt and allows the next one at once, within the retry budget.",

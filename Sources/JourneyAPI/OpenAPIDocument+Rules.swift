@@ -58,6 +58,8 @@ extension OpenAPIDocument {
                 .merging(["title": "onUserClosedCameraManually"]) { $1 },
             object(["outcome": ["const": "sessionTimedOut"], "attempt": attempt], required: ["outcome"])
                 .merging(["title": "onSystemClosedCameraTimeoutSession"]) { $1 },
+            object(["outcome": ["const": "faceInferenceTimedOut"], "attempt": attempt], required: ["outcome"])
+                .merging(["title": "onSystemChangedTypeCameraTimeoutFaceInference"]) { $1 },
         ]]
     }
 }

@@ -102,14 +102,22 @@ public actor JourneyClient {
     /// `onUserClosedCameraManually()`. The attempt ends; the next ``refreshToken()`` makes a new one.
     @discardableResult
     public func reportClosedByUser(attempt: Int? = nil) async throws(JourneyClientError) -> JourneyStatus {
-        try await reportDropOff("closedByUser", attempt: attempt)
+        try await reportOutcome("closedByUser", attempt: attempt)
     }
 
     /// `POST /v1/journeys/{id}/callback` with `{"outcome":"sessionTimedOut"}`: the SDK's
     /// `onSystemClosedCameraTimeoutSession()`. The attempt ends; the next ``refreshToken()`` makes a new one.
     @discardableResult
     public func reportSessionTimedOut(attempt: Int? = nil) async throws(JourneyClientError) -> JourneyStatus {
-        try await reportDropOff("sessionTimedOut", attempt: attempt)
+        try await reportOutcome("sessionTimedOut", attempt: attempt)
+    }
+
+    /// `POST /v1/journeys/{id}/callback` with `{"outcome":"faceInferenceTimedOut"}`: the SDK's
+    /// `onSystemChangedTypeCameraTimeoutFaceInference()`. The capture goes on (manually); the
+    /// service records it once per attempt, for support.
+    @discardableResult
+    public func reportFaceInferenceTimedOut(attempt: Int? = nil) async throws(JourneyClientError) -> JourneyStatus {
+        try await reportOutcome("faceInferenceTimedOut", attempt: attempt)
     }
 
     /// `GET /v1/journeys/{id}/link`: the current attempt's Unico link, for when the SDK Lite cannot
@@ -118,7 +126,7 @@ public actor JourneyClient {
         try decode(LinkGrant.self, try await send(path: "link", body: nil, method: "GET"))
     }
 
-    private func reportDropOff(_ outcome: String, attempt: Int?) async throws(JourneyClientError) -> JourneyStatus {
+    private func reportOutcome(_ outcome: String, attempt: Int?) async throws(JourneyClientError) -> JourneyStatus {
         var body: [String: Any] = ["outcome": outcome]
         if let attempt = attempt ?? lastGrant?.attempt { body["attempt"] = attempt }
         return try decode(JourneyStatus.self, try await send(path: "callback", body: body))

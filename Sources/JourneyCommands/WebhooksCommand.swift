@@ -10,7 +10,7 @@ struct WebhooksCommand: CommandGroup {
         name: "webhooks", summary: "Set, show and disable the webhook endpoint of an API key; list and resend deliveries.",
         discussion: """
             Each step of a journey started with a key that the key's endpoint subscribes to \
-            (journey.started, attempt.capture_opened, attempt.failed, attempt.expired, journey.completed, \
+            (journey.started, attempt.capture_opened, attempt.failed, attempt.expired, attempt.replaced, journey.completed, \
             journey.abandoned; all by default) is sent as a signed Standard Webhooks POST, retried for at \
             least 72 h. Loopback, private, link-local, metadata and unspecified addresses are refused \
             (when registering an IP literal, and after resolving the host when sending) unless \

@@ -41,6 +41,12 @@ extension Journeys {
         }
     }
 
+    /// Records that face inference timed out for `attempt` (default: the current one) and the
+    /// capture went on manually; once per attempt, while its capture is open.
+    public func recordFaceInferenceTimedOut(_ id: JourneyID, attempt: Int?) async throws -> JourneyState {
+        try await recordReport(id) { .recordFaceInferenceTimedOut(attempt: attempt ?? $0) }
+    }
+
     /// Runs the command made from the current attempt number, decided on the one load that
     /// found it; `journey_not_found` without events. A duplicate report decides no event and
     /// writes nothing.

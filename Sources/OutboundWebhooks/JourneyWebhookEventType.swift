@@ -8,11 +8,12 @@ import JourneyDomain
 /// | `attempt.capture_opened` | `CaptureOpened` (also for a superseded attempt, `superseded: true`) |
 /// | `attempt.failed` | `AttemptFailed` whose reason is an SDK error, a failed Create Process, a Unico-side failure (`processFailed`) or a drop-off the app reported (`closedByUser`, `sessionTimedOut`) |
 /// | `attempt.expired` | `AttemptFailed` whose reason is an expired token or an expired Unico process |
+/// | `attempt.replaced` | `AttemptReplaced`: a new attempt replaced it (a new capture, or a token about to expire) |
 /// | `journey.completed` | `JourneyCompleted` |
 /// | `journey.abandoned` | `JourneyAbandoned` |
 ///
-/// Every attempt that ends without a result gives exactly one of `attempt.failed` and
-/// `attempt.expired` (the `TokenExpired` event before an expiry's `AttemptFailed` is not sent
+/// Every attempt that ends without a result gives exactly one of `attempt.failed`,
+/// `attempt.expired` and `attempt.replaced` (the `TokenExpired` event before an expiry's `AttemptFailed` is not sent
 /// on its own). Other events (process created, token issued, callbacks, results) are not sent.
 public struct JourneyWebhookEventType: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
     public let rawValue: String
@@ -24,12 +25,14 @@ public struct JourneyWebhookEventType: RawRepresentable, Sendable, Hashable, Com
     public static let captureOpened = Self(rawValue: "attempt.capture_opened")
     public static let attemptFailed = Self(rawValue: "attempt.failed")
     public static let attemptExpired = Self(rawValue: "attempt.expired")
+    public static let attemptReplaced = Self(rawValue: "attempt.replaced")
     public static let journeyCompleted = Self(rawValue: "journey.completed")
     public static let journeyAbandoned = Self(rawValue: "journey.abandoned")
 
     /// Every type, in a journey's order.
     public static let all: [Self] = [
-        .journeyStarted, .captureOpened, .attemptFailed, .attemptExpired, .journeyCompleted, .journeyAbandoned,
+        .journeyStarted, .captureOpened, .attemptFailed, .attemptExpired, .attemptReplaced, .journeyCompleted,
+        .journeyAbandoned,
     ]
 
     /// The type `event` is sent as, or nil when it is not sent.
@@ -42,6 +45,7 @@ public struct JourneyWebhookEventType: RawRepresentable, Sendable, Hashable, Com
             case .tokenExpired, .processExpired: .attemptExpired
             case .sdkError, .processCreationFailed, .processFailed, .closedByUser, .sessionTimedOut: .attemptFailed
             }
+        case .attemptReplaced: .attemptReplaced
         case .journeyCompleted: .journeyCompleted
         case .journeyAbandoned: .journeyAbandoned
         default: nil
@@ -50,7 +54,7 @@ public struct JourneyWebhookEventType: RawRepresentable, Sendable, Hashable, Com
 
     /// The journey event types (`JourneyStarted`, ...) that ``of(_:)`` may send: what the follower reads.
     static let sourceEventTypes: Set<String> = [
-        JourneyStarted.eventType, CaptureOpened.eventType, AttemptFailed.eventType,
+        JourneyStarted.eventType, CaptureOpened.eventType, AttemptFailed.eventType, AttemptReplaced.eventType,
         JourneyCompleted.eventType, JourneyAbandoned.eventType,
     ]
 

@@ -7,7 +7,8 @@ import Postgres
 ///
 /// Every `data` holds `journeyId`, `attempt` (0 for `journey.started`), `environment`,
 /// `clientReference` (null when none) and `occurredAt`; then, by type:
-/// `attempt.capture_opened`: `superseded`; `attempt.failed` / `attempt.expired`: `reason`
+/// `attempt.capture_opened`: `superseded`; `attempt.replaced`: `replacedBy` and `reason` (`kind`
+/// `newCapture` or `tokenRefresh`); `attempt.failed` / `attempt.expired`: `reason`
 /// (`kind`, `sdkCode` or null, `detail`) and `retryAt` (null when the policy gave up and
 /// `journey.abandoned` follows); `journey.completed`: `outcome` (`approved`, `rejected`,
 /// `failed`); `journey.abandoned`: `reason`. Never personal data (the subject stays in the
@@ -34,6 +35,11 @@ public struct JourneyWebhookMessage: Sendable, Equatable {
             data.reason = Reason(kind: failed.reason.kind.rawValue, sdkCode: failed.reason.sdkCode?.rawValue,
                                  detail: failed.reason.detail)
             data.retryAt = .some(failed.retryAt)
+        case .attemptReplaced(let replaced):
+            data.replacedBy = replaced.replacedBy
+            data.reason = Reason(kind: replaced.reason.rawValue, sdkCode: nil,
+                                 detail: replaced.reason == .newCapture ? "the app asked for a new capture"
+                                     : "the token was about to expire")
         case .journeyCompleted(let completed):
             data.outcome = completed.outcome.rawValue
         case .journeyAbandoned(let abandoned):
@@ -69,6 +75,7 @@ public struct JourneyWebhookMessage: Sendable, Equatable {
         var clientReference: String?
         var occurredAt: Date
         var superseded: Bool?
+        var replacedBy: Int?
         var outcome: String?
         var reason: Reason?
         /// Set (possibly to nil, written as null) for attempt endings only.
@@ -83,13 +90,14 @@ public struct JourneyWebhookMessage: Sendable, Equatable {
             try container.encode(clientReference, forKey: .clientReference)
             try container.encode(occurredAt, forKey: .occurredAt)
             if let superseded { try container.encode(superseded, forKey: .superseded) }
+            if let replacedBy { try container.encode(replacedBy, forKey: .replacedBy) }
             if let outcome { try container.encode(outcome, forKey: .outcome) }
             if let reason { try container.encode(reason, forKey: .reason) }
             if let retryAt { try container.encode(retryAt, forKey: .retryAt) }
         }
 
         enum CodingKeys: String, CodingKey {
-            case journeyId, attempt, environment, clientReference, occurredAt, superseded, outcome, reason, retryAt
+            case journeyId, attempt, environment, clientReference, occurredAt, superseded, replacedBy, outcome, reason, retryAt
         }
     }
 }

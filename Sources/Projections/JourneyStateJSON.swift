@@ -18,7 +18,8 @@ enum JourneyStateJSON {
     static let attemptKeys = [
         "number", "unicoClientReference", "trigger", "requestedAt", "processID", "processCreatedAt", "webAppToken",
         "processToken", "link", "tokenExpiresAt", "creationFailedAt", "creationFailure", "firstTokenIssuedAt",
-        "lastTokenIssuedAt", "tokensIssued", "captureOpenedAt", "closedByUserAt", "sessionTimedOutAt", "linkIssuedAt",
+        "lastTokenIssuedAt", "tokensIssued", "captureOpenedAt", "closedByUserAt", "sessionTimedOutAt",
+        "faceInferenceTimedOutAt", "linkIssuedAt",
         "callbackAt", "callbackOutcome", "webhookAt", "awaitingResultSince", "pendingFetches", "nextFetchAt",
         "resultFetchedAt", "processState", "processResult", "tokenExpiredAt", "failedAt", "failureReason", "retryAt",
         "retryAllowedAt", "abandonAt", "supersededAt",
@@ -101,6 +102,7 @@ enum JourneyStateJSON {
         try date("captureOpenedAt", attempt.captureOpenedAt, &json)
         try date("closedByUserAt", attempt.closedByUserAt, &json)
         try date("sessionTimedOutAt", attempt.sessionTimedOutAt, &json)
+        try date("faceInferenceTimedOutAt", attempt.faceInferenceTimedOutAt, &json)
         try date("linkIssuedAt", attempt.linkIssuedAt, &json)
         try date("callbackAt", attempt.callbackAt, &json)
         if let value = attempt.callbackOutcome {

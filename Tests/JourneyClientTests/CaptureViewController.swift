@@ -89,8 +89,12 @@ final class CaptureViewController: UIViewController, AcessoBioManagerDelegate, A
         report { try await $0.reportSessionTimedOut() }
     }
 
-    /// The camera switched to manual capture; the capture goes on.
-    func onSystemChangedTypeCameraTimeoutFaceInference() {}
+    /// The camera switched to manual capture; the capture goes on. Recorded for support, best
+    /// effort: nothing on the screen changes.
+    func onSystemChangedTypeCameraTimeoutFaceInference() {
+        guard let journey else { return }
+        Task { _ = try? await journey.reportFaceInferenceTimedOut() }
+    }
 
     // MARK: Reports
 

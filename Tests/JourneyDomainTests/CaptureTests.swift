@@ -83,8 +83,8 @@ struct FreshProcessTests {
     func newCaptureAfterOpened() throws {
         var scenario = try Scenario.sdkCaptureOpened()
         let events = try scenario.run(.issueToken, at: 10)
-        guard case .processCreationRequested(let intent) = try #require(events.first), events.count == 1 else {
-            Issue.record("expected one ProcessCreationRequested, got \(events)")
+        guard case .processCreationRequested(let intent) = try #require(events.last), events.count == 2 else {
+            Issue.record("expected AttemptReplaced and ProcessCreationRequested, got \(events)")
             return
         }
         #expect(intent.attempt == 2)
@@ -237,5 +237,49 @@ struct LinkTests {
         let error = try #require(scenario.refusal(.issueLink, at: 302))
         #expect(error.code == .invalidTransition)
         #expect(error.message.contains("retryScheduled"))
+    }
+}
+
+@Suite("An attempt replaced, and the face-inference timeout")
+struct ReplacedAttemptTests {
+    @Test("a token request after the capture opened replaces the attempt: AttemptReplaced, then the new attempt")
+    func newCapture() throws {
+        var scenario = try Scenario.sdkCaptureOpened()
+        let events = try scenario.run(.issueToken, at: 60)
+        #expect(events.map(\.eventType) == ["AttemptReplaced", "ProcessCreationRequested"])
+        guard case .attemptReplaced(let replaced) = try #require(events.first) else { return }
+        #expect(replaced.attempt == 1 && replaced.replacedBy == 2 && replaced.reason == .newCapture)
+        #expect(scenario.state.currentAttemptNumber == 2)
+        #expect(scenario.state.attempt(1)?.failedAt == nil, "replaced, not failed")
+    }
+
+    @Test("a token request with under a minute left replaces the unopened attempt as a token refresh")
+    func tokenRefresh() throws {
+        var scenario = try Scenario.sdkTokenIssued()
+        let events = try scenario.run(.issueToken, at: 250)
+        #expect(events.map(\.eventType) == ["AttemptReplaced", "ProcessCreationRequested"])
+        guard case .attemptReplaced(let replaced) = try #require(events.first) else { return }
+        #expect(replaced.reason == .tokenRefresh && replaced.replacedBy == 2)
+    }
+
+    @Test("no replacement without a next attempt: the budget's refusal records nothing")
+    func budgetSpent() throws {
+        var scenario = try Scenario.sdkCaptureOpened(policy: RetryPolicy(maximumAttempts: 1))
+        #expect(scenario.refusal(.issueToken, at: 60)?.code == .attemptsExhausted)
+        #expect(scenario.state.currentAttemptNumber == 1)
+    }
+
+    @Test("face inference timed out: recorded once while the capture is open, the attempt goes on")
+    func faceInference() throws {
+        var scenario = try Scenario.sdkTokenIssued()
+        #expect(scenario.refusal(.recordFaceInferenceTimedOut(attempt: 1), at: 3)?.code == .invalidTransition)
+        try scenario.run(.recordCaptureOpened(attempt: 1), at: 3)
+        let first = try scenario.run(.recordFaceInferenceTimedOut(attempt: 1), at: 10)
+        #expect(first.map(\.eventType) == ["FaceInferenceTimedOut"])
+        #expect(try scenario.run(.recordFaceInferenceTimedOut(attempt: 1), at: 11).isEmpty)
+        #expect(scenario.state.status == .captureOpened)
+        #expect(scenario.state.attempt(1)?.faceInferenceTimedOutAt == Fixture.t0.addingTimeInterval(10))
+        try scenario.run(.recordCallback(attempt: 1, outcome: .success(processID: Fixture.process1)), at: 20)
+        #expect(scenario.state.status == .awaitingResult)
     }
 }

@@ -85,12 +85,14 @@ struct EventCodingTests {
             fields: ["humanToken"], purpose: "support ticket 7", channel: "GET /v1/journeys/{id}/human-token"))),
         .journeyCancelled(JourneyCancelled(attempt: 2, occurredAt: at, reason: "order 42 withdrawn \"now\"",
                                            actor: "api-key:abcd2345")),
+        .attemptReplaced(AttemptReplaced(attempt: 1, occurredAt: at, replacedBy: 2, reason: .newCapture)),
+        .faceInferenceTimedOut(FaceInferenceTimedOut(attempt: 2, occurredAt: at)),
     ]
 
     @Test("samples cover every event type exactly once")
     func coverage() {
         #expect(Self.samples.map(\.eventType) == JourneyEvent.allEventTypes)
-        #expect(Set(JourneyEvent.allEventTypes).count == 21)
+        #expect(Set(JourneyEvent.allEventTypes).count == 23)
     }
 
     @Test("each event type round-trips through (type, data)", arguments: samples)
@@ -127,6 +129,7 @@ struct EventCodingTests {
             "CaptureOpened", "CallbackReceived", "WebhookReceived", "ResultPending", "ResultFetched", "TokenExpired",
             "AttemptFailed", "JourneyCompleted", "JourneyAbandoned", "RetryAllowed", "CaptureClosedByUser",
             "CaptureSessionTimedOut", "LinkIssued", "SubjectErased", "PersonalDataDisclosed", "JourneyCancelled",
+            "AttemptReplaced", "FaceInferenceTimedOut",
         ])
     }
 

@@ -43,12 +43,12 @@ struct TokenTests {
         var scenario = try Scenario.tokenIssued()
         try scenario.run(.issueToken, at: 10)
         let refreshed = try scenario.run(.issueToken, at: 301 - 59.999)
-        #expect(refreshed.map(\.eventType) == ["ProcessCreationRequested"])
+        #expect(refreshed.map(\.eventType) == ["AttemptReplaced", "ProcessCreationRequested"])
         var opened = try Scenario.tokenIssued()
         try opened.run(.issueToken, at: 10)
         try opened.run(.recordCaptureOpened(attempt: 1), at: 11)
         let next = try opened.run(.issueToken, at: 12)
-        #expect(next.map(\.eventType) == ["ProcessCreationRequested"])
+        #expect(next.map(\.eventType) == ["AttemptReplaced", "ProcessCreationRequested"])
     }
 
     @Test("exactly 60 s left still hands out the unopened token")
@@ -62,8 +62,8 @@ struct TokenTests {
     func thresholdRefresh() throws {
         var scenario = try Scenario.tokenIssued()
         let events = try scenario.run(.issueToken, at: 301 - 59.999)
-        guard case .processCreationRequested(let requested) = try #require(events.first), events.count == 1 else {
-            Issue.record("expected one ProcessCreationRequested, got \(events)")
+        guard case .processCreationRequested(let requested) = try #require(events.last), events.count == 2 else {
+            Issue.record("expected AttemptReplaced and ProcessCreationRequested, got \(events)")
             return
         }
         #expect(requested.attempt == 2)

@@ -21,6 +21,8 @@ public enum JourneyCommand: Hashable, Sendable {
     case recordCaptureClosedByUser(attempt: Int)
     /// The app reports `onSystemClosedCameraTimeoutSession` for the attempt.
     case recordCaptureSessionTimedOut(attempt: Int)
+    /// The app reports `onSystemChangedTypeCameraTimeoutFaceInference` for the attempt.
+    case recordFaceInferenceTimedOut(attempt: Int)
     /// Unico's webhook for one of the journey's processes.
     case recordWebhook(WebhookNotice)
     /// Get Process answered for the attempt.
@@ -51,6 +53,7 @@ public enum JourneyCommand: Hashable, Sendable {
         case .issueLink: "issue the link"
         case .recordCaptureClosedByUser: "record capture closed by the user"
         case .recordCaptureSessionTimedOut: "record capture session timed out"
+        case .recordFaceInferenceTimedOut: "record face inference timed out"
         case .abandonAbsent: "abandon the journey for an absent user"
         case .recordCaptureOpened: "record capture opened"
         case .recordCallback: "record a callback"

@@ -69,6 +69,18 @@ extension JourneyDecider {
         return [event] + failAttempt(attempt, reason: reason)
     }
 
+    /// Face inference took too long and the capture went on manually: recorded once per attempt
+    /// while its capture is open (before its callback); the attempt goes on.
+    func decideFaceInferenceTimedOut(attempt: Int, command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {
+        try requireActive(command)
+        let target = try knownAttemptWithProcess(attempt, command)
+        if target.faceInferenceTimedOutAt != nil { return [] }
+        guard target.captureOpenedAt != nil, target.callbackAt == nil else {
+            throw invalidTransition(command, attempt: attempt, because: "its capture is not open")
+        }
+        return [.faceInferenceTimedOut(FaceInferenceTimedOut(attempt: attempt, occurredAt: now))]
+    }
+
     func decideWebhook(_ notice: WebhookNotice, command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {
         guard state.status != .notStarted else { throw invalidTransition(command) }
         guard let target = state.attempt(processID: notice.processID) else {

@@ -33,7 +33,7 @@ extension JourneyDecider {
                 if state.isLinkJourney {
                     throw invalidTransition(command, because: "a link journey is captured through its link (GET …/link)")
                 }
-                return try newAttempt(trigger: .tokenRefresh)
+                return try replacing(attempt.number, reason: .tokenRefresh, trigger: .tokenRefresh)
             }
             guard !attempt.tokenReuseRecorded else { return [] }
             let issued = TokenIssued(
@@ -45,12 +45,20 @@ extension JourneyDecider {
             return [.tokenIssued(issued)]
         case .captureOpened:
             // The opened capture keeps its process: a result that still arrives for it is fetched.
-            return try newAttempt(trigger: .tokenRequest)
+            return try replacing(current, reason: .newCapture, trigger: .tokenRequest)
         case .awaitingResult:
             throw invalidTransition(command, because: "the capture ended and its result is being fetched")
         case .notStarted, .attemptFailed, .completed, .abandoned:
             throw invalidTransition(command)
         }
+    }
+
+    /// A new attempt in place of `attempt`, which ends without failing or expiring: its
+    /// `AttemptReplaced` comes first, so every attempt ending without a result has one ending event.
+    private func replacing(_ attempt: Int, reason: AttemptReplaced.Reason, trigger: AttemptTrigger) throws(DomainError) -> [JourneyEvent] {
+        let next = try newAttempt(trigger: trigger)
+        let replaced = AttemptReplaced(attempt: attempt, occurredAt: now, replacedBy: attempt + 1, reason: reason)
+        return [.attemptReplaced(replaced)] + next
     }
 
     /// The current attempt's link, while its process is live and its capture has not ended;

@@ -22,6 +22,8 @@ struct JourneyDecider {
             return try decideDropOff(attempt: attempt, kind: .closedByUser, command: command)
         case .recordCaptureSessionTimedOut(let attempt):
             return try decideDropOff(attempt: attempt, kind: .sessionTimedOut, command: command)
+        case .recordFaceInferenceTimedOut(let attempt):
+            return try decideFaceInferenceTimedOut(attempt: attempt, command: command)
         case .abandonAbsent(let afterAttempt):
             return try decideAbandonAbsent(afterAttempt: afterAttempt, command: command)
         case .recordCaptureOpened(let attempt):

@@ -28,6 +28,8 @@ extension JourneyEvent {
             case .subjectErased(let event): data = try encoder.encode(event)
             case .personalDataDisclosed(let event): data = try encoder.encode(event)
             case .journeyCancelled(let event): data = try encoder.encode(event)
+            case .attemptReplaced(let event): data = try encoder.encode(event)
+            case .faceInferenceTimedOut(let event): data = try encoder.encode(event)
             }
             return EncodedJourneyEvent(type: eventType, data: data)
         } catch {
@@ -100,5 +102,7 @@ extension JourneyEvent {
             .personalDataDisclosed(try $1.decode(PersonalDataDisclosed.self, from: $0))
         },
         JourneyCancelled.eventType: { .journeyCancelled(try $1.decode(JourneyCancelled.self, from: $0)) },
+        AttemptReplaced.eventType: { .attemptReplaced(try $1.decode(AttemptReplaced.self, from: $0)) },
+        FaceInferenceTimedOut.eventType: { .faceInferenceTimedOut(try $1.decode(FaceInferenceTimedOut.self, from: $0)) },
     ]
 }

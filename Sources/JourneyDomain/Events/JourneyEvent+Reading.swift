@@ -85,5 +85,9 @@ extension JourneyEvent {
             .personalDataDisclosed(try PersonalDataDisclosed(reading: &r))
         },
         JourneyCancelled.eventType: { (r) throws(EventJSONReader.Unsupported) in .journeyCancelled(try JourneyCancelled(reading: &r)) },
+        AttemptReplaced.eventType: { (r) throws(EventJSONReader.Unsupported) in .attemptReplaced(try AttemptReplaced(reading: &r)) },
+        FaceInferenceTimedOut.eventType: { (r) throws(EventJSONReader.Unsupported) in
+            .faceInferenceTimedOut(try FaceInferenceTimedOut(reading: &r))
+        },
     ]
 }

@@ -23,6 +23,8 @@ public enum JourneyEvent: Hashable, Sendable {
     case subjectErased(SubjectErased)
     case personalDataDisclosed(PersonalDataDisclosed)
     case journeyCancelled(JourneyCancelled)
+    case attemptReplaced(AttemptReplaced)
+    case faceInferenceTimedOut(FaceInferenceTimedOut)
 
     /// The payload struct inside the case.
     public var payload: any JourneyEventPayload {
@@ -48,6 +50,8 @@ public enum JourneyEvent: Hashable, Sendable {
         case .subjectErased(let event): event
         case .personalDataDisclosed(let event): event
         case .journeyCancelled(let event): event
+        case .attemptReplaced(let event): event
+        case .faceInferenceTimedOut(let event): event
         }
     }
 
@@ -82,5 +86,7 @@ public enum JourneyEvent: Hashable, Sendable {
         SubjectErased.eventType,
         PersonalDataDisclosed.eventType,
         JourneyCancelled.eventType,
+        AttemptReplaced.eventType,
+        FaceInferenceTimedOut.eventType,
     ]
 }

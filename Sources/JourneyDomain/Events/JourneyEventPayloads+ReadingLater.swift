@@ -1,7 +1,7 @@
 import Foundation
 
 // Readers of the payloads of a journey's later events (failures, endings, retries, sessions, links,
-// erasure, disclosure, cancellation): see `JourneyEventPayloads+Reading.swift`.
+// erasure, disclosure, cancellation, replacement, face inference): see `JourneyEventPayloads+Reading.swift`.
 
 extension AttemptFailed {
     private static let keys = StaticKeys(["attempt", "occurredAt", "reason", "retryAt"])
@@ -253,5 +253,49 @@ extension JourneyCancelled {
         self.occurredAt = occurredAt
         self.reason = reason
         self.actor = actor
+    }
+}
+
+extension AttemptReplaced {
+    private static let keys = StaticKeys(["attempt", "occurredAt", "replacedBy", "reason"])
+
+    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+        var attempt: Int?
+        var occurredAt: Date?
+        var replacedBy: Int?
+        var reason: Reason?
+        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+            switch slot {
+            case 0: attempt = try r.int()
+            case 1: occurredAt = try r.date()
+            case 2: replacedBy = try r.int()
+            case 3: reason = Reason(rawValue: try r.string())
+            default: break
+            }
+        }
+        guard let attempt, let occurredAt, let replacedBy, let reason else { throw EventJSONReader.Unsupported() }
+        self.attempt = attempt
+        self.occurredAt = occurredAt
+        self.replacedBy = replacedBy
+        self.reason = reason
+    }
+}
+
+extension FaceInferenceTimedOut {
+    private static let keys = StaticKeys(["attempt", "occurredAt"])
+
+    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+        var attempt: Int?
+        var occurredAt: Date?
+        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+            switch slot {
+            case 0: attempt = try r.int()
+            case 1: occurredAt = try r.date()
+            default: break
+            }
+        }
+        guard let attempt, let occurredAt else { throw EventJSONReader.Unsupported() }
+        self.attempt = attempt
+        self.occurredAt = occurredAt
     }
 }

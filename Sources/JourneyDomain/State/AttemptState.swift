@@ -27,6 +27,8 @@ public struct AttemptState: Hashable, Sendable, Codable {
     public var closedByUserAt: Date?
     /// When the app reported that the capture session timed out.
     public var sessionTimedOutAt: Date?
+    /// When the app reported that face inference timed out (the capture went on, manually).
+    public var faceInferenceTimedOutAt: Date?
     /// When the attempt's `link` was first handed to the app.
     public var linkIssuedAt: Date?
     /// First callback recorded for this attempt.

@@ -132,6 +132,10 @@ extension JourneyState {
             break
         case .journeyCancelled:
             break  // the `JourneyAbandoned` of the same append ends the journey
+        case .attemptReplaced:
+            break  // the `ProcessCreationRequested` of the same append supersedes the attempt
+        case .faceInferenceTimedOut(let e):
+            updateAttempt(e.attempt) { $0.faceInferenceTimedOutAt = $0.faceInferenceTimedOutAt ?? e.occurredAt }
         }
     }
 
