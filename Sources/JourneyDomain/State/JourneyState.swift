@@ -98,7 +98,7 @@ public struct JourneyState: Hashable, Sendable, Codable {
         guard status != .completed, status != .abandoned || learnsLateResults, let attempt = attempt(number)
         else { return false }
         return attempt.processID != nil && attempt.captureOpenedAt != nil
-            && attempt.callbackOutcome == .error(.authenticationFailed)
+            && attempt.callbackOutcome == .error(code: .authenticationFailed)
             && attempt.awaitingResultSince == nil && attempt.resultFetchedAt == nil && attempt.processState == nil
     }
 
