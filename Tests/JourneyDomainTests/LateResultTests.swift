@@ -139,4 +139,19 @@ struct LateResultTests {
         #expect(events.map(\.eventType) == ["ResultFetched", "JourneyCompleted"])
         #expect(scenario.state.status == .completed && scenario.state.abandonedAt != nil)
     }
+
+    @Test func aLinkJourneysPostCapture73302IsProbedBeforeTheWorkersRetryMakesANewProcess() throws {
+        var scenario = Scenario()
+        try scenario.run(Fixture.start(subject: Fixture.linkSubject), at: 0)
+        try scenario.run(Fixture.created(1, Fixture.process1), at: 1)
+        // The person opens the link (recorded as the capture's opening); the app then reports 73302.
+        #expect(try scenario.run(.issueLink, at: 3_600).map(\.eventType) == ["LinkIssued", "CaptureOpened"])
+        try scenario.run(.recordCallback(attempt: 1, outcome: .error(code: .authenticationFailed)), at: 3_700)
+        #expect(scenario.state.nextDue == DueWork(kind: .fetchResult, attempt: 1, at: Fixture.t0.addingTimeInterval(3_700)))
+        try scenario.run(.recordResult(attempt: 1, snapshot: Fixture.result(.created, .unspecified)), at: 3_701)
+        let retry = try #require(scenario.state.nextDue)
+        #expect(retry.kind == .retry && retry.attempt == 1)
+        let events = try scenario.run(.retry(afterAttempt: 1), at: retry.at.timeIntervalSince(Fixture.t0))
+        #expect(events.map(\.eventType) == ["ProcessCreationRequested"], "the worker's retry goes ahead unchanged")
+    }
 }
