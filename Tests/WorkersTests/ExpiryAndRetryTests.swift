@@ -122,9 +122,10 @@ import Workers
             let link = try await h.send("GET", "/v1/journeys/\(id.rawValue)/link", bearer: client)
             #expect(link.status == 200 && link["link"] is String, "\(link.text)")
             let worker = try h.worker()
-            h.clock.set(expiresAt.addingTimeInterval(1))
+            // Handing out the link opened the capture: its grace runs past the link's end.
+            h.clock.set(expiresAt.addingTimeInterval(policy.captureGrace + 1))
             try await h.poll(worker)
-            h.clock.set(expiresAt.addingTimeInterval(12))
+            h.clock.set(expiresAt.addingTimeInterval(policy.captureGrace + 12))
             try await h.poll(worker)
             #expect(try await h.state(id).currentAttemptNumber == 2)
             let processes = h.emulator.processes()
