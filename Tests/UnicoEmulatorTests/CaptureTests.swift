@@ -206,7 +206,8 @@ struct CaptureTests {
             #expect(fixture.emulator.process(id: id)?.result == .ok)
             // An ended process, an expired one or an unknown one opens no capture through its link.
             #expect(try Self.sdkCode(try await fixture.client.json("POST", "/link/\(id)/captures", [:])) == 73304)
-            let short = try await fixture.createProcess(token: try await fixture.accessToken(), { var b = Fixture.validBody; b["expiresIn"] = "60s"; return b }())
+            body["expiresIn"] = "60s"
+            let short = try await fixture.createProcess(token: try await fixture.accessToken(), body)
             fixture.clock.advance(by: 61)
             let shortID = short["id"] as! String
             #expect(try Self.sdkCode(try await fixture.client.json("POST", "/link/\(shortID)/captures", [:])) == 73305)

@@ -145,7 +145,8 @@ struct DemoRunner: Sendable {
         try await workers.pass()
         if let (journeyID, _) = linked,
            let clientToken = try await app.renewClientToken(journeyID, label: Self.linkOpenedAfterAnHour),
-           let processID = try await app.captureThroughLink(journeyID, clientToken: clientToken, label: Self.linkOpenedAfterAnHour) {
+           let processID = try await app.captureThroughLink(journeyID, clientToken: clientToken,
+                                                            label: Self.linkOpenedAfterAnHour) {
             await waitForWebhook(processID: processID, stack: stack, label: Self.linkOpenedAfterAnHour)
             try await workers.pass()
         }
