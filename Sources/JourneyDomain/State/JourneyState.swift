@@ -83,7 +83,7 @@ public struct JourneyState: Hashable, Sendable, Codable {
 
     /// Whether Unico may be asked for `number`'s result before the attempt is expired: the
     /// current attempt, its capture opened, neither a callback nor a webhook arrived (either may
-    /// have been lost while the person finished).
+    /// have been lost while the person finished); or an attempt that ``awaitsFinishProbe(_:)``.
     public func mayProbeResult(_ number: Int) -> Bool {
         if awaitsFinishProbe(number) { return true }
         guard status == .captureOpened, number == currentAttemptNumber, let attempt = attempt(number) else { return false }
