@@ -30,6 +30,10 @@ public enum EventDescription {
         case .webhookReceived(let e):
             return "Unico webhook: process \(e.state)\(e.result.map { ", result \($0)" } ?? "")" + superseded(e.superseded)
         case .resultPending(let e):
+            // A probe after a post-capture 73302 asks once: no next fetch (its `nextFetchAt` is itself).
+            guard e.nextFetchAt > e.occurredAt else {
+                return "result not ready (process \(e.processState.rawValue)); asked once, no further fetch"
+            }
             return "result not ready (process \(e.processState.rawValue)); next fetch at \(RFC3339.string(from: e.nextFetchAt))"
         case .resultFetched(let e):
             return "result fetched: process \(e.processState.rawValue), result \(e.processResult.rawValue)"

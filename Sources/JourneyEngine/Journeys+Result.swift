@@ -42,7 +42,8 @@ extension Journeys {
         }
     }
 
-    /// Before an opened capture's attempt is expired: asks Unico (Get Process, background) whether
+    /// Before an opened capture's attempt is expired, and once after a `73302` that followed an
+    /// opened capture (``JourneyState/awaitsFinishProbe(_:)``, its answer recorded either way): asks Unico (Get Process, background) whether
     /// the capture finished although neither the app's callback nor Unico's webhook arrived, and
     /// records the result if so. `.nothingToFetch` when the attempt may not be asked about (no
     /// opened capture, or a callback came), `.pending` while Unico has no result (expire it).
@@ -56,7 +57,10 @@ extension Journeys {
             throw HumanTokenAPIError(.configuration, "no Unico client for the environment")
         }
         let snapshot = try await unico.getProcess(processID.rawValue, priority: .background)
-        guard snapshot.state == .finished || snapshot.state == .failed else { return .pending }
+        // After a 73302 the "not finished" answer is recorded too (`ResultPending`): probed once.
+        guard snapshot.state == .finished || snapshot.state == .failed || state.awaitsFinishProbe(number) else {
+            return .pending
+        }
         return try await record(snapshot, attempt: number, subject: subject.reference, journey: id, probing: true)
     }
 
@@ -77,7 +81,7 @@ extension Journeys {
                 humanToken: sealed, finishedAt: snapshot.finishedAt)
             let outcome = try context.execute(.recordResult(attempt: number, snapshot: recorded), journey: id,
                                               metadata: metadata)
-            guard !outcome.events.isEmpty else { return .pending }
+            guard outcome.events.contains(where: { $0.eventType != ResultPending.eventType }) else { return .pending }
             return outcome.state.awaitsResult(number) ? .pending : .recorded(outcome.state.status)
         }
     }

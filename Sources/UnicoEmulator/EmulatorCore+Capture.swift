@@ -62,6 +62,28 @@ extension EmulatorCore {
         }
     }
 
+    /// `POST /link/{id}/captures`: the person opened Unico's link (web journey, no `webAppToken`)
+    /// and starts the capture: 201 `{"captureId","processId"}` while the process is open (the link
+    /// lives as long as the process), else 73305 past its lifetime or 73304 once it ended.
+    func linkCapture(_ request: HTTPRequest) -> HTTPResponse {
+        do throws(SDKError) {
+            guard let id = request.pathParameters["id"], let process = process(id: id) else {
+                throw .rejected("unknown process")
+            }
+            guard process.state == .created else {
+                throw process.result == .expired ? .expired() : .rejected("process is no longer open")
+            }
+            let captureID = SecureRandom.uuid().uuidString.lowercased()
+            state.withLock { state in
+                state.captures[captureID] = EmulatorState.Capture(processID: process.id, finished: false)
+                state.processes[process.id]?.captureStarted = true
+            }
+            return JSONBody.response(["captureId": captureID, "processId": process.id], status: .created)
+        } catch {
+            return error.response
+        }
+    }
+
     /// `POST /sdk/captures/{id}/finish` with `{"outcome":"approved|rejected|expired|error"}`.
     ///
     /// Finishes the process (state FINISHED, result OK/INVALID_IDENTITY/EXPIRED/ERROR, a Human

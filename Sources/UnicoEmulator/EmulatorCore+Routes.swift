@@ -13,6 +13,7 @@ extension EmulatorCore {
         router.post("/sdk/captures") { [self] in prepareCapture($0) }
         router.post("/sdk/captures/{id}/finish") { [self] in finishCapture($0) }
         router.get("/link/{id}") { [self] in linkPage($0) }
+        router.post("/link/{id}/captures") { [self] in linkCapture($0) }
         router.get("/healthz") { _ in .text("ok") }
         return router
     }

@@ -20,7 +20,8 @@ import Synchronization
 ///   `{"sdkCode","message"}` with 73203, 73303, 73304 or 73305.
 /// - `POST /sdk/captures/{id}/finish` `{"outcome":"approved|rejected|expired|error"}` → 200
 ///   `{"processId","state","result"}`; queues the webhook.
-/// - `GET /link/{id}` (HTML placeholder) and `GET /healthz`.
+/// - `GET /link/{id}` (HTML placeholder), `POST /link/{id}/captures` (a capture through the link
+///   while the process is open: 201 `{"captureId","processId"}`, finished as above) and `GET /healthz`.
 public final class UnicoEmulator: Sendable {
     public let configuration: Configuration
     let core: EmulatorCore

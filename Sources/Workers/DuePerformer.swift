@@ -80,6 +80,17 @@ public struct DuePerformer: Sendable {
                 return result(of: try await journeys.retry(id, afterAttempt: item.attempt))
             case .reconcileProcessCreation:
                 return try await reconcile(state, item: item)
+            case .fetchResult where state.awaitsFinishProbe(item.attempt):
+                // A 73302 after an opened capture: the finish answer may have been lost while Unico
+                // finished. Asked once (recorded either way) before the retry goes ahead.
+                do {
+                    if case .recorded = try await journeys.probeResult(id, attempt: item.attempt) {
+                        return .done("result_after_73302")
+                    }
+                    return .done("probed_unfinished")
+                } catch let error as HumanTokenAPIError {
+                    return later(item, error, "probe_failed")
+                }
             case .fetchResult:
                 return try await fetch(id, item: item)
             case .abandonAbsent:

@@ -47,6 +47,9 @@ import Testing
         // Came back after 20 minutes with a renewed client token: the same journey, attempt 2, approved.
         #expect(try table.row("came back after 20 minutes")
             == ["came back after 20 minutes", "completed", "2", "2", "approved", "-"])
+        // A link journey whose person opened the link an hour later and captured through it: one process.
+        #expect(try table.row("link journey, opened after an hour")
+            == ["link journey, opened after an hour", "completed", "1", "1", "approved", "-"])
         // Abandoned with an opened capture the app never reported; Unico's webhook completed it late.
         #expect(try table.row("approved after abandonment")
             == ["approved after abandonment", "completed", "1", "1", "approved after abandonment", "-"])

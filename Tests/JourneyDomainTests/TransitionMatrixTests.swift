@@ -78,6 +78,7 @@ struct TransitionMatrixTests {
         case (.callbackSuccess, _), (.callbackError, _): return nil
         case (.result, .awaitingResult): return nil
         case (.result, .captureOpened): return nil  // asked before an opened capture is expired
+        case (.result, .retryScheduled): return nil  // its 73302 followed an opened capture: asked once
         case (.result, .started): return .unknownAttempt  // the journey has no attempt 1 yet
         case (.result, _): return invalid
         case (.expireToken, .processCreated), (.expireToken, .tokenIssued), (.expireToken, .captureOpened): return nil

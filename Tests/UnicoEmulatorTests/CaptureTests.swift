@@ -187,4 +187,31 @@ struct CaptureTests {
             #expect(json["lastEvent"] as? String == "EVENT_TYPE_PROCESS_CREATED")
         }
     }
+
+    @Test func theLinkOpensACaptureAfterTheWebAppTokenExpiredWhileTheProcessIsOpen() async throws {
+        try await withEmulator { fixture in
+            let access = try await fixture.accessToken()
+            var body = Fixture.validBody
+            body["expiresIn"] = "7200s"
+            let process = try await fixture.createProcess(token: access, body)
+            let id = process["id"] as! String
+            // An hour later the webAppToken is long expired; the link still opens a capture.
+            fixture.clock.advance(by: 3600)
+            #expect(try Self.sdkCode(try await Self.prepare(fixture, process["webAppToken"] as! String)) == 73305)
+            let opened = try await fixture.client.json("POST", "/link/\(id)/captures", [:])
+            #expect(opened.status == 201)
+            let captureID = try #require(try opened.json()["captureId"] as? String)
+            #expect(try opened.json()["processId"] as? String == id)
+            #expect(try await Self.finish(fixture, captureID, "approved").status == 200)
+            #expect(fixture.emulator.process(id: id)?.result == .ok)
+            // An ended process, an expired one or an unknown one opens no capture through its link.
+            #expect(try Self.sdkCode(try await fixture.client.json("POST", "/link/\(id)/captures", [:])) == 73304)
+            body["expiresIn"] = "60s"
+            let short = try await fixture.createProcess(token: try await fixture.accessToken(), body)
+            fixture.clock.advance(by: 61)
+            let shortID = short["id"] as! String
+            #expect(try Self.sdkCode(try await fixture.client.json("POST", "/link/\(shortID)/captures", [:])) == 73305)
+            #expect(try Self.sdkCode(try await fixture.client.json("POST", "/link/unknown/captures", [:])) == 73304)
+        }
+    }
 }

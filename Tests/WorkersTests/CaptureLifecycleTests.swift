@@ -135,6 +135,59 @@ import Workers
         }
     }
 
+    @Test func aFinishLostBehindA73302IsLearntByTheProbeEvenAfterTheAppStartedAttemptTwo() async throws {
+        let policy = RetryPolicy(initialInterval: 10, jitterFraction: 0)
+        try await withWorkers(policy: policy) { h in
+            let (id, webAppToken, client) = try await started(h)
+            let worker = try h.worker()
+            #expect(try await h.send("POST", "/v1/journeys/\(id.rawValue)/capture-opened", json: [:], bearer: client).status == 200)
+            let capture = try await openCapture(h, webAppToken: webAppToken)
+            // Unico finishes the process, approved, but the finish answer is lost: the app reports
+            // 73302, and the person taps "try again" before any worker ran (attempt 2 exists).
+            try await finishCapture(h, capture.captureID, outcome: "approved")
+            #expect(try await h.send("POST", "/v1/journeys/\(id.rawValue)/callback",
+                                     json: ["outcome": "error", "code": 73302], bearer: client).status == 200)
+            let token = try await h.send("POST", "/v1/journeys/\(id.rawValue)/token", bearer: client)
+            #expect(token["attempt"] as? Int == 2)
+
+            // The workers ask Unico about attempt 1 once: the approval is learnt for attempt 1.
+            try await h.poll(worker)
+            let state = try await h.state(id)
+            #expect(state.status == .completed && state.outcome == .approved, "\(state.status)")
+            #expect(state.humanToken != nil)
+            #expect(try await h.eventTypes(id).suffix(2) == ["ResultFetched", "JourneyCompleted"])
+            let stream = "journey-" + id.rawValue
+            let completed = try await h.database.owner.query(
+                "SELECT (data->>'attempt')::int FROM events WHERE stream_name = \(stream) AND event_type = 'JourneyCompleted'")
+            #expect(try completed.first?.decode(0, as: Int.self) == 1)
+        }
+    }
+
+    @Test func aProcessUnfinishedBehindA73302IsAskedAboutOnceAndTheRetryGoesAhead() async throws {
+        let policy = RetryPolicy(initialInterval: 10, jitterFraction: 0)
+        try await withWorkers(policy: policy) { h in
+            let (id, webAppToken, client) = try await started(h)
+            let worker = try h.worker()
+            #expect(try await h.send("POST", "/v1/journeys/\(id.rawValue)/capture-opened", json: [:], bearer: client).status == 200)
+            _ = try await openCapture(h, webAppToken: webAppToken)
+            #expect(try await h.send("POST", "/v1/journeys/\(id.rawValue)/callback",
+                                     json: ["outcome": "error", "code": 73302], bearer: client).status == 200)
+            // Unico never got the capture: the probe records "not finished", nothing else changes.
+            try await h.poll(worker)
+            #expect(try await h.state(id).status == .retryScheduled)
+            #expect(try await h.eventTypes(id).last == "ResultPending")
+            // The retry goes ahead as before: allowed after the policy's 10 s, then the app's next capture.
+            h.clock.advance(by: 11)
+            try await h.poll(worker)
+            #expect(try await h.state(id).status == .retryAvailable)
+            #expect(try await h.eventTypes(id).filter { $0 == "ResultPending" }.count == 1, "asked once")
+            #expect(try await h.capture(id))
+            let state = try await h.state(id)
+            #expect(state.status == .completed && state.outcome == .approved)
+            #expect(state.currentAttemptNumber == 2)
+        }
+    }
+
     // MARK: - The app and the device
 
     /// Starts a journey; its id, attempt 1's webAppToken and the app's client token.

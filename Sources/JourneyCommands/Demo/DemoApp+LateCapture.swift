@@ -45,7 +45,7 @@ extension DemoApp {
     }
 
     /// One JSON POST to the emulator's SDK endpoints, as the SDK Lite makes it (no credentials).
-    private func sdkPost(_ path: String, _ fields: [String: String]) async throws -> (Int, [String: Any]) {
+    func sdkPost(_ path: String, _ fields: [String: String]) async throws -> (Int, [String: Any]) {
         var request = URLRequest(url: unicoURL.appendingPathComponent(path))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -33,7 +33,9 @@ struct DemoRunner: Sendable {
     /// Closed the app after attempt 1's token; 20 minutes later the backend renewed the app's
     /// client token (`POST …/client-token`) and the app captured: the same journey, approved.
     static let cameBackAfter20Minutes = "came back after 20 minutes"
-    // "link journey, opened after an hour" comes with link journeys that live as long as the link.
+    /// A link journey (`"delivery": "link"`): Unico sent the person the link; they open it an hour
+    /// later (`GET …/link` records the opening) and capture through it: one process, approved.
+    static let linkOpenedAfterAnHour = "link journey, opened after an hour"
 
     /// Short intervals, three attempts, a 60 s capture grace and the standard 30-minute window for
     /// absent users (a person may come back after 20 minutes), so a few moves of the clock show every case.
@@ -90,6 +92,7 @@ struct DemoRunner: Sendable {
         let unreported = try await app.openCapture(Self.approvedAfterAbandonment)
         let later = try await app.start(Self.cameBackAfter20Minutes)
         let denied = try await app.start(Self.cameraDeniedThenGranted)
+        let linked = try await app.startLink(Self.linkOpenedAfterAnHour)
         if let denied { try await app.drive(.appReports(73705), denied, environment: "UAT") }
         let workers = try DemoWorkers(database: database, dependencies: stack.dependencies)
 
@@ -137,11 +140,21 @@ struct DemoRunner: Sendable {
         try await workers.pass()
         results.append((Self.absentUser, absent?.journeyID))
 
-        // Here: "link journey, opened after an hour" (to come with link journeys that live as long as the link).
+        log("clock to +1 h: the person opens the link Unico sent; the backend renews the app's client token")
+        clock.advance(by: 3600 - (1200 + policy.abandonAfter + 1))
+        try await workers.pass()
+        if let (journeyID, _) = linked,
+           let clientToken = try await app.renewClientToken(journeyID, label: Self.linkOpenedAfterAnHour),
+           let processID = try await app.captureThroughLink(journeyID, clientToken: clientToken,
+                                                            label: Self.linkOpenedAfterAnHour) {
+            await waitForWebhook(processID: processID, stack: stack, label: Self.linkOpenedAfterAnHour)
+            try await workers.pass()
+        }
+        results.append((Self.linkOpenedAfterAnHour, linked?.0))
 
         log("the person abandoned with an opened capture finishes it; only Unico's webhook says so")
         if let unreported, try await app.finishAtUnico(unreported, label: Self.approvedAfterAbandonment) {
-            await waitForWebhook(processID: unreported.processID, stack: stack)
+            await waitForWebhook(processID: unreported.processID, stack: stack, label: Self.approvedAfterAbandonment)
             try await workers.pass()
         }
         results.append((Self.approvedAfterAbandonment, unreported?.started.journeyID))
@@ -170,7 +183,7 @@ struct DemoRunner: Sendable {
     }
 
     /// Waits (at most 10 s of real time) until the emulator delivered `processID`'s webhook.
-    private func waitForWebhook(processID: String, stack: LocalStack) async {
+    private func waitForWebhook(processID: String, stack: LocalStack, label: String) async {
         for _ in 0..<200 {
             let delivered = stack.emulator.webhookDeliveries().contains {
                 $0.notification.processId == processID && $0.outcome == .delivered
@@ -178,6 +191,6 @@ struct DemoRunner: Sendable {
             if delivered { return }
             try? await Task.sleep(for: .milliseconds(50))
         }
-        log("\(Self.approvedAfterAbandonment): Unico's webhook was not delivered")
+        log("\(label): Unico's webhook was not delivered")
     }
 }

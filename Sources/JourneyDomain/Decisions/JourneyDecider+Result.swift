@@ -15,7 +15,7 @@ extension JourneyDecider {
         // A result is recorded while the journey runs, and for an abandoned one that a later
         // webhook said finished (shown as completed after its abandonment: no approval is lost).
         guard state.status != .notStarted, state.status != .completed,
-              state.status != .abandoned || state.awaitsResult(attempt)
+              state.status != .abandoned || state.awaitsResult(attempt) || state.awaitsFinishProbe(attempt)
         else { throw invalidTransition(command) }
         guard state.attempt(attempt) != nil else {
             throw error(
@@ -40,6 +40,11 @@ extension JourneyDecider {
         }
         guard snapshot.state == .finished || snapshot.state == .failed else {
             // Asked before expiring an opened capture: nothing to record while Unico works on it.
+            // After a 73302 the answer is recorded, so the probe runs once and the retry goes ahead.
+            if probing, state.awaitsFinishProbe(attempt) {
+                return [.resultPending(ResultPending(attempt: attempt, occurredAt: now, processState: snapshot.state,
+                                                     pendingFetches: target.pendingFetches + 1, nextFetchAt: now))]
+            }
             if probing { return [] }
             let pending = target.pendingFetches + 1
             let next = now.addingTimeInterval(JourneyTiming.resultPollDelay(afterPendingFetches: pending))
@@ -72,7 +77,7 @@ extension JourneyDecider {
             )
         )
         guard let outcome = Self.definitiveOutcome(of: snapshot) else {
-            guard attempt == current, !state.status.isTerminal else { return [fetched] }
+            guard attempt == current, !state.status.isTerminal, target.failedAt == nil else { return [fetched] }
             let reason: AttemptFailureReason = snapshot.state == .finished && snapshot.result == .expired
                 ? .processExpired
                 : .processFailed(state: snapshot.state, result: snapshot.result)

@@ -11,7 +11,11 @@ extension JourneyState {
         let earlier = candidatesAwaiting.filter { awaitsResult($0.number) }.compactMap { attempt in
             (attempt.nextFetchAt ?? attempt.awaitingResultSince).map { DueWork(kind: .fetchResult, attempt: attempt.number, at: $0) }
         }
-        let candidates = earlier + [currentDue].compactMap { $0 }
+        // A 73302 after an opened capture: Get Process once before the retry (ties go to the probe).
+        let probes = attempts.filter { awaitsFinishProbe($0.number) }.compactMap { attempt in
+            (attempt.callbackAt ?? attempt.failedAt).map { DueWork(kind: .fetchResult, attempt: attempt.number, at: $0) }
+        }
+        let candidates = probes + earlier + [currentDue].compactMap { $0 }
         return candidates.min { $0.at < $1.at }
     }
 

@@ -83,11 +83,23 @@ public struct JourneyState: Hashable, Sendable, Codable {
 
     /// Whether Unico may be asked for `number`'s result before the attempt is expired: the
     /// current attempt, its capture opened, neither a callback nor a webhook arrived (either may
-    /// have been lost while the person finished).
+    /// have been lost while the person finished); or an attempt that ``awaitsFinishProbe(_:)``.
     public func mayProbeResult(_ number: Int) -> Bool {
+        if awaitsFinishProbe(number) { return true }
         guard status == .captureOpened, number == currentAttemptNumber, let attempt = attempt(number) else { return false }
         return attempt.processID != nil && attempt.captureOpenedAt != nil && attempt.callbackAt == nil
             && attempt.resultFetchedAt == nil
+    }
+
+    /// Whether attempt `number` ended in a `73302` after its capture was opened (the finish answer
+    /// may have been lost while Unico finished the process) and Unico was not asked yet: the
+    /// workers probe it once before its retry, also after a newer attempt replaced it.
+    public func awaitsFinishProbe(_ number: Int) -> Bool {
+        guard status != .completed, status != .abandoned || learnsLateResults, let attempt = attempt(number)
+        else { return false }
+        return attempt.processID != nil && attempt.captureOpenedAt != nil
+            && attempt.callbackOutcome == .error(code: .authenticationFailed)
+            && attempt.awaitingResultSince == nil && attempt.resultFetchedAt == nil && attempt.processState == nil
     }
 
     /// Attempts with a result to fetch, oldest first.
