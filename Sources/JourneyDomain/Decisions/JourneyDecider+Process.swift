@@ -17,7 +17,8 @@ extension JourneyDecider {
             subject: start.subject,
             clientReference: start.clientReference,
             retryPolicy: start.retryPolicy,
-            tenant: start.tenant
+            tenant: start.tenant,
+            deadline: start.deadline
         )
         guard start.processAtStart || !start.subject.notificationChannels.isEmpty else {
             // SDK journeys: attempt 1's process is made when the app asks for its token.

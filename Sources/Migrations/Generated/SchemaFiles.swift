@@ -41,5 +41,6 @@ public enum SchemaFiles {
         migration0040,
         migration0041,
         migration0042,
+        migration0044,
     ]
 }
