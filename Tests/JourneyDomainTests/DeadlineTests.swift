@@ -147,3 +147,16 @@ private extension JourneyStarted {
         String(decoding: try JourneyEvent.journeyStarted(self).encoded().data, as: UTF8.self)
     }
 }
+
+extension DeadlineTests {
+    @Test func aLinkEndsWithTheDeadlineAndTheDeadlineWinsTheTie() throws {
+        var scenario = try Self.started(deadline: 3600, subject: Fixture.linkSubject)
+        #expect(scenario.state.currentAttemptNumber == 1, "a link journey's process is made with the start")
+        try scenario.run(Fixture.created(1, Fixture.process1), at: 1)
+        let deadline = Fixture.t0.addingTimeInterval(3600)
+        #expect(scenario.state.currentAttempt?.tokenExpiresAt == deadline)
+        #expect(scenario.state.nextDue == DueWork(kind: .abandonAtDeadline, attempt: 1, at: deadline))
+        try scenario.run(.abandonAtDeadline, at: 3600)
+        #expect(scenario.state.abandonReason?.kind == .deadlineReached)
+    }
+}

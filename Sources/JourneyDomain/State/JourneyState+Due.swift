@@ -11,7 +11,8 @@ extension JourneyState {
         let earlier = candidatesAwaiting.filter { awaitsResult($0.number) }.compactMap { attempt in
             (attempt.nextFetchAt ?? attempt.awaitingResultSince).map { DueWork(kind: .fetchResult, attempt: attempt.number, at: $0) }
         }
-        let candidates = earlier + [currentDue, deadlineDue].compactMap { $0 }
+        // The deadline first: at the same instant it wins over the attempt's own work.
+        let candidates = earlier + [deadlineDue, currentDue].compactMap { $0 }
         return candidates.min { $0.at < $1.at }
     }
 
