@@ -32,6 +32,8 @@ public struct StateSummary: Sendable, Equatable, Encodable {
     public var clientReference: String?
     public var subjectReference: String?
     public var startedAt: Date?
+    /// The start's deadline, when it set one.
+    public var deadline: Date?
     public var updatedAt: Date?
     public var completedAt: Date?
     public var abandonedAt: Date?
@@ -54,6 +56,7 @@ public struct StateSummary: Sendable, Equatable, Encodable {
         clientReference = state.clientReference
         subjectReference = state.subject?.reference.rawValue
         startedAt = state.startedAt
+        deadline = state.deadline
         updatedAt = state.updatedAt
         completedAt = state.completedAt
         abandonedAt = state.abandonedAt

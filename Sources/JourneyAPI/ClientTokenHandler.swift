@@ -7,7 +7,8 @@ import JourneyEngine
 /// back to a journey that can still be continued (Persona's "resume inquiry"). API key with
 /// `journeys:write`, its own tenant's journeys only. The token lives ``JourneyClientToken/lifetime``,
 /// never past the journey's known end; earlier tokens keep working until their own expiry.
-/// A journey that ended answers 410 `journey_ended`. Nothing is appended to the journey.
+/// A journey that ended answers 410 `journey_ended`, one past its deadline (the workers are about
+/// to abandon it) 409 `deadline_reached`. Nothing is appended to the journey.
 struct ClientTokenHandler: Sendable {
     let authenticator: RequestAuthenticator
     let journeys: Journeys
@@ -20,11 +21,21 @@ struct ClientTokenHandler: Sendable {
         let state = try await journeys.state(of: id, tenant: principal.tenant)
         guard !state.status.isTerminal else { throw Problem.journeyEnded(state.status).about(journey: id.rawValue) }
         let now = dependencies.clock()
+        if let deadline = state.deadline, state.isPastDeadline(now) {
+            let refusal = DomainError(code: .deadlineReached, message: "cannot issue a client token while the journey is "
+                                          + "\(state.status.rawValue): its deadline \(Self.format(deadline)) passed",
+                                      status: state.status)
+            throw Problem.domain(refusal).about(journey: id.rawValue)
+        }
         let (token, expiresAt) = try JourneyClientToken.issue(dependencies.clientTokens, journeyID: uuid, now: now,
                                                               until: state.continuationDeadline)
         let body = ClientTokenResponse(journeyId: id.rawValue, status: state.status.rawValue, clientToken: token,
                                        clientTokenExpiresAt: expiresAt)
         return try HTTPResponse.json(body, status: .created, encoder: TokenResponse.encoder)
+    }
+
+    private static func format(_ date: Date) -> String {
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
     }
 }
 

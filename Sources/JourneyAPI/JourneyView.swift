@@ -38,6 +38,10 @@ struct JourneyView: Encodable, Sendable {
     /// The pseudonymous subject reference (`GET /v1/journeys?subject=`); never the document number.
     var subjectReference: String?
     var startedAt: Date?
+    /// The start's deadline, if it set one: the journey is abandoned (`deadlineReached`) then.
+    var deadline: Date?
+    /// The journey's attempt budget: its start's `maximumAttempts`, else the deployment's.
+    var maximumAttempts: Int
     var updatedAt: Date?
     var completedAt: Date?
     var abandonedAt: Date?
@@ -60,6 +64,8 @@ struct JourneyView: Encodable, Sendable {
         clientReference = state.clientReference
         subjectReference = state.subject?.reference.rawValue
         startedAt = state.startedAt
+        deadline = state.deadline
+        maximumAttempts = state.retryPolicy.maximumAttempts
         updatedAt = state.updatedAt
         completedAt = state.completedAt
         abandonedAt = state.abandonedAt

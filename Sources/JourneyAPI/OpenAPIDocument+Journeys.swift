@@ -91,7 +91,8 @@ extension OpenAPIDocument {
                 + "same token: one capture, one process; only the first reuse is recorded, as TokenIssued with "
                 + "reused, later ones write nothing); once the capture was opened or ended, or a retry is "
                 + "allowed, a new attempt with a fresh Unico process. 409 naming the state (journeyStatus) for a "
-                + "journey completed, abandoned, awaiting its result or out of budget (attempts_exhausted), and "
+                + "journey completed, abandoned, awaiting its result, out of budget (attempts_exhausted) or past its "
+                + "deadline (deadline_reached), and "
                 + "process_creation_pending while another request's Create Process is unresolved after 10 s; "
                 + "concurrent_update (Retry-After) when other requests kept changing the journey. "
                 + "Cache-Control: no-store.",
@@ -102,10 +103,11 @@ extension OpenAPIDocument {
             "A fresh client token for the app of a person who comes back to a journey that can still be continued "
                 + "(scope journeys:write, the key's own tenant). It lives 1 hour, never past the journey's known end "
                 + "(firstTokenBy of a started journey, or when an allowed retry lapses); earlier client tokens keep "
-                + "working until their own expiry. Nothing is recorded in the journey. 410 journey_ended for a journey "
-                + "that ended. Cache-Control: no-store.",
+                + "working until their own expiry, and none outlives the journey's deadline. Nothing is recorded in "
+                + "the journey. 410 journey_ended for a journey that ended, 409 deadline_reached for one past its "
+                + "deadline. Cache-Control: no-store.",
             security: ["apiKey"],
-            responses: ["201": answer("A client token.", "ClientToken")], problems: ["401", "403", "404", "410"])],
+            responses: ["201": answer("A client token.", "ClientToken")], problems: ["401", "403", "404", "409", "410"])],
         "/v1/journeys/{id}/cancel": ["post": journeyOperation(
             "cancelJourney",
             "Cancel a journey the company no longer wants (scope journeys:write, the key's own tenant): appends "
@@ -225,6 +227,16 @@ extension OpenAPIDocument {
             "createProcess": ["type": "string", "enum": StartJourneyRequest.createProcessValues, "default": "onTokenRequest",
                               "description": "When attempt 1's Unico process is made: at the app's first token request "
                                   + "(default) or now, with the start."],
+            "maximumAttempts": ["type": "integer", "minimum": 1,
+                                "description": "The journey's attempt budget: 1 to the deployment's retry policy "
+                                    + "maximumAttempts (JOURNEYS_RETRY_MAXIMUM_ATTEMPTS, default 5), which it lowers for "
+                                    + "this journey only (else 422 naming maximumAttempts). Default: the deployment's."],
+            "deadline": ["type": "string", "format": "date-time",
+                         "description": "When the journey is abandoned (abandonReason.kind deadlineReached, webhook "
+                             + "journey.abandoned) if it has not completed: an RFC 3339 timestamp with offset, in the "
+                             + "future and at most \(Int(JourneyTiming.maximumDeadline / 86_400)) days away (else 422 naming "
+                             + "deadline). No token or process is handed out after it and client tokens never outlive it. "
+                             + "Default: none."],
         ], required: ["subject", "environment", "flow", "purpose"])
         schema["example"] = [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva"],
@@ -263,12 +275,12 @@ extension OpenAPIDocument {
         "Journey": object([
             "journeyId": string, "status": string, "attempt": integer, "environment": string, "flow": string,
             "purpose": string, "clientReference": string, "subjectReference": string, "startedAt": time,
-            "updatedAt": time, "completedAt": time,
+            "deadline": time, "maximumAttempts": integer, "updatedAt": time, "completedAt": time,
             "abandonedAt": time, "abandonReason": abandonReasonSchema, "outcome": string, "version": integer, "completedAfterAbandonment": ["type": "boolean"],
             "lastErrorCode": object(["code": integer, "meaning": string, "category": string, "action": string,
                                      "retryable": ["type": "boolean"]]),
             "attempts": ["type": "array", "items": ["type": "object"]],
-        ], required: ["journeyId", "status", "attempt", "attempts"]),
+        ], required: ["journeyId", "status", "attempt", "maximumAttempts", "attempts"]),
         "JourneyPage": object([
             "items": ["type": "array", "items": object([
                 "journeyId": string, "status": string, "attempt": integer, "environment": string, "flow": string,

@@ -113,7 +113,8 @@ enum OpenAPIDocument {
         `journeyStatus` says how; start a new journey with a new key), \
         concurrent_update (409, Retry-After: other requests changed the journey at the same time; nothing was \
         written, send it again), \
-        retry_not_due (409, Retry-After: the seconds until the step is due), \
+        retry_not_due (409, Retry-After: the seconds until the step is due), deadline_reached (409: the journey's \
+        deadline passed; no token, link or client token is handed out), \
         metrics_unauthorized (401 on /metrics when JOURNEYS_METRICS_TOKEN is set), \
         subject_erased (410: the subject was erased, their sealed data no longer opens), unknown_subject (404), \
         invalid_subject_reference, document_given_as_reference, reference_given_as_document, invalid_document, \

@@ -37,7 +37,8 @@ struct StartJourneyHandler: Sendable {
             try await authenticator.apiKey(request, scope: .journeysWrite)
         }
         let (valid, claim, processAtStart) = try StageTimer.measure(StartStage.validate) {
-            try Self.validate(request, principal: principal)
+            try Self.validate(request, principal: principal, policy: self.journeys.dependencies.retryPolicy,
+                              now: dependencies.clock())
         }
         let (tokens, lease, journeys, timer) = (dependencies.clientTokens, idempotency.configuration.lease, journeys, StageTimer.current)
         let outcome: StartOutcome<HTTPResponse>
@@ -58,7 +59,9 @@ struct StartJourneyHandler: Sendable {
                     return PipelinedAnswer(response, statements: finishing.map { [$0] } ?? [])
                 }, answer: { outcome, _ in
                     // The key's answer is stored in the attempt's pipeline (see `PipelinedAnswer`).
-                    let response = try StageTimer.measure(StartStage.answer, in: timer) { try Self.response(outcome, tokens: tokens) }
+                    let response = try StageTimer.measure(StartStage.answer, in: timer) {
+                        try Self.response(outcome, tokens: tokens, until: valid.deadline)
+                    }
                     let finishing = claim.map { IdempotencyStore.finishing($0, journeyID: outcome.journeyID.rawValue, response: response) }
                     return PipelinedAnswer(response, statements: finishing.map { [$0] } ?? [])
                 })
@@ -92,9 +95,11 @@ struct StartJourneyHandler: Sendable {
         let (journeys, tokens) = (journeys, dependencies.clientTokens)
         return { journeyID in
             do {
-                return try Self.response(try await journeys.resumeToken(JourneyID(journeyID), actor: actor), tokens: tokens)
+                let outcome = try await journeys.resumeToken(JourneyID(journeyID), actor: actor)
+                let deadline = try await journeys.state(of: JourneyID(journeyID)).deadline
+                return try Self.response(outcome, tokens: tokens, until: deadline)
             } catch let refusal as DomainError {
-                if refusal.status.isTerminal || refusal.code == .attemptsExhausted {
+                if refusal.status.isTerminal || refusal.code == .attemptsExhausted || refusal.code == .deadlineReached {
                     return Problem.journeyEnded(refusal.status).about(journey: journeyID).response
                 }
                 var problem = Problem.domain(refusal).about(journey: journeyID)
@@ -104,19 +109,21 @@ struct StartJourneyHandler: Sendable {
         }
     }
 
-    /// The validated start, the request's idempotency claim and whether attempt 1's process is
-    /// made now; 415 or 422 problems otherwise.
-    static func validate(_ request: HTTPRequest, principal: Principal)
+    /// The validated start (its attempt budget within the deployment's `policy`, its deadline
+    /// after `now`), the request's idempotency claim and whether attempt 1's process is made now;
+    /// 415 or 422 problems otherwise.
+    static func validate(_ request: HTTPRequest, principal: Principal, policy: RetryPolicy, now: Date)
         throws -> (ValidatedStartJourney, IdempotencyStore.Claim?, processAtStart: Bool) {
         try request.requireMediaType()
         let body: StartJourneyRequest = try request.decode()
-        let valid: ValidatedStartJourney
+        var valid: ValidatedStartJourney
         do {
             valid = try body.input.validated()
         } catch {
             throw Problem.validation(error)
         }
         try body.checkDelivery()
+        (valid.maximumAttempts, valid.deadline) = try body.limits(policy: policy, now: now)
         let processAtStart = try body.processAtStart()
         return (valid, try claim(request, principal: principal), processAtStart)
     }
@@ -133,8 +140,9 @@ struct StartJourneyHandler: Sendable {
         return try HTTPResponse.json(body, status: .created, encoder: TokenResponse.encoder)
     }
 
-    /// 201 with the token and a client token, or the problem of a failed creation naming the journey.
-    static func response(_ outcome: AttemptOutcome, tokens: ClientTokenIssuer) throws -> HTTPResponse {
+    /// 201 with the token and a client token (never past the journey's `until`, its deadline), or
+    /// the problem of a failed creation naming the journey.
+    static func response(_ outcome: AttemptOutcome, tokens: ClientTokenIssuer, until: Date?) throws -> HTTPResponse {
         let issued: IssuedToken
         switch outcome.result {
         case .failure(let error): return Problem.engine(error).about(journey: outcome.journeyID.rawValue).response
@@ -142,7 +150,7 @@ struct StartJourneyHandler: Sendable {
         }
         let (journeyID, now) = (outcome.journeyID, outcome.decidedAt)
         guard let uuid = UUID(uuidString: journeyID.rawValue) else { throw Problem.internalError() }
-        let (token, expiresAt) = try JourneyClientToken.issue(tokens, journeyID: uuid, now: now, until: nil)
+        let (token, expiresAt) = try JourneyClientToken.issue(tokens, journeyID: uuid, now: now, until: until)
         let body = TokenResponse(
             journeyId: journeyID.rawValue, attempt: issued.attempt, webAppToken: issued.webAppToken,
             webAppTokenExpiresAt: issued.expiresAt, environment: outcome.environment.rawValue,

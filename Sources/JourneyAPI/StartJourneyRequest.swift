@@ -1,3 +1,5 @@
+import Cryptography
+import Foundation
 import HTTPServer
 import JourneyDomain
 
@@ -27,6 +29,14 @@ struct StartJourneyRequest: Decodable, Sendable {
     /// `link` (Unico's link, sent through `subject.notificationChannels`; the attempt lives as
     /// long as the link). Never inferred: channels without `link` are refused.
     var delivery: String?
+
+    /// The journey's attempt budget: 1 to the deployment's retry policy `maximumAttempts`
+    /// (default: that). Any JSON value, so that a wrong type is a 422 naming the field.
+    var maximumAttempts: JSONValue?
+
+    /// When the journey is abandoned (`deadlineReached`) if not completed: an RFC 3339 timestamp
+    /// with offset, in the future, at most ``JourneyTiming/maximumDeadline`` away (default: none).
+    var deadline: JSONValue?
 
     /// The values of `createProcess`.
     static let createProcessValues = ["onTokenRequest", "now"]
@@ -66,6 +76,25 @@ struct StartJourneyRequest: Decodable, Sendable {
                 field: "createProcess",
                 detail: "createProcess must be one of \(Self.createProcessValues.joined(separator: ", ")).")
         }
+    }
+
+    /// The journey's own limits within the deployment's `policy`, `deadline` checked against
+    /// `now`; 422 naming `maximumAttempts` or `deadline` otherwise.
+    func limits(policy: RetryPolicy, now: Date) throws -> (maximumAttempts: Int?, deadline: Date?) {
+        var attempts: Int?, deadline: Date?
+        if let value = maximumAttempts, value != .null {
+            switch JourneyLimits.maximumAttempts(value.intValue, policy: policy) {
+            case .success(let budget): attempts = budget
+            case .failure(let issue): throw Problem.validationFailed(field: issue.field, detail: issue.message + ".")
+            }
+        }
+        if let value = self.deadline, value != .null {
+            switch JourneyLimits.deadline(value.stringValue, now: now) {
+            case .success(let date): deadline = date
+            case .failure(let issue): throw Problem.validationFailed(field: issue.field, detail: issue.message + ".")
+            }
+        }
+        return (attempts, deadline)
     }
 
     /// The domain's input, for ``StartJourneyInput/validated()``.

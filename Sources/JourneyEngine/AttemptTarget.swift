@@ -33,9 +33,15 @@ public struct AttemptTarget: Sendable {
         self.processLifetime = processLifetime
     }
 
-    /// The `expiresIn` a process of `state`'s journey asks for; nil for SDK journeys.
+    /// The `expiresIn` a process of `state`'s journey asks for; nil for SDK journeys. A link
+    /// never outlives the journey's deadline (counted from the attempt's request; at least 60 s).
     public static func processLifetime(of state: JourneyState) -> Int? {
-        state.isLinkJourney ? Int(state.retryPolicy.linkLifetime) : nil
+        guard state.isLinkJourney else { return nil }
+        var lifetime = state.retryPolicy.linkLifetime
+        if let deadline = state.deadline, let requested = state.currentAttempt?.requestedAt {
+            lifetime = min(lifetime, max(60, deadline.timeIntervalSince(requested).rounded(.up)))
+        }
+        return Int(lifetime)
     }
 
     /// The target of the journey's current attempt, its subject opened with `vault` on `connection`;

@@ -34,6 +34,12 @@ extension Journeys {
         try await commands.execute(.abandonAbsent(afterAttempt: attempt), journey: id, metadata: workerMetadata)
     }
 
+    /// Abandons a journey whose deadline came before it completed (`deadlineReached`).
+    @discardableResult
+    public func abandonAtDeadline(_ id: JourneyID) async throws -> JourneyRepository.Outcome {
+        try await commands.execute(.abandonAtDeadline, journey: id, metadata: workerMetadata)
+    }
+
     /// Looks the open intent of `state`'s current attempt up by client reference; adopts the
     /// process Unico created for it, or creates it if absent (when `mayCreate`; else answers
     /// `.creation(.leftOpen)`). A failed lookup records nothing, unless it is the `lastTry`: then

@@ -44,7 +44,7 @@ extension Journeys {
                 guard let attempt = outcome.state.currentAttempt else {
                     // The process waits for the app's token request: answer now, in this transaction.
                     let started = StartedJourney(journeyID: journeyID, environment: valid.environment, startedAt: context.now,
-                                                 firstTokenBy: outcome.state.firstCaptureDeadline)
+                                                 firstTokenBy: outcome.state.continuationDeadline)
                     let answered = try awaitingToken(started)
                     try Self.run(answered.statements, on: context.connection)
                     return .answered(answered.value)

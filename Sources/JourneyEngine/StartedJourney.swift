@@ -7,7 +7,7 @@ public struct StartedJourney: Sendable, Equatable {
     public var environment: Environment
     /// The start's transaction time.
     public var startedAt: Date
-    /// When the journey is abandoned if the app never asks for a token.
+    /// When the journey is abandoned if the app never asks for a token (its deadline, if earlier).
     public var firstTokenBy: Date?
 
     public init(journeyID: JourneyID, environment: Environment, startedAt: Date, firstTokenBy: Date?) {

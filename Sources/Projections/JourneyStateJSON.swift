@@ -11,7 +11,7 @@ import JourneyDomain
 enum JourneyStateJSON {
     static let stateKeys = [
         "status", "version", "journeyID", "environment", "flow", "purpose", "subject", "clientReference", "tenant",
-        "retryPolicy", "startedAt", "attempts", "lastErrorCode", "lastFailure", "outcome", "humanToken", "completedAt",
+        "retryPolicy", "startedAt", "deadline", "attempts", "lastErrorCode", "lastFailure", "outcome", "humanToken", "completedAt",
         "abandonedAt", "abandonReason", "subjectErasedAt", "supersededCallbacks", "webhooksReceived", "updatedAt",
     ]
 
@@ -45,6 +45,7 @@ enum JourneyStateJSON {
         if let value = state.tenant { json.key("tenant"); json.string(value) }
         json.key("retryPolicy"); try write(state.retryPolicy, to: &json)
         try date("startedAt", state.startedAt, &json)
+        try date("deadline", state.deadline, &json)
         json.key("attempts")
         json.beginArray()
         for attempt in state.attempts {

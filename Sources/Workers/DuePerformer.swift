@@ -96,6 +96,9 @@ public struct DuePerformer: Sendable {
             case .abandonAbsent:
                 try await journeys.abandonAbsent(id, afterAttempt: item.attempt)
                 return .done("abandoned_absent")
+            case .abandonAtDeadline:
+                try await journeys.abandonAtDeadline(id)
+                return .done("abandoned_at_deadline")
             }
         } catch let refusal as DomainError {
             return .done("refused_\(refusal.code.rawValue)")

@@ -20,6 +20,8 @@ public struct DomainError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let processCreationPending = Code(rawValue: "process_creation_pending")
         /// `expireToken` before the token's lifetime ended (409).
         public static let tokenNotExpired = Code(rawValue: "token_not_expired")
+        /// A token, link or attempt was asked for at or after the journey's deadline (409).
+        public static let deadlineReached = Code(rawValue: "deadline_reached")
         /// `retry` before the scheduled time (409).
         public static let retryNotDue = Code(rawValue: "retry_not_due")
         /// A worker command names an attempt that is no longer the current one (409).

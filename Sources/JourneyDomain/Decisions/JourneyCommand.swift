@@ -34,6 +34,8 @@ public enum JourneyCommand: Hashable, Sendable {
     case retry(afterAttempt: Int)
     /// A worker abandons an SDK journey whose allowed retry was never asked for.
     case abandonAbsent(afterAttempt: Int)
+    /// A worker abandons a journey whose deadline came before it completed.
+    case abandonAtDeadline
     /// Give up on the journey.
     case abandon(reason: AbandonReason)
     /// The company or an operator cancels the journey: it ends, abandoned as `cancelled`.
@@ -61,6 +63,7 @@ public enum JourneyCommand: Hashable, Sendable {
         case .recordResult: "record a process result"
         case .expireToken: "expire the token"
         case .retry: "retry with a fresh process"
+        case .abandonAtDeadline: "abandon the journey at its deadline"
         case .abandon: "abandon the journey"
         case .cancel: "cancel the journey"
         case .recordSubjectErased: "record the subject's erasure"

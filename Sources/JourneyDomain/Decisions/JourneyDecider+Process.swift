@@ -17,7 +17,8 @@ extension JourneyDecider {
             subject: start.subject,
             clientReference: start.clientReference,
             retryPolicy: start.retryPolicy,
-            tenant: start.tenant
+            tenant: start.tenant,
+            deadline: start.deadline
         )
         guard start.processAtStart || !start.subject.notificationChannels.isEmpty else {
             // SDK journeys: attempt 1's process is made when the app asks for its token.
@@ -40,7 +41,9 @@ extension JourneyDecider {
         // A link journey's attempt lives as long as Unico's link (the process), an SDK one's the
         // webAppToken's five minutes; both counted from when Create Process was sent.
         let lifetime = state.attemptLifetime
-        let expiry = creation.tokenExpiresAt ?? min(creation.sentAt ?? now, now).addingTimeInterval(lifetime)
+        var expiry = creation.tokenExpiresAt ?? min(creation.sentAt ?? now, now).addingTimeInterval(lifetime)
+        // A link (its process's `expiresIn` too) ends with the journey's deadline.
+        if state.isLinkJourney, let deadline = state.deadline { expiry = min(expiry, deadline) }
         let created = ProcessCreated(
             attempt: creation.attempt,
             occurredAt: now,

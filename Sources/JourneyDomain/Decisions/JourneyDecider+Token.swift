@@ -10,6 +10,7 @@ extension JourneyDecider {
     /// decide no event (the caller hands out the token from the state), so a holder of the client
     /// token cannot grow the log.
     func decideIssueToken(_ command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {
+        try requireBeforeDeadline("issue a token")
         switch state.status {
         case .started:
             return try newAttempt(trigger: .initial)
@@ -64,6 +65,7 @@ extension JourneyDecider {
     /// The current attempt's link, while its process is live and its capture has not ended;
     /// recorded once per attempt (later reads decide no event: the caller answers from the state).
     func decideIssueLink(_ command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {
+        try requireBeforeDeadline("issue the link")
         guard state.status.hasOutstandingToken, let attempt = state.currentAttempt, attempt.link != nil,
               let expiresAt = attempt.tokenExpiresAt
         else {

@@ -38,6 +38,8 @@ struct JourneyDecider {
             return try decideExpireToken(attempt: attempt, command: command)
         case .retry(let afterAttempt):
             return try decideRetry(afterAttempt: afterAttempt, command: command)
+        case .abandonAtDeadline:
+            return try decideAbandonAtDeadline(command)
         case .abandon(let reason):
             try requireActive(command)
             return [.journeyAbandoned(JourneyAbandoned(attempt: current, occurredAt: now, reason: reason))]
@@ -103,6 +105,7 @@ struct JourneyDecider {
 
     /// Records the intent of attempt n+1, if the journey's policy allows it.
     func newAttempt(trigger: AttemptTrigger) throws(DomainError) -> [JourneyEvent] {
+        try requireBeforeDeadline("start attempt \(current + 1)")
         let next = current + 1
         let maximum = state.retryPolicy.maximumAttempts
         guard next <= maximum else {

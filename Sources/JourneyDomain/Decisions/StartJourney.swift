@@ -1,3 +1,5 @@
+import Foundation
+
 /// Input of `.start`: validated values with personal data already sealed.
 public struct StartJourney: Hashable, Sendable {
     public var journeyID: JourneyID
@@ -17,6 +19,9 @@ public struct StartJourney: Hashable, Sendable {
     /// starts SDK journeys so unless asked otherwise. Link journeys always get theirs at start:
     /// Unico notifies the person.
     public var processAtStart: Bool
+    /// When the journey is abandoned (`deadlineReached`) if it has not completed; nil: none
+    /// beyond its natural windows. The caller checks it (``JourneyLimits``).
+    public var deadline: Date?
 
     public init(
         journeyID: JourneyID,
@@ -27,7 +32,8 @@ public struct StartJourney: Hashable, Sendable {
         clientReference: String? = nil,
         retryPolicy: RetryPolicy = .standard,
         tenant: String? = nil,
-        processAtStart: Bool = true
+        processAtStart: Bool = true,
+        deadline: Date? = nil
     ) {
         self.journeyID = journeyID
         self.environment = environment
@@ -38,5 +44,6 @@ public struct StartJourney: Hashable, Sendable {
         self.retryPolicy = retryPolicy
         self.tenant = tenant
         self.processAtStart = processAtStart
+        self.deadline = deadline
     }
 }

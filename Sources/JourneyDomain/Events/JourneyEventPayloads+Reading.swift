@@ -5,7 +5,7 @@ import Foundation
 // absent or null; properties are set as decoded, without the public initializers' rounding.
 
 extension JourneyStarted {
-    private static let keys = StaticKeys(["journeyID", "attempt", "occurredAt", "environment", "flow", "purpose", "subject", "clientReference", "retryPolicy", "tenant"])
+    private static let keys = StaticKeys(["journeyID", "attempt", "occurredAt", "environment", "flow", "purpose", "subject", "clientReference", "retryPolicy", "tenant", "deadline"])
 
     init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
         var journeyID: JourneyID?
@@ -18,6 +18,7 @@ extension JourneyStarted {
         var clientReference: String?
         var retryPolicy: RetryPolicy?
         var tenant: String?
+        var deadline: Date?
         try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
             switch slot {
             case 0: journeyID = JourneyID(rawValue: try r.string())
@@ -30,6 +31,7 @@ extension JourneyStarted {
             case 7: clientReference = try r.optional { (r) throws(EventJSONReader.Unsupported) in try r.string() }
             case 8: retryPolicy = try RetryPolicy(reading: &r)
             case 9: tenant = try r.optional { (r) throws(EventJSONReader.Unsupported) in try r.string() }
+            case 10: deadline = try r.optional { (r) throws(EventJSONReader.Unsupported) in try r.date() }
             default: break
             }
         }
@@ -44,6 +46,7 @@ extension JourneyStarted {
         self.clientReference = clientReference
         self.retryPolicy = retryPolicy
         self.tenant = tenant
+        self.deadline = deadline
     }
 }
 

@@ -18,6 +18,10 @@ public struct JourneyStarted: JourneyEventPayload {
     /// The tenant whose API key started the journey; absent in events written before tenants,
     /// which belong to ``defaultTenant``.
     public let tenant: String?
+    /// When the journey ends if it has not completed: at this instant its due work abandons it
+    /// (`deadlineReached`); no process is made and no token handed out from then on. Absent when
+    /// the start set none (and in events written before deadlines).
+    public let deadline: Date?
 
     /// The tenant of journeys whose start names none.
     public static let defaultTenant = "default"
@@ -32,7 +36,8 @@ public struct JourneyStarted: JourneyEventPayload {
         subject: SealedSubject,
         clientReference: String? = nil,
         retryPolicy: RetryPolicy,
-        tenant: String? = nil
+        tenant: String? = nil,
+        deadline: Date? = nil
     ) {
         self.journeyID = journeyID
         self.attempt = attempt
@@ -44,5 +49,6 @@ public struct JourneyStarted: JourneyEventPayload {
         self.clientReference = clientReference
         self.retryPolicy = retryPolicy
         self.tenant = tenant
+        self.deadline = deadline?.roundedToMicroseconds
     }
 }

@@ -14,6 +14,8 @@ public struct DueWork: Hashable, Sendable, Codable {
         case fetchResult
         /// Send `.abandonAbsent`: the allowed retry's token was never asked for.
         case abandonAbsent
+        /// Send `.abandonAtDeadline`: the journey's deadline came before it completed.
+        case abandonAtDeadline
     }
 
     public var kind: Kind

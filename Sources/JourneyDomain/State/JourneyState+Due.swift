@@ -15,8 +15,17 @@ extension JourneyState {
         let probes = attempts.filter { awaitsFinishProbe($0.number) }.compactMap { attempt in
             (attempt.callbackAt ?? attempt.failedAt).map { DueWork(kind: .fetchResult, attempt: attempt.number, at: $0) }
         }
-        let candidates = probes + earlier + [currentDue].compactMap { $0 }
+        // The deadline before the current attempt's work: at the same instant it wins.
+        let candidates = probes + earlier + [deadlineDue, currentDue].compactMap { $0 }
         return candidates.min { $0.at < $1.at }
+    }
+
+    /// The deadline's abandonment, for an active journey with a deadline whose current capture has
+    /// not ended: one awaiting its result keeps it (the person finished in time), and is due at
+    /// once if that result fails the attempt, since no attempt follows the deadline.
+    private var deadlineDue: DueWork? {
+        guard let deadline, status != .notStarted, !status.isTerminal, status != .awaitingResult else { return nil }
+        return DueWork(kind: .abandonAtDeadline, attempt: currentAttemptNumber, at: deadline)
     }
 
     /// When a started journey with no attempt is abandoned if the app never asks for a token.
@@ -26,14 +35,17 @@ extension JourneyState {
     }
 
     /// The latest moment the app can still continue the journey, when known: the first-capture
-    /// deadline of a journey without attempts, or when an allowed retry lapses; nil while an
-    /// attempt runs (its end depends on what happens next) and for an ended journey.
+    /// deadline of a journey without attempts, or when an allowed retry lapses, and never after
+    /// the journey's ``deadline``; else nil while an attempt runs (its end depends on what
+    /// happens next) and for an ended journey.
     public var continuationDeadline: Date? {
-        switch status {
+        let natural: Date? = switch status {
         case .started: firstCaptureDeadline
         case .retryAvailable: currentAttempt?.abandonAt
         default: nil
         }
+        guard let deadline, !status.isTerminal else { return natural }
+        return natural.map { min($0, deadline) } ?? deadline
     }
 
     /// The current attempt's work.

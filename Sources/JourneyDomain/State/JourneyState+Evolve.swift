@@ -25,6 +25,7 @@ extension JourneyState {
             tenant = e.tenant
             retryPolicy = e.retryPolicy
             startedAt = e.occurredAt
+            deadline = e.deadline
         case .processCreationRequested(let e):
             guard e.attempt == attempts.count + 1 else { return }
             if !attempts.isEmpty { attempts[attempts.count - 1].supersededAt = e.occurredAt }

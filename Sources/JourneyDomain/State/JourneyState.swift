@@ -16,6 +16,8 @@ public struct JourneyState: Hashable, Sendable, Codable {
     public var tenant: String?
     public var retryPolicy: RetryPolicy = .standard
     public var startedAt: Date?
+    /// The start's deadline, if it set one: the journey is abandoned (`deadlineReached`) then.
+    public var deadline: Date?
     /// Every attempt so far, in order; attempt n is at index n-1.
     public var attempts: [AttemptState] = []
     /// Code of the latest SDK error of a current attempt.
@@ -37,6 +39,11 @@ public struct JourneyState: Hashable, Sendable, Codable {
 
     /// The tenant owning the journey: the recorded one, else the default tenant.
     public var tenantName: String { tenant ?? JourneyStarted.defaultTenant }
+
+    /// True when the journey has a deadline and `now` is at or past it.
+    public func isPastDeadline(_ now: Date) -> Bool {
+        deadline.map { now >= $0 } ?? false
+    }
 
     /// The latest attempt, if any.
     public var currentAttempt: AttemptState? { attempts.last }

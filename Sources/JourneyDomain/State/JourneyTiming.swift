@@ -10,6 +10,9 @@ public enum JourneyTiming {
     /// capture days after sign-up) before it is abandoned as `userAbsent`: 7 days, as long as a
     /// Unico process lives by default. No Unico process exists meanwhile.
     public static let firstCaptureWindow: TimeInterval = 7 * 24 * 3600
+    /// Latest deadline a start may set, counted from the start: 30 days, the longest a Unico
+    /// process (a link) may live, and over four times the first-capture window.
+    public static let maximumDeadline: TimeInterval = 30 * 24 * 3600
     /// A Create Process intent without an answer after 60 s is due for reconciliation.
     public static let processCreationGrace: TimeInterval = 60
     /// First delay between Get Process calls that find the process unfinished: 5 s, doubling.

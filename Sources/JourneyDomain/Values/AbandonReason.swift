@@ -1,4 +1,5 @@
 import Foundation
+import Timestamps
 
 /// Why a journey was abandoned without a result.
 public struct AbandonReason: Hashable, Sendable, Codable {
@@ -16,6 +17,8 @@ public struct AbandonReason: Hashable, Sendable, Codable {
         /// `abandonAfter`, or a started journey's app never asked for a first token within
         /// `JourneyTiming.firstCaptureWindow`.
         case userAbsent
+        /// The deadline the start set came before the journey completed.
+        case deadlineReached
     }
 
     public var kind: Kind
@@ -46,6 +49,11 @@ public struct AbandonReason: Hashable, Sendable, Codable {
         AbandonReason(kind: .userAbsent, detail: attempt == 0
             ? "no token asked for within \(Int(waited)) s of the start"
             : "no token asked for within \(Int(waited)) s after attempt \(attempt) failed")
+    }
+
+    /// The start's `deadline` passed before the journey completed.
+    public static func deadlineReached(_ deadline: Date) -> AbandonReason {
+        AbandonReason(kind: .deadlineReached, detail: "the deadline \(RFC3339.string(from: deadline)) passed")
     }
 
     /// The reason that follows a policy's decision to give up after `failure`.

@@ -42,5 +42,6 @@ public enum SchemaFiles {
         migration0041,
         migration0042,
         migration0043,
+        migration0044,
     ]
 }
