@@ -7,7 +7,7 @@ struct LoadCommand: Command {
     static let configuration = CommandConfiguration(
         name: "load", summary: "Start journeys from N clients, retrying each Idempotency-Key until a final answer.",
         discussion: """
-            Each client sends POST /v1/journeys (a random valid CPF, clientReference load-<key>) under a \
+            Each client sends POST /v1/journeys (a random valid CPF, clientReference load-<key>, its digits written as the letters g-p) under a \
             fresh Idempotency-Key and retries that key every --retry-interval seconds until a final answer \
             (2xx, or a 4xx other than 408/409/425/429), then takes a new key. The load ends after --duration \
             or when --stop-file exists; pending keys retry for up to --drain seconds more. --report gets \

@@ -73,8 +73,9 @@ struct LoadDriver: Sendable {
         repeat {
             let began = seconds()
             let key = UUID().uuidString.lowercased()
-            let body = requestBody(clientReference: "load-\(key)")
-            var record = LoadReport.Key(key: key, client: client, clientReference: "load-\(key)", firstAttemptAt: began,
+            let reference = Self.clientReference(key)
+            let body = requestBody(clientReference: reference)
+            var record = LoadReport.Key(key: key, client: client, clientReference: reference, firstAttemptAt: began,
                                         journeyIds: [], attempts: [])
             while !Task.isCancelled {
                 let sent = seconds()
@@ -117,6 +118,15 @@ struct LoadDriver: Sendable {
     /// 2xx, or a 4xx about the request itself; 408, 409, 425 and 429 say "later", like 5xx and no answer.
     static func isFinal(_ status: Int) -> Bool {
         (200..<300).contains(status) || ((400..<500).contains(status) && ![408, 409, 425, 429].contains(status))
+    }
+
+    /// `load-<key>` with the key's digits written as the letters g-p: a UUID's digit runs would
+    /// look like a CPF or phone number, which the service refuses in a clientReference.
+    static func clientReference(_ key: String) -> String {
+        "load-" + String(key.lowercased().map { character in
+            guard let digit = character.wholeNumberValue, character.isASCII else { return character }
+            return Character(UnicodeScalar(UInt8(ascii: "g") + UInt8(digit)))
+        })
     }
 
     private func requestBody(clientReference: String) -> Data {
