@@ -12,7 +12,7 @@ extension PostgresConnection {
     public func pipeline(_ queries: [PostgresQuery]) throws -> [Result<PostgresRows, PostgresError>] {
         let names = try queries.map { query in statementCache.isEnabled ? try statementCache.name(for: query.sql) ?? prepare(query) : nil }
         guard PQenterPipelineMode(handle) == 1 else {
-            throw PostgresError(.queryFailed, "could not enter pipeline mode: \(Self.lastError(handle))")
+            throw PostgresError(isUsable ? .queryFailed : .connectionClosed, "could not enter pipeline mode: \(Self.lastError(handle))")
         }
         defer { PQexitPipelineMode(handle) }
         for (query, name) in zip(queries, names) {
@@ -36,7 +36,7 @@ extension PostgresConnection {
             }
             if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
                 PQclear(result)
-                results.append(.failure(PostgresError(.queryFailed, "\(query): pipeline_aborted")))
+                results.append(.failure(PostgresError(isUsable ? .queryFailed : .connectionClosed, "\(query): pipeline_aborted")))
             } else {
                 let outcome = Result { try consume(result, statement: query) }.mapError { $0 as! PostgresError }
                 if case .failure(let error) = outcome, Self.isStalePreparedStatement(error) {
@@ -57,7 +57,7 @@ extension PostgresConnection {
             let status = PQresultStatus(sync)
             PQclear(sync)
             guard status == PGRES_PIPELINE_SYNC else {
-                throw PostgresError(.queryFailed, "pipeline did not end with a sync point")
+                throw PostgresError(isUsable ? .queryFailed : .connectionClosed, "pipeline did not end with a sync point")
             }
         }
         return results
