@@ -76,6 +76,8 @@ import Testing
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
         let ids = try await seedJourneys(db, count: 6)
+        // The horizon is cluster-wide: wait until another test's transaction no longer holds it.
+        _ = try await readableEventCount(db)
         let runner = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 4))
         #expect(try await runner.runBatch() == .applied(4))
         try await ProjectionRebuilder(client: db.owner).rebuild()
