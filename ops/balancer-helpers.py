@@ -81,6 +81,11 @@ def call(method, url, body=None, token=None, key=None, timeout=20):
         return 0, {}
 
 
+# A UUID's digits written as letters: an 11-digit run would read as a CPF, which the service
+# refuses in a clientReference (no personal-data shapes outside the sealed subject).
+LETTERS = str.maketrans("0123456789", "ghijklmnop")
+
+
 def random_cpf():
     digits = [random.randint(0, 9) for _ in range(9)]
     for length in (9, 10):
@@ -126,7 +131,7 @@ def phones(args):
             key = str(uuid.uuid4())
             body = {"subject": {"documentType": "DUI_TYPE_BR_CPF", "documentNumber": random_cpf(), "name": "Phone Person"},
                     "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
-                    "clientReference": f"phone-{key}"}
+                    "clientReference": "phone-" + key.translate(LETTERS)}
             status, started = until_final("start", "POST", f"{args.base_url}/v1/journeys", body, args.api_key, key, ok=(201,))
             if status != 201:
                 continue

@@ -99,29 +99,28 @@ public struct Router: Sendable {
         case badPath
     }
 
+    /// The most specific template matching the path owns it for every method (a literal segment
+    /// beats a parameter, left to right): `DELETE /v1/subjects/find` is a 405 beside
+    /// `POST /v1/subjects/find`, not `DELETE /v1/subjects/{reference}` with "find", and `Allow`
+    /// lists that template's methods only.
     func resolve(method: HTTPMethod, rawPath: String) -> Resolution {
         guard let segments = PathTemplate.decodedSegments(rawPath) else { return .badPath }
-        var best: (entry: Entry, parameters: [String: String])?
-        var fallback: (entry: Entry, parameters: [String: String])?
-        var allowed: [HTTPMethod] = []
-        var anyRoute: String?
+        var owner: PathTemplate?
+        var matches: [(entry: Entry, parameters: [String: String])] = []
         for entry in entries {
             guard let parameters = entry.template.match(segments) else { continue }
-            anyRoute = anyRoute ?? entry.route.path
-            if !allowed.contains(entry.route.method) { allowed.append(entry.route.method) }
-            if entry.route.method == method {
-                if best.map({ entry.template.isMoreSpecific(than: $0.entry.template) }) ?? true {
-                    best = (entry, parameters)
-                }
-            } else if method == .head && entry.route.method == .get {
-                if fallback.map({ entry.template.isMoreSpecific(than: $0.entry.template) }) ?? true {
-                    fallback = (entry, parameters)
-                }
-            }
+            matches.append((entry, parameters))
+            if owner.map({ entry.template.isMoreSpecific(than: $0) }) ?? true { owner = entry.template }
         }
-        if let match = best ?? fallback { return .found(match.entry, match.parameters) }
-        guard let anyRoute else { return .notFound }
+        guard let owner else { return .notFound }
+        let owned = matches.filter { $0.entry.template.shape == owner.shape }
+        if let match = owned.first(where: { $0.entry.route.method == method })
+            ?? (method == .head ? owned.first(where: { $0.entry.route.method == .get }) : nil) {
+            return .found(match.entry, match.parameters)
+        }
+        var allowed: [HTTPMethod] = []
+        for match in owned where !allowed.contains(match.entry.route.method) { allowed.append(match.entry.route.method) }
         if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
-        return .methodNotAllowed(route: anyRoute, allowed: allowed)
+        return .methodNotAllowed(route: owned[0].entry.route.path, allowed: allowed)
     }
 }

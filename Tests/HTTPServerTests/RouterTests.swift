@@ -34,6 +34,15 @@ struct RouterTests {
         #expect(String(decoding: response.body, as: UTF8.self) == "stats")
     }
 
+    @Test func aLiteralPathOwnsEveryMethodAndAllowListsOnlyItsOwn() async throws {
+        // DELETE /v1/journeys/{id} exists, but /v1/journeys/stats is the literal route's path.
+        let response = await makeRouter().respond(to: HTTPRequest(method: .delete, path: "/v1/journeys/stats"))
+        #expect(response.status == .methodNotAllowed)
+        #expect(response.headers["Allow"] == "GET, HEAD")
+        let other = await makeRouter().respond(to: HTTPRequest(method: .delete, path: "/v1/journeys/7"))
+        #expect(other.status == .noContent)
+    }
+
     @Test func handlerSeesRouteTemplate() async throws {
         let response = await makeRouter().respond(to: HTTPRequest(method: .post, path: "/v1/journeys/42/token"))
         #expect(String(decoding: response.body, as: UTF8.self) == "token 42 on /v1/journeys/{id}/token")
