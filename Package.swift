@@ -8,6 +8,8 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v13)],
     products: [
         .executable(name: "journeys", targets: ["journeys"]),
+        // The benchmarks, apart so that `journeys` does not link them; `journeys bench …` runs this one.
+        .executable(name: "journeys-bench", targets: ["journeys-bench"]),
         .library(name: "JourneyClient", targets: ["JourneyClient"]),
     ],
     targets: [
@@ -62,7 +64,7 @@ let package = Package(
         .target(name: "Timestamps"),
         .target(name: "JourneyClient"),
 
-        // Composition root, commands, benchmarks and executable
+        // Composition root, commands, benchmarks and the executables
         .target(name: "JourneyApp", dependencies: [
             "AccessControl", "CLI", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyDomain", "JourneyAPI",
             "Migrations", "OutboundWebhooks", "Postgres", "Privacy", "RateBudget", "UnicoEmulator", "Workers",
@@ -74,11 +76,12 @@ let package = Package(
         ]),
         .target(name: "JourneyCommands", dependencies: [
             "AccessControl", "Audit", "CLI", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI",
-            "JourneyApp", "JourneyBenchmarks", "JourneyDomain", "JourneyAPI", "Migrations", "OutboundWebhooks", "Postgres",
+            "JourneyApp", "JourneyDomain", "JourneyAPI", "Migrations", "OutboundWebhooks", "Postgres",
             "Privacy", "Projections", "Reports", "SDKLiteSimulator", "Timestamps", "UnicoEmulator", "Workers", "Lifecycle",
             "DataSubjects", "JourneyEngine", "Retention",
         ]),
         .executableTarget(name: "journeys", dependencies: ["CLI", "Cryptography", "JourneyCommands"]),
+        .executableTarget(name: "journeys-bench", dependencies: ["CLI", "Cryptography", "JourneyBenchmarks"]),
 
         // Test support and tests
         .target(name: "JourneyTesting", dependencies: [
@@ -141,7 +144,9 @@ let package = Package(
         .testTarget(name: "JourneyCommandsTests", dependencies: [
             "JourneyCommands", "JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI", "AccessControl", "EventStore", "Postgres",
         ]),
-        .testTarget(name: "JourneyBenchmarksTests", dependencies: ["JourneyBenchmarks", "JourneyTesting", "HTTPServer"]),
+        .testTarget(name: "JourneyBenchmarksTests", dependencies: [
+            "JourneyBenchmarks", "JourneyTesting", "HTTPServer", "JourneyCommands", "CLI",
+        ]),
         .testTarget(name: "DataSubjectsTests", dependencies: [
             "DataSubjects", "JourneyTesting", "AccessControl", "Audit", "EventStore", "SDKLiteSimulator", "JourneyCommands",
             "Cryptography", "Reports",

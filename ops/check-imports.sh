@@ -4,7 +4,9 @@
 # another target). Fails, listing each `target: file imports X, not declared`; also prints,
 # without failing, declared dependencies on this package's targets that no file imports.
 # System modules (Foundation, Testing, Glibc, ...) are not targets of the package and are
-# ignored. Needs only swift and python3.
+# ignored. Also fails when the `journeys` product reaches JourneyBenchmarks through any target it
+# depends on: the benchmarks are the journeys-bench product's, which `journeys bench` runs.
+# Needs only swift and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 manifest=$(mktemp)
@@ -104,15 +106,46 @@ for target in targets:
     for module in sorted(own - used):
         unused.append(f"{target['name']}: declares {module}, never imported")
 
+# Products that must not link a target, directly or through another target.
+APART = {"journeys": {"JourneyBenchmarks"}}
+by_name = {target["name"]: target for target in targets}
+linked = []
+
+
+def closure(name):
+    """Every target of this package that `name` depends on, directly or not."""
+    seen, stack = set(), [name]
+    while stack:
+        for dependency in declared(by_name[stack.pop()]):
+            if dependency not in seen:
+                seen.add(dependency)
+                stack.append(dependency)
+    return seen
+
+
+for name in sorted(set(APART) - {product["name"] for product in package["products"]}):
+    linked.append(f"product {name}: not in Package.swift (ops/check-imports.sh checks what it must not link)")
+for product in package["products"]:
+    for excluded in sorted(APART.get(product["name"], set())):
+        for target in product["targets"]:
+            if excluded == target or excluded in closure(target):
+                linked.append(f"product {product['name']}: target {target} reaches {excluded}, which it must not link")
+
 for line in unused:
     print(f"note: {line}")
 sys.stdout.flush()
 for line in sorted(set(failures)):
     print(line, file=sys.stderr)
+for line in linked:
+    print(line, file=sys.stderr)
 if failures:
     undeclared = len({line.split(":", 1)[0] for line in failures})
     print(f"error: {undeclared} target(s) import modules they do not declare in Package.swift", file=sys.stderr)
+if linked:
+    print("error: a product links a target it must not (Package.swift: see above)", file=sys.stderr)
+if failures or linked:
     sys.exit(1)
 print(f"imports: {sum(1 for t in targets if t['type'] not in ('system', 'binary', 'plugin', 'macro'))} targets "
-      "declare every module of this package they import")
+      "declare every module of this package they import; "
+      + "; ".join(f"{name} does not link {', '.join(sorted(apart))}" for name, apart in APART.items()))
 PY

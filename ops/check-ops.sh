@@ -6,9 +6,12 @@
 #  3. the Prometheus rules pass `promtool check rules`, and every metric they use is one the code
 #     exposes;
 #  4. the example environment file lists every variable the code reads;
-#  5. every `journeys …` command in the guides (ops/*.md and the DocC articles under
-#     Sources/*/*.docc/) names a real subcommand and only options its --help lists (needs the
-#     built binary: .build/debug or .build/release).
+#  5. every `journeys …` (and `journeys-bench …`) command in the guides (ops/*.md and the DocC
+#     articles under Sources/*/*.docc/) names a real subcommand and only options its --help lists
+#     (needs the built binary: .build/debug or .build/release; `journeys bench …` commands against
+#     the journeys-bench beside it, which `journeys bench` runs);
+#  6. `journeys bench …` runs journeys-bench beside journeys (same output and exit code), and
+#     without it fails naming the command that builds it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -19,9 +22,13 @@ for tool in systemd-analyze promtool; do
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The first folder holding both journeys and journeys-bench, else the first holding journeys.
 binary=""
 for candidate in .build/release/journeys .build/debug/journeys; do
-  [ -x "$candidate" ] && { binary="$PWD/$candidate"; break; }
+  [ -x "$candidate" ] && [ -x "$candidate-bench" ] && { binary="$PWD/$candidate"; break; }
+done
+for candidate in .build/release/journeys .build/debug/journeys; do
+  [ -z "$binary" ] && [ -x "$candidate" ] && binary="$PWD/$candidate"
 done
 
 # 1. systemd-analyze verify, against a copy whose ExecStart points at an existing binary.
@@ -94,8 +101,10 @@ else
   for guide in "${guides[@]}"; do
   # After `$ ` or a backtick it must be a command; at the start of a line (prose, or a report's
   # output such as "journeys retried  1") only when its first word is a command of the binary.
-  commands=$( { grep -oE '[$`] ?journeys [a-z][^`#|]*' "$guide" || true; } | sed -E 's/^[$`] ?//'
-    { grep -oE '^journeys [a-z][^`#|]*' "$guide" || true; } | sed -E 's/^/?/')
+  # `journeys-bench X` is checked as `journeys bench X`, which runs it.
+  commands=$( { grep -oE '[$`] ?journeys(-bench)? [a-z][^`#|]*' "$guide" || true; } | sed -E 's/^[$`] ?//'
+    { grep -oE '^journeys(-bench)? [a-z][^`#|]*' "$guide" || true; } | sed -E 's/^/?/')
+  commands=$(sed -E 's/^(\??)journeys-bench /\1journeys bench /' <<<"$commands")
   commands=$(sort -u <<<"$commands")
   while IFS= read -r command; do
     [ -n "$command" ] || continue
@@ -124,5 +133,32 @@ else
   done
 fi
 
-[ "$status" = 0 ] && echo "check-ops: units, alert rules, environment example and the guides' commands hold"
+# 6. The bench dispatch: journeys-bench's help and exit code through `journeys bench`; a copy of
+# journeys alone in a folder names the command that builds journeys-bench.
+if [ -n "$binary" ]; then
+  if [ ! -x "$binary-bench" ]; then
+    fail "no journeys-bench beside $binary for 'journeys bench' (swift build builds both)"
+  else
+    [ "$("$binary" bench --help 2>&1)" = "$("$binary-bench" --help 2>&1)" ] \
+      || fail "'journeys bench --help' is not journeys-bench's help"
+    set +e
+    "$binary" bench e2e --seconds 0 >/dev/null 2>&1
+    code=$?
+    set -e
+    [ "$code" = 64 ] || fail "'journeys bench e2e --seconds 0' exited $code, not journeys-bench's 64"
+    mkdir "$work/alone"
+    ln "$binary" "$work/alone/journeys" 2>/dev/null || cp "$binary" "$work/alone/journeys"
+    set +e
+    message=$("$work/alone/journeys" bench e2e --json 2>&1)
+    code=$?
+    set -e
+    if [ "$code" = 0 ] || [[ "$message" != *"swift build -c release --product journeys-bench"* ]]; then
+      fail "without journeys-bench, 'journeys bench e2e' exited $code saying: $message"
+    fi
+    "$work/alone/journeys" bench --help 2>/dev/null | grep -q "Its commands: append" \
+      || fail "without journeys-bench, 'journeys bench --help' does not list its commands"
+  fi
+fi
+
+[ "$status" = 0 ] && echo "check-ops: units, alert rules, environment example, the guides' commands and the bench dispatch hold"
 exit "$status"

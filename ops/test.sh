@@ -91,7 +91,7 @@ if [ "$status" != 0 ]; then
     rm -f "$rerun"
   fi
 fi
-# No test may skip: benchmarks live in `journeys bench`, not in the suite.
+# No test may skip: benchmarks live in `journeys bench` (journeys-bench), not in the suite.
 skipped=$(grep -E '^.{0,4}Test .* skipped' "$log" || true)
 if [ -n "$skipped" ]; then
   echo "error: tests were skipped that must run:" >&2

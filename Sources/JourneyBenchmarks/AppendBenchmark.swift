@@ -3,7 +3,7 @@ import Foundation
 import Postgres
 import Synchronization
 
-/// `journeys bench append`: concurrent writers appending with every guarantee on, against a
+/// `journeys-bench append`: concurrent writers appending with every guarantee on, against a
 /// raw INSERT of the same rows into a bare table through the same client (the ceiling) and
 /// against Message DB's `write_message` with every stream in one category; each append in its
 /// own transaction (the direct path) and group-committed (``EventStore/Grouping``).

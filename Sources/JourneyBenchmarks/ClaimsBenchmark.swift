@@ -6,7 +6,7 @@ import Postgres
 import Synchronization
 import Workers
 
-/// `journeys bench claims`: due items claimed per second by WorkerService claimers on separate
+/// `journeys-bench claims`: due items claimed per second by WorkerService claimers on separate
 /// connection pools (seed from journey_state, SKIP LOCKED claim with lease, perform, mark done),
 /// against a bare `DELETE ... WHERE id IN (SELECT ... FOR UPDATE SKIP LOCKED LIMIT n)` queue
 /// with the same number of due rows (the baseline: a queue with no leases and no work).
@@ -22,7 +22,7 @@ struct ClaimsBenchmark: Sendable {
         var batchSize = 50
         /// Items performed at once per claimer. Default 4.
         var concurrency = 4
-        /// Claimers as tasks of this process instead of separate `journeys bench claims-worker`
+        /// Claimers as tasks of this process instead of separate `journeys-bench claims-worker`
         /// processes. Default false (processes, as production runs workers).
         var inProcess = false
     }
@@ -172,13 +172,13 @@ struct ClaimsBenchmark: Sendable {
         return (LatencyStats(durations: runs.flatMap(\.durations), seconds: seconds), runs.map(\.claims).reduce(0, +), duplicates)
     }
 
-    /// Runs each claimer as a `journeys bench claims-worker` process and collects what it printed.
+    /// Runs each claimer as a `journeys-bench claims-worker` process and collects what it printed.
     private func spawnClaimers(due: Int) async throws -> [ClaimerRun] {
         let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
         return try await withThrowingTaskGroup(of: ClaimerRun.self) { group in
             for index in 0..<configuration.claimers {
                 let command = ShellCommand(executable: executable, arguments: [
-                    "bench", "claims-worker", "--url", claimerURL, "--due", String(due),
+                    "claims-worker", "--url", claimerURL, "--due", String(due),
                     "--batch-size", String(configuration.batchSize), "--concurrency", String(configuration.concurrency),
                     "--id", "bench-claimer-\(index)",
                 ])

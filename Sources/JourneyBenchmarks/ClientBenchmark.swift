@@ -2,7 +2,7 @@ import EmbeddedPostgres
 import Foundation
 import Postgres
 
-/// `journeys bench client`: our PostgreSQL client against `pgbench -M prepared` on the same
+/// `journeys-bench client`: our PostgreSQL client against `pgbench -M prepared` on the same
 /// server, the same clients, a bare INSERT and a point SELECT; and our client with its
 /// statement cache off (every statement parsed again, as through PgBouncer); and our client's
 /// callers on the pool's loop executor (``PostgresClient/loopExecutor``).

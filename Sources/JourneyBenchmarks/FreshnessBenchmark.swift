@@ -7,7 +7,7 @@ import Postgres
 import Projections
 import Synchronization
 
-/// `journeys bench freshness`: how long after an append commits its journey's `journey_state`
+/// `journeys-bench freshness`: how long after an append commits its journey's `journey_state`
 /// row shows it, with a live `ProjectionRunner` (LISTEN/NOTIFY wake-up, default batch size),
 /// while writers append at half the sustainable rate. The baseline is the append's own
 /// latency, measured in the same run.

@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import JourneyApp
 
-/// `journeys bench http`: wrk against the libmicrohttpd server on loopback, a trivial route as
+/// `journeys-bench http`: wrk against the libmicrohttpd server on loopback, a trivial route as
 /// the baseline and a JSON route (encoding plus routing with a path parameter) beside it.
 public struct HTTPBenchmark: Sendable {
     public struct Configuration: Sendable {

@@ -5,7 +5,7 @@ import JourneyDomain
 import Postgres
 import Projections
 
-/// `journeys bench rebuild`: rebuilds the journey read models over N generated events with
+/// `journeys-bench rebuild`: rebuilds the journey read models over N generated events with
 /// `ProjectionRebuilder`, against a bare read of the same events in global order (the baseline:
 /// what the rebuild costs beyond reading the log).
 public struct RebuildBenchmark: Sendable {

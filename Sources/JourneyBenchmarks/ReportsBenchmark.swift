@@ -5,7 +5,7 @@ import Postgres
 import Projections
 import Reports
 
-/// `journeys bench reports`: N journeys over two years written straight into the read models
+/// `journeys-bench reports`: N journeys over two years written straight into the read models
 /// (bulk `INSERT ... SELECT`, then the daily rollups filled as a rebuild fills them), then every
 /// report and the dashboard timed over a 30-day and a 1-year window, each answer checked against
 /// the same report read from every journey of the window (``ReportSource/readModels``).

@@ -1,7 +1,7 @@
 import Foundation
 import Postgres
 
-/// The statements of `journeys bench reports`: bulk generation of read-model rows, and the
+/// The statements of `journeys-bench reports`: bulk generation of read-model rows, and the
 /// straightforward answers the reports are checked against.
 enum ReportsBenchmarkStatements {
     /// Journeys `first...last` of `count`, spread evenly over `[start, start + span)` with

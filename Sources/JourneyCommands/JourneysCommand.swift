@@ -1,5 +1,4 @@
 import CLI
-import JourneyBenchmarks
 
 /// `journeys`: the root of the command tree.
 public struct JourneysCommand: CommandGroup {

@@ -26,7 +26,7 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
 
     @Test func everyCommandHasHelp() async {
         for path in [["--help"], ["db", "start", "--help"], ["events", "append", "--help"], ["events", "tail", "-h"],
-                     ["audit", "verify", "--help"], ["bench", "append", "--help"], ["bench", "client", "--help"], ["migrate", "--help"], ["help", "events"]] {
+                     ["audit", "verify", "--help"], ["bench", "--help"], ["migrate", "--help"], ["help", "events"]] {
             let result = await journeys(path)
             #expect(result.code == 0, "\(path)")
             #expect(result.output.contains("Usage:"), "\(path)")

@@ -6,7 +6,7 @@ import JourneyCommands
 import JourneyTesting
 import Testing
 
-/// `journeys work`, `serve --with-workers` options and `journeys bench claims`, run in-process.
+/// `journeys work` and `serve --with-workers` options, run in-process.
 @Suite(.serialized) struct WorkCommandTests {
     func journeys(_ arguments: [String], database: TestDatabase, extra: [String: String] = [:]) async
         -> (code: Int32, output: String, error: String) {
@@ -15,22 +15,6 @@ import Testing
         variables["DATABASE_ADMIN_URL"] = database.ownerURL
         variables["DATABASE_PROJECTOR_URL"] = database.projectorURL
         return await JourneysCommand.run(arguments, variables: variables)
-    }
-
-    @Test func benchClaimsReportsNamedFiguresAndNoDuplicates() async throws {
-        let db = try await TestDatabase.create()
-        let result = await journeys(["bench", "claims", "--journeys", "2000", "--due-percent", "10", "--json", "--in-process"], database: db)
-        await db.drop()
-        #expect(result.code == 0, "\(result.error)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
-        #expect(json["due"] as? Int == 200)
-        for workload in ["worker_claims", "queue_only_claims", "skip_locked_delete_baseline"] {
-            let group = try #require(json[workload] as? [String: Any], "\(workload)")
-            #expect(group["claims"] as? Int == 200)
-            #expect(group["duplicates"] as? Int == 0)
-            #expect((group["claims_per_s"] as? Double ?? 0) > 0)
-            #expect(group["p50_ms"] is Double && group["p99_ms"] is Double)
-        }
     }
 
     @Test func aWorkerProcessTakesItsShareOfEachConfiguredUnicoRate() async throws {

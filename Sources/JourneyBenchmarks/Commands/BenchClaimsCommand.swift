@@ -4,13 +4,13 @@ import Foundation
 import JourneyApp
 import Postgres
 
-/// `journeys bench claims`.
+/// `journeys-bench claims`.
 struct BenchClaims: Command {
     static let configuration = CommandConfiguration(
         name: "claims", summary: "Due items claimed per second by workers versus a bare SKIP LOCKED queue.",
         discussion: """
             Inserts --journeys rows into journey_state (--due-percent of them due now) with generate_series, \
-            then --claimers WorkerService claimers, each a separate `journeys bench claims-worker` process \
+            then --claimers WorkerService claimers, each a separate `journeys-bench claims-worker` process \
             (or a task of this process with --in-process) with its own connection pool, claim and finish every \
             due item (seed from journey_state, SKIP LOCKED claim with lease, load the journey's stream, mark \
             done). The baseline deletes the same number of due rows from a bare table with \
@@ -73,7 +73,7 @@ struct BenchClaims: Command {
     }
 }
 
-/// `journeys bench claims-worker`: one claimer process of `bench claims`, which spawns it.
+/// `journeys-bench claims-worker`: one claimer process of `bench claims`, which spawns it.
 struct BenchClaimsWorker: Command {
     static let configuration = CommandConfiguration(
         name: "claims-worker", summary: "One claimer process of 'bench claims' (spawned by it; prints one JSON line).",

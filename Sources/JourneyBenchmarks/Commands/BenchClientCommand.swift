@@ -3,7 +3,7 @@ import Foundation
 import JourneyApp
 import Postgres
 
-/// `journeys bench client`.
+/// `journeys-bench client`.
 struct BenchClient: Command {
     static let configuration = CommandConfiguration(
         name: "client", summary: "Our PostgreSQL client versus pgbench -M prepared on a bare INSERT and a point SELECT.",

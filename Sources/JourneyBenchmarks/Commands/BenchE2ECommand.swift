@@ -4,7 +4,7 @@ import Foundation
 import JourneyApp
 import Postgres
 
-/// `journeys bench e2e`.
+/// `journeys-bench e2e`.
 struct BenchE2E: Command {
     static let configuration = CommandConfiguration(
         name: "e2e", summary: "Journey starts through service, emulator and PostgreSQL versus Create Process alone.",

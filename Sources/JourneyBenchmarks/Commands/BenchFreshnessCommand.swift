@@ -2,7 +2,7 @@ import CLI
 import Foundation
 import JourneyApp
 
-/// `journeys bench freshness`.
+/// `journeys-bench freshness`.
 struct BenchFreshness: Command {
     static let configuration = CommandConfiguration(
         name: "freshness", summary: "Append-commit to journey_state-visible latency (p50/p99) at half the sustainable append rate.",

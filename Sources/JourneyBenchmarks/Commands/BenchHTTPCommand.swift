@@ -2,7 +2,7 @@ import CLI
 import Foundation
 import JourneyApp
 
-/// `journeys bench http`.
+/// `journeys-bench http`.
 struct BenchHTTP: Command {
     static let configuration = CommandConfiguration(
         name: "http", summary: "wrk against the HTTP server: a trivial route (baseline) and a JSON route.",

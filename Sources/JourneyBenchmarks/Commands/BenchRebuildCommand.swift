@@ -4,7 +4,7 @@ import JourneyApp
 import Projections
 import Synchronization
 
-/// `journeys bench rebuild`.
+/// `journeys-bench rebuild`.
 struct BenchRebuild: Command {
     static let configuration = CommandConfiguration(
         name: "rebuild", summary: "Rebuild journey_state over N generated events versus a bare read of them in global order.",

@@ -2,7 +2,7 @@ import CLI
 import Foundation
 import JourneyApp
 
-/// `journeys bench reports`.
+/// `journeys-bench reports`.
 struct BenchReports: Command {
     static let configuration = CommandConfiguration(
         name: "reports", summary: "Every report and the dashboard over 30 days and 1 year of N generated journeys.",

@@ -1,13 +1,13 @@
 import Foundation
-import JourneyDomain
 import JourneyTesting
 import Testing
 
+/// `journeys-bench rebuild` and `freshness`, run in-process.
 @Suite struct BenchCommandTests {
     @Test func rebuildBenchmarkProjectsEveryGeneratedJourneyAndNamesItsFigures() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
-        let result = await journeys(["bench", "rebuild", "--events", "3000", "--batch-size", "500", "--json"], database: db)
+        let result = await journeysBench(["rebuild", "--events", "3000", "--batch-size", "500", "--json"], database: db)
         #expect(result.code == 0, "\(result.error)")
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         let events = try #require(figures["events"] as? Int)
@@ -22,17 +22,17 @@ import Testing
             .map { try $0.decode(0, as: String.self) }
         #expect(statuses == ["abandoned", "completed", "tokenIssued"])
 
-        let again = await journeys(["bench", "rebuild", "--events", "10"], database: db)
+        let again = await journeysBench(["rebuild", "--events", "10"], database: db)
         #expect(again.code == 64)
         #expect(again.error.contains("empty log"))
-        let bad = await journeys(["bench", "rebuild", "--events", "0"], database: db)
+        let bad = await journeysBench(["rebuild", "--events", "0"], database: db)
         #expect(bad.code == 64)
     }
 
     @Test func freshnessBenchmarkMeasuresEveryPacedAppend() async throws {
         let db = try await TestDatabase.create(poolSize: 4)
         defer { Task { await db.drop() } }
-        let result = await journeys(["bench", "freshness", "--writers", "2", "--seconds", "1", "--probe-seconds", "0.5", "--json"],
+        let result = await journeysBench(["freshness", "--writers", "2", "--seconds", "1", "--probe-seconds", "0.5", "--json"],
                                     database: db)
         #expect(result.code == 0, "\(result.error)")
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])

@@ -5,15 +5,7 @@ import JourneyApp
 import Migrations
 import Postgres
 
-/// `journeys bench`: measurements with a baseline from the same run.
-public struct BenchCommand: CommandGroup {
-    public static let configuration = CommandConfiguration(
-        name: "bench", summary: "Benchmarks that print figures and ratios to a same-run baseline.",
-        subcommands: [BenchAppend.self, BenchClient.self, BenchHTTP.self, BenchE2E.self, BenchClaims.self, BenchClaimsWorker.self, BenchRebuild.self,
-                      BenchFreshness.self, BenchReports.self])
-    public init() {}
-}
-
+/// `journeys-bench append`.
 struct BenchAppend: Command {
     static let configuration = CommandConfiguration(
         name: "append", summary: "Appends with every guarantee on versus a raw INSERT ceiling.",
