@@ -22,10 +22,13 @@ for tool in systemd-analyze promtool; do
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# The first folder holding both journeys and journeys-bench, else the first holding journeys.
+# The folder holding both journeys and journeys-bench with the newer journeys (a release folder left
+# from before a change must not stand in for the debug build ops/test.sh just made), else the first
+# holding journeys.
 binary=""
-for candidate in .build/release/journeys .build/debug/journeys; do
-  [ -x "$candidate" ] && [ -x "$candidate-bench" ] && { binary="$PWD/$candidate"; break; }
+for candidate in .build/debug/journeys .build/release/journeys; do
+  [ -x "$candidate" ] && [ -x "$candidate-bench" ] || continue
+  if [ -z "$binary" ] || [ "$candidate" -nt "$binary" ]; then binary="$PWD/$candidate"; fi
 done
 for candidate in .build/release/journeys .build/debug/journeys; do
   [ -z "$binary" ] && [ -x "$candidate" ] && binary="$PWD/$candidate"

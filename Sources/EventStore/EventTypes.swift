@@ -5,8 +5,18 @@ import Postgres
 public struct StreamName: Hashable, Sendable, CustomStringConvertible, Codable {
     public let rawValue: String
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// The prefix of every journey's stream: the one place that names it.
+    public static let journeyPrefix = "journey-"
     /// `journey-<lowercased uuid>`.
-    public static func journey(_ id: UUID) -> StreamName { StreamName("journey-" + id.uuidString.lowercased()) }
+    public static func journey(_ id: UUID) -> StreamName { journey(id.uuidString.lowercased()) }
+    /// `journey-<id>`.
+    public static func journey(_ id: String) -> StreamName { StreamName(journeyPrefix + id) }
+    /// The journey id of a journey's stream name (`journey-<id>`), nil for any other stream.
+    public static func journeyID(ofStream name: String) -> String? {
+        name.hasPrefix(journeyPrefix) ? String(name.dropFirst(journeyPrefix.count)) : nil
+    }
+    /// The journey id of this stream, nil when it is not a journey's.
+    public var journeyID: String? { Self.journeyID(ofStream: rawValue) }
     public var description: String { rawValue }
 }
 

@@ -93,7 +93,7 @@ struct EventFeed: Sendable {
             guard !events.isEmpty else { return page }
             // The steps the caller may want, then the starts (tenant, environment, reference) of their journeys.
             var steps: [Int: (event: JourneyEvent, type: JourneyWebhookEventType)] = [:]
-            for (index, recorded) in events.enumerated() where recorded.streamName.rawValue.hasPrefix("journey-") {
+            for (index, recorded) in events.enumerated() where recorded.streamName.journeyID != nil {
                 let event = try JourneyEvent(type: recorded.type, text: recorded.data.text)
                 if case .journeyStarted(let started) = event { starts[recorded.streamName] = started }
                 guard let type = JourneyWebhookEventType.of(event), query.types?.contains(type) ?? true else { continue }
@@ -109,11 +109,11 @@ struct EventFeed: Sendable {
                 scanned += 1
                 checkpoint = recorded.checkpoint
                 page.nextAfter = recorded.position
-                guard let step = steps[index], let started = starts[recorded.streamName],
+                guard let step = steps[index], let started = starts[recorded.streamName], let journeyID = recorded.streamName.journeyID,
                       (started.tenant ?? JourneyStarted.defaultTenant) == tenant,
                       let message = try JourneyWebhookMessage(
                         event: step.event, eventID: recorded.id,
-                        journeyID: String(recorded.streamName.rawValue.dropFirst("journey-".count)), started: started)
+                        journeyID: journeyID, started: started)
                 else { continue }
                 page.items.append([
                     "position": recorded.position, "id": message.messageID, "type": message.type,

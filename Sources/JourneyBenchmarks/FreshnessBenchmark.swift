@@ -246,7 +246,7 @@ private final class Tracker: Sendable {
     /// last event: in `applied`, else in `runnerCommitted`.
     func reached(_ event: RecordedEvent, applied inBatch: Bool) {
         let now = ContinuousClock.now
-        let id = String(event.streamName.rawValue.dropFirst("journey-".count))
+        let id = event.streamName.journeyID ?? event.streamName.rawValue
         guard let committed = pending.withLock({ map -> ContinuousClock.Instant? in
             guard let entry = map[id], entry.version == Int(event.streamVersion) else { return nil }
             return entry.committed

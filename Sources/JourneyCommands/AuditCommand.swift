@@ -37,7 +37,7 @@ struct AuditCommand: CommandGroup {
 
     /// A journey id argument: non-empty, printable, no spaces; a `journey-` stream prefix is dropped.
     static func journeyID(_ text: String) throws -> JourneyID {
-        var id = text.hasPrefix("journey-") ? String(text.dropFirst("journey-".count)) : text
+        var id = StreamName.journeyID(ofStream: text) ?? text
         guard !id.isEmpty, id.count <= 200, id.unicodeScalars.allSatisfy({ $0.value > 32 && $0.value < 127 }) else {
             throw AppError(.invalidInput, "JOURNEY must be a journey id such as 0193a5e2-7c1d-7b3e-9f00-5b1f2a3c4d5e")
         }

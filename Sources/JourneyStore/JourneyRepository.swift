@@ -29,7 +29,7 @@ public enum JourneyRepository {
     }
 
     /// The stream of a journey: `journey-<id>`.
-    public static func stream(_ id: JourneyID) -> StreamName { StreamName("journey-\(id.rawValue)") }
+    public static func stream(_ id: JourneyID) -> StreamName { StreamName.journey(id.rawValue) }
 
     /// The journey's current state and version on `connection` (version 0 and the initial state
     /// when unknown).

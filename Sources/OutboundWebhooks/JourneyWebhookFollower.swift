@@ -87,13 +87,11 @@ public final class JourneyWebhookFollower: Sendable {
 
     // MARK: - One batch
 
-    static let streamPrefix = "journey-"
-
     /// Queues the messages of the steps among `events` (see ``JourneyWebhookEventType``) for the
     /// endpoints subscribed to them; returns how many deliveries.
     static func enqueue(endings events: [RecordedEvent], now: Date, on connection: PostgresConnection) throws -> Int {
         let steps = events.filter {
-            JourneyWebhookEventType.sourceEventTypes.contains($0.type) && $0.streamName.rawValue.hasPrefix(streamPrefix)
+            JourneyWebhookEventType.sourceEventTypes.contains($0.type) && $0.streamName.journeyID != nil
         }
         guard !steps.isEmpty else { return 0 }
         let starts = try startsOf(Array(Set(steps.map(\.streamName.rawValue))), on: connection)
@@ -106,8 +104,7 @@ public final class JourneyWebhookFollower: Sendable {
                   let wanted = subscriptions[apiKeyID] else { continue }
             let event = try JourneyEvent(type: step.type, text: step.data.text)
             guard let type = JourneyWebhookEventType.of(event), wanted.contains(type) else { continue }
-            let journeyID = String(step.streamName.rawValue.dropFirst(streamPrefix.count))
-            guard let message = try JourneyWebhookMessage(event: event, eventID: step.id, journeyID: journeyID,
+            guard let journeyID = step.streamName.journeyID, let message = try JourneyWebhookMessage(event: event, eventID: step.id, journeyID: journeyID,
                                                           started: start.event) else { continue }
             enqueued += try WebhookOutbox.enqueue(apiKeyID: apiKeyID, messageID: message.messageID, type: message.type,
                                                   payload: message.payload, now: now, on: connection)

@@ -40,7 +40,7 @@ public struct JourneyStateProjection: PipelinedProjection {
                                            daily: "journey_daily_rebuild")
     }
 
-    static let streamPrefix = "journey-"
+    static let streamPrefix = StreamName.journeyPrefix
 
     /// Applies `events` (in global order) to `tables` on `connection` (inside the caller's
     /// transaction).
@@ -105,8 +105,7 @@ public struct JourneyStateProjection: PipelinedProjection {
 
     /// The journey id of a `journey-<id>` stream; nil for other streams.
     static func journeyID(_ streamName: String) -> String? {
-        guard streamName.hasPrefix(streamPrefix) else { return nil }
-        return String(streamName.dropFirst(streamPrefix.count))
+        StreamName.journeyID(ofStream: streamName)
     }
 
     /// `apply` for a prepared batch.
