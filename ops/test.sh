@@ -40,6 +40,12 @@ if ! ops/check-imports.sh; then
   rm -f "$log"
   exit 1
 fi
+# The README's architecture picture lists every module, and every dependency points down it.
+if ! ops/check-layers.sh; then
+  echo "error: the module layers do not hold (see above)" >&2
+  rm -f "$log"
+  exit 1
+fi
 # Each module keeps its SQL in its statements file (no SQL literals elsewhere in Sources/).
 if ! ops/check-sql.sh; then
   echo "error: SQL literals outside the modules' statements files (see above)" >&2
