@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import Postgres
+import Timestamps
 
 /// Renders an event as one line of JSON for `events read` and `events tail`.
 enum EventJSONLine {
@@ -30,8 +31,6 @@ enum EventJSONLine {
     static func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
 
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        RFC3339.string(from: date)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Timestamps
 
 /// One claimed delivery, ready to send; its description leaves out the secret and the payload.
 struct WebhookDelivery: Sendable, CustomStringConvertible {
@@ -16,14 +17,13 @@ struct WebhookDelivery: Sendable, CustomStringConvertible {
     /// The tenant of the key owning the endpoint (its allow-list applies).
     var tenant: String?
 
-    /// The Standard Webhooks body: `{"type": ..., "timestamp": ..., "data": <payload>}`.
+    /// The Standard Webhooks body: `{"type": ..., "timestamp": ..., "data": <payload>}`, the
+    /// timestamp in RFC 3339 with six fraction digits, as the log's.
     ///
     /// Built from stored values only, so every attempt sends the same bytes.
     var body: Data {
         let type = String(decoding: (try? JSONEncoder().encode(eventType)) ?? Data("\"\"".utf8), as: UTF8.self)
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let timestamp = formatter.string(from: createdAt)
+        let timestamp = RFC3339.string(from: createdAt)
         return Data("{\"type\":\(type),\"timestamp\":\"\(timestamp)\",\"data\":\(payload)}".utf8)
     }
 

@@ -4,6 +4,7 @@ import JourneyDomain
 @testable import OutboundWebhooks
 import Postgres
 import Testing
+import Timestamps
 
 @Suite(.serialized) struct FollowerTests {
     func follower(_ f: Fixture, batchSize: Int = 50) -> JourneyWebhookFollower {
@@ -42,7 +43,10 @@ import Testing
             #expect(received.messageID == "msg_" + (try await endingEventID(f, id)).uuidString.lowercased())
             let body = try json(received.body)
             #expect(body["type"] as? String == "journey.completed")
-            #expect(body["timestamp"] as? String != nil)
+            // RFC 3339 with six fraction digits, as the log's timestamps (not Foundation's three).
+            let timestamp = try #require(body["timestamp"] as? String)
+            #expect(timestamp.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z/) != nil)
+            #expect(RFC3339.date(from: timestamp) != nil)
             let data = try #require(body["data"] as? [String: Any])
             #expect(data["journeyId"] as? String == id.rawValue)
             #expect(data["outcome"] as? String == "approved")
