@@ -40,8 +40,6 @@ public struct JourneyStateProjection: PipelinedProjection {
                                            daily: "journey_daily_rebuild")
     }
 
-    static let streamPrefix = StreamName.journeyPrefix
-
     /// Applies `events` (in global order) to `tables` on `connection` (inside the caller's
     /// transaction).
     ///
@@ -78,7 +76,7 @@ public struct JourneyStateProjection: PipelinedProjection {
         /// Decodes every journey event of `events` now.
         public init(events: [RecordedEvent]) throws {
             entries = try events.compactMap { event in
-                guard let id = JourneyStateProjection.journeyID(event.streamName.rawValue) else { return nil }
+                guard let id = event.streamName.journeyID else { return nil }
                 return Entry(id: id, streamVersion: event.streamVersion, position: event.position,
                              event: .decoded(try JourneyEvent(type: event.type, text: event.data.text)))
             }
@@ -88,7 +86,7 @@ public struct JourneyStateProjection: PipelinedProjection {
         public init(folding events: [EventStore.FoldEvent]) throws {
             let decoder = EventJSON.makeDecoder()
             entries = try events.compactMap { event in
-                guard let id = JourneyStateProjection.journeyID(event.streamName) else { return nil }
+                guard let id = StreamName.journeyID(ofStream: event.streamName) else { return nil }
                 return Entry(id: id, streamVersion: event.streamVersion, position: event.position,
                              event: .decoded(try JourneyEvent(type: event.type, utf8: event.data, decoder: decoder)))
             }
@@ -96,16 +94,11 @@ public struct JourneyStateProjection: PipelinedProjection {
 
         init(lazy events: [RecordedEvent]) {
             entries = events.compactMap { event in
-                guard let id = JourneyStateProjection.journeyID(event.streamName.rawValue) else { return nil }
+                guard let id = event.streamName.journeyID else { return nil }
                 return Entry(id: id, streamVersion: event.streamVersion, position: event.position,
                              event: .stored(type: event.type, text: event.data.text))
             }
         }
-    }
-
-    /// The journey id of a `journey-<id>` stream; nil for other streams.
-    static func journeyID(_ streamName: String) -> String? {
-        StreamName.journeyID(ofStream: streamName)
     }
 
     /// `apply` for a prepared batch.

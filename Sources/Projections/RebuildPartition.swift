@@ -41,7 +41,7 @@ final class RebuildPartition: @unchecked Sendable {
     /// events of other streams are left out (the projection ignores them).
     static func split(_ events: [EventStore.FoldEvent], into count: Int) -> [[EventStore.FoldEvent]] {
         var slices = Array(repeating: [EventStore.FoldEvent](), count: count)
-        let prefix = JourneyStateProjection.streamPrefix
+        let prefix = StreamName.journeyPrefix
         for event in events {
             let name = event.streamName
             guard name.hasPrefix(prefix) else { continue }
