@@ -33,8 +33,8 @@ extension Journeys {
         }
     }
 
-    /// Runs the attempt and records its outcome, as above; the answer's statements run after the
-    /// attempt's webhook lookup row in one pipeline (one round trip for both).
+    /// Runs the attempt and records its outcome, as above; the attempt's webhook lookup row and
+    /// the answer's statements leave with the transaction's `COMMIT` (one round trip).
     public func runAttempt<Answer: Sendable>(
         _ target: AttemptTarget, metadata: EventMetadata, known: (state: JourneyState, version: Int64)? = nil,
         pipelined answer: @escaping @Sendable (AttemptOutcome, PostgresConnection) throws -> PipelinedAnswer<Answer>
@@ -71,18 +71,15 @@ extension Journeys {
             let outcome = AttemptOutcome(journeyID: target.journeyID, environment: target.environment, result: result,
                                          decidedAt: context.now)
             let answered = try answer(outcome, context.connection)
-            try Self.run(statements + answered.statements, on: context.connection)
+            try Self.enqueue(statements + answered.statements, on: context.connection)
             return answered.value
         } }
     }
 
-    /// Runs `statements` in one round trip (a pipeline when there are several); throws the first failure.
-    static func run(_ statements: [PostgresQuery], on connection: PostgresConnection) throws {
-        switch statements.count {
-        case 0: return
-        case 1: try connection.query(statements[0])
-        default: for result in try connection.pipeline(statements) { _ = try result.get() }
-        }
+    /// Sends `statements` with the transaction's `COMMIT` (one round trip for both); the first
+    /// failure aborts the transaction.
+    static func enqueue(_ statements: [PostgresQuery], on connection: PostgresConnection) throws {
+        for statement in statements { try connection.enqueue(statement) }
     }
 
     /// Runs the attempt and records its outcome.

@@ -18,7 +18,7 @@ extension Journeys {
     /// Once the start is committed, any error is thrown as `start_interrupted` naming the journey.
     /// Followers of the log are woken once per start, after the attempt's transaction (or its
     /// failure), not after each of the two.
-    /// `answer`'s statements run in the attempt's transaction, pipelined with its last statement.
+    /// `answer`'s (and `awaitingToken`'s) statements run in the last transaction, sent with its `COMMIT`.
     /// `tenant` (the caller's) is recorded on the journey and scopes the subject's reference; nil
     /// records none (the default tenant).
     public func start<Answer: Sendable>(
@@ -46,7 +46,7 @@ extension Journeys {
                     let started = StartedJourney(journeyID: journeyID, environment: valid.environment, startedAt: context.now,
                                                  firstTokenBy: outcome.state.continuationDeadline)
                     let answered = try awaitingToken(started)
-                    try Self.run(answered.statements, on: context.connection)
+                    try Self.enqueue(answered.statements, on: context.connection)
                     return .answered(answered.value)
                 }
                 let target = AttemptTarget(

@@ -1,8 +1,8 @@
 import Postgres
 
 /// A caller's answer to an attempt's outcome and the statements it stores with it, which run in
-/// the recording transaction in one pipeline with the attempt's own last statement (one round
-/// trip for both, instead of one each).
+/// the recording transaction, sent with its `COMMIT` (one round trip for both, instead of one
+/// each).
 public struct PipelinedAnswer<Answer: Sendable>: Sendable {
     /// The caller's answer.
     public var value: Answer

@@ -83,7 +83,7 @@ public final class PostgresClient: Sendable {
             pooled.queue.async { [self] in
                 let result = Result {
                     try pooled.use(loop: loop) { connection in
-                        defer { if connection.isInTransaction && connection.isUsable { try? connection.execute(unsafeSQL: PostgresStatements.rollback) } }
+                        defer { connection.rollbackIfOpen() }
                         return try body(connection)
                     }
                 }
@@ -105,7 +105,7 @@ public final class PostgresClient: Sendable {
             let finish: @Sendable (OpaquePointer?) -> Void = { [self] result in
                 let finished = connection.finishSent(result, statement: query)
                 // A sent BEGIN must not leave its transaction open on a pooled connection.
-                if connection.isInTransaction && connection.isUsable { try? connection.execute(unsafeSQL: PostgresStatements.rollback) }
+                connection.rollbackIfOpen()
                 release(pooled)
                 continuation.resume(returning: finished)
             }

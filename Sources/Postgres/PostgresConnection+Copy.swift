@@ -9,6 +9,8 @@ extension PostgresConnection {
     @discardableResult
     public func copyIn(unsafeSQL sql: String, _ text: PostgresCopyText) throws -> Int {
         let statement = PostgresQuery(unsafeSQL: sql)
+        if !deferred.isEmpty { try sendDeferred(then: nil) }
+        roundTrips += 1
         guard let start = PQexec(handle, sql) else {
             throw PostgresError(isUsable ? .queryFailed : .connectionClosed, "\(statement): \(Self.lastError(handle))")
         }

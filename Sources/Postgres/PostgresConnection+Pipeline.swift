@@ -9,8 +9,20 @@ extension PostgresConnection {
     ///
     /// With the statement cache on, each statement runs as its named prepared statement (one
     /// parse and plan per connection, prepared before the pipeline when new), as `query` does.
+    /// Deferred statements (see ``enqueue(_:)``) lead the pipeline; the first failure among them
+    /// is thrown.
     public func pipeline(_ queries: [PostgresQuery]) throws -> [Result<PostgresRows, PostgresError>] {
+        guard !deferred.isEmpty else { return try sendPipeline(queries) }
+        let leading = deferred
+        (deferred, beginDeferred) = ([], false)
+        let results = try sendPipeline(leading + queries)
+        for result in results.prefix(leading.count) { _ = try result.get() }
+        return Array(results.dropFirst(leading.count))
+    }
+
+    func sendPipeline(_ queries: [PostgresQuery]) throws -> [Result<PostgresRows, PostgresError>] {
         let names = try queries.map { query in statementCache.isEnabled ? try statementCache.name(for: query.sql) ?? prepare(query) : nil }
+        roundTrips += 1
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresError(isUsable ? .queryFailed : .connectionClosed, "could not enter pipeline mode: \(Self.lastError(handle))")
         }

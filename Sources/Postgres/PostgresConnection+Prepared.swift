@@ -14,7 +14,7 @@ extension PostgresConnection {
             } else if let name = statementCache.remove(query.sql) {
                 statementCache.stale.append(name)
             }
-            guard !isInTransaction else { throw error }
+            guard !isServerInTransaction else { throw error }
             return try executePrepared(query)
         }
     }
@@ -37,6 +37,7 @@ extension PostgresConnection {
 
     private func executePrepared(_ query: PostgresQuery) throws -> PostgresRows {
         let name = try statementCache.name(for: query.sql) ?? prepare(query)
+        roundTrips += 1
         let result = withBindPointers(query.binds) { values in
             PQexecPrepared(handle, name, Int32(query.binds.count), values, nil, nil, 0)
         }
@@ -52,9 +53,10 @@ extension PostgresConnection {
         let (name, evicted) = statementCache.reserve(for: query.sql)
         if let evicted { try execute(unsafeSQL: PostgresStatements.deallocate(evicted)) }
         // No parameter types given: the server infers them, as PQexecParams does.
+        roundTrips += 1
         do {
             try consume(PQprepare(handle, name, query.sql, 0, nil), statement: query)
-        } catch let error as PostgresError where error.sqlState == "42P05" && !isInTransaction {
+        } catch let error as PostgresError where error.sqlState == "42P05" && !isServerInTransaction {
             // Already prepared in this server session (a pooler gave it another client before):
             // the name is the digest of this very text, so it is this statement.
         }

@@ -20,6 +20,7 @@ extension PostgresConnection {
                 PQsendQueryParams(handle, query.sql, Int32(query.binds.count), nil, values, nil, nil, 0)
             }
         }
+        roundTrips += 1
         guard sent == 1 else {
             throw PostgresError(isUsable ? .queryFailed : .connectionClosed, "\(query): \(Self.lastError(handle))")
         }

@@ -9,6 +9,13 @@ public final class PostgresConnection: @unchecked Sendable {
     var statementCache: StatementCache
     /// The socket the pool's event loop registered for this connection; -1 after a reset.
     var watchedSocket: Int32 = -1
+    /// Statements waiting to be sent in front of the next one, in its round trip: an open
+    /// transaction's `BEGIN` and ``enqueue(_:)``'d writes (see ``transaction(isolation:_:)``).
+    var deferred: [PostgresQuery] = []
+    /// True from ``transaction(isolation:_:)`` until its `BEGIN` leaves with a statement.
+    var beginDeferred = false
+    /// Round trips to the server so far (a statement, a pipeline, a prepare), for tests and metrics.
+    public internal(set) var roundTrips = 0
 
     private init(handle: OpaquePointer, statementCacheCapacity: Int) {
         self.handle = handle
@@ -47,7 +54,9 @@ public final class PostgresConnection: @unchecked Sendable {
     /// when the statement cache is on, otherwise unnamed (parsed on every call).
     @discardableResult
     public func query(_ query: PostgresQuery) throws -> PostgresRows {
+        if !deferred.isEmpty { return try sendDeferred(then: query)! }
         if statementCache.isEnabled { return try queryPrepared(query) }
+        roundTrips += 1
         let result: OpaquePointer? = withBindPointers(query.binds) { values in
             PQexecParams(handle, query.sql, Int32(query.binds.count), nil, values, nil, nil, 0)
         }
@@ -57,18 +66,28 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Runs SQL text through the simple query protocol (several statements allowed, no binds).
     /// Use for migrations and fixed administrative statements only.
     public func execute(unsafeSQL sql: String) throws {
+        if !deferred.isEmpty { try sendDeferred(then: nil) }
+        roundTrips += 1
         try consume(PQexec(handle, sql), statement: PostgresQuery(unsafeSQL: sql))
     }
 
     /// Runs `body` inside BEGIN/COMMIT, rolling back when it throws.
+    ///
+    /// `BEGIN` is not sent on its own: it leaves with the body's first statement, and writes the
+    /// body ``enqueue(_:)``s leave with `COMMIT`, each batch in one pipeline (one round trip). A
+    /// body that runs no statement sends nothing.
     public func transaction<T>(isolation: String? = nil, _ body: (PostgresConnection) throws -> T) throws -> T {
-        try execute(unsafeSQL: PostgresStatements.begin(isolation: isolation))
+        guard !beginDeferred && !isServerInTransaction else {
+            throw PostgresError(.queryFailed, "a transaction is already open on this connection")
+        }
+        deferred = [PostgresQuery(unsafeSQL: PostgresStatements.begin(isolation: isolation))]
+        beginDeferred = true
         do {
             let value = try body(self)
-            try execute(unsafeSQL: PostgresStatements.commit)
+            try commitDeferred()
             return value
         } catch {
-            if isUsable { try? execute(unsafeSQL: PostgresStatements.rollback) }
+            rollbackIfOpen()
             throw error
         }
     }
@@ -78,6 +97,11 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// True while a transaction is open (or failed and not yet rolled back).
     public var isInTransaction: Bool {
+        beginDeferred || isServerInTransaction
+    }
+
+    /// True while the server holds a transaction open (or failed and not yet rolled back).
+    var isServerInTransaction: Bool {
         let status = PQtransactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
@@ -99,6 +123,7 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// Re-opens the connection with the same parameters.
     func reset() throws {
+        (deferred, beginDeferred) = ([], false)
         statementCache.removeAll()
         statementCache.stale = []
         watchedSocket = -1
