@@ -15,16 +15,23 @@ public struct APIKeyStore: Sendable {
         public var touchInterval: TimeInterval
         /// Longest key name. Default 100 characters (the table's limit).
         public var maximumNameLength: Int
+        /// How long a key that authenticated is trusted without reading `api_keys` again. Default
+        /// 5 s: a key revoked by another process (`journeys keys revoke`) still authenticates
+        /// here for at most that long; one revoked through this store stops at once. 0 reads the
+        /// table on every request.
+        public var verifiedKeyLifetime: TimeInterval
 
-        public init(touchInterval: TimeInterval = 60, maximumNameLength: Int = 100) {
+        public init(touchInterval: TimeInterval = 60, maximumNameLength: Int = 100, verifiedKeyLifetime: TimeInterval = 5) {
             self.touchInterval = touchInterval
             self.maximumNameLength = maximumNameLength
+            self.verifiedKeyLifetime = verifiedKeyLifetime
         }
     }
 
     public let client: PostgresClient
     public let configuration: Configuration
     private let now: @Sendable () -> Date
+    private let verified: VerifiedKeyCache
 
     /// `now` stamps creation, revocation and last use; tests pass a controllable clock.
     public init(client: PostgresClient, configuration: Configuration = Configuration(),
@@ -32,6 +39,7 @@ public struct APIKeyStore: Sendable {
         self.client = client
         self.configuration = configuration
         self.now = now
+        self.verified = VerifiedKeyCache(lifetime: configuration.verifiedKeyLifetime)
     }
 
     /// Creates a key of `tenant` (default: the default tenant); returns its record and its text,
@@ -86,7 +94,9 @@ public struct APIKeyStore: Sendable {
         guard rows.first != nil else {
             throw AccessError(.keyNotFound, "no API key has the id or prefix '\(reference)'")
         }
-        return try Self.decodeOne(rows)
+        let key = try Self.decodeOne(rows)
+        verified.remove(keyID: key.id)
+        return key
     }
 
     /// The principal of the key a request presents, from `Authorization: Bearer <key>` or,
@@ -99,11 +109,22 @@ public struct APIKeyStore: Sendable {
     public func authenticate(authorizationHeader: String?, apiKeyHeader: String? = nil) async throws -> Principal {
         let presented = try Self.presentedKey(authorization: authorizationHeader, apiKey: apiKeyHeader)
         guard let credential = APIKeyCredential(parsing: presented) else { throw AccessError.invalidCredentials }
+        let at = now()
+        if let entry = verified.entry(for: credential.hash, at: at) {
+            if Self.isStale(entry.touchedAt ?? entry.key.lastUsedAt, at: at, interval: configuration.touchInterval) {
+                await touch(entry.key, at: at)
+                verified.touched(credential.hash, at: at)
+            }
+            return entry.key.principal
+        }
         let rows = try await client.query(AccessControlStatements.keyWithHash(prefix: credential.prefix))
         let stored = try rows.first.map { (key: try Self.decode($0), hash: try $0.decode("secret_hash", as: Data.self)) }
         let matches = ConstantTime.equals(credential.hash, stored?.hash ?? Self.unmatchableHash)
         guard matches, let key = stored?.key, !key.isRevoked else { throw AccessError.invalidCredentials }
-        await touch(key)
+        let touched = Self.isStale(key.lastUsedAt, at: at, interval: configuration.touchInterval)
+        if touched { await touch(key, at: at) }
+        verified.store(VerifiedKeyCache.Entry(key: key, verifiedAt: at, touchedAt: touched ? at : key.lastUsedAt),
+                       for: credential.hash)
         return key.principal
     }
 
@@ -121,12 +142,16 @@ public struct APIKeyStore: Sendable {
     /// Compared against when no key has the prefix; no SHA-256 output is known to equal it.
     static let unmatchableHash = Data(repeating: 0, count: SHA256.byteCount)
 
+    /// Whether a use last recorded at `lastUsed` is older than `interval` at `now`.
+    static func isStale(_ lastUsed: Date?, at now: Date, interval: TimeInterval) -> Bool {
+        guard let lastUsed else { return true }
+        return lastUsed <= now.addingTimeInterval(-interval)
+    }
+
     /// Records use at most once per touch interval; last use is advisory, so a failed
     /// update never refuses a valid key.
-    private func touch(_ key: APIKey) async {
-        let now = now()
+    private func touch(_ key: APIKey, at now: Date) async {
         let stale = now.addingTimeInterval(-configuration.touchInterval)
-        if let lastUsed = key.lastUsedAt, lastUsed > stale { return }
         _ = try? await client.query(AccessControlStatements.touch(id: key.id, at: now, unlessUsedAfter: stale))
     }
 
