@@ -39,6 +39,16 @@ enum APIStatements {
     }
 
     /// Stores the answer while the key is still in progress or released; returns a row when it did.
+    /// A key and its final answer in one row; no `ON CONFLICT`: a taken key is an error.
+    static func insertCompletedKey(_ claim: IdempotencyStore.Claim, journeyID: String, response: HTTPResponse) -> PostgresQuery {
+        """
+        INSERT INTO idempotency_keys (api_key_id, key, request_hash, journey_id, owner, state, response_status,
+                                      response_body, completed_at)
+        VALUES (\(claim.apiKeyID), \(claim.key), \(claim.requestHash), \(journeyID), \(claim.owner), 'completed',
+                \(response.status.code), \(String(decoding: response.body, as: UTF8.self)), now())
+        """
+    }
+
     static func completeKey(_ claim: IdempotencyStore.Claim, response: HTTPResponse) -> PostgresQuery {
         """
         UPDATE idempotency_keys SET state = 'completed', response_status = \(response.status.code),

@@ -118,6 +118,19 @@ struct IdempotencyStore: Sendable {
     }
 
     /// The statement ``finish(_:journeyID:response:on:)`` runs, for a caller that pipelines it.
+    /// The key written once, with its final answer, in the transaction that produced it (a
+    /// start without a process): fails with a unique violation (``isHeldElsewhere(_:)``) when
+    /// another request holds or held the key, which rolls the transaction back. Nil for an
+    /// answer that is not final: nothing is kept, and a retry starts afresh.
+    static func storing(_ claim: Claim, journeyID: String, response: HTTPResponse) -> PostgresQuery? {
+        isFinal(response.status) ? APIStatements.insertCompletedKey(claim, journeyID: journeyID, response: response) : nil
+    }
+
+    /// True for the error of ``storing(_:journeyID:response:)`` when the key was taken.
+    static func isHeldElsewhere(_ error: PostgresError) -> Bool {
+        error.code == .uniqueViolation && error.constraint == "idempotency_keys_pkey"
+    }
+
     static func finishing(_ claim: Claim, journeyID: String, response: HTTPResponse) -> PostgresQuery {
         isFinal(response.status)
             ? APIStatements.completeKey(claim, response: response)

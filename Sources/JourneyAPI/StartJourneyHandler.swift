@@ -41,11 +41,14 @@ struct StartJourneyHandler: Sendable {
                               now: dependencies.clock())
         }
         let (tokens, lease, journeys, timer) = (dependencies.clientTokens, idempotency.configuration.lease, journeys, StageTimer.current)
+        let makesProcess = StartJourney.makesProcess(requested: processAtStart,
+                                                     notificationChannels: valid.subject.notificationChannels)
         let outcome: StartOutcome<HTTPResponse>
         do {
-            // The key is held under a lease renewed while the start runs: if this process dies,
-            // a retry takes the key over once the lease lapses (seconds, not minutes).
-            outcome = try await StageTimer.measure(StartStage.lease) { try await idempotency.holding(claim) {
+            // While Unico makes the process, the key is held under a lease renewed while the start
+            // runs: if this process dies, a retry takes the key over once the lease lapses
+            // (seconds, not minutes). A start without a process needs none (see `awaitingToken`).
+            outcome = try await StageTimer.measure(StartStage.lease) { try await idempotency.holding(makesProcess ? claim : nil) {
                 try await journeys.start(valid, actor: principal.actor, tenant: principal.tenant, processAtStart: processAtStart,
                                          claim: { journeyID, connection in
                     guard let claim else { return true }
@@ -53,10 +56,12 @@ struct StartJourneyHandler: Sendable {
                         try IdempotencyStore.claim(claim, journeyID: journeyID.rawValue, lease: lease, on: connection)
                     }
                 }, awaitingToken: { started in
-                    // No process yet: the answer (the client token) is stored with the start.
+                    // No process yet: the key is written once, answered, with the start, in its
+                    // transaction; a key another request holds (or held) fails that write and the
+                    // start, which then replays (see `IdempotencyStore.storing`).
                     let response = try StageTimer.measure(StartStage.answer, in: timer) { try Self.response(started, tokens: tokens) }
-                    let finishing = claim.map { IdempotencyStore.finishing($0, journeyID: started.journeyID.rawValue, response: response) }
-                    return PipelinedAnswer(response, statements: finishing.map { [$0] } ?? [])
+                    let storing = claim.flatMap { IdempotencyStore.storing($0, journeyID: started.journeyID.rawValue, response: response) }
+                    return PipelinedAnswer(response, statements: storing.map { [$0] } ?? [])
                 }, answer: { outcome, _ in
                     // The key's answer is stored in the attempt's pipeline (see `PipelinedAnswer`).
                     let response = try StageTimer.measure(StartStage.answer, in: timer) {
@@ -66,6 +71,8 @@ struct StartJourneyHandler: Sendable {
                     return PipelinedAnswer(response, statements: finishing.map { [$0] } ?? [])
                 })
             } }
+        } catch let error as PostgresError where claim != nil && IdempotencyStore.isHeldElsewhere(error) {
+            outcome = .claimedElsewhere
         } catch let error as EngineError where error.code == .startInterrupted {
             // The journey exists but its answer was not recorded: free the key for a retry, which
             // answers from the journey (when the database is back; until then the lease lapses).

@@ -13,8 +13,11 @@ extension Journeys {
     /// The start's transaction knows the new stream is empty and the record's knows it as the
     /// start left it (loaded again only after a version conflict), so neither loads it.
     ///
-    /// `claim` runs first in the start's transaction with the new journey's id; false (another
-    /// request holds the caller's idempotency key) starts nothing and returns `.claimedElsewhere`.
+    /// `claim` runs in the start's transaction, with the new journey's id, when the start makes a
+    /// process (its key must be held while Unico answers); false (another request holds the
+    /// caller's idempotency key) starts nothing and returns `.claimedElsewhere`. A start without a
+    /// process is one transaction: its caller stores the key with the answer (`awaitingToken`'s
+    /// statements), where a key another request holds fails the whole start.
     /// Once the start is committed, any error is thrown as `start_interrupted` naming the journey.
     /// Followers of the log are woken once per start, after the attempt's transaction (or its
     /// failure), not after each of the two.
@@ -32,9 +35,9 @@ extension Journeys {
         let journeyID = JourneyID(dependencies.ids().uuidString.lowercased())
         let metadata = metadata(actor: actor)
         let (vault, policy) = (dependencies.vault, dependencies.retryPolicy)
-        let step: StartStep<Answer> = try await StageTimer.measure(StartStage.startTransaction) {
+        let step: StartStep<Answer>
+        do { step = try await StageTimer.measure(StartStage.startTransaction) {
             try await commands.transaction(notify: false) { context in
-                guard try claim(journeyID, context.connection) else { return .claimedElsewhere }
                 let sealed = try context.measure(StartStage.seal) { try vault.seal(valid.subject, tenant: tenant, on: context.connection) }
                 let start = valid.command(journeyID: journeyID, subject: sealed, retryPolicy: policy, tenant: tenant,
                                           processAtStart: processAtStart)
@@ -49,6 +52,8 @@ extension Journeys {
                     try Self.enqueue(answered.statements, on: context.connection)
                     return .answered(answered.value)
                 }
+                // Rolled back with everything above when another request holds the key.
+                guard try claim(journeyID, context.connection) else { throw ClaimedElsewhere() }
                 let target = AttemptTarget(
                     journeyID: journeyID, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
                     environment: valid.environment, flow: valid.flow, purpose: valid.purpose, subject: valid.subject,
@@ -56,10 +61,11 @@ extension Journeys {
                     processLifetime: AttemptTarget.processLifetime(of: outcome.state))
                 return .attempt(target, outcome.state, outcome.version)
             }
+        } } catch is ClaimedElsewhere {
+            return .claimedElsewhere
         }
         let (target, state, version): (AttemptTarget, JourneyState, Int64)
         switch step {
-        case .claimedElsewhere: return .claimedElsewhere
         case .answered(let value):
             commands.notifyAppended()
             return .answered(value)
@@ -75,9 +81,11 @@ extension Journeys {
     }
 }
 
+/// Thrown inside the start's transaction to roll it back when the caller's key is held elsewhere.
+private struct ClaimedElsewhere: Error {}
+
 /// Where a start's first transaction left it.
 private enum StartStep<Answer: Sendable>: Sendable {
-    case claimedElsewhere
     case answered(Answer)
     case attempt(AttemptTarget, JourneyState, Int64)
 }

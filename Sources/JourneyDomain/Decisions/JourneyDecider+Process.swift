@@ -20,7 +20,7 @@ extension JourneyDecider {
             tenant: start.tenant,
             deadline: start.deadline
         )
-        guard start.processAtStart || !start.subject.notificationChannels.isEmpty else {
+        guard StartJourney.makesProcess(requested: start.processAtStart, notificationChannels: start.subject.notificationChannels) else {
             // SDK journeys: attempt 1's process is made when the app asks for its token.
             return [.journeyStarted(started)]
         }

@@ -46,4 +46,10 @@ public struct StartJourney: Hashable, Sendable {
         self.processAtStart = processAtStart
         self.deadline = deadline
     }
+
+    /// Whether attempt 1's process is made with the start: when asked (`processAtStart`) and
+    /// for every link journey (a subject with notification channels).
+    public static func makesProcess(requested processAtStart: Bool, notificationChannels: [NotificationChannel]) -> Bool {
+        processAtStart || !notificationChannels.isEmpty
+    }
 }
