@@ -5,12 +5,38 @@ import Glibc
 import Darwin
 #endif
 
-/// Resolves a host name with the system resolver (`getaddrinfo`), on a thread of its own so a
-/// slow DNS server never holds one of the cooperative pool's threads.
-enum HostResolver {
-    /// Every address `host` resolves to (deduplicated, in resolver order); throws the resolver's
-    /// message when the name does not resolve.
-    static func addresses(of host: String) async throws(WebhookError) -> [IPAddress] {
+/// Turns an endpoint's host name into addresses, once per attempt: the dispatcher checks every
+/// address against ``WebhookDestinationPolicy`` and connects only to those (never resolving again).
+///
+/// ``system`` asks the system resolver (`getaddrinfo`) on a thread of its own, so a slow DNS
+/// server never holds one of the cooperative pool's threads. Tests inject their own answers
+/// (a name that changes its answer between two lookups, as DNS rebinding does).
+public struct HostResolver: Sendable {
+    private let resolve: @Sendable (String) async -> Result<[IPAddress], WebhookError>
+
+    /// A resolver answering with `resolve`; an empty answer counts as `host_unresolved`.
+    public init(_ resolve: @escaping @Sendable (String) async throws(WebhookError) -> [IPAddress]) {
+        self.resolve = { host in
+            do throws(WebhookError) {
+                return .success(try await resolve(host))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The system resolver (`getaddrinfo`).
+    public static let system = HostResolver { host throws(WebhookError) in try await systemAddresses(of: host) }
+
+    /// Every address `host` resolves to (deduplicated, in resolver order); `host_unresolved` with
+    /// the resolver's message when the name does not resolve.
+    public func addresses(of host: String) async throws(WebhookError) -> [IPAddress] {
+        let addresses = try await resolve(host).get()
+        guard !addresses.isEmpty else { throw WebhookError(.hostUnresolved, "host \(host) resolved to no address") }
+        return addresses
+    }
+
+    static func systemAddresses(of host: String) async throws(WebhookError) -> [IPAddress] {
         let result: Result<[IPAddress], WebhookError> = await withCheckedContinuation { continuation in
             let thread = Thread { continuation.resume(returning: lookUp(host)) }
             thread.stackSize = 1 << 19

@@ -116,18 +116,18 @@ public struct WebhookDestinationPolicy: Sendable, Equatable {
         throw WebhookError(.destinationRefused, "url: " + reason)
     }
 
-    /// At send time: resolves `host` (or reads its literal) and checks every address; returns
-    /// them, in resolver order, for the caller to connect to (never resolving again).
+    /// At send time: resolves `host` with `resolver` (or reads its literal) and checks every
+    /// address; returns them, in resolver order, for the caller to connect to (never resolving again).
     ///
     /// Throws `destination_refused` with the reason, or `host_unresolved`.
     @discardableResult
-    public func check(host: String) async throws(WebhookError) -> [IPAddress] {
+    public func check(host: String, resolver: HostResolver = .system) async throws(WebhookError) -> [IPAddress] {
         let bare = Self.bare(host)
         let addresses: [IPAddress]
         if let literal = IPAddress(hostLiteral: bare) {
             addresses = [literal]
         } else {
-            addresses = try await HostResolver.addresses(of: bare)
+            addresses = try await resolver.addresses(of: bare)
         }
         for address in addresses {
             if let reason = refusal(address, host: bare) { throw WebhookError(.destinationRefused, reason) }

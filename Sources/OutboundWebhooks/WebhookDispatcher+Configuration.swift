@@ -26,6 +26,8 @@ extension WebhookDispatcher {
         /// disables. 3 days by default, the retry schedule's span: a message then has had every
         /// retry.
         public var autoDisableAfter: TimeInterval?
+        /// Turns endpoint host names into addresses, once per attempt; the system resolver by default.
+        public var resolver: HostResolver = .system
 
         /// The environment variable holding ``autoDisableAfter`` in seconds (`0`: never).
         public static let autoDisableVariable = "JOURNEYS_WEBHOOK_AUTO_DISABLE_AFTER"

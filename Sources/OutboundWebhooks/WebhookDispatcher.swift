@@ -104,7 +104,7 @@ public final class WebhookDispatcher: Sendable {
             return .failed(status: nil, error: "invalid endpoint URL", retryAfter: nil)
         }
         do {
-            try await configuration.destinations.forTenant(delivery.tenant).check(host: host)
+            try await configuration.destinations.forTenant(delivery.tenant).check(host: host, resolver: configuration.resolver)
         } catch {
             let prefix = error.code == .destinationRefused ? "refused: " : ""
             return .failed(status: nil, error: prefix + error.message, retryAfter: nil)

@@ -27,14 +27,14 @@ final class Receiver: Sendable {
         self.clock = clock
     }
 
-    /// Starts listening on `port` (0: a free one); returns the endpoint URL.
-    func start(port: Int = 0) throws -> String {
+    /// Starts listening on `host` (an IPv4 literal) and `port` (0: a free one); returns the endpoint URL.
+    func start(host: String = "127.0.0.1", port: Int = 0) throws -> String {
         var router = Router()
         router.post("/hook") { [self] request in handle(request) }
-        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: port), router: router, accessLog: { _ in })
+        let server = HTTPServer(configuration: .init(host: host, port: port), router: router, accessLog: { _ in })
         try server.start()
         self.server.withLock { $0 = server }
-        return "http://127.0.0.1:\(server.port!)/hook"
+        return "http://\(host):\(server.port!)/hook"
     }
 
     func stop() async {
