@@ -114,7 +114,7 @@ public final class WebhookDispatcher: Sendable {
         }
         let body = delivery.body
         let timestamp = Int64(now().timeIntervalSince1970.rounded(.down))
-        var headers = [OutboundHTTPHeader("Content-Type", "application/json")]
+        var headers = [OutboundHTTPHeader("Content-Type", "application/json"), OutboundHTTPHeader("User-Agent", Self.userAgent)]
         for (name, value) in StandardWebhookSigner(secret: secret).headers(id: delivery.messageID, timestamp: timestamp, body: body) {
             headers.append(OutboundHTTPHeader(name, value))
         }
@@ -143,6 +143,9 @@ public final class WebhookDispatcher: Sendable {
             return .failed(status: nil, error: "transport error: \(error.message)", retryAfter: nil)
         }
     }
+
+    /// What receivers see as `User-Agent` (some firewalls refuse requests without one).
+    public static let userAgent = "HumanTokenJourneys-Webhooks/1"
 
     /// `259200` as "3 days", `7200` as "2 hours", else seconds.
     static func describe(_ interval: TimeInterval) -> String {

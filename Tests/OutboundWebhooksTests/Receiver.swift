@@ -10,6 +10,8 @@ final class Receiver: Sendable {
         var messageID: String
         var body: Data
         var verified: Bool
+        var userAgent: String?
+        var contentType: String?
     }
 
     private struct State {
@@ -51,7 +53,8 @@ final class Receiver: Sendable {
         for field in request.headers { headers[field.name.lowercased()] = field.value }
         let verified = (try? verifier.verify(body: request.body, headers: headers, now: clock.now())) != nil
         return state.withLock { state in
-            state.received.append(Received(messageID: headers["webhook-id"] ?? "", body: request.body, verified: verified))
+            state.received.append(Received(messageID: headers["webhook-id"] ?? "", body: request.body, verified: verified,
+                                           userAgent: headers["user-agent"], contentType: headers["content-type"]))
             return state.script.isEmpty ? .empty(status: .noContent) : state.script.removeFirst()
         }
     }
