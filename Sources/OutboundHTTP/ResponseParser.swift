@@ -45,6 +45,8 @@ struct ResponseParser {
     private var state = State.head
     /// Bytes received and not yet consumed: a head or a line in progress.
     private var pending: [UInt8] = []
+    /// Where in `pending` the search for the head's end goes on (a line start already scanned to).
+    private var headResume = 0
 
     /// The longest chunk-size line accepted (extensions included).
     static let maxChunkLine = 4096
@@ -71,12 +73,15 @@ struct ResponseParser {
                 while offset < pending.count, pending[offset] == UInt8(ascii: "\r") || pending[offset] == UInt8(ascii: "\n") {
                     offset += 1
                 }
-                guard let end = Self.endOfHead(pending, from: offset) else {
+                let scan = Self.endOfHead(pending, head: offset, from: max(offset, headResume))
+                guard let end = scan.end else {
                     guard available <= maxHeadBytes else {
                         throw OutboundHTTPError(.malformedResponse, "the answer's head is over \(maxHeadBytes) bytes")
                     }
+                    headResume = scan.resume - offset   // the defer drops `offset` bytes
                     return .needMore
                 }
+                headResume = 0
                 guard end - offset <= maxHeadBytes else {
                     throw OutboundHTTPError(.malformedResponse, "the answer's head is over \(maxHeadBytes) bytes")
                 }
@@ -184,21 +189,23 @@ struct ResponseParser {
         return .length(remaining: length)
     }
 
-    /// The index just past the blank line ending a head that starts at `start`, nil when not there yet.
-    static func endOfHead(_ bytes: [UInt8], from start: Int) -> Int? {
+    /// The index just past the blank line ending the head that starts at `head`, scanning from
+    /// `start` (a line start: where the last scan stopped); nil when not there yet, with the line
+    /// start to resume from.
+    static func endOfHead(_ bytes: [UInt8], head: Int, from start: Int) -> (end: Int?, resume: Int) {
         var index = start
         var lineStart = start
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "\n") {
                 let length = index - lineStart
-                if length == 0 || (length == 1 && bytes[lineStart] == UInt8(ascii: "\r")) {
-                    return lineStart == start ? nil : index + 1
+                if lineStart > head, length == 0 || (length == 1 && bytes[lineStart] == UInt8(ascii: "\r")) {
+                    return (index + 1, lineStart)
                 }
                 lineStart = index + 1
             }
             index += 1
         }
-        return nil
+        return (nil, lineStart)
     }
 
     /// A line ending in LF (its CR dropped) starting at `start`: its range and the index after
