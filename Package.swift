@@ -21,6 +21,7 @@ let package = Package(
         // Infrastructure
         .target(name: "Postgres", dependencies: ["CLibPQ", "Cryptography"]),
         .target(name: "Cryptography", dependencies: ["COpenSSL"]),
+        .target(name: "OutboundHTTP", dependencies: ["COpenSSL"]),
         .target(name: "EmbeddedPostgres", dependencies: ["Postgres"]),
         .target(name: "Migrations", dependencies: ["Postgres", "Cryptography"]),
         .target(name: "EventStore", dependencies: ["Postgres", "Cryptography"]),
@@ -35,6 +36,7 @@ let package = Package(
         .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "Timestamps", "Lifecycle"]),
         .target(name: "OutboundWebhooks", dependencies: [
             "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy", "AccessControl", "Lifecycle", "Timestamps",
+            "OutboundHTTP",
         ]),
         .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain", "Timestamps"]),
         .target(name: "Audit", dependencies: [
@@ -93,6 +95,7 @@ let package = Package(
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
         .testTarget(name: "TimestampsTests", dependencies: ["Timestamps"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "OutboundHTTPTests", dependencies: ["OutboundHTTP", "COpenSSL", "JourneyTesting"]),
         .testTarget(name: "JourneyDomainTests", dependencies: ["JourneyDomain", "Timestamps"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
         .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography", "HTTPServer"]),

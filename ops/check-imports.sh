@@ -5,7 +5,9 @@
 # without failing, declared dependencies on this package's targets that no file imports.
 # System modules (Foundation, Testing, Glibc, ...) are not targets of the package and are
 # ignored. Also fails when the `journeys` product reaches JourneyBenchmarks through any target it
-# depends on: the benchmarks are the journeys-bench product's, which `journeys bench` runs.
+# depends on: the benchmarks are the journeys-bench product's, which `journeys bench` runs; and when
+# a target outside URLSESSION_ALLOWED imports FoundationNetworking (outbound HTTP goes through
+# OutboundHTTP).
 # Needs only swift and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -89,6 +91,12 @@ def imports(path):
     return found
 
 
+# Calls out of the service go through OutboundHTTP (it connects only to the addresses its caller
+# checked and reads a bounded answer); URLSession (FoundationNetworking) only in these targets: the
+# Unico client (not moved yet), the iOS client, and the tools that call this service or the emulator.
+URLSESSION_ALLOWED = {"HumanTokenAPI", "JourneyClient", "SDKLiteSimulator", "UnicoEmulator", "JourneyApp",
+                      "JourneyBenchmarks", "JourneyCommands", "JourneyTesting"}
+
 failures = []
 unused = []
 for target in targets:
@@ -98,6 +106,8 @@ for target in targets:
     used = set()
     for path in swift_files(target):
         for module in imports(path):
+            if module == "FoundationNetworking" and target["type"] != "test" and target["name"] not in URLSESSION_ALLOWED:
+                failures.append(f"{target['name']}: {path} imports FoundationNetworking; outbound HTTP goes through OutboundHTTP")
             if module not in names or module == target["name"]:
                 continue
             used.add(module)
@@ -140,7 +150,7 @@ for line in linked:
     print(line, file=sys.stderr)
 if failures:
     undeclared = len({line.split(":", 1)[0] for line in failures})
-    print(f"error: {undeclared} target(s) import modules they do not declare in Package.swift", file=sys.stderr)
+    print(f"error: {undeclared} target(s) import modules they do not declare in Package.swift, or URLSession", file=sys.stderr)
 if linked:
     print("error: a product links a target it must not (Package.swift: see above)", file=sys.stderr)
 if failures or linked:

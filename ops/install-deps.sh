@@ -14,8 +14,9 @@ case "${1:-}" in
   --test)
     # pgbouncer: the PgBouncer tests; wrk: the HTTP benchmark test; python3-venv: the API fuzz
     # (schemathesis from PyPI); chromium: the dashboard's browser test; prometheus and systemd:
-    # promtool and systemd-analyze, with which ops/check-ops.sh checks the ops/ folder.
-    packages+=(pgbouncer wrk python3-venv chromium prometheus systemd)
+    # promtool and systemd-analyze, with which ops/check-ops.sh checks the ops/ folder; openssl:
+    # the command that makes OutboundHTTPTests' CA and server certificate.
+    packages+=(pgbouncer wrk python3-venv chromium prometheus systemd openssl)
     ;;
   *)
     echo "usage: ops/install-deps.sh [--test]" >&2

@@ -102,6 +102,8 @@ public enum Wiring {
         do {
             configuration.dispatcher.autoDisableAfter = try WebhookDispatcher.Configuration.autoDisableAfter(
                 variables[WebhookDispatcher.Configuration.autoDisableVariable])
+            configuration.dispatcher.trustedCertificates = try WebhookDispatcher.Configuration.trustedCertificates(
+                variables[WebhookDispatcher.Configuration.caFileVariable])
         } catch {
             throw AppError(.invalidInput, error.message)
         }

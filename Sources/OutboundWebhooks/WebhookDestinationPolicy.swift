@@ -4,13 +4,14 @@ import Foundation
 /// link-local, metadata or reserved address (``WebhookAddressClass``) unless the allow-list
 /// names the host or a network holding the address.
 ///
-/// Checked after resolving the name, at send time (``check(host:)``, every address the name
+/// Checked after resolving the name, at send time (``check(host:resolver:)``, every address the name
 /// resolves to must pass), and at registration when the host is an IP literal
 /// (``checkRegistration(url:)``). The allow-list is configuration
 /// (`JOURNEYS_WEBHOOK_ALLOW_HOSTS`, see ``init(allowList:)``, and per tenant
 /// `JOURNEYS_WEBHOOK_TENANT_ALLOW_HOSTS`, see ``withTenants(_:)``); tests and local receivers use it
-/// for loopback. Residual risk: the HTTP client resolves the name again, so a name whose DNS
-/// answer changes between the check and the connection (rebinding) is not caught.
+/// for loopback. The dispatcher connects only to the addresses ``check(host:resolver:)`` returned
+/// (the HTTP client never resolves again), so a name whose DNS answer changes after the check
+/// (rebinding) cannot reach a refused address.
 public struct WebhookDestinationPolicy: Sendable, Equatable {
     /// The configuration variable holding the allow-list.
     public static let variable = "JOURNEYS_WEBHOOK_ALLOW_HOSTS"
@@ -116,18 +117,18 @@ public struct WebhookDestinationPolicy: Sendable, Equatable {
         throw WebhookError(.destinationRefused, "url: " + reason)
     }
 
-    /// At send time: resolves `host` (or reads its literal) and checks every address; returns
-    /// them, in resolver order, for the caller to connect to (never resolving again).
+    /// At send time: resolves `host` with `resolver` (or reads its literal) and checks every
+    /// address; returns them, in resolver order, for the caller to connect to (never resolving again).
     ///
     /// Throws `destination_refused` with the reason, or `host_unresolved`.
     @discardableResult
-    public func check(host: String) async throws(WebhookError) -> [IPAddress] {
+    public func check(host: String, resolver: HostResolver = .system) async throws(WebhookError) -> [IPAddress] {
         let bare = Self.bare(host)
         let addresses: [IPAddress]
         if let literal = IPAddress(hostLiteral: bare) {
             addresses = [literal]
         } else {
-            addresses = try await HostResolver.addresses(of: bare)
+            addresses = try await resolver.addresses(of: bare)
         }
         for address in addresses {
             if let reason = refusal(address, host: bare) { throw WebhookError(.destinationRefused, reason) }

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import OutboundHTTP
 import Postgres
 
 /// Sends due webhook deliveries, signed, with retries; any number may run side by side.
@@ -14,17 +12,19 @@ import Postgres
 /// attempt for longer than ``Configuration/autoDisableAfter`` is disabled (its reason says since
 /// when; `journeys_webhook_endpoints_auto_disabled_total` counts it). A revoked key's endpoints
 /// are never claimed. Before each attempt the host is
-/// resolved and checked against ``Configuration/destinations``: a refused destination is a
-/// failed attempt (no request is made) whose `last_error` says why, retried like any other. At most
-/// ``Configuration/maxResponseBytes`` of an answer's body are read (and dropped); a longer one is
-/// cut there and its status counts as sent. Neither the secret nor the payload
+/// resolved once and every address checked against ``Configuration/destinations``: a refused
+/// destination is a failed attempt (no request is made) whose `last_error` says why, retried like
+/// any other. The request goes to the checked addresses only (`OutboundHTTPClient`, which never
+/// resolves again), so a name that answers differently a moment later (DNS rebinding) cannot
+/// redirect it. At most ``Configuration/maxResponseBytes`` of an answer's body are read (and
+/// dropped) before the connection is closed; a longer one is cut there and its status counts as
+/// sent. Redirects are not followed (a 3xx is a failed attempt). Neither the secret nor the payload
 /// is ever logged (this type logs nothing; errors carry status codes and transport errors only).
 public final class WebhookDispatcher: Sendable {
     public let configuration: Configuration
     private let client: PostgresClient
     private let sealer: WebhookSecretSealer
-    private let session: URLSession
-    private let delegate: WebhookSessionDelegate
+    private let http: OutboundHTTPClient
     private let owner: String
     private let now: @Sendable () -> Date
     private let random: @Sendable () -> Double
@@ -44,14 +44,9 @@ public final class WebhookDispatcher: Sendable {
         self.owner = owner
         self.now = now
         self.random = random
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout
-        sessionConfiguration.timeoutIntervalForResource = configuration.requestTimeout
-        sessionConfiguration.httpCookieStorage = nil
-        sessionConfiguration.urlCache = nil
-        let delegate = WebhookSessionDelegate(maxResponseBytes: configuration.maxResponseBytes)
-        self.delegate = delegate
-        self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
+        http = OutboundHTTPClient(configuration: .init(
+            timeout: configuration.requestTimeout, connectTimeout: configuration.connectTimeout,
+            maxResponseBytes: configuration.maxResponseBytes, trustedCertificates: configuration.trustedCertificates))
     }
 
     /// Dispatches until cancelled; database errors are retried after the poll interval.
@@ -103,8 +98,10 @@ public final class WebhookDispatcher: Sendable {
         guard let url = URL(string: delivery.url), let host = url.host else {
             return .failed(status: nil, error: "invalid endpoint URL", retryAfter: nil)
         }
+        let addresses: [IPAddress]
         do {
-            try await configuration.destinations.forTenant(delivery.tenant).check(host: host)
+            addresses = try await configuration.destinations.forTenant(delivery.tenant)
+                .check(host: host, resolver: configuration.resolver)
         } catch {
             let prefix = error.code == .destinationRefused ? "refused: " : ""
             return .failed(status: nil, error: prefix + error.message, retryAfter: nil)
@@ -117,35 +114,38 @@ public final class WebhookDispatcher: Sendable {
         }
         let body = delivery.body
         let timestamp = Int64(now().timeIntervalSince1970.rounded(.down))
-        var request = URLRequest(url: url, timeoutInterval: configuration.requestTimeout)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        var headers = [OutboundHTTPHeader("Content-Type", "application/json"), OutboundHTTPHeader("User-Agent", Self.userAgent)]
         for (name, value) in StandardWebhookSigner(secret: secret).headers(id: delivery.messageID, timestamp: timestamp, body: body) {
-            request.setValue(value, forHTTPHeaderField: name)
+            headers.append(OutboundHTTPHeader(name, value))
         }
-        do {
-            // In a task of its own, which cancellation does not reach: cancelling an in-flight
-            // async URLSession call can deadlock FoundationNetworking (its cancel waits on the
-            // session's queue while the completion waits on the task's status lock; seen as a
-            // hung test run). The request's timeout bounds the call; the answer's body is read up
-            // to `maxResponseBytes`, then the connection is cut.
-            let http = try await Task { [session, delegate] in
-                try await delegate.upload(session, request: request, body: body)
-            }.value.response
-            switch http.statusCode {
-            case 200..<300: return .delivered(status: http.statusCode)
+        let request = OutboundHTTPRequest(method: "POST", url: url, headers: headers, body: body)
+        // In a task of its own, which the dispatcher's cancellation does not reach: an attempt
+        // under way runs to its answer (at most `requestTimeout`) and is recorded, so stopping
+        // `work` neither cuts a request the receiver may have acted on nor leaves it to the lease.
+        let result = await Task { [http] in
+            do throws(OutboundHTTPError) {
+                return Result<OutboundHTTPResponse, OutboundHTTPError>.success(try await http.send(request, to: addresses))
+            } catch {
+                return .failure(error)
+            }
+        }.value
+        switch result {
+        case .success(let answer):
+            switch answer.status {
+            case 200..<300: return .delivered(status: answer.status)
             case 410: return .gone
             default:
-                let retryAfter = http.value(forHTTPHeaderField: "Retry-After").flatMap { RetryAfter.parse($0, now: now()) }
-                return .failed(status: http.statusCode, error: "HTTP \(http.statusCode)",
+                let retryAfter = answer.header("Retry-After").flatMap { RetryAfter.parse($0, now: now()) }
+                return .failed(status: answer.status, error: "HTTP \(answer.status)",
                                retryAfter: retryAfter.map { min($0, configuration.maxRetryAfter) })
             }
-        } catch let error as URLError {
-            return .failed(status: nil, error: "transport error \(error.code.rawValue)", retryAfter: nil)
-        } catch {
-            return .failed(status: nil, error: "transport error", retryAfter: nil)
+        case .failure(let error):
+            return .failed(status: nil, error: "transport error: \(error.message)", retryAfter: nil)
         }
     }
+
+    /// What receivers see as `User-Agent` (some firewalls refuse requests without one).
+    public static let userAgent = "HumanTokenJourneys-Webhooks/1"
 
     /// `259200` as "3 days", `7200` as "2 hours", else seconds.
     static func describe(_ interval: TimeInterval) -> String {

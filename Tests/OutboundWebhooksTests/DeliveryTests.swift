@@ -48,6 +48,8 @@ import Testing
             #expect(received.count == 1)
             #expect(received.first?.verified == true)
             #expect(received.first?.messageID == "msg_1")
+            #expect(received.first?.userAgent == WebhookDispatcher.userAgent)
+            #expect(received.first?.contentType == "application/json")
             let body = try JSONSerialization.jsonObject(with: try #require(received.first?.body)) as? [String: Any]
             #expect(body?["type"] as? String == "journey.completed")
             #expect((body?["data"] as? [String: Any])?["journeyID"] as? String == "j-1")

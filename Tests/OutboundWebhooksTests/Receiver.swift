@@ -10,6 +10,8 @@ final class Receiver: Sendable {
         var messageID: String
         var body: Data
         var verified: Bool
+        var userAgent: String?
+        var contentType: String?
     }
 
     private struct State {
@@ -27,14 +29,14 @@ final class Receiver: Sendable {
         self.clock = clock
     }
 
-    /// Starts listening on `port` (0: a free one); returns the endpoint URL.
-    func start(port: Int = 0) throws -> String {
+    /// Starts listening on `host` (an IPv4 literal) and `port` (0: a free one); returns the endpoint URL.
+    func start(host: String = "127.0.0.1", port: Int = 0) throws -> String {
         var router = Router()
         router.post("/hook") { [self] request in handle(request) }
-        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: port), router: router, accessLog: { _ in })
+        let server = HTTPServer(configuration: .init(host: host, port: port), router: router, accessLog: { _ in })
         try server.start()
         self.server.withLock { $0 = server }
-        return "http://127.0.0.1:\(server.port!)/hook"
+        return "http://\(host):\(server.port!)/hook"
     }
 
     func stop() async {
@@ -51,7 +53,8 @@ final class Receiver: Sendable {
         for field in request.headers { headers[field.name.lowercased()] = field.value }
         let verified = (try? verifier.verify(body: request.body, headers: headers, now: clock.now())) != nil
         return state.withLock { state in
-            state.received.append(Received(messageID: headers["webhook-id"] ?? "", body: request.body, verified: verified))
+            state.received.append(Received(messageID: headers["webhook-id"] ?? "", body: request.body, verified: verified,
+                                           userAgent: headers["user-agent"], contentType: headers["content-type"]))
             return state.script.isEmpty ? .empty(status: .noContent) : state.script.removeFirst()
         }
     }
