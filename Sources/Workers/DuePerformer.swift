@@ -99,6 +99,9 @@ public struct DuePerformer: Sendable {
             case .abandonAtDeadline:
                 try await journeys.abandonAtDeadline(id)
                 return .done("abandoned_at_deadline")
+            case .abandonAtMaxAge:
+                try await journeys.abandonAtMaxAge(id)
+                return .done("abandoned_at_max_age")
             }
         } catch let refusal as DomainError {
             return .done("refused_\(refusal.code.rawValue)")
