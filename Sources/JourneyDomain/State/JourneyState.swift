@@ -46,6 +46,12 @@ public struct JourneyState: Hashable, Sendable, Codable {
         startedAt.map { $0.addingTimeInterval(retryPolicy.maximumAge) }
     }
 
+    /// True when the journey is still open at or past ``maxAgeAt``.
+    public func isPastMaxAge(_ now: Date) -> Bool {
+        guard status != .notStarted, !status.isTerminal, let at = maxAgeAt else { return false }
+        return now >= at
+    }
+
     /// True when the journey has a deadline and `now` is at or past it.
     public func isPastDeadline(_ now: Date) -> Bool {
         deadline.map { now >= $0 } ?? false
