@@ -156,7 +156,7 @@ let package = Package(
         ]),
         .testTarget(name: "RetentionTests", dependencies: [
             "Retention", "DataSubjects", "JourneyTesting", "JourneyEngine", "JourneyDomain", "EventStore", "SDKLiteSimulator",
-            "JourneyCommands", "Postgres", "Cryptography",
+            "JourneyCommands", "Postgres", "Cryptography", "Workers",
         ]),
     ]
 )

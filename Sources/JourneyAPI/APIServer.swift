@@ -94,7 +94,7 @@ public final class APIServer: Sendable {
                      access: MetricsAccess(token: configuration.metricsToken),
                      developmentKeys: configuration.developmentKeys).register(on: &router)
         JourneyRoutes(database: database, reports: reports, dependencies: dependencies, metrics: metrics).register(on: &router)
-        WebhookTokenEndpoint(authentication: dependencies.webhookAuthentication, clock: dependencies.clock,
+        WebhookTokenEndpoint(credentials: dependencies.webhookCredentials, clock: dependencies.clock,
                              metrics: metrics, logger: dependencies.logger).register(on: &router)
         ReportRoutes(database: database, reports: reports, dependencies: dependencies).register(on: &router)
         SubjectRoutes(database: database, dependencies: dependencies).register(on: &router)

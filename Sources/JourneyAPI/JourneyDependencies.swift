@@ -28,6 +28,10 @@ public struct JourneyDependencies: Sendable {
     /// `UNICO_WEBHOOK_AUTH` (`basic:user:password`, `header:Name:value` or `bearer:token`);
     /// an unreadable value leaves it nil and says so on standard error (without the value).
     public var webhookAuthentication: WebhookAuthenticator?
+    /// The Unico webhook credentials of tenants with a Unico account of their own, by tenant: a
+    /// webhook presenting them touches only that tenant's journeys (see `WebhookCredentials`).
+    /// Default none; `serve` reads each tenant's `webhookAuth` from the Unico settings file.
+    public var tenantWebhookAuthentication: [String: WebhookAuthenticator] = [:]
     /// Where the API logs refused webhooks and failed result fetches (constant messages, never
     /// credentials or personal data). Default: label `api`, JSON lines on standard error.
     public var logger = Logger(label: "api")

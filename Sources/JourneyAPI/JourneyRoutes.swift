@@ -34,7 +34,7 @@ struct JourneyRoutes: Sendable {
         let clientToken = ClientTokenHandler(authenticator: authenticator, journeys: journeys, dependencies: dependencies)
         let cancel = CancelJourneyHandler(authenticator: authenticator, journeys: journeys)
         let store = EventStore(client: database)
-        let webhooks = WebhookHandler(journeys: journeys, authentication: dependencies.webhookAuthentication,
+        let webhooks = WebhookHandler(journeys: journeys, credentials: dependencies.webhookCredentials,
                                       metrics: metrics, logger: dependencies.logger)
         let logger = dependencies.logger
 

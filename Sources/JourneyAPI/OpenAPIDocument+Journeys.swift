@@ -234,9 +234,11 @@ extension OpenAPIDocument {
             "deadline": ["type": "string", "format": "date-time",
                          "description": "When the journey is abandoned (abandonReason.kind deadlineReached, webhook "
                              + "journey.abandoned) if it has not completed: an RFC 3339 timestamp with offset, in the "
-                             + "future and at most \(Int(JourneyTiming.maximumDeadline / 86_400)) days away (else 422 naming "
-                             + "deadline). No token or process is handed out after it and client tokens never outlive it. "
-                             + "Default: none."],
+                             + "future and at most \(Int(JourneyTiming.maximumDeadline / 86_400)) days away, nor past the "
+                             + "deployment's maximum journey age (JOURNEYS_MAX_JOURNEY_AGE, default 30 days) if shorter (else "
+                             + "422 naming deadline). No token or process is handed out after it and client tokens never "
+                             + "outlive it. Default: none (a journey still open at its maximum age is abandoned as "
+                             + "maxAgeReached)."],
         ], required: ["subject", "environment", "flow", "purpose"])
         schema["example"] = [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva"],

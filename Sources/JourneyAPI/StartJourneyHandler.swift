@@ -36,9 +36,14 @@ struct StartJourneyHandler: Sendable {
         let principal = try await StageTimer.measure(StartStage.authenticate) {
             try await authenticator.apiKey(request, scope: .journeysWrite)
         }
-        let (valid, claim, processAtStart) = try StageTimer.measure(StartStage.validate) {
-            try Self.validate(request, principal: principal, policy: self.journeys.dependencies.retryPolicy,
-                              now: dependencies.clock())
+        let (valid, claim, processAtStart): (ValidatedStartJourney, IdempotencyStore.Claim?, Bool)
+        do {
+            (valid, claim, processAtStart) = try StageTimer.measure(StartStage.validate) {
+                try Self.validate(request, principal: principal, policy: self.journeys.dependencies.retryPolicy,
+                                  now: dependencies.clock())
+            }
+        } catch let refusal as Problem where refusal.status == .unprocessableContent {
+            return try await replay(request, principal: principal, refusedWith: refusal)
         }
         let (tokens, lease, journeys, timer) = (dependencies.clientTokens, idempotency.configuration.lease, journeys, StageTimer.current)
         let makesProcess = StartJourney.makesProcess(requested: processAtStart,
@@ -98,7 +103,7 @@ struct StartJourneyHandler: Sendable {
     /// for the attempt's unresolved Create Process (the workers reconcile it). A journey that
     /// ended, or has no attempt left, answers 410 `journey_ended` (final: the key keeps it), never
     /// a 409 that a client following `Retry-After` would retry forever.
-    private func recovery(actor: String) -> IdempotencyStore.Recovery {
+    func recovery(actor: String) -> IdempotencyStore.Recovery {
         let (journeys, tokens) = (journeys, dependencies.clientTokens)
         return { journeyID in
             do {

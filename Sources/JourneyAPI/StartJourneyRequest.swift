@@ -35,7 +35,7 @@ struct StartJourneyRequest: Decodable, Sendable {
     var maximumAttempts: JSONValue?
 
     /// When the journey is abandoned (`deadlineReached`) if not completed: an RFC 3339 timestamp
-    /// with offset, in the future, at most ``JourneyTiming/maximumDeadline`` away (default: none).
+    /// with offset, in the future, at most ``JourneyLimits/maximumDeadline(policy:)`` away (default: none).
     var deadline: JSONValue?
 
     /// The values of `createProcess`.
@@ -89,7 +89,7 @@ struct StartJourneyRequest: Decodable, Sendable {
             }
         }
         if let value = self.deadline, value != .null {
-            switch JourneyLimits.deadline(value.stringValue, now: now) {
+            switch JourneyLimits.deadline(value.stringValue, now: now, maximum: JourneyLimits.maximumDeadline(policy: policy)) {
             case .success(let date): deadline = date
             case .failure(let issue): throw Problem.validationFailed(field: issue.field, detail: issue.message + ".")
             }

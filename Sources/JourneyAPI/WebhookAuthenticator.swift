@@ -39,25 +39,27 @@ public struct WebhookAuthenticator: Sendable, Equatable {
     public init(_ mode: Mode) { self.mode = mode }
 
     /// Parses `basic:user:password`, `header:Name:value`, `bearer:token` or
-    /// `oauth2:client-id:client-secret` (tokens living `tokenLifetime` seconds).
-    public init(parsing text: String, tokenLifetime: TimeInterval = WebhookTokenIssuer.defaultLifetime) throws {
+    /// `oauth2:client-id:client-secret` (tokens living `tokenLifetime` seconds); messages name
+    /// `source` (default ``environmentVariable``).
+    public init(parsing text: String, tokenLifetime: TimeInterval = WebhookTokenIssuer.defaultLifetime,
+                source: String = WebhookAuthenticator.environmentVariable) throws {
         func fail(_ message: String) -> Problem {
             Problem(status: .internalServerError, code: "webhook_auth_invalid", detail: message)
         }
         guard let colon = text.firstIndex(of: ":") else {
-            throw fail("\(Self.environmentVariable) must be \(Self.syntax)")
+            throw fail("\(source) must be \(Self.syntax)")
         }
         let kind = text[..<colon].lowercased()
         let rest = String(text[text.index(after: colon)...])
         func split(_ what: String) throws -> (String, String) {
             guard let inner = rest.firstIndex(of: ":"), inner != rest.startIndex else {
-                throw fail("\(Self.environmentVariable) \(kind) needs \(what)")
+                throw fail("\(source) \(kind) needs \(what)")
             }
             return (String(rest[..<inner]), String(rest[rest.index(after: inner)...]))
         }
         func strong(_ secret: String, _ what: String) throws {
             guard secret.count >= Self.minimumSecretLength, Set(secret).count >= 10 else {
-                throw fail("\(Self.environmentVariable): the \(what) must be at least 32 random bytes "
+                throw fail("\(source): the \(what) must be at least 32 random bytes "
                     + "(\(Self.minimumSecretLength) or more characters, e.g. `openssl rand -base64 32`); refusing a guessable one")
             }
         }
@@ -70,23 +72,23 @@ public struct WebhookAuthenticator: Sendable, Equatable {
             let (name, value) = try split("Name:value")
             guard !value.isEmpty,
                   name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
-            else { throw fail("\(Self.environmentVariable) header needs a token name and a value") }
+            else { throw fail("\(source) header needs a token name and a value") }
             try strong(value, "header value")
             mode = .header(name: name, value: value)
         case "bearer":
-            guard !rest.isEmpty else { throw fail("\(Self.environmentVariable) bearer needs a token") }
+            guard !rest.isEmpty else { throw fail("\(source) bearer needs a token") }
             try strong(rest, "bearer token")
             mode = .bearer(token: rest)
         case "oauth2":
             let (id, secret) = try split("client-id:client-secret")
-            guard !secret.isEmpty else { throw fail("\(Self.environmentVariable) oauth2 needs a client secret") }
+            guard !secret.isEmpty else { throw fail("\(source) oauth2 needs a client secret") }
             try strong(secret, "client secret")
             guard tokenLifetime > 0, tokenLifetime <= 86_400 else {
                 throw fail("\(Self.tokenLifetimeVariable) must be 1...86400 seconds")
             }
             mode = .oauth2(WebhookTokenIssuer(clientID: id, clientSecret: secret, lifetime: tokenLifetime))
         default:
-            throw fail("\(Self.environmentVariable) must start with basic:, header:, bearer: or oauth2:")
+            throw fail("\(source) must start with basic:, header:, bearer: or oauth2:")
         }
     }
 

@@ -12,6 +12,9 @@ import Observability
 /// - Malformed body: 400 `invalid_json`.
 /// - A process no journey created: 202 `unknown_process`, recorded as `UnmatchedWebhookReceived`
 ///   in the stream `unico-webhooks` (no journey stream to put it in; auditors still see it).
+/// - Credentials that may not touch the process's journey (another tenant's, see
+///   ``WebhookCredentials``): answered exactly as a process no journey created (202
+///   `unknown_process`), nothing recorded, counted as `outcome="foreign_tenant"` and logged.
 /// - Duplicates and late deliveries: each is a `WebhookReceived`; the result is fetched and
 ///   recorded at most once (the fetcher records only while the attempt awaits its result).
 struct WebhookHandler: Sendable {
@@ -32,16 +35,15 @@ struct WebhookHandler: Sendable {
     }
 
     let journeys: Journeys
-    let authentication: WebhookAuthenticator?
+    let credentials: WebhookCredentials
     let metrics: MetricsRegistry
     let logger: Logger
 
     func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let authentication, authentication.accepts(request.headers, now: journeys.dependencies.clock()) else {
+        guard let caller = credentials.caller(request.headers, now: journeys.dependencies.clock()) else {
             count("unauthorized")
-            let mode = authentication?.modeName ?? "unconfigured"
             logger.warning("webhook refused: credentials missing or wrong",
-                           metadata: ["mode": mode, "peer": request.remoteAddress ?? "?"])
+                           metadata: ["mode": credentials.modeName, "peer": request.remoteAddress ?? "?"])
             throw Problem(status: .unauthorized, code: "webhook_unauthorized",
                           detail: "The webhook credentials are missing or wrong.")
         }
@@ -65,6 +67,17 @@ struct WebhookHandler: Sendable {
             count("unknown_process")
             try await journeys.recordUnmatchedWebhook(notice, flow: payload.flow)
             return try HTTPResponse.json(Answer(code: "unknown_process"), status: .accepted)
+        }
+        if !credentials.tenants.isEmpty {
+            // Only tenants' own credentials confine a caller: without them, nothing to check.
+            let owner = try await journeys.state(of: id)
+            guard credentials.may(caller, touch: owner.tenantName, environment: owner.environment) else {
+                count("foreign_tenant")
+                logger.warning("webhook ignored: its credentials may not touch the process's journey", metadata: [
+                    "caller": caller.label, "peer": request.remoteAddress ?? "?",
+                ])
+                return try HTTPResponse.json(Answer(code: "unknown_process"), status: .accepted)
+            }
         }
         try await journeys.recordWebhook(notice, journey: id)
         count("recorded")

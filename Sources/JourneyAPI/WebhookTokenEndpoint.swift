@@ -3,7 +3,9 @@ import HTTPServer
 import Observability
 
 /// `POST /v1/unico/oauth/token`: the OAuth2 client-credentials token endpoint Unico calls before
-/// its webhooks when `UNICO_WEBHOOK_AUTH` is `oauth2:<client-id>:<client-secret>`.
+/// its webhooks when `UNICO_WEBHOOK_AUTH` (or a tenant's own `webhookAuth`) is
+/// `oauth2:<client-id>:<client-secret>`; the token is issued under the credentials the client
+/// presented, so a webhook presenting it is that tenant's (or the deployment's).
 ///
 /// Form body `grant_type=client_credentials`; the client authenticates with HTTP Basic
 /// (`client_id:client_secret`) or the `client_id` and `client_secret` fields. Answers
@@ -18,7 +20,7 @@ struct WebhookTokenEndpoint: Sendable {
         var expires_in: Int
     }
 
-    let authentication: WebhookAuthenticator?
+    let credentials: WebhookCredentials
     let clock: @Sendable () -> Date
     let metrics: MetricsRegistry
     let logger: Logger
@@ -28,7 +30,7 @@ struct WebhookTokenEndpoint: Sendable {
     }
 
     func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let issuer = authentication?.tokenIssuer else {
+        guard !credentials.tokenIssuers.isEmpty else {
             throw Problem(status: .notFound, code: "webhook_oauth_disabled",
                           detail: "UNICO_WEBHOOK_AUTH is not in the oauth2 mode.")
         }
@@ -42,14 +44,15 @@ struct WebhookTokenEndpoint: Sendable {
             throw refusal(.badRequest, "unsupported_grant_type", "Only the client_credentials grant is offered.",
                           field: "grant_type")
         }
-        let credentials = Self.basicCredentials(request.headers["Authorization"])
+        let presented = Self.basicCredentials(request.headers["Authorization"])
             ?? form["client_id"].map { ($0, form["client_secret"] ?? "") }
-        let accepted = credentials.map { issuer.authenticates(id: $0.0, secret: $0.1) } ?? false
+        let matched = presented.flatMap { credentials.issuer(id: $0.0, secret: $0.1) }
+        let accepted = matched != nil
         // Attempt limit per client address: a failure takes one attempt, a success needs one left,
         // so a guesser over the limit learns nothing from the answer (429, without journey data).
         try await RequestRateLimiter.current?.admitWebhookToken(peer: request.remoteAddress, failed: !accepted,
                                                                 route: request.route)
-        guard accepted else {
+        guard let issuer = matched else {
             count("invalid_client")
             logger.warning("webhook token refused: client credentials missing or wrong",
                            metadata: ["peer": request.remoteAddress ?? "?"])

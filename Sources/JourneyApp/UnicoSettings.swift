@@ -1,6 +1,8 @@
 import AccessControl
 import Foundation
+import HTTPServer
 import HumanTokenAPI
+import JourneyAPI
 import JourneyDomain
 import Postgres
 import RateBudget
@@ -13,7 +15,9 @@ import RateBudget
 ///
 /// The file may also give a journeys tenant its own Unico settings (its own service account):
 /// `{"tenants": {"acme": {"uat": {…}}}}`. Its journeys use them in the environments given there,
-/// the deployment's elsewhere.
+/// the deployment's elsewhere. Such a tenant may also give the credentials its own account's
+/// webhook presents (`"webhookAuth"`, the syntax of `UNICO_WEBHOOK_AUTH`): they touch only its
+/// journeys.
 enum UnicoSettings {
     /// The share of the deployment's Unico rate guaranteed to each journeys tenant without Unico
     /// settings of its own (0 < share <= 1; 1: no shares). Default 0.5.
@@ -98,11 +102,62 @@ enum UnicoSettings {
                 environments[environment] = try HumanTokenAPIConfiguration.load(
                     contentsOf: URL(fileURLWithPath: path), environment: api, under: [tenantsKey, name])
             }
-            if let unknown = sections.keys.sorted().first(where: { $0 != "uat" && $0 != "prod" }) {
+            if let unknown = sections.keys.sorted().first(where: { $0 != "uat" && $0 != "prod" && $0 != webhookAuthKey }) {
                 throw AppError(.invalidInput, "Unico configuration file \(path): \(tenantsKey).\(name).\(unknown) is not an "
-                    + "environment (expected \"uat\" or \"prod\")")
+                    + "environment (expected \"uat\", \"prod\" or \"\(webhookAuthKey)\")")
+            }
+            guard !environments.isEmpty else {
+                throw AppError(.invalidInput, "Unico configuration file \(path): \(tenantsKey).\(name).\(webhookAuthKey) is for a "
+                    + "tenant with its own Unico account: give \(tenantsKey).\(name) \"uat\" and/or \"prod\"")
             }
             result[name] = environments
+        }
+        return result
+    }
+
+    /// The key of a tenant's own webhook credentials in the file.
+    static let webhookAuthKey = "webhookAuth"
+
+    /// Each tenant's own Unico webhook credentials (`tenants.<name>.webhookAuth`, the syntax of
+    /// `UNICO_WEBHOOK_AUTH`, `oauth2` tokens living `UNICO_WEBHOOK_TOKEN_LIFETIME` seconds), by
+    /// tenant; none without a file. A malformed or weak value, or one equal to `deployment`'s or
+    /// another tenant's (a call could not say whose it is), is refused naming its key path.
+    static func tenantWebhookAuthentications(_ variables: [String: String], file: String? = nil,
+                                             deployment: WebhookAuthenticator? = nil) throws -> [String: WebhookAuthenticator] {
+        guard let path = file ?? variables[fileVariable].flatMap({ $0.isEmpty ? nil : $0 }) else { return [:] }
+        let owned = try tenantConfigurations(file: path)
+        guard let data = FileManager.default.contents(atPath: path),
+              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+              let tenants = object[tenantsKey] as? [String: Any] else { return [:] }
+        var lifetime = WebhookTokenIssuer.defaultLifetime
+        if let text = variables[WebhookAuthenticator.tokenLifetimeVariable], !text.isEmpty {
+            guard let seconds = TimeInterval(text) else {
+                throw AppError(.invalidInput, "\(WebhookAuthenticator.tokenLifetimeVariable) must be a number of seconds")
+            }
+            lifetime = seconds
+        }
+        var result: [String: WebhookAuthenticator] = [:]
+        for name in tenants.keys.sorted() where owned[name] != nil {
+            guard let value = (tenants[name] as? [String: Any])?[webhookAuthKey] else { continue }
+            let key = "\(tenantsKey).\(name).\(webhookAuthKey)"
+            guard let text = value as? String, !text.isEmpty else {
+                throw AppError(.invalidInput, "Unico configuration file \(path): \(key) must be a string such as oauth2:id:secret")
+            }
+            let authentication: WebhookAuthenticator
+            do {
+                authentication = try WebhookAuthenticator(parsing: text, tokenLifetime: lifetime, source: key)
+            } catch let problem as Problem {
+                throw AppError(.invalidInput, "Unico configuration file \(path): \(problem.detail ?? key + " is malformed")")
+            }
+            if authentication == deployment {
+                throw AppError(.invalidInput, "Unico configuration file \(path): \(key) is the same as "
+                    + "\(WebhookAuthenticator.environmentVariable): give the tenant credentials of its own")
+            }
+            if let other = result.first(where: { $0.value == authentication })?.key {
+                throw AppError(.invalidInput, "Unico configuration file \(path): \(key) is the same as "
+                    + "\(tenantsKey).\(other).\(webhookAuthKey): give each tenant credentials of its own")
+            }
+            result[name] = authentication
         }
         return result
     }

@@ -55,6 +55,8 @@ public enum Wiring {
                                                clientTokens: clientTokens, unico: unico,
                                                retryPolicy: retryPolicy)
         dependencies.engine.tenantUnico = tenantUnico
+        dependencies.tenantWebhookAuthentication = try UnicoSettings.tenantWebhookAuthentications(
+            variables, file: unicoConfig, deployment: dependencies.webhookAuthentication)
         dependencies.webhookDestinations = try webhookDestinations(variables)
         return dependencies
     }

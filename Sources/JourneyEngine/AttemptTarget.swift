@@ -34,12 +34,15 @@ public struct AttemptTarget: Sendable {
     }
 
     /// The `expiresIn` a process of `state`'s journey asks for; nil for SDK journeys. A link
-    /// never outlives the journey's deadline (counted from the attempt's request; at least 60 s).
+    /// never outlives the journey's deadline nor its maximum age (counted from the attempt's
+    /// request; at least 60 s).
     public static func processLifetime(of state: JourneyState) -> Int? {
         guard state.isLinkJourney else { return nil }
         var lifetime = state.retryPolicy.linkLifetime
-        if let deadline = state.deadline, let requested = state.currentAttempt?.requestedAt {
-            lifetime = min(lifetime, max(60, deadline.timeIntervalSince(requested).rounded(.up)))
+        if let requested = state.currentAttempt?.requestedAt {
+            for end in [state.deadline, state.maxAgeAt].compactMap({ $0 }) {
+                lifetime = min(lifetime, max(60, end.timeIntervalSince(requested).rounded(.up)))
+            }
         }
         return Int(lifetime)
     }

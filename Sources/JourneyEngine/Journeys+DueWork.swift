@@ -40,6 +40,12 @@ extension Journeys {
         try await commands.execute(.abandonAtDeadline, journey: id, metadata: workerMetadata)
     }
 
+    /// Abandons a journey still open at its maximum age (`maxAgeReached`).
+    @discardableResult
+    public func abandonAtMaxAge(_ id: JourneyID) async throws -> JourneyRepository.Outcome {
+        try await commands.execute(.abandonAtMaxAge, journey: id, metadata: workerMetadata)
+    }
+
     /// Looks the open intent of `state`'s current attempt up by client reference; adopts the
     /// process Unico created for it, or creates it if absent (when `mayCreate`; else answers
     /// `.creation(.leftOpen)`). A failed lookup records nothing, unless it is the `lastTry`: then

@@ -175,6 +175,9 @@ enum JourneyStateJSON {
         if policy.linkLifetime != RetryPolicy.defaultLinkLifetime {
             json.key("linkLifetime"); try json.double(policy.linkLifetime)
         }
+        if policy.maximumAge != RetryPolicy.defaultMaximumAge {
+            json.key("maximumAge"); try json.double(policy.maximumAge)
+        }
         json.endObject()
     }
 

@@ -8,7 +8,9 @@ import Postgres
 /// Performs one due item against the journey's own event stream, never against the read model:
 /// the item runs only if the freshly loaded state still has that work due, and every append goes
 /// through the domain with the stream's version as the expected version. A stale item (the
-/// journey moved on, or the read model lags behind an append) finishes as `stale`.
+/// journey moved on, or the read model lags behind an append) finishes as `stale`. Any item of a
+/// journey still open past its maximum age abandons it (`maxAgeReached`) instead: work that is
+/// only ever tried again (a Get Process failing for ever) cannot keep a journey open.
 public struct DuePerformer: Sendable {
     /// Retry timing of items that could not finish (Unico 429/5xx, lookups, conflicts).
     public struct Configuration: Sendable {
@@ -52,10 +54,13 @@ public struct DuePerformer: Sendable {
     public func perform(_ item: WorkItem) async throws -> WorkResult {
         let id = item.journeyID
         let (state, version) = try await journeys.load(id)
+        let now = clock()
+        if version > 0, state.isPastMaxAge(now) {
+            return try await abandonAtMaxAge(id, now: now)
+        }
         guard version > 0, let due = state.nextDue, due.kind == item.kind, due.attempt == item.attempt else {
             return .done("stale")
         }
-        let now = clock()
         if due.at.timeIntervalSince(now) > 0.001 {
             // Same work, later time (a newer fetch schedule): the read model will copy the new item.
             return abs(due.at.timeIntervalSince(item.dueAt)) < 0.001 ? .later(due.at, "not_due") : .done("stale")
@@ -99,6 +104,8 @@ public struct DuePerformer: Sendable {
             case .abandonAtDeadline:
                 try await journeys.abandonAtDeadline(id)
                 return .done("abandoned_at_deadline")
+            case .abandonAtMaxAge:
+                return try await abandonAtMaxAge(id, now: now)
             }
         } catch let refusal as DomainError {
             return .done("refused_\(refusal.code.rawValue)")
@@ -108,6 +115,18 @@ public struct DuePerformer: Sendable {
     }
 
     // MARK: - Kinds
+
+    /// Abandons a journey still open at its maximum age, whatever item found it so.
+    private func abandonAtMaxAge(_ id: JourneyID, now: Date) async throws -> WorkResult {
+        do {
+            try await journeys.abandonAtMaxAge(id)
+            return .done("abandoned_at_max_age")
+        } catch let refusal as DomainError {
+            return .done("refused_\(refusal.code.rawValue)")
+        } catch let error as EventStoreError where error.code == .wrongExpectedVersion || error.code == .orderConflict {
+            return .later(now, "conflict")
+        }
+    }
 
     /// Adopts the open intent's process, or creates it if Unico has none; a failed lookup backs
     /// off until the last of ``Configuration/reconcileTries``.

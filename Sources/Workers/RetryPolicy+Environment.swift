@@ -26,6 +26,9 @@ extension RetryPolicy {
         /// Seconds a link journey's attempt (and its Unico process, `expiresIn`) lives, 60 s to
         /// 30 days (default 604800, Unico's 7 days).
         public static let linkLifetime = "JOURNEYS_LINK_LIFETIME"
+        /// Seconds a journey may stay open after its start before it is abandoned as
+        /// `maxAgeReached`, 1 hour to 365 days (default 2592000, 30 days).
+        public static let maximumAge = "JOURNEYS_MAX_JOURNEY_AGE"
     }
 
     /// The policy `variables` describe; throws `invalid_configuration` naming the first bad variable.
@@ -54,6 +57,7 @@ extension RetryPolicy {
         let grace = try number(Variable.captureGrace, 0...86_400) ?? standard.captureGrace
         let abandonAfter = try number(Variable.abandonAfter, 0...2_592_000) ?? standard.abandonAfter
         let linkLifetime = try number(Variable.linkLifetime, 60...2_592_000) ?? standard.linkLifetime
+        let maximumAge = try number(Variable.maximumAge, 3600...31_536_000) ?? standard.maximumAge
         var codes = standard.nonRetryableCodes
         if let text = variables[Variable.nonRetryableCodes] {
             codes = []
@@ -69,6 +73,6 @@ extension RetryPolicy {
         return RetryPolicy(initialInterval: initial, backoffCoefficient: coefficient, maximumInterval: maximum,
                            maximumAttempts: attempts.map { Int($0) } ?? standard.maximumAttempts,
                            jitterFraction: jitter, nonRetryableCodes: codes, captureGrace: grace,
-                           abandonAfter: abandonAfter, linkLifetime: linkLifetime)
+                           abandonAfter: abandonAfter, linkLifetime: linkLifetime, maximumAge: maximumAge)
     }
 }

@@ -36,6 +36,8 @@ public enum JourneyCommand: Hashable, Sendable {
     case abandonAbsent(afterAttempt: Int)
     /// A worker abandons a journey whose deadline came before it completed.
     case abandonAtDeadline
+    /// A worker abandons a journey still open at its maximum age (the policy's `maximumAge`).
+    case abandonAtMaxAge
     /// Give up on the journey.
     case abandon(reason: AbandonReason)
     /// The company or an operator cancels the journey: it ends, abandoned as `cancelled`.
@@ -64,6 +66,7 @@ public enum JourneyCommand: Hashable, Sendable {
         case .expireToken: "expire the token"
         case .retry: "retry with a fresh process"
         case .abandonAtDeadline: "abandon the journey at its deadline"
+        case .abandonAtMaxAge: "abandon the journey at its maximum age"
         case .abandon: "abandon the journey"
         case .cancel: "cancel the journey"
         case .recordSubjectErased: "record the subject's erasure"

@@ -40,6 +40,8 @@ struct JourneyDecider {
             return try decideRetry(afterAttempt: afterAttempt, command: command)
         case .abandonAtDeadline:
             return try decideAbandonAtDeadline(command)
+        case .abandonAtMaxAge:
+            return try decideAbandonAtMaxAge(command)
         case .abandon(let reason):
             try requireActive(command)
             return [.journeyAbandoned(JourneyAbandoned(attempt: current, occurredAt: now, reason: reason))]

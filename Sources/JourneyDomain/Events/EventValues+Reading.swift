@@ -51,12 +51,12 @@ extension SealedSubject {
 extension RetryPolicy {
     private static let keys = StaticKeys([
         "initialInterval", "backoffCoefficient", "maximumInterval", "maximumAttempts", "jitterFraction",
-        "nonRetryableCodes", "captureGrace", "abandonAfter", "linkLifetime",
+        "nonRetryableCodes", "captureGrace", "abandonAfter", "linkLifetime", "maximumAge",
     ])
 
     init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
         var initial: Double?, coefficient: Double?, maximum: Double?, attempts: Int?, jitter: Double?
-        var codes: [SDKErrorCode]?, grace: Double?, abandon: Double?, link: Double?
+        var codes: [SDKErrorCode]?, grace: Double?, abandon: Double?, link: Double?, age: Double?
         try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
             let number = { (r: inout EventJSONReader) throws(EventJSONReader.Unsupported) in try r.double() }
             switch slot {
@@ -71,7 +71,8 @@ extension RetryPolicy {
                 codes = list
             case 6: grace = try r.optional(number)
             case 7: abandon = try r.optional(number)
-            default: link = try r.optional(number)
+            case 8: link = try r.optional(number)
+            default: age = try r.optional(number)
             }
         }
         guard let initial, let coefficient, let maximum, let attempts, let jitter, let codes else {
@@ -80,7 +81,8 @@ extension RetryPolicy {
         self.init(initialInterval: initial, backoffCoefficient: coefficient, maximumInterval: maximum,
                   maximumAttempts: attempts, jitterFraction: jitter, nonRetryableCodes: Set(codes),
                   captureGrace: grace ?? 600, abandonAfter: abandon ?? 1800,
-                  linkLifetime: link ?? RetryPolicy.defaultLinkLifetime)
+                  linkLifetime: link ?? RetryPolicy.defaultLinkLifetime,
+                  maximumAge: age ?? RetryPolicy.defaultMaximumAge)
     }
 }
 

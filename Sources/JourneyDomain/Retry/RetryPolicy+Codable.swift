@@ -1,7 +1,7 @@
 extension RetryPolicy: Codable {
     private enum CodingKeys: String, CodingKey {
         case initialInterval, backoffCoefficient, maximumInterval, maximumAttempts, jitterFraction, nonRetryableCodes
-        case captureGrace, abandonAfter, linkLifetime
+        case captureGrace, abandonAfter, linkLifetime, maximumAge
     }
 
     public init(from decoder: any Decoder) throws {
@@ -16,7 +16,8 @@ extension RetryPolicy: Codable {
             // Absent from policies recorded before they existed: the defaults.
             captureGrace: try container.decodeIfPresent(Double.self, forKey: .captureGrace) ?? 600,
             abandonAfter: try container.decodeIfPresent(Double.self, forKey: .abandonAfter) ?? 1800,
-            linkLifetime: try container.decodeIfPresent(Double.self, forKey: .linkLifetime) ?? Self.defaultLinkLifetime
+            linkLifetime: try container.decodeIfPresent(Double.self, forKey: .linkLifetime) ?? Self.defaultLinkLifetime,
+            maximumAge: try container.decodeIfPresent(Double.self, forKey: .maximumAge) ?? Self.defaultMaximumAge
         )
     }
 
@@ -33,5 +34,6 @@ extension RetryPolicy: Codable {
         try container.encode(abandonAfter, forKey: .abandonAfter)
         // Written only when set otherwise, so policies recorded before it read the same.
         if linkLifetime != Self.defaultLinkLifetime { try container.encode(linkLifetime, forKey: .linkLifetime) }
+        if maximumAge != Self.defaultMaximumAge { try container.encode(maximumAge, forKey: .maximumAge) }
     }
 }

@@ -29,6 +29,10 @@ public struct RetryPolicy: Hashable, Sendable {
     /// `expiresIn`, since the link lives as long as its process. Default 604800 (7 days,
     /// Unico's default); 60 s to 30 days.
     public var linkLifetime: TimeInterval
+    /// How long a journey may stay open, counted from its start, in seconds: one still open then,
+    /// whatever it waits for, is abandoned (`maxAgeReached`) by its due work and later falls
+    /// under the retention of ended journeys. Default 2592000 (30 days); at least 60 s.
+    public var maximumAge: TimeInterval
 
     /// Creates a policy; out-of-range values are clamped to the nearest valid one.
     public init(
@@ -40,7 +44,8 @@ public struct RetryPolicy: Hashable, Sendable {
         nonRetryableCodes: Set<SDKErrorCode> = Set(SDKErrorCatalog.standard.nonRetryableCodes),
         captureGrace: TimeInterval = 600,
         abandonAfter: TimeInterval = 1800,
-        linkLifetime: TimeInterval = RetryPolicy.defaultLinkLifetime
+        linkLifetime: TimeInterval = RetryPolicy.defaultLinkLifetime,
+        maximumAge: TimeInterval = RetryPolicy.defaultMaximumAge
     ) {
         let initial = initialInterval.isFinite ? max(0, initialInterval) : 0
         self.initialInterval = initial
@@ -52,10 +57,16 @@ public struct RetryPolicy: Hashable, Sendable {
         self.captureGrace = captureGrace.isFinite ? max(0, captureGrace) : 600
         self.abandonAfter = abandonAfter.isFinite ? max(0, abandonAfter) : 1800
         self.linkLifetime = linkLifetime.isFinite ? min(2_592_000, max(60, linkLifetime)) : Self.defaultLinkLifetime
+        self.maximumAge = maximumAge.isFinite ? max(60, maximumAge) : Self.defaultMaximumAge
     }
 
     /// Unico's default process lifetime, 7 days: a link journey's attempt when nothing else is set.
     public static let defaultLinkLifetime: TimeInterval = 604_800
+
+    /// A journey's maximum age when nothing else is set, 30 days. Also the age of every journey
+    /// whose recorded policy has none (started before maximum ages, or with this default): the
+    /// value is part of the recorded format and must not change.
+    public static let defaultMaximumAge: TimeInterval = 2_592_000
 
     /// The defaults stated on each property.
     public static let standard = RetryPolicy()

@@ -16,6 +16,8 @@ public struct DueWork: Hashable, Sendable, Codable {
         case abandonAbsent
         /// Send `.abandonAtDeadline`: the journey's deadline came before it completed.
         case abandonAtDeadline
+        /// Send `.abandonAtMaxAge`: the journey is still open at its maximum age.
+        case abandonAtMaxAge
     }
 
     public var kind: Kind

@@ -15,8 +15,8 @@ extension JourneyState {
         let probes = attempts.filter { awaitsFinishProbe($0.number) }.compactMap { attempt in
             (attempt.callbackAt ?? attempt.failedAt).map { DueWork(kind: .fetchResult, attempt: attempt.number, at: $0) }
         }
-        // The deadline before the current attempt's work: at the same instant it wins.
-        let candidates = probes + earlier + [deadlineDue, currentDue].compactMap { $0 }
+        // The deadline, then the maximum age, before the current attempt's work: at the same instant they win.
+        let candidates = probes + earlier + [deadlineDue, maxAgeDue, currentDue].compactMap { $0 }
         return candidates.min { $0.at < $1.at }
     }
 
@@ -26,6 +26,13 @@ extension JourneyState {
     private var deadlineDue: DueWork? {
         guard let deadline, status != .notStarted, !status.isTerminal, status != .awaitingResult else { return nil }
         return DueWork(kind: .abandonAtDeadline, attempt: currentAttemptNumber, at: deadline)
+    }
+
+    /// The maximum age's abandonment, for every journey still open at ``maxAgeAt``, whatever it
+    /// waits for (a result Unico never gives, an attempt nobody ends): no journey stays open for ever.
+    private var maxAgeDue: DueWork? {
+        guard status != .notStarted, !status.isTerminal, let at = maxAgeAt else { return nil }
+        return DueWork(kind: .abandonAtMaxAge, attempt: currentAttemptNumber, at: at)
     }
 
     /// When a started journey with no attempt is abandoned if the app never asks for a token.

@@ -40,6 +40,18 @@ public struct JourneyState: Hashable, Sendable, Codable {
     /// The tenant owning the journey: the recorded one, else the default tenant.
     public var tenantName: String { tenant ?? JourneyStarted.defaultTenant }
 
+    /// When the journey is abandoned (`maxAgeReached`) if still open: its start plus the policy's
+    /// `maximumAge`; nil before the start.
+    public var maxAgeAt: Date? {
+        startedAt.map { $0.addingTimeInterval(retryPolicy.maximumAge) }
+    }
+
+    /// True when the journey is still open at or past ``maxAgeAt``.
+    public func isPastMaxAge(_ now: Date) -> Bool {
+        guard status != .notStarted, !status.isTerminal, let at = maxAgeAt else { return false }
+        return now >= at
+    }
+
     /// True when the journey has a deadline and `now` is at or past it.
     public func isPastDeadline(_ now: Date) -> Bool {
         deadline.map { now >= $0 } ?? false
@@ -82,10 +94,11 @@ public struct JourneyState: Hashable, Sendable, Codable {
     }
 
     /// An abandoned journey that still records a result Unico announces later: abandoned by the
-    /// policy (absent user, budget, a failure), not on request, its subject not erased.
+    /// policy (absent user, budget, a failure), not on request nor at its maximum age (nothing is
+    /// due for it any more), its subject not erased.
     public var learnsLateResults: Bool {
         status == .abandoned && abandonReason?.kind != .requested && abandonReason?.kind != .cancelled
-            && subjectErasedAt == nil
+            && abandonReason?.kind != .maxAgeReached && subjectErasedAt == nil
     }
 
     /// Whether Unico may be asked for `number`'s result before the attempt is expired: the

@@ -3,7 +3,8 @@ import Timestamps
 
 /// A start's own limits, within the deployment's: an attempt budget (`maximumAttempts`, 1 to the
 /// deployment retry policy's) and a `deadline` (an RFC 3339 timestamp with its offset, after the
-/// start and at most ``JourneyTiming/maximumDeadline`` after it). Each check names its field.
+/// start and at most ``JourneyTiming/maximumDeadline`` after it, nor past the journey's maximum
+/// age). Each check names its field.
 public enum JourneyLimits {
     /// The accepted form of a deadline, for messages.
     public static let deadlineFormat = "an RFC 3339 timestamp with offset such as 2026-11-29T18:00:00Z"
@@ -21,20 +22,30 @@ public enum JourneyLimits {
     }
 
     /// The deadline `text` names, or the issue naming `field`: `text` must be
-    /// ``deadlineFormat``, later than `now` and at most ``JourneyTiming/maximumDeadline`` after it.
-    public static func deadline(_ text: String?, now: Date, field: String = "deadline") -> Result<Date, FieldIssue> {
+    /// ``deadlineFormat``, later than `now` and at most `maximum` after it (default
+    /// ``JourneyTiming/maximumDeadline``; a start passes the shorter of it and the policy's
+    /// `maximumAge`, see ``maximumDeadline(policy:)``).
+    public static func deadline(_ text: String?, now: Date, maximum: TimeInterval = JourneyTiming.maximumDeadline,
+                                field: String = "deadline") -> Result<Date, FieldIssue> {
         guard let text, let date = RFC3339.date(from: text) else {
             return .failure(FieldIssue(field: field, code: .invalidFormat, message: "\(field) must be \(deadlineFormat)"))
         }
         guard date > now else {
             return .failure(FieldIssue(field: field, code: .invalidValue, message: "\(field) must be in the future"))
         }
-        guard date.timeIntervalSince(now) <= JourneyTiming.maximumDeadline else {
-            let days = Int(JourneyTiming.maximumDeadline / 86_400)
+        guard date.timeIntervalSince(now) <= maximum else {
+            let whole = Int(maximum)
+            let span = whole % 86_400 == 0 ? "\(whole / 86_400) days" : "\(whole) s"
             return .failure(FieldIssue(field: field, code: .invalidValue,
-                                       message: "\(field) must be at most \(days) days after the start"))
+                                       message: "\(field) must be at most \(span) after the start"))
         }
         return .success(date.roundedToMicroseconds)
+    }
+
+    /// The latest deadline a start under `policy` may set, counted from the start: the shorter of
+    /// ``JourneyTiming/maximumDeadline`` and the policy's `maximumAge` (the journey ends then anyway).
+    public static func maximumDeadline(policy: RetryPolicy) -> TimeInterval {
+        min(JourneyTiming.maximumDeadline, policy.maximumAge)
     }
 
     /// `policy` with its `maximumAttempts` lowered to `maximumAttempts` (never raised, never below 1).

@@ -19,6 +19,9 @@ public struct AbandonReason: Hashable, Sendable, Codable {
         case userAbsent
         /// The deadline the start set came before the journey completed.
         case deadlineReached
+        /// The journey was still open at its maximum age (the policy's `maximumAge`, counted
+        /// from its start), whatever it waited for.
+        case maxAgeReached
     }
 
     public var kind: Kind
@@ -54,6 +57,13 @@ public struct AbandonReason: Hashable, Sendable, Codable {
     /// The start's `deadline` passed before the journey completed.
     public static func deadlineReached(_ deadline: Date) -> AbandonReason {
         AbandonReason(kind: .deadlineReached, detail: "the deadline \(RFC3339.string(from: deadline)) passed")
+    }
+
+    /// The journey was still open `age` seconds after its start.
+    public static func maxAgeReached(_ age: TimeInterval) -> AbandonReason {
+        let whole = Int(age)
+        let text = whole % 86_400 == 0 ? "\(whole / 86_400) days" : "\(whole) s"
+        return AbandonReason(kind: .maxAgeReached, detail: "still open \(text) after its start (the maximum journey age)")
     }
 
     /// The reason that follows a policy's decision to give up after `failure`.

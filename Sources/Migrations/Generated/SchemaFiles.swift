@@ -43,5 +43,6 @@ public enum SchemaFiles {
         migration0042,
         migration0043,
         migration0044,
+        migration0045,
     ]
 }
