@@ -157,7 +157,7 @@ public struct APIKeyStore: Sendable {
 
     static func presentedKey(authorization: String?, apiKey: String?) throws -> String {
         func present(_ value: String?) -> String? {
-            value.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+            value.flatMap { $0.trimmingHTTPWhitespace().isEmpty ? nil : $0 }
         }
         switch (present(authorization), present(apiKey)) {
         case (nil, nil):
@@ -166,7 +166,7 @@ public struct APIKeyStore: Sendable {
             guard let token = BearerCredentials.token(fromAuthorization: header) else { throw AccessError.invalidCredentials }
             return token
         case (nil, let key?):
-            return key.trimmingCharacters(in: .whitespaces)
+            return String(key.trimmingHTTPWhitespace())
         case (_?, _?):
             throw AccessError.invalidCredentials
         }
