@@ -78,6 +78,17 @@ public final class EventStore: Sendable {
         }
     }
 
+    /// Appends `events` with the connection's next statement or its transaction's `COMMIT`, in
+    /// that round trip (``PostgresConnection/enqueue(_:)``), for an append whose expected
+    /// version the caller knows holds (a stream named by an id it just drew): its positions are
+    /// not read, and a refusal fails the statement that carried it, and the transaction, with
+    /// the server's error (`JS00x`).
+    public static func enqueueAppend(_ events: [NewEvent], to stream: StreamName, expectedVersion: ExpectedVersion,
+                                     on connection: PostgresConnection) throws {
+        try validate(events)
+        try connection.enqueue(EventStoreStatements.append(events, to: stream, expectedVersion: expectedVersion))
+    }
+
     /// `append_events`' one row: positions and the stream's new version.
     private static func appendResult(_ rows: PostgresRows) throws -> AppendResult {
         guard let row = rows.first else { throw EventStoreError(.invalidEvent, "append returned nothing") }

@@ -40,6 +40,16 @@ public struct CommandContext {
                                       known: known, on: connection)
     }
 
+    /// Decides `commands` on `known` and sends their append with this transaction's next
+    /// statement or `COMMIT` (``JourneyRepository/enqueue(_:journey:metadata:now:randomUnit:known:on:)``),
+    /// for a journey only this transaction can know (an id it just drew).
+    @discardableResult
+    public func enqueue(_ commands: [JourneyCommand], journey id: JourneyID, metadata: EventMetadata,
+                        known: (state: JourneyState, version: Int64)) throws -> JourneyRepository.Outcome {
+        try JourneyRepository.enqueue(commands, journey: id, metadata: metadata, now: now, randomUnit: random(),
+                                      known: known, on: connection)
+    }
+
     /// The journey's state and version as this transaction sees them.
     public func load(_ id: JourneyID) throws -> (state: JourneyState, version: Int64) {
         try JourneyRepository.load(id, on: connection)

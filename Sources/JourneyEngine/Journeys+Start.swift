@@ -41,8 +41,9 @@ extension Journeys {
                 let sealed = try context.measure(StartStage.seal) { try vault.seal(valid.subject, tenant: tenant, on: context.connection) }
                 let start = valid.command(journeyID: journeyID, subject: sealed, retryPolicy: policy, tenant: tenant,
                                           processAtStart: processAtStart)
-                // A journey id just drawn has no stream yet: nothing to load.
-                let outcome = try context.execute([.start(start)], journey: journeyID, metadata: metadata,
+                // A journey id just drawn has no stream yet: nothing to load, and nobody else can
+                // append to it, so the append leaves with the next statement (the claim) or COMMIT.
+                let outcome = try context.enqueue([.start(start)], journey: journeyID, metadata: metadata,
                                                   known: (Journey.initialState, 0))
                 guard let attempt = outcome.state.currentAttempt else {
                     // The process waits for the app's token request: answer now, in this transaction.

@@ -68,6 +68,20 @@ public enum JourneyRepository {
         return Outcome(events: events, state: decided, version: result.streamVersion, positions: result.positions)
     }
 
+    /// Decides `commands` on the `known` state and version and sends their append with the
+    /// connection's next statement or `COMMIT` (``EventStore/enqueueAppend(_:to:expectedVersion:on:)``):
+    /// for a stream only the caller can know, e.g. a journey id it just drew. The outcome's
+    /// version is `known`'s plus the events; its positions are empty (not read).
+    public static func enqueue(_ commands: [JourneyCommand], journey id: JourneyID, metadata: EventMetadata,
+                               now: Date, randomUnit: Double, known: (state: JourneyState, version: Int64),
+                               on connection: PostgresConnection) throws -> Outcome {
+        let (events, decided, newEvents) = try decide(commands, state: known.state, now: now, randomUnit: randomUnit,
+                                                      metadata: metadata)
+        guard !events.isEmpty else { return Outcome(events: [], state: known.state, version: known.version, positions: []) }
+        try EventStore.enqueueAppend(newEvents, to: stream(id), expectedVersion: .exact(known.version), on: connection)
+        return Outcome(events: events, state: decided, version: known.version + Int64(newEvents.count), positions: [])
+    }
+
     /// Decides `commands` one after another on `state`: the events, the state they leave and
     /// the events encoded for the store.
     public static func decide(_ commands: [JourneyCommand], state: JourneyState, now: Date, randomUnit: Double,
