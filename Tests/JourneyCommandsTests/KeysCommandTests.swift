@@ -14,7 +14,9 @@ import Testing
     @Test func createListAndRevokeAKey() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
-        let store = APIKeyStore(client: db.app)
+        // A running service's store: it trusts a verified key for 5 s (its clock is moved below).
+        let clock = TestClock()
+        let store = APIKeyStore(client: db.app, now: { clock.now() })
 
         let created = await journeys(["keys", "create", "--name", "partner backend",
                                       "--scope", "journeys:write", "--scope", "journeys:read"], database: db)
@@ -40,10 +42,15 @@ import Testing
         let revoked = await journeys(["keys", "revoke", prefix], database: db)
         #expect(revoked.code == 0, "\(revoked.error)")
         #expect(revoked.output.contains("revoked \(prefix)"))
+        let fresh = await #expect(throws: AccessError.self) {
+            try await APIKeyStore(client: db.app).authenticate(authorizationHeader: "Bearer \(key)")
+        }
+        #expect(fresh?.httpStatus == 401, "a process that had not verified the key refuses it at once")
+        clock.advance(by: 5)
         let refused = await #expect(throws: AccessError.self) {
             try await store.authenticate(authorizationHeader: "Bearer \(key)")
         }
-        #expect(refused?.httpStatus == 401)
+        #expect(refused?.httpStatus == 401, "a process that had verified it refuses it within 5 s")
         let relisted = await journeys(["keys", "list"], database: db)
         let row = try #require(relisted.output.split(separator: "\n").first { $0.contains(id) })
         #expect(!row.hasSuffix("-"), "the REVOKED column is filled: \(row)")
