@@ -18,16 +18,14 @@ import Testing
         // Other tests' transactions in the shared cluster may hold the horizon back: poll.
         var checkpoint = GlobalCheckpoint.start
         var read: [UUID] = []
-        let deadline = ContinuousClock.now + .seconds(20)
-        while read.count < written.count, ContinuousClock.now < deadline {
+        try await waitUntil("all \(written.count) events read in pages") {
             let page = try await store.readAll(after: checkpoint, limit: 3)
             #expect(page.count <= 3)
-            guard let last = page.last else {
-                try await Task.sleep(for: .milliseconds(20))
-                continue
+            if let last = page.last {
+                read += page.map(\.id)
+                checkpoint = last.checkpoint
             }
-            read += page.map(\.id)
-            checkpoint = last.checkpoint
+            return read.count >= written.count
         }
         #expect(read == written)
         let second = try await store.readAll(after: .start, limit: 2)[1]
@@ -77,12 +75,10 @@ import Testing
 
 /// Reads until `count` events arrived (other tests' transactions can delay the horizon).
 func readAll(_ store: EventStore, after checkpoint: GlobalCheckpoint, count: Int) async throws -> [RecordedEvent] {
-    let deadline = ContinuousClock.now + .seconds(20)
     var events: [RecordedEvent] = []
-    while events.count < count, ContinuousClock.now < deadline {
-        let page = try await store.readAll(after: events.last?.checkpoint ?? checkpoint, limit: 100)
-        if page.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
-        events += page
+    try await waitUntil("\(count) events readable") {
+        events += try await store.readAll(after: events.last?.checkpoint ?? checkpoint, limit: 100)
+        return events.count >= count
     }
     return events
 }

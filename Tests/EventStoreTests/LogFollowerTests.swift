@@ -14,14 +14,11 @@ import Testing
         var ids: [UUID] { events.withLock { $0.map(\.id) } }
         func add(_ batch: [RecordedEvent]) { events.withLock { $0 += batch } }
 
-        /// Waits until `ids` were all delivered, up to `limit`.
-        func wait(for ids: [UUID], upTo limit: Duration = .seconds(20)) async throws -> Bool {
-            let deadline = ContinuousClock.now + limit
-            while ContinuousClock.now < deadline {
-                if Set(ids).isSubset(of: self.ids) { return true }
-                try await Task.sleep(for: .milliseconds(10))
+        /// Waits until `ids` were all delivered.
+        func wait(for ids: [UUID], limit: Duration = .seconds(60), fileID: String = #fileID, line: Int = #line) async throws {
+            try await waitUntil("\(ids.count) event(s) delivered", limit: limit, fileID: fileID, line: line) {
+                Set(ids).isSubset(of: self.ids)
             }
-            return false
         }
     }
 
@@ -37,13 +34,12 @@ import Testing
         let running = Task { try await follower.run() }
         defer { running.cancel() }
         // The first read happens at start; this one proves the follower is up and listening.
-        #expect(try await seen.wait(for: [first.id]))
-        try await Task.sleep(for: .milliseconds(300))
-        let started = ContinuousClock.now
+        try await seen.wait(for: [first.id])
+        try await db.waitForListeners(on: EventStore.notificationChannel)
         let second = event(1)
         try await store.append([second], to: stream(), expectedVersion: .noStream)
-        #expect(try await seen.wait(for: [second.id], upTo: .seconds(2)), "not woken within 2 s of a 60 s poll")
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // Delivered well before the 60 s poll: the NOTIFY woke it.
+        try await seen.wait(for: [second.id], limit: .seconds(30))
         running.cancel()
         try await running.value
         #expect(seen.ids == [first.id, second.id])
@@ -60,7 +56,7 @@ import Testing
         // Appended on a caller's connection: no NOTIFY is sent.
         let e = event(0)
         _ = try await db.app.withConnection { try EventStore.append([e], to: stream(), expectedVersion: .noStream, on: $0) }
-        #expect(try await seen.wait(for: [e.id]))
+        try await seen.wait(for: [e.id])
         running.cancel()
         try await running.value
     }
@@ -78,7 +74,7 @@ import Testing
         let before = (0..<5).map { event($0) }
         for e in before { try await store.append([e], to: stream(), expectedVersion: .noStream) }
         let first = Task { try await follower().run() }
-        #expect(try await seen.wait(for: before.map(\.id)))
+        try await seen.wait(for: before.map(\.id))
         first.cancel()
         try await first.value
         let stored = try await CheckpointStore(client: db.app).checkpoint(name)
@@ -88,7 +84,7 @@ import Testing
         let after = (5..<8).map { event($0) }
         for e in after { try await store.append([e], to: stream(), expectedVersion: .noStream) }
         let second = Task { try await follower().run() }
-        #expect(try await seen.wait(for: after.map(\.id)))
+        try await seen.wait(for: after.map(\.id))
         second.cancel()
         try await second.value
         #expect(seen.ids == (before + after).map(\.id), "each event exactly once, in order")
@@ -136,23 +132,24 @@ import Testing
 
         let a = event(1), b = event(2)
         let appended = Mutex(false)
-        let release = Mutex(false)
+        let release = DispatchSemaphore(value: 0)
         let slow = Task {
             try await db.app.transaction { connection in
                 try EventStore.append([a], to: stream("a"), expectedVersion: .noStream, on: connection)
                 appended.withLock { $0 = true }
-                while !release.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.01) }
+                release.wait()  // on the connection's own thread
             }
             store.notifyAppended()
         }
-        while !appended.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitUntil("A appended, its transaction open") { appended.withLock { $0 } }
         try await store.append([b], to: stream("b"), expectedVersion: .noStream)
-        // B is committed but sorts after the open A: the follower must hold back, not skip ahead.
-        try await Task.sleep(for: .milliseconds(300))
+        // B is committed but sorts after the open A: a read of the global order holds back, not
+        // skipping ahead (the follower reads the same way).
+        #expect(try await store.readAll(after: .start, limit: 10).isEmpty)
         #expect(seen.ids.isEmpty)
-        release.withLock { $0 = true }
+        release.signal()
         try await slow.value
-        #expect(try await seen.wait(for: [a.id, b.id]))
+        try await seen.wait(for: [a.id, b.id])
         running.cancel()
         try await running.value
         let delivered = seen.events.withLock { $0 }

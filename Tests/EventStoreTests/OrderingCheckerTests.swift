@@ -66,11 +66,10 @@ import Testing
         try await holder.value
 
         let stored = try await db.app.query("SELECT event_id FROM events").map { try $0.decode(0, as: UUID.self) }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while delivered.events.withLock({ $0.count }) < stored.count, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        try await Task.sleep(for: .milliseconds(200))
+        try await waitUntil("every stored event delivered") { delivered.events.withLock { $0.count } >= stored.count }
+        // Stopped before counting: a batch in flight (a duplicate, say) is counted too.
+        reader.cancel()
+        _ = try? await reader.value
         let events = delivered.events.withLock { $0 }
 
         let ids = events.map(\.id)
@@ -105,16 +104,19 @@ import Testing
         let name = stream()
         try await store.append([event(1)], to: name, expectedVersion: .noStream)
         let drawn = Mutex(false)
+        let newerCommitted = DispatchSemaphore(value: 0)
         let older = Task {
             try await db.app.transaction { connection in
                 try connection.query("SELECT pg_current_xact_id()")
                 drawn.withLock { $0 = true }
-                Thread.sleep(forTimeInterval: 0.5)
+                newerCommitted.wait()  // on the connection's own thread
                 try EventStore.append([event(3)], to: name, expectedVersion: .any, on: connection)
             }
         }
-        while !drawn.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
-        try await store.append([event(2)], to: name, expectedVersion: .exact(1))
+        try await waitUntil("the older transaction drew its id") { drawn.withLock { $0 } }
+        let newer = await captureError { try await store.append([event(2)], to: name, expectedVersion: .exact(1)) }
+        newerCommitted.signal()
+        if let newer { throw newer }
         let error = await captureError { try await older.value } as? EventStoreError
         #expect(error?.code == .orderConflict)
         #expect(try await store.streamVersion(name) == 2)

@@ -83,11 +83,9 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
         #expect((object?["hash"] as? String)?.count == 64)
 
         _ = await journeys(["events", "append", "--stream", "other-b", "--type", "X", "--data", "[1]"], database: db)
-        let deadline = ContinuousClock.now + .seconds(20)
-        var tail = await journeys(["events", "tail"], database: db)
-        while tail.output.split(separator: "\n").count < 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-            tail = await journeys(["events", "tail"], database: db)
+        let tail = try await waitFor("both events readable by the tail") {
+            let tail = await journeys(["events", "tail"], database: db)
+            return tail.output.split(separator: "\n").count >= 2 ? tail : nil
         }
         #expect(tail.output.split(separator: "\n").count == 2)
         let position = try #require(object?["position"] as? Int)
@@ -187,14 +185,11 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
                 await CommandLineTool.execute(root: JourneysCommand.self, arguments: ["events", "tail", "--follow"])
             }
         }
-        try await Task.sleep(for: .milliseconds(300))
+        try await db.waitForListeners(on: EventStore.notificationChannel)
         let store = EventStore(client: db.app)
         try await store.append([NewEvent(type: "Late", data: JSONB(text: #"{"late": true}"#))], to: StreamName("probe-late"),
                                expectedVersion: .noStream)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !capture.text.contains("probe-late"), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try await waitUntil("the tail prints the late event") { capture.text.contains("probe-late") }
         #expect(capture.text.contains(#""type":"Late""#))
         following.cancel()
         let result = await following.value

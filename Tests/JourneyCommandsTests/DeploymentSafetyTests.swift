@@ -90,13 +90,10 @@ import Testing
             }
         }
         defer { serve.cancel() }
-        var base: String?
-        let deadline = Date().addingTimeInterval(60)
-        while base == nil, Date() < deadline {
-            base = output.all.first { $0.hasPrefix("listening on ") }.map { String($0.dropFirst("listening on ".count)) }
-            try await Task.sleep(for: .milliseconds(100))
+        let base = try await waitFor("serve prints where it listens") {
+            output.all.first { $0.hasPrefix("listening on ") }.map { String($0.dropFirst("listening on ".count)) }
         }
-        let url = try #require(base.flatMap { URL(string: $0 + "/readyz") }, "\(output.text)")
+        let url = try #require(URL(string: base + "/readyz"), "\(output.text)")
         let (data, response) = try await URLSession.shared.data(from: url)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         let body = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -13,15 +13,12 @@ import Testing
         #expect(journeysInLog > 10)
 
         // Other tests' transactions can hold the horizon back for a moment: retry until caught up.
-        let deadline = ContinuousClock.now + .seconds(20)
-        var projected = 0
-        while projected < journeysInLog, ContinuousClock.now < deadline {
+        try await waitUntil("every journey projected") {
             let run = await journeys(["projections", "run", "--once"], database: db)
             #expect(run.code == 0, "\(run.error)")
-            projected = try await db.app.query("SELECT count(*) FROM journey_state").first!.decode(0, as: Int.self)
-            if projected < journeysInLog { try await Task.sleep(for: .milliseconds(100)) }
+            return try await db.app.query("SELECT count(*) FROM journey_state").first!.decode(0, as: Int.self) >= journeysInLog
         }
-        #expect(projected == journeysInLog)
+        #expect(try await db.app.query("SELECT count(*) FROM journey_state").first!.decode(0, as: Int.self) == journeysInLog)
         let status = await journeys(["projections", "status"], database: db)
         #expect(status.code == 0)
         #expect(status.output.contains("journey_state"))

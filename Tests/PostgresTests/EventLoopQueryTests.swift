@@ -84,10 +84,8 @@ import Testing
         _ = try await client.withConnection { try $0.query("SELECT pg_sleep(\(0))") }
         let pid = try await client.query("SELECT pg_backend_pid()").first!.decode(0, as: Int32.self)
         async let slow = captureError { try await client.query("SELECT pg_sleep(\(30))") }
-        var waited = 0
-        while try await db.superuser.query("SELECT 1 FROM pg_stat_activity WHERE pid = \(pid) AND query LIKE 'SELECT pg_sleep%' AND state = 'active'").count == 0, waited < 500 {
-            try await Task.sleep(for: .milliseconds(20))
-            waited += 1
+        try await waitUntil("the slow statement runs") {
+            try await db.superuser.query("SELECT 1 FROM pg_stat_activity WHERE pid = \(pid) AND query LIKE 'SELECT pg_sleep%' AND state = 'active'").count > 0
         }
         try await db.superuser.query("SELECT pg_terminate_backend(\(pid))")
         let error = await slow as? PostgresError
@@ -121,11 +119,18 @@ import Testing
         let db = try await TestDatabase.create(migrated: false)
         defer { Task { await db.drop() } }
         let client = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 1))
-        let statement: PostgresQuery = "SELECT pg_sleep(\(0.2)), \(7)::int"
+        // The statement waits for an advisory lock the test holds on a session of its own.
+        let statement: PostgresQuery = "SELECT pg_advisory_xact_lock(\(4242)), \(7)::int"
         _ = try await client.query(statement)
+        let pid = try await client.query("SELECT pg_backend_pid()").first!.decode(0, as: Int32.self)
+        let holder = try PostgresConnection.connect(db.superuser.database)
+        try holder.query("SELECT pg_advisory_lock(\(4242))")
         async let inFlight = client.query(statement)
-        try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("the statement waits for the lock") {
+            try await db.superuser.query("SELECT 1 FROM pg_stat_activity WHERE pid = \(pid) AND wait_event_type = 'Lock'").count > 0
+        }
         client.close()
+        try holder.query("SELECT pg_advisory_unlock(\(4242))")
         #expect(try await inFlight.first?.decode(1, as: Int.self) == 7)
         let error = await captureError { try await client.query("SELECT 1") } as? PostgresError
         #expect(error?.code == .poolClosed)

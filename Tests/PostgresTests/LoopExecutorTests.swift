@@ -83,19 +83,23 @@ import Testing
         let client = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 1))
         defer { client.close() }
         try await client.query("SELECT 1")
+        // The holder keeps the only connection (on the connection's own thread) until released.
         let (held, holding) = AsyncStream<Void>.makeStream()
-        async let holder: Void = client.withConnection { connection in
+        let release = DispatchSemaphore(value: 0)
+        async let holder: Void = client.withConnection { _ in
             holding.yield()
-            try connection.query("SELECT pg_sleep(0.5)")
+            release.wait()
         }
         for await _ in held { break }
         let waiting = Task(executorPreference: client.loopExecutor) { try await client.query("SELECT 1") }
         let early = Task(executorPreference: client.loopExecutor) { try await client.query("SELECT 2") }
         early.cancel()
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(await captureError { try await early.value } is CancellationError)
+        // Cancelled once it waits in the pool's queue.
+        try await waitUntil("the query waits for the held connection") { client.waitingCallers == 1 }
         waiting.cancel()
         #expect(await captureError { try await waiting.value } is CancellationError)
-        #expect(await captureError { try await early.value } is CancellationError)
+        release.signal()
         try await holder
         let after = Task(executorPreference: client.loopExecutor) { try await client.query("SELECT 3").count }
         #expect(try await after.value == 1)

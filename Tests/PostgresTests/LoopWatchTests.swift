@@ -1,6 +1,6 @@
 import Foundation
 import JourneyTesting
-import Postgres
+@testable import Postgres
 import Testing
 
 /// The event loop keeps a pooled connection's socket registered between statements and skips
@@ -20,14 +20,12 @@ import Testing
         let pid = try await Self.pid(client)
         #expect(try await Self.pid(client) == pid)
         try await db.superuser.query("SELECT pg_terminate_backend(\(pid))")
-        for _ in 0..<500 {
-            let alive = try await db.superuser.query("SELECT count(*)::int FROM pg_stat_activity WHERE pid = \(pid)")
-                .first!.decode(0, as: Int.self)
-            if alive == 0 { break }
-            try await Task.sleep(for: .milliseconds(10))
+        try await waitUntil("the backend is gone") {
+            try await db.superuser.query("SELECT count(*)::int FROM pg_stat_activity WHERE pid = \(pid)")
+                .first!.decode(0, as: Int.self) == 0
         }
-        // Time for the loop to see the end of file on the idle, registered socket.
-        try await Task.sleep(for: .milliseconds(200))
+        // The loop saw the end of file on the idle, registered socket and dropped it.
+        try await waitUntil("the loop dropped the idle socket") { client.loop.state.withLock { $0.watched.isEmpty } }
         let after = try await Self.pid(client)
         #expect(after != pid)
         #expect(try await Self.pid(client) == after)
@@ -43,7 +41,8 @@ import Testing
         #expect(try await client.query("SELECT \(1) + 1").first?.decode(0, as: Int.self) == 2)
         for round in 0..<5 {
             try await db.superuser.query("SELECT pg_notify('loop_watch', \(String(round)))")
-            try await Task.sleep(for: .milliseconds(50))
+            // The notification arrived on the idle, registered socket: the loop dropped it.
+            try await waitUntil("the loop saw the notification") { client.loop.state.withLock { $0.watched.isEmpty } }
             #expect(try await client.query("SELECT \(round) + 1").first?.decode(0, as: Int.self) == round + 1)
         }
     }

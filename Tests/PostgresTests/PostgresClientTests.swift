@@ -37,9 +37,16 @@ import Testing
         defer { Task { await db.drop() } }
         let client = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 1, acquireTimeout: 0.2))
         defer { client.close() }
-        async let holder: Void = client.withConnection { try $0.query("SELECT pg_sleep(1)") }
-        try await Task.sleep(for: .milliseconds(100))
+        // The holder keeps the only connection (on the connection's own thread) until released.
+        let (held, holding) = AsyncStream<Void>.makeStream()
+        let release = DispatchSemaphore(value: 0)
+        async let holder: Void = client.withConnection { _ in
+            holding.yield()
+            release.wait()
+        }
+        for await _ in held { break }
         let error = await captureError { try await client.query("SELECT 1") } as? PostgresError
+        release.signal()
         #expect(error?.code == .poolTimeout)
         try await holder
         #expect(try await client.query("SELECT 1").count == 1)

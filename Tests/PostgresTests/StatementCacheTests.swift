@@ -79,11 +79,9 @@ import Testing
             return connection.backendPID
         }
         try await db.superuser.query("SELECT pg_terminate_backend(\(Int(pid)))")
-        for _ in 0..<3000 {
-            let alive = try await db.superuser.query("SELECT count(*)::int FROM pg_stat_activity WHERE pid = \(Int(pid))")
-                .first!.decode(0, as: Int.self)
-            if alive == 0 { break }
-            try await Task.sleep(for: .milliseconds(10))
+        try await waitUntil("the backend is gone") {
+            try await db.superuser.query("SELECT count(*)::int FROM pg_stat_activity WHERE pid = \(Int(pid))")
+                .first!.decode(0, as: Int.self) == 0
         }
         // The idle connection notices the end of its session and reconnects (PQreset); should
         // the notice come too late, the broken connection is dropped and the next call opens one.

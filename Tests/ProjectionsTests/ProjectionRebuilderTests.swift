@@ -133,10 +133,7 @@ import Testing
         let more = try await seedJourneys(db, count: 6, tag: "during")
         _ = try await rebuilt
         let total = try await readableEventCount(db)
-        for _ in 0..<200 {
-            if (try await ProjectionStatus.read(client: db.app).first?.lagEvents) == 0 { break }
-            try await Task.sleep(for: .milliseconds(25))
-        }
+        try await waitUntil("the projection has no lag") { try await ProjectionStatus.read(client: db.app).first?.lagEvents == 0 }
         live.cancel()
         _ = await live.result
         stop.store(true, ordering: .relaxed)

@@ -125,17 +125,14 @@ import Testing
         let runner = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 50, pollInterval: 5))
         let task = Task { try await runner.run() }
         defer { task.cancel() }
-        try await Task.sleep(for: .milliseconds(300))
+        // Listening: the appends below wake it (its poll is 5 s away).
+        try await db.waitForListeners(on: EventStore.notificationChannel)
         let ids = try await seedJourneys(db, count: 3, tag: "live")
         let repository = JourneyCommandRunner(database: db.app)
-        var seen = false
-        for _ in 0..<100 {
-            var all = true
-            for id in ids where try await projectedState(db, id) != (try await repository.load(id)).state { all = false }
-            if all { seen = true; break }
-            try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("the live runner projects the new journeys") {
+            for id in ids where try await projectedState(db, id) != (try await repository.load(id)).state { return false }
+            return true
         }
-        #expect(seen)
         task.cancel()
         _ = await task.result
     }
@@ -151,10 +148,7 @@ import Testing
         let tasks = runners.map { runner in Task { try await runner.run() } }
         let ids = try await seedJourneys(db, count: 10, tag: "race")
         let total = try await readableEventCount(db)
-        for _ in 0..<200 {
-            if (try await ProjectionStatus.read(client: db.app).first?.lagEvents) == 0 { break }
-            try await Task.sleep(for: .milliseconds(25))
-        }
+        try await waitUntil("the projection has no lag") { try await ProjectionStatus.read(client: db.app).first?.lagEvents == 0 }
         tasks.forEach { $0.cancel() }
         for task in tasks { _ = await task.result }
         let counts = delivered.withLock { $0 }
@@ -197,11 +191,11 @@ import Testing
         defer { Task { await db.drop() } }
         try await seedJourneys(db, count: 6)
         let total = try await readableEventCount(db)
-        try await Task.sleep(for: .milliseconds(50))
-        let before = try #require(try await ProjectionStatus.read(name: "journey_state", client: db.app))
+        let before = try await waitFor("a lag in seconds behind the newest event") {
+            try await ProjectionStatus.read(name: "journey_state", client: db.app).flatMap { $0.lagSeconds > 0 ? $0 : nil }
+        }
         #expect(before.checkpoint == .start)
         #expect(before.lagEvents == total)
-        #expect(before.lagSeconds > 0)
         try await ProjectionRunner(client: db.owner).catchUp()
         let after = try #require(try await ProjectionStatus.read(client: db.app).first)
         #expect(after.lagEvents == 0)

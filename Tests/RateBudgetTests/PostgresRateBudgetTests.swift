@@ -3,12 +3,22 @@ import HumanTokenAPI
 import JourneyTesting
 import Postgres
 import RateBudget
+import Synchronization
 import Testing
 
 /// The tenant's Unico rate shared through `unico_rate_buckets`: each budget stands for one process.
 @Suite struct PostgresRateBudgetTests {
     func budget(_ db: TestDatabase, bucket: String = "UAT:acme", rate: Double, reserve: Double? = nil) -> PostgresRateBudget {
         PostgresRateBudget(client: db.app, configuration: .init(bucket: bucket, rate: rate, liveReserve: reserve))
+    }
+
+    /// The tokens `bucket` holds now: its row, refilled at `rate` since its last update (nil
+    /// before its first use: full).
+    static func tokens(_ db: TestDatabase, _ bucket: String, rate: Double) async throws -> Double? {
+        try await db.owner.query("""
+            SELECT (tokens + extract(epoch FROM clock_timestamp() - updated_at)::float8 * \(rate)::float8)::float8
+            FROM unico_rate_buckets WHERE bucket = \(bucket)
+            """).first?.decode(0, as: Double.self)
     }
 
     @Test func twoProcessesShareOneBurstAndThenWaitForTheRate() async throws {
@@ -45,33 +55,38 @@ import Testing
         defer { Task { await db.drop() } }
         // Two processes of one tenant (5/s, burst 5, 1.5 reserved for live calls) whose own
         // limiters would allow far more: the worker keeps four background calls waiting at all
-        // times, like a backlog of retries; the service starts a journey every 300 ms.
+        // times, like a backlog of retries; the service starts a journey each time the backlog
+        // has taken another token.
         let worker = HumanTokenRateLimiter(requestsPerSecond: 100, shared: budget(db, rate: 5))
         let service = HumanTokenRateLimiter(requestsPerSecond: 100, shared: budget(db, rate: 5))
         try await service.acquire(.live)  // connections open before the clock runs: a busy machine is slow at that
-        let (waits, background) = try await withThrowingTaskGroup(of: Int.self) { group in
+        let taken = Counter()
+        let waits = try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {
                 group.addTask {
-                    var taken = 0
                     do {
                         while true {
                             try await worker.acquire(.background)
-                            taken += 1
+                            taken.add()
                         }
-                    } catch { return taken }
+                    } catch {}
                 }
             }
-            try await Task.sleep(for: .seconds(1.5))  // the backlog has taken the burst down to the reserve
+            try await waitUntil("the backlog has taken the burst down to the reserve") {
+                try await Self.tokens(db, "UAT:acme", rate: 5) ?? 5 < 2.5
+            }
             var waits: [Duration] = []
             for _ in 0..<8 {
+                let before = taken.value
+                try await waitUntil("the backlog takes another token") { taken.value > before }
                 let asked = ContinuousClock.now
                 try await service.acquire(.live, before: asked + .seconds(2))
                 waits.append(ContinuousClock.now - asked)
-                try await Task.sleep(for: .milliseconds(300))
             }
             group.cancelAll()
-            return (waits, try await group.reduce(0, +))
+            return waits
         }
+        let background = taken.value
         print("live waits while another process drains a backlog: \(waits.map { $0.formatted(.units(allowed: [.milliseconds])) }), background calls: \(background)")
         #expect(waits.count == 8)
         // Each within the 2 s wait (acquire would have thrown rate_limited otherwise); typically
@@ -141,31 +156,35 @@ import Testing
         let flooding = deployment.forCaller("tenant-a")
         let other = deployment.forCaller("tenant-b")
         #expect(flooding !== other && deployment.forCaller("tenant-a") === flooding)
-        let (waits, flooded) = try await withThrowingTaskGroup(of: Int.self) { group in
+        let taken = Counter()
+        let waits = try await withThrowingTaskGroup(of: Void.self) { group in
             // Tenant A keeps twelve live calls waiting at all times: alone on the bucket, B would
             // queue behind them in the database and wait far beyond a live call's 2 s.
             for _ in 0..<12 {
                 group.addTask {
-                    var taken = 0
                     do {
                         while true {
                             try await flooding.acquire(.live)
-                            taken += 1
+                            taken.add()
                         }
-                    } catch { return taken }
+                    } catch {}
                 }
             }
-            try await Task.sleep(for: .seconds(1))  // A has emptied the bucket
+            try await waitUntil("A has emptied the bucket (its burst of 2)") { taken.value >= 2 }
             var waits: [Duration] = []
             for _ in 0..<4 {
+                // B within its share (1/s): it asks once its share holds a token again.
+                try await waitUntil("B's share refilled") {
+                    try await PostgresRateBudgetTests.tokens(db, "UAT:acme/tenant:tenant-b", rate: 1) ?? 1 >= 1
+                }
                 let asked = ContinuousClock.now
                 try await other.acquire(.live, before: asked + .seconds(2))
                 waits.append(ContinuousClock.now - asked)
-                try await Task.sleep(for: .seconds(1))  // B within its share (1/s)
             }
             group.cancelAll()
-            return (waits, try await group.reduce(0, +))
+            return waits
         }
+        let flooded = taken.value
         print("tenant B's live waits while tenant A floods: \(waits), A's calls: \(flooded)")
         #expect(waits.count == 4 && waits.allSatisfy { $0 < .seconds(2) }, "\(waits)")
         #expect(flooded >= 4, "A still gets what B leaves")
@@ -181,4 +200,11 @@ import Testing
         // Burst 5 (its share), then the whole 10/s: about 2 s, far below the 5 s of its share alone.
         #expect(ContinuousClock.now - started < .seconds(4))
     }
+}
+
+/// A count the tasks of a test share.
+final class Counter: Sendable {
+    private let atomic = Atomic<Int>(0)
+    func add() { atomic.add(1, ordering: .relaxed) }
+    var value: Int { atomic.load(ordering: .relaxed) }
 }

@@ -1,6 +1,7 @@
 import Cryptography
 import Foundation
 import HTTPServer
+import JourneyTesting
 import Testing
 import UnicoEmulator
 
@@ -9,11 +10,7 @@ struct ServiceTests {
     @Test func runServesUntilCancelled() async throws {
         let emulator = try UnicoEmulator(configuration: Fixture.configuration(clock: ManualEmulatorClock()))
         let task = Task { try await emulator.run() }
-        var port: Int?
-        for _ in 0..<250 where port == nil {
-            port = emulator.port
-            if port == nil { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        try await waitUntil("the emulator listens") { emulator.port != nil }
         let base = try #require(emulator.baseURL)
         let health = try await HTTPClient(base: base).send("GET", "/healthz")
         #expect(health.status == 200)

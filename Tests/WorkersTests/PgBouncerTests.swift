@@ -1,4 +1,5 @@
 import EmbeddedPostgres
+import EventStore
 import Foundation
 import JourneyDomain
 import JourneyTesting
@@ -44,7 +45,7 @@ import Testing
                 let runner = ProjectionRunner(client: owner, configuration: .init(pollInterval: 60))
                 let following = Task { try await runner.run() }
                 defer { following.cancel() }
-                try await Task.sleep(for: .milliseconds(300))
+                try await db.waitForListeners(on: EventStore.notificationChannel)
 
                 // Twelve pooled connections' transactions on three server connections, at once.
                 let ids = try await withThrowingTaskGroup(of: JourneyID.self) { group in
@@ -56,15 +57,11 @@ import Testing
                     #expect(try await h.capture(id, as: .approve))
                     #expect(try await h.state(id).status == .completed)
                 }
-                let deadline = Date().addingTimeInterval(15)
-                var completed = 0
-                repeat {
-                    completed = try await owner.query("SELECT count(*) FROM journey_state WHERE status = 'completed'")
-                        .first?.decode(0, as: Int.self) ?? 0
-                    if completed == 3 { break }
-                    try await Task.sleep(for: .milliseconds(50))
-                } while Date() < deadline
-                #expect(completed == 3, "the read model did not follow through NOTIFY")
+                // Well before the runner's one-minute poll: it followed through NOTIFY.
+                try await waitUntil("the read model follows through NOTIFY", limit: .seconds(30)) {
+                    try await owner.query("SELECT count(*) FROM journey_state WHERE status = 'completed'")
+                        .first?.decode(0, as: Int.self) ?? 0 == 3
+                }
                 let listed = try await h.send("GET", "/v1/journeys?limit=50")
                 #expect((listed["items"] as? [[String: Any]])?.count == 10)
 
@@ -90,9 +87,7 @@ import Testing
             .trimmingCharacters(in: .whitespacesAndNewlines)))
         bouncer.stop()
         // Stopped, not just unreachable: the daemon is gone (it once outlived every test run).
-        var tries = 0
-        while kill(pid, 0) == 0, tries < 100 { usleep(50_000); tries += 1 }
-        #expect(kill(pid, 0) != 0, "pgbouncer \(pid) still runs after stop()")
+        try await waitUntil("pgbouncer \(pid) exits after stop()") { kill(pid, 0) != 0 }
         let client = try PostgresClient(url: bouncer.url(user: "journeys_app", database: "journeys"))
         defer { client.close() }
         let error = await #expect(throws: PostgresError.self) { try await client.query("SELECT 1") }

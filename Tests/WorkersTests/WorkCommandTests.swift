@@ -97,20 +97,18 @@ extension WorkCommandTests {
                                                   arguments: ["serve", "--port", "0", "--with-workers", "--poll-interval", "0.1"])
                 }
             }
-            var reconciled = false
-            var projected = false
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline, !(reconciled && projected) {
-                reconciled = try await h.state(open).status == .processCreated
-                let rows = try await h.database.app.query(
-                    "SELECT status FROM journey_state WHERE journey_id = \(open.rawValue)")
-                projected = try rows.first?.decode(0, as: String.self) == "processCreated"
-                try await Task.sleep(for: .milliseconds(100))
+            // The command stops either way; a hang waiting for the journey fails afterwards.
+            let unsettled = await captureError {
+                try await waitUntil("the serve's worker reconciles and projects the journey") {
+                    guard try await h.state(open).status == .processCreated else { return false }
+                    let rows = try await h.database.app.query(
+                        "SELECT status FROM journey_state WHERE journey_id = \(open.rawValue)")
+                    return try rows.first?.decode(0, as: String.self) == "processCreated"
+                }
             }
             serve.cancel()
             let result = await serve.value
-            #expect(reconciled)
-            #expect(projected)
+            if let unsettled { throw unsettled }
             #expect(result.exitCode == 0)
             #expect(capture.text.contains("with worker"))
             #expect(h.emulator.processes().count == 1)
