@@ -85,18 +85,18 @@ import Testing
     @Test func erasureByAnotherProcessReachesACachingProcessWithinTheCacheLifetime() async throws {
         let db = try await TestDatabase.create()
         defer { Task { await db.drop() } }
-        let clock = ManualClock()
+        let clock = TestClock()
         let settings = try configuration(cacheLifetime: .seconds(30))
-        let caching = SubjectVault(client: db.app, configuration: settings, now: clock.now)
+        let caching = SubjectVault(client: db.app, configuration: settings, now: clock.instants)
         let operator_ = SubjectVault(client: db.app, configuration: settings)
         let subject = someSubject()
         let sealed = try await caching.seal("Maria", field: PersonalDataField.name, subject: subject)
         _ = try await operator_.erase(subject: subject)
 
         // The documented window: the cached key still opens until its entry expires.
-        clock.advance(by: .seconds(29))
+        clock.advance(by: 29)
         #expect(try await caching.open(sealed, field: PersonalDataField.name, subject: subject) == "Maria")
-        clock.advance(by: .seconds(2))
+        clock.advance(by: 2)
         let error = await captureError {
             try await caching.open(sealed, field: PersonalDataField.name, subject: subject)
         } as? PrivacyError

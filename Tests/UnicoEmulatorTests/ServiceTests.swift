@@ -8,7 +8,7 @@ import UnicoEmulator
 @Suite("Emulator as a service")
 struct ServiceTests {
     @Test func runServesUntilCancelled() async throws {
-        let emulator = try UnicoEmulator(configuration: Fixture.configuration(clock: ManualEmulatorClock()))
+        let emulator = try UnicoEmulator(configuration: Fixture.configuration(clock: TestClock()))
         let task = Task { try await emulator.run() }
         try await waitUntil("the emulator listens") { emulator.port != nil }
         let base = try #require(emulator.baseURL)
@@ -20,7 +20,7 @@ struct ServiceTests {
     }
 
     @Test func startTwiceFailsAndShutdownIsIdempotent() async throws {
-        let emulator = try UnicoEmulator(configuration: Fixture.configuration(clock: ManualEmulatorClock()))
+        let emulator = try UnicoEmulator(configuration: Fixture.configuration(clock: TestClock()))
         try emulator.start()
         #expect(emulator.baseURL?.absoluteString == "http://127.0.0.1:\(emulator.port!)")
         do throws(EmulatorError) {
@@ -42,7 +42,7 @@ struct ServiceTests {
             { $0.webhook = .init(url: URL(string: "http://127.0.0.1:1/")!, maxAttempts: 0) },
         ] {
             do throws(EmulatorError) {
-                _ = try UnicoEmulator(configuration: Fixture.configuration(clock: ManualEmulatorClock(), adjust))
+                _ = try UnicoEmulator(configuration: Fixture.configuration(clock: TestClock(), adjust))
                 Issue.record("accepted an invalid configuration")
             } catch {
                 #expect([.invalidConfiguration, .invalidFaultScript].contains(error.code))
