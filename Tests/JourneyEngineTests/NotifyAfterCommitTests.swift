@@ -30,51 +30,51 @@ import Testing
     }
 
     @Test func aCommittedCommandNotifiesAndARefusedOneDoesNot() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let received = Received()
-        let listener = PostgresListener(db.app.database, channels: [EventStore.notificationChannel])
-        let listening = Task { await listener.run { event in received.events.withLock { $0.append(event) } } }
-        defer { listening.cancel() }
-        try await waitUntil("the LISTEN connection is up") { received.listening }
+        try await TestDatabase.with { db in
+            let received = Received()
+            let listener = PostgresListener(db.app.database, channels: [EventStore.notificationChannel])
+            let listening = Task { await listener.run { event in received.events.withLock { $0.append(event) } } }
+            defer { listening.cancel() }
+            try await waitUntil("the LISTEN connection is up") { received.listening }
 
-        let commands = JourneyCommandRunner(database: db.app)
-        let id = JourneyID(UUID().uuidString.lowercased())
-        let refusal = await captureError {
-            try await commands.execute(.recordCaptureOpened(attempt: 1), journey: id, metadata: EventMetadata())
+            let commands = JourneyCommandRunner(database: db.app)
+            let id = JourneyID(UUID().uuidString.lowercased())
+            let refusal = await captureError {
+                try await commands.execute(.recordCaptureOpened(attempt: 1), journey: id, metadata: EventMetadata())
+            }
+            #expect(refusal is DomainError)
+            try await Self.markAndWait(db, received, "marker-1")
+            #expect(received.notifications == 1, "only the marker")
+
+            try await commands.execute(JourneyCommandRunnerTests.startCommand(id), journey: id, metadata: EventMetadata(actor: "test"))
+            try await waitUntil("the command's notification") { received.notifications >= 2 }
         }
-        #expect(refusal is DomainError)
-        try await Self.markAndWait(db, received, "marker-1")
-        #expect(received.notifications == 1, "only the marker")
-
-        try await commands.execute(JourneyCommandRunnerTests.startCommand(id), journey: id, metadata: EventMetadata(actor: "test"))
-        try await waitUntil("the command's notification") { received.notifications >= 2 }
     }
 
     /// A start's first transaction commits quietly (`notify: false`); its caller wakes the
     /// followers once, after the attempt's transaction.
     @Test func aTransactionWithoutNotifyStaysQuietUntilTheCallerNotifies() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let received = Received()
-        let listener = PostgresListener(db.app.database, channels: [EventStore.notificationChannel])
-        let listening = Task { await listener.run { event in received.events.withLock { $0.append(event) } } }
-        defer { listening.cancel() }
-        try await waitUntil("the LISTEN connection is up") { received.listening }
+        try await TestDatabase.with { db in
+            let received = Received()
+            let listener = PostgresListener(db.app.database, channels: [EventStore.notificationChannel])
+            let listening = Task { await listener.run { event in received.events.withLock { $0.append(event) } } }
+            defer { listening.cancel() }
+            try await waitUntil("the LISTEN connection is up") { received.listening }
 
-        let commands = JourneyCommandRunner(database: db.app)
-        let id = JourneyID(UUID.random().uuidString.lowercased())
-        let version = try await commands.transaction(notify: false) { context in
-            try context.execute(JourneyCommandRunnerTests.startCommand(id), journey: id,
-                                metadata: EventMetadata(actor: "test")).version
+            let commands = JourneyCommandRunner(database: db.app)
+            let id = JourneyID(UUID.random().uuidString.lowercased())
+            let version = try await commands.transaction(notify: false) { context in
+                try context.execute(JourneyCommandRunnerTests.startCommand(id), journey: id,
+                                    metadata: EventMetadata(actor: "test")).version
+            }
+            #expect(version > 0)
+            try await Self.markAndWait(db, received, "marker-1")
+            #expect(received.notifications == 1, "only the marker")
+
+            commands.notifyAppended()
+            try await waitUntil("the caller's notification") { received.notifications >= 2 }
+            try await Self.markAndWait(db, received, "marker-2")
+            #expect(received.notifications == 3, "the caller's one notification between the markers")
         }
-        #expect(version > 0)
-        try await Self.markAndWait(db, received, "marker-1")
-        #expect(received.notifications == 1, "only the marker")
-
-        commands.notifyAppended()
-        try await waitUntil("the caller's notification") { received.notifications >= 2 }
-        try await Self.markAndWait(db, received, "marker-2")
-        #expect(received.notifications == 3, "the caller's one notification between the markers")
     }
 }

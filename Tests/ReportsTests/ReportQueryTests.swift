@@ -235,8 +235,8 @@ func rows(_ db: TestDatabase, _ sql: String) async throws -> [String] {
 
 /// Runs `body` with a fresh database holding the fixture's history.
 func withFixture(_ body: (TestDatabase, Fixture) async throws -> Void) async throws {
-    let db = try await TestDatabase.create()
-    defer { Task { await db.drop() } }
-    let fixture = try await Fixture.build(db)
-    try await body(db, fixture)
+    try await TestDatabase.with { db in
+        let fixture = try await Fixture.build(db)
+        try await body(db, fixture)
+    }
 }

@@ -22,14 +22,17 @@ import Testing
     }
 
     @Test func journeysRunEndToEndThroughPgBouncerInTransactionMode() async throws {
-        let db = try await TestDatabase.create(poolSize: 12)
-        let bouncer: LocalPgBouncer
-        do { bouncer = try Self.bouncer(for: db) } catch { await db.drop(); throw error }
-        let app = try PostgresClient(url: bouncer.url(user: EmbeddedPostgres.appRole, database: db.name),
-                                     configuration: .init(maxConnections: 12, listenDatabase: try PostgresConfiguration(db.appURL)))
-        let owner = try PostgresClient(url: bouncer.url(user: EmbeddedPostgres.ownerRole, database: db.name),
-                                       configuration: .init(maxConnections: 4, listenDatabase: try PostgresConfiguration(db.ownerURL)))
-        do {
+        try await TestDatabase.with(poolSize: 12) { db in
+            let bouncer = try Self.bouncer(for: db)
+            defer { bouncer.stop() }
+            let app = try PostgresClient(url: bouncer.url(user: EmbeddedPostgres.appRole, database: db.name),
+                                         configuration: .init(maxConnections: 12, listenDatabase: try PostgresConfiguration(db.appURL)))
+            let owner = try PostgresClient(url: bouncer.url(user: EmbeddedPostgres.ownerRole, database: db.name),
+                                           configuration: .init(maxConnections: 4, listenDatabase: try PostgresConfiguration(db.ownerURL)))
+            defer {
+                app.close()
+                owner.close()
+            }
             // Through PgBouncer the server sees a TCP client; the direct URLs use the socket.
             let peer = try await app.query("SELECT coalesce(inet_client_addr()::text, 'socket')").first?.decode(0, as: String.self)
             #expect(peer == "127.0.0.1/32" || peer == "127.0.0.1")
@@ -69,15 +72,7 @@ import Testing
                 let worker = try h.worker()
                 _ = try await worker.runOnce()
             }
-        } catch {
-            bouncer.stop()
-            await db.drop()
-            throw error
         }
-        bouncer.stop()
-        app.close()
-        owner.close()
-        await db.drop()
     }
 
     @Test func aPgBouncerThatIsDownIsAnErrorNamingItsHostAndPort() async throws {

@@ -18,18 +18,18 @@ import Testing
     }
 
     @Test func aWorkerProcessTakesItsShareOfEachConfiguredUnicoRate() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let key = try UnicoSettingsFixture()
-        let configurations = try UnicoSettings.configurations(
-            key.variables(prefix: "UNICO_UAT_", ["RATE_LIMIT": "8"]).merging(key.variables(prefix: "UNICO_PROD_")) { $1 }
-                .merging(["OTHER": "x"]) { $1 })
-        let uat = try UnicoSettings.client(try #require(configurations[.uat]), share: 0.5, sharedWith: db.app)
-        let prod = try UnicoSettings.client(try #require(configurations[.prod]), share: 0.5, sharedWith: db.app)
-        #expect(uat.configuration.rateLimit == 4)
-        #expect(prod.configuration.rateLimit == 5)  // half of the default 10/s
-        #expect(throws: (any Error).self) {
-            try UnicoSettings.configurations(key.variables(prefix: "UNICO_UAT_", ["RATE_LIMIT": "fast"]))
+        try await TestDatabase.with { db in
+            let key = try UnicoSettingsFixture()
+            let configurations = try UnicoSettings.configurations(
+                key.variables(prefix: "UNICO_UAT_", ["RATE_LIMIT": "8"]).merging(key.variables(prefix: "UNICO_PROD_")) { $1 }
+                    .merging(["OTHER": "x"]) { $1 })
+            let uat = try UnicoSettings.client(try #require(configurations[.uat]), share: 0.5, sharedWith: db.app)
+            let prod = try UnicoSettings.client(try #require(configurations[.prod]), share: 0.5, sharedWith: db.app)
+            #expect(uat.configuration.rateLimit == 4)
+            #expect(prod.configuration.rateLimit == 5)  // half of the default 10/s
+            #expect(throws: (any Error).self) {
+                try UnicoSettings.configurations(key.variables(prefix: "UNICO_UAT_", ["RATE_LIMIT": "fast"]))
+            }
         }
     }
 
@@ -63,20 +63,20 @@ import Testing
     }
 
     @Test func badWorkerSettingsExitNonZeroNamingTheSetting() async throws {
-        let db = try await TestDatabase.create()
-        let concurrency = await journeys(["work", "--concurrency", "0"], database: db)
-        #expect(concurrency.code != 0)
-        #expect(concurrency.error.contains("concurrency"))
-        let share = await journeys(["work", "--unico-share", "2"], database: db)
-        #expect(share.code != 0)
-        #expect(share.error.contains("unico-share"))
-        let policy = await journeys(["work"], database: db, extra: ["JOURNEYS_RETRY_JITTER_FRACTION": "3"])
-        #expect(policy.code != 0)
-        #expect(policy.error.contains("JOURNEYS_RETRY_JITTER_FRACTION"))
-        let serve = await journeys(["serve", "--with-workers", "--lease", "-1"], database: db)
-        #expect(serve.code != 0)
-        #expect(serve.error.contains("lease"))
-        await db.drop()
+        try await TestDatabase.with { db in
+            let concurrency = await journeys(["work", "--concurrency", "0"], database: db)
+            #expect(concurrency.code != 0)
+            #expect(concurrency.error.contains("concurrency"))
+            let share = await journeys(["work", "--unico-share", "2"], database: db)
+            #expect(share.code != 0)
+            #expect(share.error.contains("unico-share"))
+            let policy = await journeys(["work"], database: db, extra: ["JOURNEYS_RETRY_JITTER_FRACTION": "3"])
+            #expect(policy.code != 0)
+            #expect(policy.error.contains("JOURNEYS_RETRY_JITTER_FRACTION"))
+            let serve = await journeys(["serve", "--with-workers", "--lease", "-1"], database: db)
+            #expect(serve.code != 0)
+            #expect(serve.error.contains("lease"))
+        }
     }
 }
 
