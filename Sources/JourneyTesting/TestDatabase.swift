@@ -64,6 +64,7 @@ public struct TestDatabase: Sendable {
 
     /// Creates a database as ``create(migrated:poolSize:restartable:)`` does, runs `body` with it
     /// and drops it when `body` returns or throws (awaited: its permit is free before this returns).
+    @discardableResult
     public static func with<T>(
         migrated: Bool = true, poolSize: Int = 8, restartable: Bool = false,
         isolation: isolated (any Actor)? = #isolation, _ body: (TestDatabase) async throws -> T

@@ -112,7 +112,7 @@ import Testing
             struct Abort: Error {}
             _ = await captureError {
                 try await db.app.transaction { connection in
-                    try EventStore.append([event(1)], to: name, expectedVersion: .noStream, on: connection)
+                    _ = try EventStore.append([event(1)], to: name, expectedVersion: .noStream, on: connection)
                     throw Abort()
                 }
             }
@@ -131,9 +131,9 @@ import Testing
             let scans = try await db.app.transaction { connection in
                 for n in 0..<8 {
                     let name = stream()
-                    try EventStore.append([event(n)], to: name, expectedVersion: .noStream, on: connection)
-                    try EventStore.append([event(n), event(n + 1)], to: name, expectedVersion: .exact(1), on: connection)
-                    try EventStore.append([event(n)], to: name, expectedVersion: .any, on: connection)
+                    _ = try EventStore.append([event(n)], to: name, expectedVersion: .noStream, on: connection)
+                    _ = try EventStore.append([event(n), event(n + 1)], to: name, expectedVersion: .exact(1), on: connection)
+                    _ = try EventStore.append([event(n)], to: name, expectedVersion: .any, on: connection)
                 }
                 return try connection.query("SELECT seq_scan FROM pg_stat_xact_user_tables WHERE relname = 'events'")
                     .first?.decode(0, as: Int64.self)

@@ -48,7 +48,7 @@ import Testing
                     do {
                         let connection = try PostgresConnection.connect(configuration)
                         try connection.transaction { connection in
-                            try EventStore.append([slow], to: stream("slow"), expectedVersion: .noStream, on: connection)
+                            _ = try EventStore.append([slow], to: stream("slow"), expectedVersion: .noStream, on: connection)
                             appended.signal()
                             commit.wait()
                         }

@@ -129,7 +129,7 @@ import Testing
             let appended = Mutex(false)
             let holder = Task {
                 try await db.app.transaction { connection in
-                    try EventStore.append([event(1)], to: held, expectedVersion: .exact(1), on: connection)
+                    _ = try EventStore.append([event(1)], to: held, expectedVersion: .exact(1), on: connection)
                     appended.withLock { $0 = true }
                     release.waitBlocking()
                 }
@@ -155,7 +155,7 @@ import Testing
             let appended = Mutex(false)
             let holder = Task {
                 try await db.app.transaction { connection in
-                    try EventStore.append([event(1)], to: blocked, expectedVersion: .noStream, on: connection)
+                    _ = try EventStore.append([event(1)], to: blocked, expectedVersion: .noStream, on: connection)
                     appended.withLock { $0 = true }
                     release.waitBlocking()
                 }

@@ -134,7 +134,7 @@ import Testing
             let release = DispatchSemaphore(value: 0)
             let slow = Task {
                 try await db.app.transaction { connection in
-                    try EventStore.append([a], to: stream("a"), expectedVersion: .noStream, on: connection)
+                    _ = try EventStore.append([a], to: stream("a"), expectedVersion: .noStream, on: connection)
                     appended.withLock { $0 = true }
                     release.wait()  // on the connection's own thread
                 }

@@ -15,7 +15,6 @@ import Testing
 
     @Test func readerSkipsNothingAndDeliversNothingTwice() async throws {
         try await TestDatabase.with(poolSize: 10) { db in
-            let store = EventStore(client: db.app)
             let streams = (0..<12).map { stream("c\($0)") }
             let delivered = Delivered()
             let slowEvent = event(-1, type: "Slow")
@@ -34,7 +33,7 @@ import Testing
             let slowCommittedAt = Mutex<ContinuousClock.Instant?>(nil)
             let holder = Task {
                 try await db.app.transaction { connection in
-                    try EventStore.append([slowEvent], to: stream("slow"), expectedVersion: .noStream, on: connection)
+                    _ = try EventStore.append([slowEvent], to: stream("slow"), expectedVersion: .noStream, on: connection)
                     Thread.sleep(forTimeInterval: 3)
                 }
                 slowCommittedAt.withLock { $0 = ContinuousClock.now }
@@ -52,7 +51,7 @@ import Testing
                             let hold = Double(generator.next() % 4) / 1000
                             _ = await captureError {
                                 try await db.app.transaction { connection in
-                                    try EventStore.append(batch, to: target, expectedVersion: .any, on: connection)
+                                    _ = try EventStore.append(batch, to: target, expectedVersion: .any, on: connection)
                                     if hold > 0 { Thread.sleep(forTimeInterval: hold) }
                                     if rollback { throw Rollback() }
                                 }
@@ -109,7 +108,7 @@ import Testing
                     try connection.query("SELECT pg_current_xact_id()")
                     drawn.withLock { $0 = true }
                     newerCommitted.wait()  // on the connection's own thread
-                    try EventStore.append([event(3)], to: name, expectedVersion: .any, on: connection)
+                    _ = try EventStore.append([event(3)], to: name, expectedVersion: .any, on: connection)
                 }
             }
             try await waitUntil("the older transaction drew its id") { drawn.withLock { $0 } }

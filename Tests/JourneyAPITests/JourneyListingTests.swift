@@ -135,7 +135,6 @@ import Testing
                     switch event {
                     case .listening: listening.raise()
                     case .notification: notified.raise()
-                    default: break
                     }
                 }
             }

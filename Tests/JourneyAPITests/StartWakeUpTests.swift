@@ -18,7 +18,6 @@ import Testing
                     switch event {
                     case .listening: listening.withLock { $0 = true }
                     case .notification: notified.withLock { $0 += 1 }
-                    default: break
                     }
                 }
             }

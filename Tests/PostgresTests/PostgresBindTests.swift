@@ -23,7 +23,7 @@ import Testing
             let json = JSONB(text: #"{"a": [1, 2.5, "x"], "b": null}"#)
             let row = try await db.app.query("""
                 SELECT \(Int64.max)::bigint, \(Int64.min)::bigint, \(true)::bool, \(false)::bool, \(id)::uuid,
-                       \(when)::timestamptz, \(json)::jsonb, \(bytes)::bytea, \(Optional<String>.none)::text, \(2.5)::float8
+                       \(when)::timestamptz, \(json)::jsonb, \(bytes)::bytea, \(nullable: Optional<String>.none)::text, \(2.5)::float8
                 """).first!
             #expect(try row.decode(0, as: Int64.self) == Int64.max)
             #expect(try row.decode(1, as: Int64.self) == Int64.min)

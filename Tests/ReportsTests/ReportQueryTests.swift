@@ -229,7 +229,10 @@ import Testing
 /// Every row of `sql` as its text cells joined by `|`.
 func rows(_ db: TestDatabase, _ sql: String) async throws -> [String] {
     try await db.owner.query(PostgresQuery(unsafeSQL: sql)).map { row in
-        (0..<8).compactMap { index in (try? row.decode(index, as: String?.self)).map { $0 ?? "NULL" } }.joined(separator: "|")
+        // Each column's text, "NULL" for a null; past the last column, nothing.
+        (0..<8).compactMap { index -> String? in
+            do { return try row.decode(index, as: String?.self) ?? "NULL" } catch { return nil }
+        }.joined(separator: "|")
     }
 }
 
