@@ -21,7 +21,7 @@ struct ConcurrencyTests {
             let bodies = try await withThrowingTaskGroup(of: String.self) { group in
                 for index in 0..<clients {
                     group.addTask {
-                        let response = try await rawRequest(port: port, "GET", "/slow/\(index)")
+                        let response = try await rawRequest(port: port, "GET", "/slow/\(index)", timeout: .seconds(60))
                         #expect(response.status == 200)
                         return response.text
                     }
