@@ -55,7 +55,7 @@ extension LocalStack {
         public var startStages: (@Sendable ([StageTimer.Stage]) -> Void)?
 
         /// The defaults, on `clock` (default: a manual clock at the current time).
-        public init(clock: any EmulatorClock = ManualEmulatorClock(start: Date())) {
+        public init(clock: any EmulatorClock = ManualEmulatorClock(Date())) {
             self.clock = clock
             self.serviceClock = { clock.now() }
         }

@@ -1,6 +1,7 @@
 import Postgres
 
-/// Every statement the test support runs as superuser: the template database of ``TestTemplate``.
+/// Every statement the test support runs as superuser: the template database of ``TestTemplate``
+/// and the sessions a test waits for.
 ///
 /// DDL takes no binds, so the database statements are raw text for `execute(unsafeSQL:)`, with
 /// the names quoted here; the rest bind their values.
@@ -39,6 +40,14 @@ enum JourneyTestingStatements {
     static func terminateSessions(_ database: String) -> PostgresQuery {
         """
         SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(database) AND pid <> pg_backend_pid()
+        """
+    }
+
+    /// How many sessions of `database` listen on `channel` (their last statement a finished LISTEN on it).
+    static func listeners(_ database: String, channel: String) -> PostgresQuery {
+        """
+        SELECT count(*)::int FROM pg_stat_activity
+        WHERE datname = \(database) AND state = 'idle' AND query ILIKE 'LISTEN %' AND strpos(query, \(channel)) > 0
         """
     }
 

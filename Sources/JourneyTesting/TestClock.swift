@@ -1,31 +1,23 @@
 import Foundation
-import Synchronization
 import UnicoEmulator
 
 /// A clock that moves only when the test moves it; tests never sleep for time to pass.
 ///
-/// It is the emulator's clock (`EmulatorClock`) and, through ``read``, the engine's and the API's.
-public final class TestClock: EmulatorClock, Sendable {
-    private let current: Mutex<Date>
+/// One manual clock for the whole stack: it is the emulator's `ManualEmulatorClock` (the demo's
+/// too) and, through ``read``, the engine's and the API's; through ``instants``, code timed on the
+/// monotonic clock reads it as well.
+public typealias TestClock = ManualEmulatorClock
 
-    /// Starts at `start`; default 2026-01-01T00:00:00Z.
-    public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
-        current = Mutex(start)
-    }
-
-    /// The current time.
-    public func now() -> Date { current.withLock { $0 } }
-
+extension ManualEmulatorClock {
     /// The clock as a function, for the engine's and the API's `clock`.
     public var read: @Sendable () -> Date { { [self] in now() } }
 
-    /// Moves the clock forward (or back, for a negative interval).
-    public func advance(by seconds: TimeInterval) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    /// The clock as monotonic instants, for code timed on `ContinuousClock` (a cache's entry
+    /// life): they move exactly as ``now()`` moves, forward or back.
+    public var instants: @Sendable () -> ContinuousClock.Instant {
+        { [self] in Self.origin + .seconds(now().timeIntervalSince1970) }
     }
 
-    /// Sets the clock to `date`.
-    public func set(_ date: Date) {
-        current.withLock { $0 = date }
-    }
+    /// The instant that stands for 1970-01-01T00:00:00Z.
+    private static let origin = ContinuousClock.now
 }

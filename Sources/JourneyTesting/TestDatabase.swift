@@ -62,6 +62,24 @@ public struct TestDatabase: Sendable {
         return database
     }
 
+    /// Creates a database as ``create(migrated:poolSize:restartable:)`` does, runs `body` with it
+    /// and drops it when `body` returns or throws (awaited: its permit is free before this returns).
+    @discardableResult
+    public static func with<T>(
+        migrated: Bool = true, poolSize: Int = 8, restartable: Bool = false,
+        isolation: isolated (any Actor)? = #isolation, _ body: (TestDatabase) async throws -> T
+    ) async throws -> T {
+        let database = try await create(migrated: migrated, poolSize: poolSize, restartable: restartable)
+        do {
+            let result = try await body(database)
+            await database.drop()
+            return result
+        } catch {
+            await database.drop()
+            throw error
+        }
+    }
+
     /// This database with its application and owner pools (and optionally its projector pool)
     /// replaced (e.g. URLs through PgBouncer); drop the original (it closes the original pools).
     public func replacing(app: PostgresClient, owner: PostgresClient, projector: PostgresClient? = nil) -> TestDatabase {

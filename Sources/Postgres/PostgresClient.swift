@@ -143,6 +143,9 @@ public final class PostgresClient: Sendable {
     /// Connections currently open (idle or lent), for metrics and tests.
     public var openConnections: Int { state.withLock { $0.machine.open } }
 
+    /// Callers waiting for a free connection now, for metrics and tests.
+    public var waitingCallers: Int { state.withLock { $0.machine.waiters.count } }
+
     // MARK: - Acquire and release
 
     private func acquire() async throws -> PooledConnection {

@@ -16,12 +16,13 @@ public struct SystemEmulatorClock: EmulatorClock {
     public func now() -> Date { Date() }
 }
 
-/// A clock that moves only when told to, for expiry tests that must never sleep.
+/// A clock that moves only when told to: the demo's, and every test's (JourneyTesting's
+/// `TestClock` is this clock, also read by the engine and the API), so tests never sleep.
 public final class ManualEmulatorClock: EmulatorClock {
     private let current: Mutex<Date>
 
     /// Starts at `start`; default 2026-01-01T00:00:00Z.
-    public init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
         current = Mutex(start)
     }
 

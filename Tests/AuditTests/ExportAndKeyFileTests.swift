@@ -9,36 +9,36 @@ import Testing
 /// file others may write is refused, one others may read is warned about.
 @Suite struct ExportAndKeyFileTests {
     @Test func exportsNeverReuseAFileNorFollowALink() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let folder = try temporaryFolder()
-        let id = UUID().uuidString.lowercased()
-        _ = try await record(approvedOnSecondAttempt(JourneyID(id)), journey: JourneyID(id), db: db)
+        try await TestDatabase.with { db in
+            let folder = try temporaryFolder()
+            let id = UUID().uuidString.lowercased()
+            _ = try await record(approvedOnSecondAttempt(JourneyID(id)), journey: JourneyID(id), db: db)
 
-        let existing = folder + "/existing.json"
-        try Data("keep me".utf8).write(to: URL(fileURLWithPath: existing))
-        let overwrite = await journeys(["audit", "export", id, "--output", existing], database: db)
-        #expect(overwrite.code == 1)
-        #expect(overwrite.error.contains("already exists"))
-        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "keep me")
+            let existing = folder + "/existing.json"
+            try Data("keep me".utf8).write(to: URL(fileURLWithPath: existing))
+            let overwrite = await journeys(["audit", "export", id, "--output", existing], database: db)
+            #expect(overwrite.code == 1)
+            #expect(overwrite.error.contains("already exists"))
+            #expect(try String(contentsOfFile: existing, encoding: .utf8) == "keep me")
 
-        let target = folder + "/target.json"
-        try Data("target".utf8).write(to: URL(fileURLWithPath: target))
-        let link = folder + "/link.json"
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
-        let followed = await journeys(["audit", "export", id, "--output", link], database: db)
-        #expect(followed.code == 1)
-        #expect(try String(contentsOfFile: target, encoding: .utf8) == "target")
-        let dangling = folder + "/dangling.json"
-        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: folder + "/planted.json")
-        let planted = await journeys(["audit", "export", id, "--output", dangling], database: db)
-        #expect(planted.code == 1)
-        #expect(!FileManager.default.fileExists(atPath: folder + "/planted.json"))
+            let target = folder + "/target.json"
+            try Data("target".utf8).write(to: URL(fileURLWithPath: target))
+            let link = folder + "/link.json"
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+            let followed = await journeys(["audit", "export", id, "--output", link], database: db)
+            #expect(followed.code == 1)
+            #expect(try String(contentsOfFile: target, encoding: .utf8) == "target")
+            let dangling = folder + "/dangling.json"
+            try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: folder + "/planted.json")
+            let planted = await journeys(["audit", "export", id, "--output", dangling], database: db)
+            #expect(planted.code == 1)
+            #expect(!FileManager.default.fileExists(atPath: folder + "/planted.json"))
 
-        let fresh = folder + "/fresh.json"
-        let written = await journeys(["audit", "export", id, "--output", fresh], database: db)
-        #expect(written.code == 0, "\(written.error)")
-        #expect((try FileManager.default.attributesOfItem(atPath: fresh)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+            let fresh = folder + "/fresh.json"
+            let written = await journeys(["audit", "export", id, "--output", fresh], database: db)
+            #expect(written.code == 0, "\(written.error)")
+            #expect((try FileManager.default.attributesOfItem(atPath: fresh)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        }
     }
 
     @Test func signingKeyFilesOthersMayWriteAreRefused() async throws {

@@ -9,8 +9,6 @@ import JourneyStore
 import JourneyTesting
 import Postgres
 
-struct Unexpected: Error {}
-
 func sealed(_ label: String) -> SealedField {
     SealedField(ciphertext: Data("sealed:\(label)".utf8).base64EncodedString(), keyID: "k1")
 }
@@ -91,12 +89,10 @@ func temporaryFolder() throws -> String {
 /// Waits until every committed event is readable in the global order (other tests' transactions
 /// can hold the cluster-wide horizon back for a moment).
 func waitUntilReadable(_ db: TestDatabase) async throws {
-    for _ in 0..<400 {
+    try await waitUntil("every committed event is readable") {
         let row = try await db.owner.query("""
             SELECT count(*) FILTER (WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())), count(*) FROM events
             """).first!
-        if try row.decode(0, as: Int.self) == row.decode(1, as: Int.self) { return }
-        try await Task.sleep(for: .milliseconds(25))
+        return try row.decode(0, as: Int.self) == row.decode(1, as: Int.self)
     }
-    throw Unexpected()
 }

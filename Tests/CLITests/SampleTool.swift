@@ -170,6 +170,10 @@ struct Wait: Command {
 
     func run() async throws {
         await Recorder.current?.record("waiting")
-        try await Task.sleep(for: .seconds(3600))
+        // A stream nothing ever yields to: iterating it ends only when the task is cancelled.
+        let (never, continuation) = AsyncStream<Never>.makeStream()
+        for await _ in never {}
+        withExtendedLifetime(continuation) {}
+        throw CancellationError()
     }
 }

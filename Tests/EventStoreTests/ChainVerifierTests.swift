@@ -17,70 +17,70 @@ import Testing
     }
 
     @Test func intactLogVerifies() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        _ = try await seed(EventStore(client: db.app))
-        let report = try await ChainVerifier(client: db.app).verify()
-        #expect(report.isIntact)
-        #expect(report.streams == 3)
-        #expect(report.events == 15)
+        try await TestDatabase.with { db in
+            _ = try await seed(EventStore(client: db.app))
+            let report = try await ChainVerifier(client: db.app).verify()
+            #expect(report.isIntact)
+            #expect(report.streams == 3)
+            #expect(report.events == 15)
+        }
     }
 
     @Test func anEventAlteredBySuperuserIsReportedAtItsPosition() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let target = try await seed(EventStore(client: db.app))
-        let position = try await tamper(db, "UPDATE events SET data = '{\"n\": 99}'", stream: target, version: 3)
-        let report = try await ChainVerifier(client: db.app).verify()
-        #expect(report.firstBreak?.stream == target)
-        #expect(report.firstBreak?.version == 3)
-        #expect(report.firstBreak?.position == position)
-        #expect(report.firstBreak?.reason.contains("altered") == true)
+        try await TestDatabase.with { db in
+            let target = try await seed(EventStore(client: db.app))
+            let position = try await tamper(db, "UPDATE events SET data = '{\"n\": 99}'", stream: target, version: 3)
+            let report = try await ChainVerifier(client: db.app).verify()
+            #expect(report.firstBreak?.stream == target)
+            #expect(report.firstBreak?.version == 3)
+            #expect(report.firstBreak?.position == position)
+            #expect(report.firstBreak?.reason.contains("altered") == true)
+        }
     }
 
     @Test func anAlteredTimestampOrActorIsDetected() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let target = try await seed(EventStore(client: db.app))
-        _ = try await tamper(db, "UPDATE events SET actor = 'mallory'", stream: target, version: 2)
-        let report = try await ChainVerifier(client: db.app).verify()
-        #expect(report.firstBreak?.version == 2)
+        try await TestDatabase.with { db in
+            let target = try await seed(EventStore(client: db.app))
+            _ = try await tamper(db, "UPDATE events SET actor = 'mallory'", stream: target, version: 2)
+            let report = try await ChainVerifier(client: db.app).verify()
+            #expect(report.firstBreak?.version == 2)
+        }
     }
 
     @Test func aRemovedEventIsReported() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let target = try await seed(EventStore(client: db.app))
-        _ = try await tamper(db, "DELETE FROM events", stream: target, version: 2)
-        let report = try await ChainVerifier(client: db.app).verify()
-        #expect(report.firstBreak?.stream == target)
-        #expect(report.firstBreak?.version == 2)
-        #expect(report.firstBreak?.reason.contains("missing") == true)
+        try await TestDatabase.with { db in
+            let target = try await seed(EventStore(client: db.app))
+            _ = try await tamper(db, "DELETE FROM events", stream: target, version: 2)
+            let report = try await ChainVerifier(client: db.app).verify()
+            #expect(report.firstBreak?.stream == target)
+            #expect(report.firstBreak?.version == 2)
+            #expect(report.firstBreak?.reason.contains("missing") == true)
+        }
     }
 
     @Test func aRemovedLastEventIsReportedThroughTheStreamHead() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let target = try await seed(EventStore(client: db.app))
-        _ = try await tamper(db, "DELETE FROM events", stream: target, version: 5)
-        let report = try await ChainVerifier(client: db.app).verify()
-        #expect(report.firstBreak?.stream == target)
-        #expect(report.firstBreak?.version == 5)
+        try await TestDatabase.with { db in
+            let target = try await seed(EventStore(client: db.app))
+            _ = try await tamper(db, "DELETE FROM events", stream: target, version: 5)
+            let report = try await ChainVerifier(client: db.app).verify()
+            #expect(report.firstBreak?.stream == target)
+            #expect(report.firstBreak?.version == 5)
+        }
     }
 
     @Test func aRechainedForgeryStillBreaksAtTheHead() async throws {
         // A forger who rewrites one event and recomputes its hash breaks the next link.
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let target = try await seed(EventStore(client: db.app))
-        _ = try await tamper(db, """
-            UPDATE events SET data = '{"n": 42}',
-              hash = event_hash(previous_hash, stream_name, stream_version, event_id, event_type, '{"n": 42}',
-                                correlation_id, causation_id, actor, recorded_at)
-            """, stream: target, version: 4)
-        let report = try await ChainVerifier(client: db.app).verify()
-        #expect(report.firstBreak?.version == 5)
-        #expect(report.firstBreak?.reason.contains("previous hash") == true)
+        try await TestDatabase.with { db in
+            let target = try await seed(EventStore(client: db.app))
+            _ = try await tamper(db, """
+                UPDATE events SET data = '{"n": 42}',
+                  hash = event_hash(previous_hash, stream_name, stream_version, event_id, event_type, '{"n": 42}',
+                                    correlation_id, causation_id, actor, recorded_at)
+                """, stream: target, version: 4)
+            let report = try await ChainVerifier(client: db.app).verify()
+            #expect(report.firstBreak?.version == 5)
+            #expect(report.firstBreak?.reason.contains("previous hash") == true)
+        }
     }
 
     /// Runs `sql` as the superuser with triggers off, restricted to one event; returns its position.

@@ -14,150 +14,147 @@ import Testing
         var ids: [UUID] { events.withLock { $0.map(\.id) } }
         func add(_ batch: [RecordedEvent]) { events.withLock { $0 += batch } }
 
-        /// Waits until `ids` were all delivered, up to `limit`.
-        func wait(for ids: [UUID], upTo limit: Duration = .seconds(20)) async throws -> Bool {
-            let deadline = ContinuousClock.now + limit
-            while ContinuousClock.now < deadline {
-                if Set(ids).isSubset(of: self.ids) { return true }
-                try await Task.sleep(for: .milliseconds(10))
+        /// Waits until `ids` were all delivered.
+        func wait(for ids: [UUID], limit: Duration = .seconds(60), fileID: String = #fileID, line: Int = #line) async throws {
+            try await waitUntil("\(ids.count) event(s) delivered", limit: limit, fileID: fileID, line: line) {
+                Set(ids).isSubset(of: self.ids)
             }
-            return false
         }
     }
 
     @Test func notifyWakesTheFollowerWellBeforeItsPoll() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let store = EventStore(client: db.app)
-        let first = event(0)
-        try await store.append([first], to: stream(), expectedVersion: .noStream)
-        let seen = Seen()
-        let follower = LogFollower(client: db.app, checkpoint: .after(.start),
-                                   configuration: .init(pollInterval: .seconds(60))) { batch, _ in seen.add(batch) }
-        let running = Task { try await follower.run() }
-        defer { running.cancel() }
-        // The first read happens at start; this one proves the follower is up and listening.
-        #expect(try await seen.wait(for: [first.id]))
-        try await Task.sleep(for: .milliseconds(300))
-        let started = ContinuousClock.now
-        let second = event(1)
-        try await store.append([second], to: stream(), expectedVersion: .noStream)
-        #expect(try await seen.wait(for: [second.id], upTo: .seconds(2)), "not woken within 2 s of a 60 s poll")
-        #expect(ContinuousClock.now - started < .seconds(2))
-        running.cancel()
-        try await running.value
-        #expect(seen.ids == [first.id, second.id])
+        try await TestDatabase.with { db in
+            let store = EventStore(client: db.app)
+            let first = event(0)
+            try await store.append([first], to: stream(), expectedVersion: .noStream)
+            let seen = Seen()
+            let follower = LogFollower(client: db.app, checkpoint: .after(.start),
+                                       configuration: .init(pollInterval: .seconds(60))) { batch, _ in seen.add(batch) }
+            let running = Task { try await follower.run() }
+            defer { running.cancel() }
+            // The first read happens at start; this one proves the follower is up and listening.
+            try await seen.wait(for: [first.id])
+            try await db.waitForListeners(on: EventStore.notificationChannel)
+            let second = event(1)
+            try await store.append([second], to: stream(), expectedVersion: .noStream)
+            // Delivered well before the 60 s poll: the NOTIFY woke it.
+            try await seen.wait(for: [second.id], limit: .seconds(30))
+            running.cancel()
+            try await running.value
+            #expect(seen.ids == [first.id, second.id])
+        }
     }
 
     @Test func pollingDeliversWithoutNotify() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let seen = Seen()
-        let follower = LogFollower(client: db.app, checkpoint: .after(.start),
-                                   configuration: .init(pollInterval: .milliseconds(50), listen: false)) { batch, _ in seen.add(batch) }
-        let running = Task { try await follower.run() }
-        defer { running.cancel() }
-        // Appended on a caller's connection: no NOTIFY is sent.
-        let e = event(0)
-        _ = try await db.app.withConnection { try EventStore.append([e], to: stream(), expectedVersion: .noStream, on: $0) }
-        #expect(try await seen.wait(for: [e.id]))
-        running.cancel()
-        try await running.value
+        try await TestDatabase.with { db in
+            let seen = Seen()
+            let follower = LogFollower(client: db.app, checkpoint: .after(.start),
+                                       configuration: .init(pollInterval: .milliseconds(50), listen: false)) { batch, _ in seen.add(batch) }
+            let running = Task { try await follower.run() }
+            defer { running.cancel() }
+            // Appended on a caller's connection: no NOTIFY is sent.
+            let e = event(0)
+            _ = try await db.app.withConnection { try EventStore.append([e], to: stream(), expectedVersion: .noStream, on: $0) }
+            try await seen.wait(for: [e.id])
+            running.cancel()
+            try await running.value
+        }
     }
 
     @Test func aRestartedFollowerResumesFromItsStoredCheckpoint() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let store = EventStore(client: db.app)
-        let name = "test_follower"
-        let seen = Seen()
-        func follower() -> LogFollower {
-            LogFollower(client: db.owner, checkpoint: .stored(name: name),
-                        configuration: .init(batchSize: 2, pollInterval: .milliseconds(50))) { batch, _ in seen.add(batch) }
-        }
-        let before = (0..<5).map { event($0) }
-        for e in before { try await store.append([e], to: stream(), expectedVersion: .noStream) }
-        let first = Task { try await follower().run() }
-        #expect(try await seen.wait(for: before.map(\.id)))
-        first.cancel()
-        try await first.value
-        let stored = try await CheckpointStore(client: db.app).checkpoint(name)
-        #expect(stored == seen.events.withLock { $0.last?.checkpoint })
+        try await TestDatabase.with { db in
+            let store = EventStore(client: db.app)
+            let name = "test_follower"
+            let seen = Seen()
+            func follower() -> LogFollower {
+                LogFollower(client: db.owner, checkpoint: .stored(name: name),
+                            configuration: .init(batchSize: 2, pollInterval: .milliseconds(50))) { batch, _ in seen.add(batch) }
+            }
+            let before = (0..<5).map { event($0) }
+            for e in before { try await store.append([e], to: stream(), expectedVersion: .noStream) }
+            let first = Task { try await follower().run() }
+            try await seen.wait(for: before.map(\.id))
+            first.cancel()
+            try await first.value
+            let stored = try await CheckpointStore(client: db.app).checkpoint(name)
+            #expect(stored == seen.events.withLock { $0.last?.checkpoint })
 
-        // Appended while no follower runs; the restarted one hands over only these.
-        let after = (5..<8).map { event($0) }
-        for e in after { try await store.append([e], to: stream(), expectedVersion: .noStream) }
-        let second = Task { try await follower().run() }
-        #expect(try await seen.wait(for: after.map(\.id)))
-        second.cancel()
-        try await second.value
-        #expect(seen.ids == (before + after).map(\.id), "each event exactly once, in order")
-        #expect(try await follower().catchUp() == 0)
+            // Appended while no follower runs; the restarted one hands over only these.
+            let after = (5..<8).map { event($0) }
+            for e in after { try await store.append([e], to: stream(), expectedVersion: .noStream) }
+            let second = Task { try await follower().run() }
+            try await seen.wait(for: after.map(\.id))
+            second.cancel()
+            try await second.value
+            #expect(seen.ids == (before + after).map(\.id), "each event exactly once, in order")
+            #expect(try await follower().catchUp() == 0)
+        }
     }
 
     @Test func aFailingHandlerLeavesTheStoredCheckpointAndEndsRun() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        struct Refused: Error {}
-        try await EventStore(client: db.app).append([event(0)], to: stream(), expectedVersion: .noStream)
-        _ = try await readAll(EventStore(client: db.app), after: .start, count: 1)
-        let follower = LogFollower(client: db.owner, checkpoint: .stored(name: "refusing")) { _, _ in throw Refused() }
-        await #expect(throws: Refused.self) { try await follower.run() }
-        #expect(try await CheckpointStore(client: db.app).checkpoint("refusing") == .start)
+        try await TestDatabase.with { db in
+            struct Refused: Error {}
+            try await EventStore(client: db.app).append([event(0)], to: stream(), expectedVersion: .noStream)
+            _ = try await readAll(EventStore(client: db.app), after: .start, count: 1)
+            let follower = LogFollower(client: db.owner, checkpoint: .stored(name: "refusing")) { _, _ in throw Refused() }
+            await #expect(throws: Refused.self) { try await follower.run() }
+            #expect(try await CheckpointStore(client: db.app).checkpoint("refusing") == .start)
+        }
     }
 
     @Test func aSecondFollowerOfTheSameNameIsBusyWhileTheFirstHoldsTheCheckpoint() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        try await EventStore(client: db.app).append([event(0)], to: stream(), expectedVersion: .noStream)
-        // The row exists before the holder locks it (a second insert would wait for the holder's).
-        _ = try await db.owner.transaction { try CheckpointStore.lock("shared", on: $0) }
-        let holder = try PostgresConnection.connect(db.owner.database)
-        try holder.execute(unsafeSQL: "BEGIN")
-        #expect(try CheckpointStore.lock("shared", on: holder) == .start)
-        let follower = LogFollower(client: db.owner, checkpoint: .stored(name: "shared")) { _, _ in }
-        #expect(try await follower.runBatch() == .busy)
-        try holder.execute(unsafeSQL: "COMMIT")
-        _ = try await readAll(EventStore(client: db.app), after: .start, count: 1)
-        #expect(try await follower.runBatch() == .applied(1))
+        try await TestDatabase.with { db in
+            try await EventStore(client: db.app).append([event(0)], to: stream(), expectedVersion: .noStream)
+            // The row exists before the holder locks it (a second insert would wait for the holder's).
+            _ = try await db.owner.transaction { try CheckpointStore.lock("shared", on: $0) }
+            let holder = try PostgresConnection.connect(db.owner.database)
+            try holder.execute(unsafeSQL: "BEGIN")
+            #expect(try CheckpointStore.lock("shared", on: holder) == .start)
+            let follower = LogFollower(client: db.owner, checkpoint: .stored(name: "shared")) { _, _ in }
+            #expect(try await follower.runBatch() == .busy)
+            try holder.execute(unsafeSQL: "COMMIT")
+            _ = try await readAll(EventStore(client: db.app), after: .start, count: 1)
+            #expect(try await follower.runBatch() == .applied(1))
+        }
     }
 
     /// Transaction A appends first (lower position, lower transaction id) and commits after B.
     /// A position-ordered reader would store B's checkpoint and never see A.
     @Test func twoTransactionsCommittingOutOfOrderLeaveNoGap() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let store = EventStore(client: db.app)
-        let seen = Seen()
-        let follower = LogFollower(client: db.owner, checkpoint: .stored(name: "ordering"),
-                                   configuration: .init(pollInterval: .milliseconds(20))) { batch, _ in seen.add(batch) }
-        let running = Task { try await follower.run() }
-        defer { running.cancel() }
+        try await TestDatabase.with { db in
+            let store = EventStore(client: db.app)
+            let seen = Seen()
+            let follower = LogFollower(client: db.owner, checkpoint: .stored(name: "ordering"),
+                                       configuration: .init(pollInterval: .milliseconds(20))) { batch, _ in seen.add(batch) }
+            let running = Task { try await follower.run() }
+            defer { running.cancel() }
 
-        let a = event(1), b = event(2)
-        let appended = Mutex(false)
-        let release = Mutex(false)
-        let slow = Task {
-            try await db.app.transaction { connection in
-                try EventStore.append([a], to: stream("a"), expectedVersion: .noStream, on: connection)
-                appended.withLock { $0 = true }
-                while !release.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.01) }
+            let a = event(1), b = event(2)
+            let appended = Mutex(false)
+            let release = DispatchSemaphore(value: 0)
+            let slow = Task {
+                try await db.app.transaction { connection in
+                    _ = try EventStore.append([a], to: stream("a"), expectedVersion: .noStream, on: connection)
+                    appended.withLock { $0 = true }
+                    release.wait()  // on the connection's own thread
+                }
+                store.notifyAppended()
             }
-            store.notifyAppended()
+            try await waitUntil("A appended, its transaction open") { appended.withLock { $0 } }
+            try await store.append([b], to: stream("b"), expectedVersion: .noStream)
+            // B is committed but sorts after the open A: a read of the global order holds back, not
+            // skipping ahead (the follower reads the same way).
+            #expect(try await store.readAll(after: .start, limit: 10).isEmpty)
+            #expect(seen.ids.isEmpty)
+            release.signal()
+            try await slow.value
+            try await seen.wait(for: [a.id, b.id])
+            running.cancel()
+            try await running.value
+            let delivered = seen.events.withLock { $0 }
+            #expect(delivered.map(\.id) == [a.id, b.id])
+            #expect(delivered[0].position < delivered[1].position)
+            #expect(try await CheckpointStore(client: db.app).checkpoint("ordering") == delivered[1].checkpoint)
         }
-        while !appended.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
-        try await store.append([b], to: stream("b"), expectedVersion: .noStream)
-        // B is committed but sorts after the open A: the follower must hold back, not skip ahead.
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(seen.ids.isEmpty)
-        release.withLock { $0 = true }
-        try await slow.value
-        #expect(try await seen.wait(for: [a.id, b.id]))
-        running.cancel()
-        try await running.value
-        let delivered = seen.events.withLock { $0 }
-        #expect(delivered.map(\.id) == [a.id, b.id])
-        #expect(delivered[0].position < delivered[1].position)
-        #expect(try await CheckpointStore(client: db.app).checkpoint("ordering") == delivered[1].checkpoint)
     }
 }

@@ -15,7 +15,7 @@ struct AccessLogTests {
                 body: #"{"document":"99999"}"#)
             #expect(response.status == 200)
             _ = try await rawRequest(port: port, "GET", "/unknown/person-4711")
-            let entries = await log.waitFor(count: 2)
+            let entries = try await log.waitFor(count: 2)
             try #require(entries.count == 2)
             let hit = try #require(entries.first { $0.requestID == "req-1" })
             #expect(hit.method == .post)

@@ -1,4 +1,5 @@
 import HTTPServer
+import JourneyTesting
 import Synchronization
 
 /// Collects access log entries for assertions.
@@ -11,13 +12,12 @@ final class LogRecorder: Sendable {
 
     var all: [AccessLogEntry] { entries.withLock { $0 } }
 
-    /// Waits (bounded) until at least `count` entries arrived; completion is logged after the
-    /// response left, so a client can be faster than the log.
-    func waitFor(count: Int, timeout: Duration = .seconds(5)) async -> [AccessLogEntry] {
-        let deadline = ContinuousClock.now + timeout
-        while all.count < count && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
+    /// Waits until at least `count` entries arrived; completion is logged after the response
+    /// left, so a client can be faster than the log.
+    func waitFor(count: Int) async throws -> [AccessLogEntry] {
+        try await JourneyTesting.waitFor("\(count) access log entries") {
+            let entries = all
+            return entries.count >= count ? entries : nil
         }
-        return all
     }
 }

@@ -20,11 +20,12 @@ func rawRequest(port: Int, _ request: String, timeout: Duration = .seconds(5)) a
 
 /// A simple request with `Connection: close`.
 func rawRequest(
-    port: Int, _ method: String, _ target: String, headers: [String: String] = [:], body: String? = nil
+    port: Int, _ method: String, _ target: String, headers: [String: String] = [:], body: String? = nil,
+    timeout: Duration = .seconds(5)
 ) async throws -> RawResponse {
     var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
     for (name, value) in headers { text += "\(name): \(value)\r\n" }
     if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
     text += "\r\n" + (body ?? "")
-    return try await rawRequest(port: port, text)
+    return try await rawRequest(port: port, text, timeout: timeout)
 }

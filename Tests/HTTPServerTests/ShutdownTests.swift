@@ -1,29 +1,41 @@
 import Foundation
 import HTTPServer
+import JourneyTesting
 import Testing
 
 @Suite("HTTPServer shutdown")
 struct ShutdownTests {
-    func makeRouter(entered: Flag, sleep: Duration) -> Router {
+    /// How long a client waits for the answer to a request the test holds (a bound for a hang).
+    static let held = Duration.seconds(60)
+
+    /// `/work` stays in flight until the test opens `release`; `/ping` answers at once.
+    func makeRouter(release: TestGate) -> Router {
         var router = Router()
         router.get("/work") { _ in
-            entered.raise()
-            try await Task.sleep(for: sleep)
+            await release.wait()
             return .text("done")
         }
+        router.get("/ping") { _ in .text("pong") }
         return router
     }
 
+    /// Returns once the server answers new requests with 503: its drain has begun.
+    func waitForTheDrain(port: Int) async throws {
+        try await waitUntil("the server drains") { (try? await rawRequest(port: port, "GET", "/ping"))?.status == 503 }
+    }
+
     @Test func gracefulShutdownLetsAnInFlightRequestFinish() async throws {
-        let entered = Flag()
-        let server = HTTPServer(configuration: .init(port: 0), router: makeRouter(entered: entered, sleep: .milliseconds(300)),
-                                accessLog: AccessLogEntry.discard)
+        let release = TestGate()
+        let server = HTTPServer(configuration: .init(port: 0), router: makeRouter(release: release), accessLog: AccessLogEntry.discard)
         try server.start()
         let port = try #require(server.port)
-        async let response = rawRequest(port: port, "GET", "/work")
-        #expect(await entered.wait())
+        async let response = rawRequest(port: port, "GET", "/work", timeout: Self.held)
+        try await waitUntil("the request is in flight") { release.waiting == 1 }
         let shutdownStarted = ContinuousClock.now
-        await server.shutdown()
+        async let shutdown: Void = server.shutdown()
+        try await waitForTheDrain(port: port)
+        release.open()
+        await shutdown
         let finished = try await response
         #expect(finished.status == 200)
         #expect(finished.text == "done")
@@ -33,48 +45,45 @@ struct ShutdownTests {
     }
 
     @Test func requestsArrivingDuringTheDrainGet503AndAClose() async throws {
-        let entered = Flag()
-        let server = HTTPServer(configuration: .init(port: 0), router: makeRouter(entered: entered, sleep: .milliseconds(600)),
-                                accessLog: AccessLogEntry.discard)
+        let release = TestGate()
+        let server = HTTPServer(configuration: .init(port: 0), router: makeRouter(release: release), accessLog: AccessLogEntry.discard)
         try server.start()
         let port = try #require(server.port)
-        async let first = rawRequest(port: port, "GET", "/work")
-        #expect(await entered.wait())
+        async let first = rawRequest(port: port, "GET", "/work", timeout: Self.held)
+        try await waitUntil("the request is in flight") { release.waiting == 1 }
         async let shutdown: Void = server.shutdown()
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitForTheDrain(port: port)
         let late = try await rawRequest(port: port, "GET", "/work")
         #expect(late.status == 503)
         #expect(late.header("Connection")?.lowercased() == "close")
+        release.open()
         #expect(try await first.status == 200)
         await shutdown
     }
 
     @Test func runReturnsAfterCancellation() async throws {
-        let entered = Flag()
-        let server = HTTPServer(configuration: .init(port: 0), router: makeRouter(entered: entered, sleep: .milliseconds(200)),
-                                accessLog: AccessLogEntry.discard)
+        let release = TestGate()
+        let server = HTTPServer(configuration: .init(port: 0), router: makeRouter(release: release), accessLog: AccessLogEntry.discard)
         let service = Task { try await server.run() }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while server.port == nil && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        let port = try #require(server.port)
-        async let response = rawRequest(port: port, "GET", "/work")
-        #expect(await entered.wait())
+        let port = try await waitFor("the server listens") { server.port }
+        async let response = rawRequest(port: port, "GET", "/work", timeout: Self.held)
+        try await waitUntil("the request is in flight") { release.waiting == 1 }
         service.cancel()
+        try await waitForTheDrain(port: port)
+        release.open()
         try await service.value
         #expect(try await response.status == 200)
     }
 
     @Test func shutdownGivesUpOnStragglersAfterTheTimeout() async throws {
-        let entered = Flag()
+        let release = TestGate()
+        defer { release.open() }
         let configuration = HTTPServer.Configuration(port: 0, shutdownTimeout: .milliseconds(200))
-        let server = HTTPServer(configuration: configuration, router: makeRouter(entered: entered, sleep: .seconds(30)),
-                                accessLog: AccessLogEntry.discard)
+        let server = HTTPServer(configuration: configuration, router: makeRouter(release: release), accessLog: AccessLogEntry.discard)
         try server.start()
         let port = try #require(server.port)
-        async let response = rawRequest(port: port, "GET", "/work")
-        #expect(await entered.wait())
+        async let response = rawRequest(port: port, "GET", "/work", timeout: Self.held)
+        try await waitUntil("the request is in flight") { release.waiting == 1 }
         let started = ContinuousClock.now
         await server.shutdown()
         #expect(ContinuousClock.now - started < .seconds(2))

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JourneyTesting
 import Testing
 
 /// Slow-loris clients: a deadline for the whole request head and a per-address connection limit.
@@ -121,13 +122,9 @@ struct SlowClientTests {
             #expect(released)
             // Once the two are answered and closed, the address may connect again.
             // (Waits for that state; the bound only turns a hang into a failure.)
-            var answered = false
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !answered, ContinuousClock.now < deadline {
-                answered = (try? await rawRequest(port: port, "GET", "/ping").text) == "pong"
-                if !answered { try await Task.sleep(for: .milliseconds(50)) }
+            try await waitUntil("the address may connect again") {
+                (try? await rawRequest(port: port, "GET", "/ping").text) == "pong"
             }
-            #expect(answered)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JourneyTesting
 import Testing
 import UnicoEmulator
 @testable import HumanTokenAPI
@@ -7,12 +8,14 @@ import UnicoEmulator
 @Suite("Cancellation against the emulator")
 struct CancellationTests {
     @Test func cancellingAWaitingCallReturnsPromptly() async throws {
-        let faults = FaultScript(routes: ["getProcess": .init(latencyMs: .init(3_000))])
-        try await withEmulator(faults: faults) { unico in
+        try await withEmulator { unico in
             let client = try unico.client(unico.configuration(requestTimeout: 5))
             let created = try await client.createProcess(Samples.minimalRequest())
+            let holds = unico.emulator.faultPlan.holds
+            holds.hold(.getProcess)
+            defer { holds.release(.getProcess) }
             let call = Task { try await client.getProcess(created.id) }
-            try await Task.sleep(for: .milliseconds(300))
+            try await waitUntil("the emulator holds the call") { holds.waiting(.getProcess) == 1 }
             let start = ContinuousClock.now
             call.cancel()
             let outcome = await call.result

@@ -1,5 +1,6 @@
 import Foundation
 import HumanTokenAPI
+import JourneyTesting
 import Testing
 
 /// The limiter's shell: waiting, cancellation and pauses on the real clock, in fractions of a second.
@@ -12,7 +13,7 @@ struct RateLimiterTests {
         // the test sees it waiting.
         limiter.pause(for: 3600)
         let waiter = Task { try await limiter.acquire(.background) }
-        while limiter.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitUntil("the call waits") { limiter.waiting > 0 }
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         #expect(limiter.waiting == 0)

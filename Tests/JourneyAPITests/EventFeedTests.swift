@@ -30,10 +30,9 @@ import Testing
         return Tenants(acme: acme, defaultIDs: ids, acmeID: try #require(started["journeyId"] as? String))
     }
 
-    /// Every item after position 0, page by page, waiting up to 10 s for `count` items.
+    /// Every item after position 0, page by page, once there are `count` items.
     private func all(_ h: JourneyHarness, key: String, query: String = "", count: Int) async throws -> [[String: Any]] {
-        let deadline = Date().addingTimeInterval(10)
-        while true {
+        try await waitFor("\(count) items in the event feed") {
             var items: [[String: Any]] = []
             var after: Int64 = 0
             var pages = 0
@@ -45,8 +44,7 @@ import Testing
                 pages += 1
                 if page["hasMore"] as? Bool != true { break }
             }
-            if items.count >= count || Date() > deadline { return items }
-            try await Task.sleep(for: .milliseconds(100))
+            return items.count >= count ? items : nil
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JourneyTesting
 import Testing
 import UnicoEmulator
 
@@ -58,12 +59,10 @@ import UnicoEmulator
             #expect(waiting.allSatisfy { $0.code == "idempotency_key_in_progress" && $0.headers["retry-after"] != nil })
             var final = answers.filter { $0.status != 409 }
             for _ in waiting {
-                var answer = try await h.start(key: "burst")
-                for _ in 0..<20 where answer.status == 409 {
-                    try await Task.sleep(for: .milliseconds(500))
-                    answer = try await h.start(key: "burst")
-                }
-                final.append(answer)
+                final.append(try await waitFor("the key's final answer") {
+                    let answer = try await h.start(key: "burst")
+                    return answer.status == 409 ? nil : answer
+                })
             }
             #expect(final.count == 100)
             #expect(final.allSatisfy { $0.status == 201 })

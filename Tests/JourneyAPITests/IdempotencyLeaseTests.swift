@@ -26,31 +26,22 @@ import UnicoEmulator
             let first = try await h.start(key: "orphan")
             #expect(first.status == 201)
             let journeyID = try #require(first["journeyId"] as? String)
-            try await Self.orphan(h, "orphan", leaseLeft: 3)
-            let orphanedAt = ContinuousClock.now
+            try await Self.orphan(h, "orphan", leaseLeft: 60)
 
-            // A client retrying every second: 409 with Retry-After while the lease is live, then
-            // the journey once it lapsed.
-            var answers: [JourneyHarness.Answer] = []
-            while answers.last?.status != 201, answers.count < 8 {
-                if !answers.isEmpty { try await Task.sleep(for: .seconds(1)) }
-                answers.append(try await h.start(key: "orphan"))
-            }
-            let recoveredAfter = ContinuousClock.now - orphanedAt
-            print("idempotency lease takeover: orphaned key answered 201 after \(recoveredAfter) (\(answers.count) tries)")
-            let waiting = try #require(answers.first)
+            // A retry while the lease is live: 409 with Retry-After (after the idempotency wait).
+            let waiting = try await h.start(key: "orphan")
             #expect(waiting.status == 409)
             #expect(waiting.code == "idempotency_key_in_progress")
             #expect(waiting.headers["retry-after"] == "1")
             #expect(waiting["journeyId"] as? String == journeyID)
-            let recovered = try #require(answers.last)
+            // The dead owner renews the lease no more: once it lapsed, the next retry takes the key
+            // over and answers from the journey.
+            try await Self.orphan(h, "orphan", leaseLeft: -0.001)
+            let recovered = try await h.start(key: "orphan")
             #expect(recovered.status == 201)
             #expect(recovered["journeyId"] as? String == journeyID)
             #expect(recovered["webAppToken"] as? String == first["webAppToken"] as? String)
             #expect(recovered.headers["idempotent-replayed"] == "true")
-            // Not before the lease lapsed; how soon after depends on the machine's load (the
-            // loop's bound of 8 tries is the upper limit), so no upper wall-clock bound here.
-            #expect(recoveredAfter >= .seconds(2.5))
             #expect(try await h.journeyCount() == 1)
             let replayed = try await h.start(key: "orphan")
             #expect(replayed.body == recovered.body)
@@ -79,7 +70,7 @@ import UnicoEmulator
             #expect(first.status == 502)
             let journeyID = try #require(first["journeyId"] as? String)
             h.emulator.faultPlan.replace(.none)
-            try await Task.sleep(for: .seconds(1))  // the emulator finishes creating the process
+            try await waitUntil("the emulator finishes creating the process") { h.emulator.processes().count == 1 }
             let started = ContinuousClock.now
             let retried = try await h.start(key: "lost")
             print("idempotency resume: the lost process adopted in \(ContinuousClock.now - started)")
@@ -94,89 +85,92 @@ import UnicoEmulator
     }
 
     @Test func aLiveOwnerRenewsItsLeaseAndKeepsTheKey() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        var configuration = IdempotencyStore.Configuration()
-        (configuration.lease, configuration.renewEvery) = (.milliseconds(600), .milliseconds(150))
-        let store = IdempotencyStore(database: db.app, configuration: configuration)
-        let owner = IdempotencyStore.Claim(apiKeyID: UUID(), key: "held", requestHash: Data(repeating: 3, count: 32))
-        var retry = owner
-        retry.owner = UUID()
-        let recoveries = Count()
-        let lease = configuration.lease
-        let answered = try await store.holding(owner) {
-            let claimed = try await db.app.transaction { connection in
-                try IdempotencyStore.claim(owner, journeyID: "j-held", lease: lease, on: connection)
+        try await TestDatabase.with { db in
+            var configuration = IdempotencyStore.Configuration()
+            (configuration.lease, configuration.renewEvery) = (.milliseconds(600), .milliseconds(150))
+            let store = IdempotencyStore(database: db.app, configuration: configuration)
+            let owner = IdempotencyStore.Claim(apiKeyID: UUID(), key: "held", requestHash: Data(repeating: 3, count: 32))
+            var retry = owner
+            retry.owner = UUID()
+            let recoveries = Count()
+            let lease = configuration.lease
+            let answered = try await store.holding(owner) {
+                let claimed = try await db.app.transaction { connection in
+                    try IdempotencyStore.claim(owner, journeyID: "j-held", lease: lease, on: connection)
+                }
+                #expect(claimed)
+                // Twice the lease passes while the owner works: its renewals keep the retry out.
+                do {
+                    _ = try await store.replay(retry, wait: .milliseconds(1200), recover: { _ in
+                        recoveries.add()
+                        return .text("taken")
+                    })
+                    Issue.record("the retry took over a live key")
+                } catch let problem as Problem {
+                    #expect(problem.status == .conflict)
+                    #expect(problem.code == "idempotency_key_in_progress")
+                }
+                return HTTPResponse.text("done", status: .created)
             }
-            #expect(claimed)
-            // Twice the lease passes while the owner works: its renewals keep the retry out.
-            do {
-                _ = try await store.replay(retry, wait: .milliseconds(1200), recover: { _ in
-                    recoveries.add()
-                    return .text("taken")
-                })
-                Issue.record("the retry took over a live key")
-            } catch let problem as Problem {
-                #expect(problem.status == .conflict)
-                #expect(problem.code == "idempotency_key_in_progress")
-            }
-            return HTTPResponse.text("done", status: .created)
+            #expect(answered.status == .created)
+            #expect(recoveries.value == 0)
+            #expect(try await store.lookup(owner)?.lapsed == false)
         }
-        #expect(answered.status == .created)
-        #expect(recoveries.value == 0)
-        #expect(try await store.lookup(owner)?.lapsed == false)
     }
 
     @Test func twoConcurrentRetriesAfterTheLeaseLapsedTakeTheKeyOverOnce() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let store = IdempotencyStore(database: db.app)
-        let dead = IdempotencyStore.Claim(apiKeyID: UUID(), key: "orphan", requestHash: Data(repeating: 5, count: 32))
-        let claimed = try await db.app.transaction { connection in
-            try IdempotencyStore.claim(dead, journeyID: "j-1", lease: .zero, on: connection)
-        }
-        #expect(claimed)
-        let recoveries = Count()
-        let answers = try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
-            for _ in 0..<2 {
-                let retry = IdempotencyStore.Claim(apiKeyID: dead.apiKeyID, key: dead.key, requestHash: dead.requestHash,
-                                                   owner: UUID())
-                group.addTask {
-                    try await store.replay(retry, wait: .seconds(5), recover: { journeyID in
-                        recoveries.add()
-                        try await Task.sleep(for: .milliseconds(300))
-                        return HTTPResponse.text(journeyID, status: .created)
-                    })
-                }
+        try await TestDatabase.with { db in
+            let store = IdempotencyStore(database: db.app)
+            let dead = IdempotencyStore.Claim(apiKeyID: UUID(), key: "orphan", requestHash: Data(repeating: 5, count: 32))
+            let claimed = try await db.app.transaction { connection in
+                try IdempotencyStore.claim(dead, journeyID: "j-1", lease: .zero, on: connection)
             }
-            return try await group.reduce(into: []) { $0.append($1) }
+            #expect(claimed)
+            let recovering = TestGate()
+            let recoveries = Count()
+            let recover: IdempotencyStore.Recovery = { journeyID in
+                recoveries.add()
+                await recovering.wait()
+                return HTTPResponse.text(journeyID, status: .created)
+            }
+            let retries = (0..<2).map { _ in
+                IdempotencyStore.Claim(apiKeyID: dead.apiKeyID, key: dead.key, requestHash: dead.requestHash, owner: UUID())
+            }
+            // The first retry takes the key over and recovers until the gate opens; the second, meanwhile,
+            // finds the key in progress under the first's new lease.
+            let first = Task { try await store.replay(retries[0], wait: .seconds(5), recover: recover) }
+            try await waitUntil("the first retry recovers") { recovering.waiting == 1 }
+            let refused = await captureError { try await store.replay(retries[1], wait: .zero, recover: recover) } as? Problem
+            #expect(refused?.code == "idempotency_key_in_progress")
+            recovering.open()
+            let answers = [try await first.value, try await store.replay(retries[1], wait: .zero, recover: recover)]
+            #expect(recoveries.value == 1)
+            #expect(answers.map(\.status) == [.created, .created])
+            #expect(answers.allSatisfy { $0.body == Data("j-1".utf8) })
+            #expect(try await store.lookup(dead)?.state == .completed)
         }
-        #expect(recoveries.value == 1)
-        #expect(answers.map(\.status) == [.created, .created])
-        #expect(answers.allSatisfy { $0.body == Data("j-1".utf8) })
-        #expect(try await store.lookup(dead)?.state == .completed)
     }
 
     @Test func aTakeOverThatGetsARetryableAnswerReleasesTheKeyForTheNextRetry() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let store = IdempotencyStore(database: db.app)
-        let dead = IdempotencyStore.Claim(apiKeyID: UUID(), key: "k", requestHash: Data(repeating: 9, count: 32))
-        let claimed = try await db.app.transaction { connection in
-            try IdempotencyStore.claim(dead, journeyID: "j-2", lease: .zero, on: connection)
+        try await TestDatabase.with { db in
+            let store = IdempotencyStore(database: db.app)
+            let dead = IdempotencyStore.Claim(apiKeyID: UUID(), key: "k", requestHash: Data(repeating: 9, count: 32))
+            let claimed = try await db.app.transaction { connection in
+                try IdempotencyStore.claim(dead, journeyID: "j-2", lease: .zero, on: connection)
+            }
+            #expect(claimed)
+            var retry = dead
+            retry.owner = UUID()
+            let pending = try await store.replay(retry, wait: .zero, recover: { journeyID in
+                Problem(status: .conflict, code: "process_creation_pending").about(journey: journeyID).response
+            })
+            #expect(pending.status == .conflict)
+            #expect(try await store.lookup(dead)?.state == .released)
+            retry.owner = UUID()
+            let created = try await store.replay(retry, wait: .zero, recover: { _ in .text("ok", status: .created) })
+            #expect(created.status == .created)
+            #expect(try await store.lookup(dead)?.state == .completed)
         }
-        #expect(claimed)
-        var retry = dead
-        retry.owner = UUID()
-        let pending = try await store.replay(retry, wait: .zero, recover: { journeyID in
-            Problem(status: .conflict, code: "process_creation_pending").about(journey: journeyID).response
-        })
-        #expect(pending.status == .conflict)
-        #expect(try await store.lookup(dead)?.state == .released)
-        retry.owner = UUID()
-        let created = try await store.replay(retry, wait: .zero, recover: { _ in .text("ok", status: .created) })
-        #expect(created.status == .created)
-        #expect(try await store.lookup(dead)?.state == .completed)
     }
 }
 

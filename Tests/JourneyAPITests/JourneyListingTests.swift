@@ -1,6 +1,7 @@
 import Foundation
 @testable import JourneyAPI
 import EventStore
+import JourneyTesting
 import Postgres
 import Projections
 import Synchronization
@@ -134,15 +135,14 @@ import Testing
                     switch event {
                     case .listening: listening.raise()
                     case .notification: notified.raise()
-                    default: break
                     }
                 }
             }
             defer { task.cancel() }
-            #expect(await listening.wait())
+            try await listening.wait("the LISTEN connection is up")
             let started = try await h.start()
             #expect(started.status == 201)
-            #expect(await notified.wait(), "POST /v1/journeys committed events without NOTIFY journeys_events")
+            try await notified.wait("POST /v1/journeys committed events with NOTIFY journeys_events")
         }
     }
 
@@ -158,15 +158,11 @@ import Testing
     }
 }
 
-/// A one-way signal a test can wait on for up to 5 s.
+/// A one-way signal a test can wait on.
 final class Flag: Sendable {
     private let raised = Mutex(false)
     func raise() { raised.withLock { $0 = true } }
-    func wait() async -> Bool {
-        for _ in 0..<250 {
-            if raised.withLock({ $0 }) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+    func wait(_ what: String) async throws {
+        try await waitUntil(what) { raised.withLock { $0 } }
     }
 }

@@ -10,14 +10,14 @@ import Testing
     /// The service over a fresh database with `configure` applied and a test clock.
     func withMetricsService(clock: TestClock = TestClock(), _ configure: (inout APIServer.Configuration) -> Void = { _ in },
                             _ body: (TestClient, APIServer) async throws -> Void) async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        var dependencies = try JourneyDependencies.development(database: db.app)
-        dependencies.clock = clock.read
-        var configuration = APIServer.Configuration()
-        configure(&configuration)
-        let service = APIServer(configuration: configuration, database: db.app, dependencies: dependencies)
-        try await body(TestClient(router: service.router), service)
+        try await TestDatabase.with { db in
+            var dependencies = try JourneyDependencies.development(database: db.app)
+            dependencies.clock = clock.read
+            var configuration = APIServer.Configuration()
+            configure(&configuration)
+            let service = APIServer(configuration: configuration, database: db.app, dependencies: dependencies)
+            try await body(TestClient(router: service.router), service)
+        }
     }
 
     @Test func unknownMethodsAreCountedAsOther() async throws {

@@ -20,19 +20,19 @@ import Testing
     }
 
     @Test func theStaticCopyIsWhatServePublishes() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        try await withService(db.app) { client, _ in
-            let served = try await get(client, "/openapi.json")
-            #expect(served.status == 200)
-            let expected = try Self.pretty(served.body)
-            if ProcessInfo.processInfo.environment["JOURNEYS_REGENERATE_OPENAPI"] == "1" {
-                try expected.write(to: Self.copy)
+        try await TestDatabase.with { db in
+            try await withService(db.app) { client, _ in
+                let served = try await get(client, "/openapi.json")
+                #expect(served.status == 200)
+                let expected = try Self.pretty(served.body)
+                if ProcessInfo.processInfo.environment["JOURNEYS_REGENERATE_OPENAPI"] == "1" {
+                    try expected.write(to: Self.copy)
+                }
+                let stored = try? Data(contentsOf: Self.copy)
+                #expect(stored == expected, """
+                    \(Self.copy.path) differs from the served /openapi.json: run ops/regenerate-openapi.sh and commit it
+                    """)
             }
-            let stored = try? Data(contentsOf: Self.copy)
-            #expect(stored == expected, """
-                \(Self.copy.path) differs from the served /openapi.json: run ops/regenerate-openapi.sh and commit it
-                """)
         }
     }
 }

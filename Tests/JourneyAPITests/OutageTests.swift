@@ -62,13 +62,11 @@ import Testing
                 """)
             // pg_terminate_backend only signals; wait (bounded) until the backends are gone, so the
             // pooled connection is dead when the next request uses it.
-            for _ in 0..<100 {
-                let left = try await h.database.superuser.query("""
+            try await waitUntil("the application's backends are gone") {
+                try await h.database.superuser.query("""
                     SELECT count(*)::int FROM pg_stat_activity
                     WHERE datname = current_database() AND usename = 'journeys_app'
-                    """).first?.decode(0, as: Int.self) ?? 0
-                if left == 0 { break }
-                try await Task.sleep(for: .milliseconds(50))
+                    """).first?.decode(0, as: Int.self) ?? 0 == 0
             }
             let lost = try await h.send("GET", "/v1/journeys", bearer: h.reader)
             // A pool that notices the dead connection first reconnects and answers 200; one that

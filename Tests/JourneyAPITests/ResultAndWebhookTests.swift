@@ -5,6 +5,7 @@ import HumanTokenAPI
 import JourneyDomain
 @testable import JourneyAPI
 import JourneyEngine
+import JourneyTesting
 import SDKLiteSimulator
 import Testing
 import UnicoEmulator
@@ -34,13 +35,11 @@ extension JourneyHarness {
                        json: ["outcome": "success", "processId": c.processID])
     }
 
-    /// Polls `GET /v1/journeys/{id}` until `status`, for at most `seconds`.
-    func waitForStatus(_ id: String, _ status: String, seconds: Double = 15) async throws -> Answer {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
+    /// Asks `GET /v1/journeys/{id}` until it answers `status`.
+    func waitForStatus(_ id: String, _ status: String) async throws -> Answer {
+        try await waitFor("journey \(id) \(status)") {
             let journey = try await send("GET", "/v1/journeys/\(id)", bearer: reader)
-            if journey["status"] as? String == status || Date() > deadline { return journey }
-            try await Task.sleep(for: .milliseconds(100))
+            return journey["status"] as? String == status ? journey : nil
         }
     }
 

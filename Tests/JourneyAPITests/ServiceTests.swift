@@ -24,31 +24,31 @@ func get(_ client: TestClient, _ path: String) async throws -> (status: Int, typ
 
 @Suite struct ServiceTests {
     @Test func healthReadinessAndMetrics() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        try await withService(db.app) { client, _ in
-            #expect(try await get(client, "/healthz").status == 200)
-            let ready = try await get(client, "/readyz")
-            #expect(ready.status == 200)
-            _ = try await get(client, "/nope")
-            let metrics = try await get(client, "/metrics")
-            let text = String(decoding: metrics.body, as: UTF8.self)
-            #expect(metrics.type.hasPrefix("text/plain"))
-            #expect(text.contains(#"http_requests_total{method="GET",route="/readyz",status="200"} 1"#))
-            #expect(text.contains(#"route="unmatched",status="404""#))
-            #expect(text.contains("http_request_duration_seconds_bucket"))
+        try await TestDatabase.with { db in
+            try await withService(db.app) { client, _ in
+                #expect(try await get(client, "/healthz").status == 200)
+                let ready = try await get(client, "/readyz")
+                #expect(ready.status == 200)
+                _ = try await get(client, "/nope")
+                let metrics = try await get(client, "/metrics")
+                let text = String(decoding: metrics.body, as: UTF8.self)
+                #expect(metrics.type.hasPrefix("text/plain"))
+                #expect(text.contains(#"http_requests_total{method="GET",route="/readyz",status="200"} 1"#))
+                #expect(text.contains(#"route="unmatched",status="404""#))
+                #expect(text.contains("http_request_duration_seconds_bucket"))
+            }
         }
     }
 
     @Test func readinessFailsWithPendingMigrations() async throws {
-        let db = try await TestDatabase.create(migrated: false)
-        defer { Task { await db.drop() } }
-        try await withService(db.owner) { client, _ in
-            let ready = try await get(client, "/readyz")
-            #expect(ready.status == 503)
-            #expect(ready.type == "application/problem+json")
-            let problem = try JSONSerialization.jsonObject(with: ready.body) as? [String: Any]
-            #expect(problem?["code"] as? String == "schema_outdated")
+        try await TestDatabase.with(migrated: false) { db in
+            try await withService(db.owner) { client, _ in
+                let ready = try await get(client, "/readyz")
+                #expect(ready.status == 503)
+                #expect(ready.type == "application/problem+json")
+                let problem = try JSONSerialization.jsonObject(with: ready.body) as? [String: Any]
+                #expect(problem?["code"] as? String == "schema_outdated")
+            }
         }
     }
 
@@ -64,15 +64,15 @@ func get(_ client: TestClient, _ path: String) async throws -> (status: Int, typ
     }
 
     @Test func openAPIDocumentListsExactlyTheRegisteredRoutes() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        try await withService(db.app) { client, service in
-            let registered = Set(service.routes.map { "\($0.method.rawValue) \($0.path)" })
-            #expect(registered == OpenAPIDocument.operations)
-            let served = try await get(client, "/openapi.json")
-            #expect(served.status == 200)
-            let document = try JSONSerialization.jsonObject(with: served.body) as? [String: Any]
-            #expect(document?["openapi"] as? String == "3.1.0")
+        try await TestDatabase.with { db in
+            try await withService(db.app) { client, service in
+                let registered = Set(service.routes.map { "\($0.method.rawValue) \($0.path)" })
+                #expect(registered == OpenAPIDocument.operations)
+                let served = try await get(client, "/openapi.json")
+                #expect(served.status == 200)
+                let document = try JSONSerialization.jsonObject(with: served.body) as? [String: Any]
+                #expect(document?["openapi"] as? String == "3.1.0")
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import JourneyTesting
 import Postgres
 import Synchronization
 import Testing
@@ -17,26 +18,20 @@ import Testing
                     switch event {
                     case .listening: listening.withLock { $0 = true }
                     case .notification: notified.withLock { $0 += 1 }
-                    default: break
                     }
                 }
             }
             defer { task.cancel() }
-            try await waitUntil { listening.withLock { $0 } }
+            try await waitUntil("the LISTEN connection is up") { listening.withLock { $0 } }
 
             let answer = try await h.start(key: "wake-up")
             #expect(answer.status == 201)
             let journeyID = try #require(answer["journeyId"] as? String)
-            try await waitUntil { notified.withLock { $0 } >= 1 }
+            try await waitUntil("a notification") { notified.withLock { $0 } >= 1 }
             #expect(notified.withLock { $0 } >= 1)
             let types = try await h.eventTypes(journeyID)
             #expect(types.first == "JourneyStarted")
             #expect(types.last == "TokenIssued")
         }
-    }
-
-    private func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
     }
 }

@@ -76,10 +76,7 @@ import UnicoEmulator
             tokenURL: "/v1/unico/oauth/token", clientID: "unico", clientSecret: "wrong")
         try await withJourneys(webhook: WebhookAuthenticator(.oauth2(Self.issuer)), emulatorAuth: emulatorAuth) { h in
             let c = try await h.capture(.approve)
-            let deadline = Date().addingTimeInterval(40)
-            while h.emulator.webhookDeliveries().first?.outcome != .gaveUp, Date() < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            try await waitUntil("the emulator gives the webhook up") { h.emulator.webhookDeliveries().first?.outcome == .gaveUp }
             let delivery = h.emulator.webhookDeliveries().first
             #expect(delivery?.outcome == .gaveUp, "attempts: \(String(describing: delivery?.attempts))")
             #expect(h.emulator.webhookTokenFetches >= 1)

@@ -5,9 +5,9 @@ import Testing
 /// `journeys-bench claims`, run in-process (its claimers as tasks: `--in-process`).
 @Suite struct BenchClaimsCommandTests {
     @Test func benchClaimsReportsNamedFiguresAndNoDuplicates() async throws {
-        let db = try await TestDatabase.create()
-        let result = await journeysBench(["claims", "--journeys", "2000", "--due-percent", "10", "--json", "--in-process"], database: db)
-        await db.drop()
+        let result = try await TestDatabase.with { db in
+            await journeysBench(["claims", "--journeys", "2000", "--due-percent", "10", "--json", "--in-process"], database: db)
+        }
         #expect(result.code == 0, "\(result.error)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(json["due"] as? Int == 200)

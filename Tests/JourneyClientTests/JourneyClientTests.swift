@@ -262,7 +262,7 @@ import UnicoEmulator
     @Test func aTimedOutSessionIsReportedAndTheLinkIsTheFallback() async throws {
         try await withClientHarness { h in
             let start = try await h.backendStartsJourney()
-            let journey = await h.app(start)
+            let journey = h.app(start)
             let link = try await journey.link()
             #expect(link.attempt == 1)
             #expect(link.link.hasPrefix("http"))

@@ -57,63 +57,61 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
     }
 
     @Test func appendReadAndTailRoundTrip() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let id = UUID.v7().uuidString.lowercased()
-        let appended = await journeys(["events", "append", "--stream", "journey-a", "--type", "JourneyStarted",
-                                       "--data", #"{"env":"UAT"}"#, "--expected-version", "no-stream", "--id", id], database: db)
-        #expect(appended.code == 0, "\(appended.error)")
-        #expect(appended.output.contains(#""streamVersion":1"#))
-        let retried = await journeys(["events", "append", "--stream", "journey-a", "--type", "JourneyStarted",
-                                      "--data", #"{"env":"UAT"}"#, "--expected-version", "no-stream", "--id", id], database: db)
-        #expect(retried.code == 0)
-        #expect(retried.output == appended.output)
-        let conflict = await journeys(["events", "append", "--stream", "journey-a", "--type", "TokenIssued", "--data", "{}",
-                                       "--expected-version", "no-stream"], database: db)
-        #expect(conflict.code == 1)
-        #expect(conflict.error.contains("wrong_expected_version"))
+        try await TestDatabase.with { db in
+            let id = UUID.v7().uuidString.lowercased()
+            let appended = await journeys(["events", "append", "--stream", "journey-a", "--type", "JourneyStarted",
+                                           "--data", #"{"env":"UAT"}"#, "--expected-version", "no-stream", "--id", id], database: db)
+            #expect(appended.code == 0, "\(appended.error)")
+            #expect(appended.output.contains(#""streamVersion":1"#))
+            let retried = await journeys(["events", "append", "--stream", "journey-a", "--type", "JourneyStarted",
+                                          "--data", #"{"env":"UAT"}"#, "--expected-version", "no-stream", "--id", id], database: db)
+            #expect(retried.code == 0)
+            #expect(retried.output == appended.output)
+            let conflict = await journeys(["events", "append", "--stream", "journey-a", "--type", "TokenIssued", "--data", "{}",
+                                           "--expected-version", "no-stream"], database: db)
+            #expect(conflict.code == 1)
+            #expect(conflict.error.contains("wrong_expected_version"))
 
-        let read = await journeys(["events", "read", "--stream", "journey-a"], database: db)
-        #expect(read.code == 0)
-        let lines = read.output.split(separator: "\n")
-        #expect(lines.count == 1)
-        let object = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
-        #expect(object?["id"] as? String == id)
-        #expect((object?["data"] as? [String: Any])?["env"] as? String == "UAT")
-        #expect((object?["hash"] as? String)?.count == 64)
+            let read = await journeys(["events", "read", "--stream", "journey-a"], database: db)
+            #expect(read.code == 0)
+            let lines = read.output.split(separator: "\n")
+            #expect(lines.count == 1)
+            let object = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
+            #expect(object?["id"] as? String == id)
+            #expect((object?["data"] as? [String: Any])?["env"] as? String == "UAT")
+            #expect((object?["hash"] as? String)?.count == 64)
 
-        _ = await journeys(["events", "append", "--stream", "other-b", "--type", "X", "--data", "[1]"], database: db)
-        let deadline = ContinuousClock.now + .seconds(20)
-        var tail = await journeys(["events", "tail"], database: db)
-        while tail.output.split(separator: "\n").count < 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-            tail = await journeys(["events", "tail"], database: db)
+            _ = await journeys(["events", "append", "--stream", "other-b", "--type", "X", "--data", "[1]"], database: db)
+            let tail = try await waitFor("both events readable by the tail") {
+                let tail = await journeys(["events", "tail"], database: db)
+                return tail.output.split(separator: "\n").count >= 2 ? tail : nil
+            }
+            #expect(tail.output.split(separator: "\n").count == 2)
+            let position = try #require(object?["position"] as? Int)
+            let after = await journeys(["events", "tail", "--after", String(position)], database: db)
+            #expect(after.output.contains("other-b") && !after.output.contains("journey-a"))
         }
-        #expect(tail.output.split(separator: "\n").count == 2)
-        let position = try #require(object?["position"] as? Int)
-        let after = await journeys(["events", "tail", "--after", String(position)], database: db)
-        #expect(after.output.contains("other-b") && !after.output.contains("journey-a"))
     }
 
     @Test func badInputIsRefusedWithNothingWritten() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let cases: [([String], Int32, String)] = [
-            (["events", "append", "--stream", "s", "--type", "T", "--data", "{not json"], 64, "--data is not valid JSON"),
-            (["events", "append", "--stream", "s", "--type", "T", "--data", "{}", "--expected-version", "soon"], 64, "--expected-version"),
-            (["events", "append", "--stream", "s", "--type", "T", "--data", "{}", "--id", "nope"], 64, "--id"),
-            (["events", "append", "--stream", "s", "--data", "{}"], 64, "--type"),
-            (["events", "append", "--stream", "", "--type", "T", "--data", "{}"], 64, "--stream"),
-            (["events", "apend"], 64, "did you mean 'append'"),
-            (["events", "read", "--stream", "missing"], 1, "does not exist"),
-            (["events", "tail", "--after", "999"], 1, "no event at position 999"),
-        ]
-        for (arguments, code, message) in cases {
-            let result = await journeys(arguments, database: db)
-            #expect(result.code == code, "\(arguments)")
-            #expect(result.error.contains(message), "\(arguments): \(result.error)")
+        try await TestDatabase.with { db throws in
+            let cases: [([String], Int32, String)] = [
+                (["events", "append", "--stream", "s", "--type", "T", "--data", "{not json"], 64, "--data is not valid JSON"),
+                (["events", "append", "--stream", "s", "--type", "T", "--data", "{}", "--expected-version", "soon"], 64, "--expected-version"),
+                (["events", "append", "--stream", "s", "--type", "T", "--data", "{}", "--id", "nope"], 64, "--id"),
+                (["events", "append", "--stream", "s", "--data", "{}"], 64, "--type"),
+                (["events", "append", "--stream", "", "--type", "T", "--data", "{}"], 64, "--stream"),
+                (["events", "apend"], 64, "did you mean 'append'"),
+                (["events", "read", "--stream", "missing"], 1, "does not exist"),
+                (["events", "tail", "--after", "999"], 1, "no event at position 999"),
+            ]
+            for (arguments, code, message) in cases {
+                let result = await journeys(arguments, database: db)
+                #expect(result.code == code, "\(arguments)")
+                #expect(result.error.contains(message), "\(arguments): \(result.error)")
+            }
+            #expect(try await db.app.query("SELECT count(*) FROM events").first?.decode(0, as: Int.self) == 0)
         }
-        #expect(try await db.app.query("SELECT count(*) FROM events").first?.decode(0, as: Int.self) == 0)
     }
 
     @Test func unreachableOrMalformedDatabasesFailClearly() async {
@@ -126,39 +124,39 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
     }
 
     @Test func pendingMigrationsAreReportedNotSilentlyApplied() async throws {
-        let db = try await TestDatabase.create(migrated: false)
-        defer { Task { await db.drop() } }
-        let refused = await journeys(["events", "tail"], database: db)
-        #expect(refused.code == 1)
-        #expect(refused.error.contains("journeys migrate"))
-        let status = await journeys(["migrate", "--status"], database: db)
-        #expect(status.output.contains("pending 0001_event_store.sql"))
-        let migrated = await journeys(["migrate"], database: db)
-        #expect(migrated.code == 0)
-        #expect(migrated.output.contains("applied 0001_event_store.sql"))
-        #expect(await journeys(["events", "tail"], database: db).code == 0)
+        try await TestDatabase.with(migrated: false) { db in
+            let refused = await journeys(["events", "tail"], database: db)
+            #expect(refused.code == 1)
+            #expect(refused.error.contains("journeys migrate"))
+            let status = await journeys(["migrate", "--status"], database: db)
+            #expect(status.output.contains("pending 0001_event_store.sql"))
+            let migrated = await journeys(["migrate"], database: db)
+            #expect(migrated.code == 0)
+            #expect(migrated.output.contains("applied 0001_event_store.sql"))
+            #expect(await journeys(["events", "tail"], database: db).code == 0)
+        }
     }
 
     @Test func auditVerifyExitsThreeAtTheBrokenLink() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let store = EventStore(client: db.app)
-        // Not a journey stream: those take only the journey event types (migration 0041).
-        let stream = StreamName("audit-\(UUID().uuidString.lowercased())")
-        for n in 1...3 {
-            try await store.append([NewEvent(type: "Step", data: JSONB(text: #"{"n": \#(n)}"#))], to: stream,
-                                   expectedVersion: .exact(Int64(n - 1)))
+        try await TestDatabase.with { db in
+            let store = EventStore(client: db.app)
+            // Not a journey stream: those take only the journey event types (migration 0041).
+            let stream = StreamName("audit-\(UUID().uuidString.lowercased())")
+            for n in 1...3 {
+                try await store.append([NewEvent(type: "Step", data: JSONB(text: #"{"n": \#(n)}"#))], to: stream,
+                                       expectedVersion: .exact(Int64(n - 1)))
+            }
+            let intact = await journeys(["audit", "verify"], database: db)
+            #expect(intact.code == 0)
+            #expect(intact.output.contains("streams=1 events=3"))
+            try await db.superuser.withConnection { connection in
+                try connection.execute(unsafeSQL: "SET session_replication_role = replica")
+                try connection.query("UPDATE events SET data = '{\"n\": 7}' WHERE stream_name = \(stream.rawValue) AND stream_version = 2")
+            }
+            let broken = await journeys(["audit", "verify"], database: db)
+            #expect(broken.code == 3)
+            #expect(broken.error.contains("stream \(stream) version 2"))
         }
-        let intact = await journeys(["audit", "verify"], database: db)
-        #expect(intact.code == 0)
-        #expect(intact.output.contains("streams=1 events=3"))
-        try await db.superuser.withConnection { connection in
-            try connection.execute(unsafeSQL: "SET session_replication_role = replica")
-            try connection.query("UPDATE events SET data = '{\"n\": 7}' WHERE stream_name = \(stream.rawValue) AND stream_version = 2")
-        }
-        let broken = await journeys(["audit", "verify"], database: db)
-        #expect(broken.code == 3)
-        #expect(broken.error.contains("stream \(stream) version 2"))
     }
 
     @Test func dbStatusAndStartAreIdempotent() async throws {
@@ -177,27 +175,24 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
 
 @Suite struct TailFollowTests {
     @Test func tailFollowPrintsEventsAppendedAfterItStarted() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let capture = OutputCapture()
-        let environment = AppEnvironment(
-            variables: ["DATABASE_URL": db.appURL, "DATABASE_ADMIN_URL": db.ownerURL, "DATABASE_PROJECTOR_URL": db.projectorURL], writeLine: { capture.append($0) })
-        let following = Task {
-            await AppEnvironment.$current.withValue(environment) {
-                await CommandLineTool.execute(root: JourneysCommand.self, arguments: ["events", "tail", "--follow"])
+        try await TestDatabase.with { db in
+            let capture = OutputCapture()
+            let environment = AppEnvironment(
+                variables: ["DATABASE_URL": db.appURL, "DATABASE_ADMIN_URL": db.ownerURL, "DATABASE_PROJECTOR_URL": db.projectorURL], writeLine: { capture.append($0) })
+            let following = Task {
+                await AppEnvironment.$current.withValue(environment) {
+                    await CommandLineTool.execute(root: JourneysCommand.self, arguments: ["events", "tail", "--follow"])
+                }
             }
+            try await db.waitForListeners(on: EventStore.notificationChannel)
+            let store = EventStore(client: db.app)
+            try await store.append([NewEvent(type: "Late", data: JSONB(text: #"{"late": true}"#))], to: StreamName("probe-late"),
+                                   expectedVersion: .noStream)
+            try await waitUntil("the tail prints the late event") { capture.text.contains("probe-late") }
+            #expect(capture.text.contains(#""type":"Late""#))
+            following.cancel()
+            let result = await following.value
+            #expect(result.exitCode == 0 || result.exitCode == 130)
         }
-        try await Task.sleep(for: .milliseconds(300))
-        let store = EventStore(client: db.app)
-        try await store.append([NewEvent(type: "Late", data: JSONB(text: #"{"late": true}"#))], to: StreamName("probe-late"),
-                               expectedVersion: .noStream)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !capture.text.contains("probe-late"), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(capture.text.contains(#""type":"Late""#))
-        following.cancel()
-        let result = await following.value
-        #expect(result.exitCode == 0 || result.exitCode == 130)
     }
 }

@@ -11,45 +11,45 @@ import Testing
 /// Issue 14 items 3 and 4 at the command line: the projector URL, `db roles`, development keys.
 @Suite struct DeploymentSafetyTests {
     @Test func aMissingOrWrongProjectorURLIsNamed() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        var variables = db.variables
-        variables["DATABASE_PROJECTOR_URL"] = nil
-        for command in [["work"], ["serve", "--port", "0"]] {
-            let missing = await JourneysCommand.run(command, variables: variables)
-            #expect(missing.code == 64, "\(command)")
-            #expect(missing.error.contains("DATABASE_PROJECTOR_URL is not set"), "\(missing.error)")
-        }
-        let cases: [(String, String)] = [
-            (db.ownerURL, "journeys_owner, which may write or alter the event log"),
-            (db.appURL, "journeys_app, which may not write the read models"),
-            ("postgresql://journeys_projector:wrong@127.0.0.1:\(db.status.port)/\(db.name)", "cannot connect as the projector"),
-            ("postgresql://journeys_projector@127.0.0.1:1/x?connect_timeout=1", "cannot connect as the projector"),
-            ("postgresql://[bad", "not a usable PostgreSQL URL"),
-        ]
-        for (url, message) in cases {
-            variables["DATABASE_PROJECTOR_URL"] = url
-            let wrong = await JourneysCommand.run(["work"], variables: variables)
-            #expect(wrong.code == 64)
-            #expect(wrong.error.contains("DATABASE_PROJECTOR_URL"), "\(wrong.error)")
-            #expect(wrong.error.contains(message), "\(wrong.error)")
-            #expect(!wrong.error.contains(try db.cluster.password(for: "journeys_owner")))
+        try await TestDatabase.with { db throws in
+            var variables = db.variables
+            variables["DATABASE_PROJECTOR_URL"] = nil
+            for command in [["work"], ["serve", "--port", "0"]] {
+                let missing = await JourneysCommand.run(command, variables: variables)
+                #expect(missing.code == 64, "\(command)")
+                #expect(missing.error.contains("DATABASE_PROJECTOR_URL is not set"), "\(missing.error)")
+            }
+            let cases: [(String, String)] = [
+                (db.ownerURL, "journeys_owner, which may write or alter the event log"),
+                (db.appURL, "journeys_app, which may not write the read models"),
+                ("postgresql://journeys_projector:wrong@127.0.0.1:\(db.status.port)/\(db.name)", "cannot connect as the projector"),
+                ("postgresql://journeys_projector@127.0.0.1:1/x?connect_timeout=1", "cannot connect as the projector"),
+                ("postgresql://[bad", "not a usable PostgreSQL URL"),
+            ]
+            for (url, message) in cases {
+                variables["DATABASE_PROJECTOR_URL"] = url
+                let wrong = await JourneysCommand.run(["work"], variables: variables)
+                #expect(wrong.code == 64)
+                #expect(wrong.error.contains("DATABASE_PROJECTOR_URL"), "\(wrong.error)")
+                #expect(wrong.error.contains(message), "\(wrong.error)")
+                #expect(!wrong.error.contains(try db.cluster.password(for: "journeys_owner")))
+            }
         }
     }
 
     @Test func dbRolesPrintsWhatEachRoleMayDoFromTheCatalog() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let result = await JourneysCommand.run(["db", "roles"], variables: db.variables)
-        #expect(result.code == 0, "\(result.error)")
-        for line in ["journeys_owner (login)", "journeys_app (login)", "journeys_projector (login)", "journeys_analyst (login)",
-                     "  table journey_state: SELECT, INSERT, UPDATE", "  table events: SELECT",
-                     "  view analyst_journeys: SELECT", "  calls append_events(", "  create in schema public: no"] {
-            #expect(result.output.contains(line), "\(line)")
+        try await TestDatabase.with { db in
+            let result = await JourneysCommand.run(["db", "roles"], variables: db.variables)
+            #expect(result.code == 0, "\(result.error)")
+            for line in ["journeys_owner (login)", "journeys_app (login)", "journeys_projector (login)", "journeys_analyst (login)",
+                         "  table journey_state: SELECT, INSERT, UPDATE", "  table events: SELECT",
+                         "  view analyst_journeys: SELECT", "  calls append_events(", "  create in schema public: no"] {
+                #expect(result.output.contains(line), "\(line)")
+            }
+            let projector = result.output.components(separatedBy: "journeys_projector (")[1].components(separatedBy: "journeys_analyst (")[0]
+            #expect(!projector.contains("SECURITY DEFINER"))
+            #expect(!projector.contains("owns"))
         }
-        let projector = result.output.components(separatedBy: "journeys_projector (")[1].components(separatedBy: "journeys_analyst (")[0]
-        #expect(!projector.contains("SECURITY DEFINER"))
-        #expect(!projector.contains("owns"))
     }
 
     @Test func loopbackAddresses() {
@@ -90,13 +90,10 @@ import Testing
             }
         }
         defer { serve.cancel() }
-        var base: String?
-        let deadline = Date().addingTimeInterval(60)
-        while base == nil, Date() < deadline {
-            base = output.all.first { $0.hasPrefix("listening on ") }.map { String($0.dropFirst("listening on ".count)) }
-            try await Task.sleep(for: .milliseconds(100))
+        let base = try await waitFor("serve prints where it listens") {
+            output.all.first { $0.hasPrefix("listening on ") }.map { String($0.dropFirst("listening on ".count)) }
         }
-        let url = try #require(base.flatMap { URL(string: $0 + "/readyz") }, "\(output.text)")
+        let url = try #require(URL(string: base + "/readyz"), "\(output.text)")
         let (data, response) = try await URLSession.shared.data(from: url)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         let body = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

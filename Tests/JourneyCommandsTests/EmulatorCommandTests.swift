@@ -3,6 +3,7 @@ import Foundation
 import HumanTokenAPI
 import JourneyApp
 import JourneyCommands
+import JourneyTesting
 import Testing
 
 @Suite struct EmulatorCommandTests {
@@ -20,10 +21,7 @@ import Testing
             }
         }
         defer { running.cancel() }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !capture.text.contains("UNICO_PROD_PRIVATE_KEY_FILE"), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try await waitUntil("the emulator prints its settings") { capture.text.contains("UNICO_PROD_PRIVATE_KEY_FILE") }
         var variables: [String: String] = [:]
         for line in capture.all where line.hasPrefix("UNICO_") {
             let parts = line.split(separator: "=", maxSplits: 1).map(String.init)

@@ -264,7 +264,7 @@ struct ReplacedAttemptTests {
 
     @Test("no replacement without a next attempt: the budget's refusal records nothing")
     func budgetSpent() throws {
-        var scenario = try Scenario.sdkCaptureOpened(policy: RetryPolicy(maximumAttempts: 1))
+        let scenario = try Scenario.sdkCaptureOpened(policy: RetryPolicy(maximumAttempts: 1))
         #expect(scenario.refusal(.issueToken, at: 60)?.code == .attemptsExhausted)
         #expect(scenario.state.currentAttemptNumber == 1)
     }

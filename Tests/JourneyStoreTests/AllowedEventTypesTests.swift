@@ -7,9 +7,9 @@ import Testing
 /// journey event type needs a migration that replaces `journey_event_types()`.
 @Suite struct AllowedEventTypesTests {
     @Test func journeyStreamsTakeExactlyTheDomainsEventTypes() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let listed = try await db.owner.query("SELECT unnest(journey_event_types())").map { try $0.decode(0, as: String.self) }
-        #expect(listed.sorted() == JourneyEvent.allEventTypes.sorted())
+        try await TestDatabase.with { db in
+            let listed = try await db.owner.query("SELECT unnest(journey_event_types())").map { try $0.decode(0, as: String.self) }
+            #expect(listed.sorted() == JourneyEvent.allEventTypes.sorted())
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JourneyTesting
 import Lifecycle
 import Testing
 #if canImport(Glibc)
@@ -14,7 +15,7 @@ import Glibc
         let journal = Journal()
         let group = group(["a", "b", "c"].map { WaitingService(name: $0, journal: journal) })
         let run = Task { try await group.run() }
-        #expect(await eventually { journal.started("a", "b", "c") })
+        try await waitUntil("services a, b, c started") { journal.started("a", "b", "c") }
         run.cancel()
         try await run.value
         #expect(journal.stops == ["stop c", "stop b", "stop a"])
@@ -40,7 +41,7 @@ import Glibc
             .init(service: ShortService(name: "b", journal: ignoring), successTerminationBehavior: .ignore),
         ], gracefulShutdownSignals: []))
         let run = Task { try await group.run() }
-        #expect(await eventually { ignoring.started("a", "b") })
+        try await waitUntil("services a, b started") { ignoring.started("a", "b") }
         #expect(ignoring.stops.isEmpty)
         group.triggerGracefulShutdown()
         try await run.value
@@ -51,12 +52,12 @@ import Glibc
         let journal = Journal()
         let group = group(["a", "b"].map { WaitingService(name: $0, journal: journal) }, signals: [.sigusr1])
         let run = Task { try await group.run() }
-        #expect(await eventually { journal.started("a", "b") })
+        try await waitUntil("services a, b started") { journal.started("a", "b") }
         // Sent until it lands (the signal source registers asynchronously); ignored meanwhile.
-        #expect(await eventually {
+        try await waitUntil("SIGUSR1 stopped both services") {
             if journal.stops.isEmpty { kill(getpid(), SIGUSR1) }
             return journal.stops.count == 2
-        })
+        }
         if journal.stops.count < 2 { run.cancel() }  // fail rather than hang
         try await run.value
         #expect(journal.stops == ["stop b", "stop a"])
@@ -71,18 +72,18 @@ import Glibc
         outside.setEventHandler { heard.record("outside") }
         outside.resume()
         defer { outside.cancel() }
-        #expect(await eventually {
+        try await waitUntil("SIGUSR2 heard") {
             if heard.all.isEmpty { kill(getpid(), SIGUSR2) }
             return !heard.all.isEmpty
-        })
+        }
         let journal = Journal()
         let group = group(["a", "b"].map { WaitingService(name: $0, journal: journal) }, signals: [.sigusr2])
         let run = Task { try await group.run() }
-        #expect(await eventually { journal.started("a", "b") })
-        #expect(await eventually {
+        try await waitUntil("services a, b started") { journal.started("a", "b") }
+        try await waitUntil("SIGUSR2 stopped both services") {
             if journal.stops.isEmpty { kill(getpid(), SIGUSR2) }
             return journal.stops.count == 2
-        })
+        }
         if journal.stops.count < 2 { run.cancel() }  // fail rather than hang
         try await run.value
         #expect(journal.stops == ["stop b", "stop a"])
@@ -96,14 +97,14 @@ import Glibc
             .init(service: stuck, name: "stuck", gracefulShutdownTimeout: .milliseconds(100)),
         ], gracefulShutdownSignals: []))
         let run = Task { try await group.run() }
-        #expect(await eventually { journal.started("a", "stuck") })
+        try await waitUntil("services a, stuck started") { journal.started("a", "stuck") }
         let began = ContinuousClock.now
         run.cancel()
         await #expect(throws: ServiceGroupError(.gracefulShutdownTimedOut, services: ["stuck"])) { try await run.value }
         #expect(ContinuousClock.now - began < .seconds(5))
         #expect(journal.stops == ["stop a"])
         stuck.unblock()
-        #expect(await eventually { journal.stops == ["stop a", "stop stuck"] })
+        try await waitUntil("a and stuck stopped") { journal.stops == ["stop a", "stop stuck"] }
     }
 
     @Test func runIsCallableOnce() async throws {

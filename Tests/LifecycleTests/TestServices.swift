@@ -61,13 +61,3 @@ final class StuckService: Service {
         release.withLock { $0.take() }?.resume()
     }
 }
-
-/// Polls `condition` every 10 ms for up to `seconds`; returns whether it held.
-func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}

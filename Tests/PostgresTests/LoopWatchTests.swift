@@ -1,6 +1,6 @@
 import Foundation
 import JourneyTesting
-import Postgres
+@testable import Postgres
 import Testing
 
 /// The event loop keeps a pooled connection's socket registered between statements and skips
@@ -13,63 +13,61 @@ import Testing
     }
 
     @Test func anIdleConnectionWhoseSessionEndedIsReplacedBeforeTheNextQuery() async throws {
-        let db = try await TestDatabase.create(migrated: false)
-        defer { Task { await db.drop() } }
-        let client = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 1))
-        defer { client.close() }
-        let pid = try await Self.pid(client)
-        #expect(try await Self.pid(client) == pid)
-        try await db.superuser.query("SELECT pg_terminate_backend(\(pid))")
-        for _ in 0..<500 {
-            let alive = try await db.superuser.query("SELECT count(*)::int FROM pg_stat_activity WHERE pid = \(pid)")
-                .first!.decode(0, as: Int.self)
-            if alive == 0 { break }
-            try await Task.sleep(for: .milliseconds(10))
+        try await TestDatabase.with(migrated: false) { db in
+            let client = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 1))
+            defer { client.close() }
+            let pid = try await Self.pid(client)
+            #expect(try await Self.pid(client) == pid)
+            try await db.superuser.query("SELECT pg_terminate_backend(\(pid))")
+            // The backend process is gone, so its socket is closed: the FATAL message and the end of
+            // file are both on their way (pg_stat_activity forgets it a little before it exits).
+            try await waitUntil("the backend process exits") { kill(pid_t(pid), 0) != 0 && errno == ESRCH }
+            // The loop saw them arrive on the idle, registered socket and dropped it.
+            try await waitUntil("the loop dropped the idle socket") { client.loop.state.withLock { $0.watched.isEmpty } }
+            let after = try await Self.pid(client)
+            #expect(after != pid)
+            #expect(try await Self.pid(client) == after)
+            #expect(client.openConnections == 1)
         }
-        // Time for the loop to see the end of file on the idle, registered socket.
-        try await Task.sleep(for: .milliseconds(200))
-        let after = try await Self.pid(client)
-        #expect(after != pid)
-        #expect(try await Self.pid(client) == after)
-        #expect(client.openConnections == 1)
     }
 
     @Test func aNotificationOnAnIdleConnectionLeavesTheNextAnswerIntact() async throws {
-        let db = try await TestDatabase.create(migrated: false)
-        defer { Task { await db.drop() } }
-        let client = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 1))
-        defer { client.close() }
-        try await client.withConnection { try $0.execute(unsafeSQL: "LISTEN loop_watch") }
-        #expect(try await client.query("SELECT \(1) + 1").first?.decode(0, as: Int.self) == 2)
-        for round in 0..<5 {
-            try await db.superuser.query("SELECT pg_notify('loop_watch', \(String(round)))")
-            try await Task.sleep(for: .milliseconds(50))
-            #expect(try await client.query("SELECT \(round) + 1").first?.decode(0, as: Int.self) == round + 1)
+        try await TestDatabase.with(migrated: false) { db in
+            let client = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 1))
+            defer { client.close() }
+            try await client.withConnection { try $0.execute(unsafeSQL: "LISTEN loop_watch") }
+            #expect(try await client.query("SELECT \(1) + 1").first?.decode(0, as: Int.self) == 2)
+            for round in 0..<5 {
+                try await db.superuser.query("SELECT pg_notify('loop_watch', \(String(round)))")
+                // The notification arrived on the idle, registered socket: the loop dropped it.
+                try await waitUntil("the loop saw the notification") { client.loop.state.withLock { $0.watched.isEmpty } }
+                #expect(try await client.query("SELECT \(round) + 1").first?.decode(0, as: Int.self) == round + 1)
+            }
         }
     }
 
     @Test func queriesAlternatingWithTheQueuePathAnswerAlike() async throws {
-        let db = try await TestDatabase.create(migrated: false)
-        defer { Task { await db.drop() } }
-        let client = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 2))
-        defer { client.close() }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for task in 0..<6 {
-                group.addTask {
-                    for round in 0..<40 {
-                        let value = task * 1000 + round
-                        #expect(try await client.query("SELECT \(value) + 1").first?.decode(0, as: Int.self) == value + 1)
-                        let inside = try await client.transaction { connection in
-                            try connection.query("SELECT \(value) * 2").first?.decode(0, as: Int.self)
+        try await TestDatabase.with(migrated: false) { db in
+            let client = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 2))
+            defer { client.close() }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for task in 0..<6 {
+                    group.addTask {
+                        for round in 0..<40 {
+                            let value = task * 1000 + round
+                            #expect(try await client.query("SELECT \(value) + 1").first?.decode(0, as: Int.self) == value + 1)
+                            let inside = try await client.transaction { connection in
+                                try connection.query("SELECT \(value) * 2").first?.decode(0, as: Int.self)
+                            }
+                            #expect(inside == value * 2)
+                            let queued = try await client.withConnection { try $0.query("SELECT \(value) - 1").first?.decode(0, as: Int.self) }
+                            #expect(queued == value - 1)
                         }
-                        #expect(inside == value * 2)
-                        let queued = try await client.withConnection { try $0.query("SELECT \(value) - 1").first?.decode(0, as: Int.self) }
-                        #expect(queued == value - 1)
                     }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
+            #expect(client.openConnections <= 2)
         }
-        #expect(client.openConnections <= 2)
     }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 import Cryptography
 import Foundation
 import JourneyDomain
@@ -24,12 +23,4 @@ func containsBytes(_ haystack: Data, _ needle: Data) -> Bool {
     guard !needle.isEmpty, haystack.count >= needle.count else { return needle.isEmpty }
     let h = Array(haystack), n = Array(needle)
     return (0...(h.count - n.count)).contains { start in h[start..<(start + n.count)].elementsEqual(n) }
-}
-
-/// A manual clock for the key cache.
-final class ManualClock: Sendable {
-    private let base = ContinuousClock.now
-    private let offset = Mutex<Duration>(.zero)
-    func advance(by duration: Duration) { offset.withLock { $0 += duration } }
-    var now: @Sendable () -> ContinuousClock.Instant { { [self] in base + offset.withLock { $0 } } }
 }

@@ -22,44 +22,44 @@ import Testing
     }
 
     @Test func runnerBatchesCommitWithoutWaitingForTheFlushAndReportEachCommit() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        try await seedJourneys(db, count: 4)
-        let total = try await readableEventCount(db)
-        let recording = Recording()
-        let committed = Mutex<[Int64]>([])
-        var configuration = ProjectionRunner.Configuration(batchSize: 5)
-        configuration.afterCommit = { events in committed.withLock { $0 += events.map(\.position) } }
-        #expect(configuration.synchronousCommit == false)
-        #expect(try await ProjectionRunner(client: db.owner, projection: recording, configuration: configuration).catchUp() == total)
+        try await TestDatabase.with { db in
+            try await seedJourneys(db, count: 4)
+            let total = try await readableEventCount(db)
+            let recording = Recording()
+            let committed = Mutex<[Int64]>([])
+            var configuration = ProjectionRunner.Configuration(batchSize: 5)
+            configuration.afterCommit = { events in committed.withLock { $0 += events.map(\.position) } }
+            #expect(configuration.synchronousCommit == false)
+            #expect(try await ProjectionRunner(client: db.owner, projection: recording, configuration: configuration).catchUp() == total)
 
-        let settings = recording.settings.withLock { $0 }
-        #expect(settings.count > 1)
-        #expect(settings.allSatisfy { $0 == "off" })
-        // Every event reported once, in order, after its batch committed (its checkpoint is stored).
-        let all = try await EventStore(client: db.app).readAll(after: .start, limit: 10_000)
-        #expect(committed.withLock { $0 } == all.map(\.position))
-        #expect(try await CheckpointStore(client: db.app).checkpoint("recording") == all.last?.checkpoint)
+            let settings = recording.settings.withLock { $0 }
+            #expect(settings.count > 1)
+            #expect(settings.allSatisfy { $0 == "off" })
+            // Every event reported once, in order, after its batch committed (its checkpoint is stored).
+            let all = try await EventStore(client: db.app).readAll(after: .start, limit: 10_000)
+            #expect(committed.withLock { $0 } == all.map(\.position))
+            #expect(try await CheckpointStore(client: db.app).checkpoint("recording") == all.last?.checkpoint)
+        }
     }
 
     @Test func synchronousCommitKeepsTheServersSetting() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        try await seedJourneys(db, count: 2)
-        let server = try await db.owner.query("SELECT current_setting('synchronous_commit')").first!.decode(0, as: String.self)
-        let recording = Recording()
-        try await ProjectionRunner(client: db.owner, projection: recording,
-                                   configuration: .init(batchSize: 3, synchronousCommit: true)).catchUp()
-        #expect(!recording.settings.withLock { $0 }.isEmpty)
-        #expect(recording.settings.withLock { $0 }.allSatisfy { $0 == server })
+        try await TestDatabase.with { db in
+            try await seedJourneys(db, count: 2)
+            let server = try await db.owner.query("SELECT current_setting('synchronous_commit')").first!.decode(0, as: String.self)
+            let recording = Recording()
+            try await ProjectionRunner(client: db.owner, projection: recording,
+                                       configuration: .init(batchSize: 3, synchronousCommit: true)).catchUp()
+            #expect(!recording.settings.withLock { $0 }.isEmpty)
+            #expect(recording.settings.withLock { $0 }.allSatisfy { $0 == server })
 
-        // A bare follower (webhooks, other handlers) keeps the server's setting by default.
-        let seen = Mutex<[String]>([])
-        let follower = LogFollower(client: db.owner, checkpoint: .stored(name: "bare")) { _, connection in
-            let setting = try connection.query("SELECT current_setting('synchronous_commit')").first!.decode(0, as: String.self)
-            seen.withLock { $0.append(setting) }
+            // A bare follower (webhooks, other handlers) keeps the server's setting by default.
+            let seen = Mutex<[String]>([])
+            let follower = LogFollower(client: db.owner, checkpoint: .stored(name: "bare")) { _, connection in
+                let setting = try connection.query("SELECT current_setting('synchronous_commit')").first!.decode(0, as: String.self)
+                seen.withLock { $0.append(setting) }
+            }
+            #expect(try await follower.catchUp() > 0)
+            #expect(seen.withLock { $0 } == [server])
         }
-        #expect(try await follower.catchUp() > 0)
-        #expect(seen.withLock { $0 } == [server])
     }
 }

@@ -56,15 +56,13 @@ func seedJourneys(_ db: TestDatabase, count: Int, tag: String = "a") async throw
 /// cluster-wide: another test's transaction (e.g. a concurrent DROP DATABASE) may hold it back
 /// for a moment, so wait until every committed event is below it.
 func readableEventCount(_ db: TestDatabase) async throws -> Int {
-    for _ in 0..<400 {
+    try await waitFor("every committed event is readable") {
         let row = try await db.owner.query("""
             SELECT count(*) FILTER (WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())), count(*) FROM events
             """).first!
         let (readable, all) = (try row.decode(0, as: Int.self), try row.decode(1, as: Int.self))
-        if readable == all { return all }
-        try await Task.sleep(for: .milliseconds(25))
+        return readable == all ? all : nil
     }
-    throw Injected()
 }
 
 func projectedState(_ db: TestDatabase, _ id: JourneyID) async throws -> JourneyState? {

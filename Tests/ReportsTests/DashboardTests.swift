@@ -1,6 +1,7 @@
 import AccessControl
 import Foundation
 import HTTPServer
+import JourneyTesting
 import Synchronization
 import Testing
 
@@ -136,8 +137,6 @@ import Testing
 /// another loopback port (same site) posts the sign-in form, the service sets its cookie and
 /// redirects to the dashboard, and Chromium prints the final DOM.
 enum Chromium {
-    struct Failed: Error, CustomStringConvertible { let description: String }
-
     static func dumpDOM(signingInTo service: ServiceHarness, query: String) async throws -> String {
         let e = { (text: String) in
             text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
@@ -179,13 +178,13 @@ enum Chromium {
             read.withLock { $0 = data }
         }
         thread.start()
-        let deadline = ContinuousClock.now + .seconds(60)
-        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
-        if process.isRunning {
+        do {
+            try await waitUntil("chromium finishes") { !process.isRunning }
+        } catch {
             process.terminate()
-            throw Failed(description: "chromium did not finish within 60 s")
+            throw error
         }
-        while read.withLock({ $0 == nil }) { try await Task.sleep(for: .milliseconds(50)) }
-        return String(decoding: read.withLock { $0 ?? Data() }, as: UTF8.self)
+        let data = try await waitFor("chromium's output read to its end") { read.withLock { $0 } }
+        return String(decoding: data, as: UTF8.self)
     }
 }

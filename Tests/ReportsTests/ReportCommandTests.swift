@@ -71,28 +71,28 @@ import Testing
     }
 
     @Test func badInputIsRefusedWithAReadableMessage() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let window = ["--from", "2026-03-01", "--to", "2026-03-07"]
-        let cases: [(arguments: [String], message: String)] = [
-            (["report", "nope"] + window, "unknown report 'nope'; known: funnel, sdk-errors, expiry-retry, time-to-result, sla, subject-history, volume"),
-            (["report", "funnel", "--from", "2026-02-30", "--to", "2026-03-07"], "--from: from must be an ISO 8601 date"),
-            (["report", "funnel", "--from", "yesterday", "--to", "2026-03-07"], "got 'yesterday'"),
-            (["report", "funnel", "--from", "2026-03-08", "--to", "2026-03-07T10:00:00Z"], "--from: from (2026-03-08) is after to"),
-            (["report", "funnel"] + window + ["--format", "xml"], "unknown format 'xml'; known: table, csv, json"),
-            (["report", "funnel"] + window + ["--environment", "staging"], "--environment: environment must be one of: UAT, PROD"),
-            (["report", "sla"] + window + ["--threshold-minutes", "0"], "--threshold-minutes: threshold-minutes must be a whole number"),
-            (["report", "subject-history"] + window, "--subject: subject-history needs subject"),
-            (["report", "subject-history", "--subject", "123.456.789-09"] + window, "not a document number"),
-        ]
-        for (arguments, message) in cases {
-            let result = await journeys(arguments, database: db)
-            #expect(result.code == 64, "\(arguments)")
-            #expect(result.error.contains(message), "\(arguments): \(result.error)")
-            #expect(!result.error.contains("123.456.789-09"))
+        try await TestDatabase.with { db in
+            let window = ["--from", "2026-03-01", "--to", "2026-03-07"]
+            let cases: [(arguments: [String], message: String)] = [
+                (["report", "nope"] + window, "unknown report 'nope'; known: funnel, sdk-errors, expiry-retry, time-to-result, sla, subject-history, volume"),
+                (["report", "funnel", "--from", "2026-02-30", "--to", "2026-03-07"], "--from: from must be an ISO 8601 date"),
+                (["report", "funnel", "--from", "yesterday", "--to", "2026-03-07"], "got 'yesterday'"),
+                (["report", "funnel", "--from", "2026-03-08", "--to", "2026-03-07T10:00:00Z"], "--from: from (2026-03-08) is after to"),
+                (["report", "funnel"] + window + ["--format", "xml"], "unknown format 'xml'; known: table, csv, json"),
+                (["report", "funnel"] + window + ["--environment", "staging"], "--environment: environment must be one of: UAT, PROD"),
+                (["report", "sla"] + window + ["--threshold-minutes", "0"], "--threshold-minutes: threshold-minutes must be a whole number"),
+                (["report", "subject-history"] + window, "--subject: subject-history needs subject"),
+                (["report", "subject-history", "--subject", "123.456.789-09"] + window, "not a document number"),
+            ]
+            for (arguments, message) in cases {
+                let result = await journeys(arguments, database: db)
+                #expect(result.code == 64, "\(arguments)")
+                #expect(result.error.contains(message), "\(arguments): \(result.error)")
+                #expect(!result.error.contains("123.456.789-09"))
+            }
+            let missing = await journeys(["report", "funnel", "--to", "2026-03-07"], database: db)
+            #expect(missing.code == 64)
+            #expect(missing.error.contains("--from"))
         }
-        let missing = await journeys(["report", "funnel", "--to", "2026-03-07"], database: db)
-        #expect(missing.code == 64)
-        #expect(missing.error.contains("--from"))
     }
 }

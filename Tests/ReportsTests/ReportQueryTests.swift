@@ -229,14 +229,17 @@ import Testing
 /// Every row of `sql` as its text cells joined by `|`.
 func rows(_ db: TestDatabase, _ sql: String) async throws -> [String] {
     try await db.owner.query(PostgresQuery(unsafeSQL: sql)).map { row in
-        (0..<8).compactMap { index in (try? row.decode(index, as: String?.self)).map { $0 ?? "NULL" } }.joined(separator: "|")
+        // Each column's text, "NULL" for a null; past the last column, nothing.
+        (0..<8).compactMap { index -> String? in
+            do { return try row.decode(index, as: String?.self) ?? "NULL" } catch { return nil }
+        }.joined(separator: "|")
     }
 }
 
 /// Runs `body` with a fresh database holding the fixture's history.
 func withFixture(_ body: (TestDatabase, Fixture) async throws -> Void) async throws {
-    let db = try await TestDatabase.create()
-    defer { Task { await db.drop() } }
-    let fixture = try await Fixture.build(db)
-    try await body(db, fixture)
+    try await TestDatabase.with { db in
+        let fixture = try await Fixture.build(db)
+        try await body(db, fixture)
+    }
 }

@@ -12,34 +12,34 @@ import Testing
 /// every journey of the window, for windows with partial and whole days; and so after a rebuild.
 @Suite(.serialized) struct ReportRollupTests {
     @Test func rollupAnswersEqualTheReadModelsOverAVariedHistory() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        try await VariedHistory.build(db)
-        try await expectRollupsMatchReadModels(db)
-        let before = try await rollupRows(db)
-        #expect(!before.isEmpty)
+        try await TestDatabase.with { db in
+            try await VariedHistory.build(db)
+            try await expectRollupsMatchReadModels(db)
+            let before = try await rollupRows(db)
+            #expect(!before.isEmpty)
 
-        _ = try await ProjectionRebuilder(client: db.owner).rebuild(name: "journey_state") { _, _ in }
-        #expect(try await rollupRows(db) == before)
-        try await expectRollupsMatchReadModels(db)
-        // The rebuilt rollups are readable by the application role and the analyst role's grants hold.
-        #expect(try await db.app.query("SELECT count(*)::int FROM journey_daily").first?.decode(0, as: Int.self) ?? 0 > 0)
+            _ = try await ProjectionRebuilder(client: db.owner).rebuild(name: "journey_state") { _, _ in }
+            #expect(try await rollupRows(db) == before)
+            try await expectRollupsMatchReadModels(db)
+            // The rebuilt rollups are readable by the application role and the analyst role's grants hold.
+            #expect(try await db.app.query("SELECT count(*)::int FROM journey_daily").first?.decode(0, as: Int.self) ?? 0 > 0)
 
-        // A second rebuild (index names restored by the first) works the same.
-        _ = try await ProjectionRebuilder(client: db.owner).rebuild(name: "journey_state") { _, _ in }
-        #expect(try await rollupRows(db) == before)
+            // A second rebuild (index names restored by the first) works the same.
+            _ = try await ProjectionRebuilder(client: db.owner).rebuild(name: "journey_state") { _, _ in }
+            #expect(try await rollupRows(db) == before)
+        }
     }
 
     @Test func migrationBackfillEqualsTheProjectedRollups() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        try await VariedHistory.build(db)
-        let projected = try await rollupRows(db)
-        try await db.owner.query("TRUNCATE journey_daily, journey_daily_sdk_errors, journey_daily_time_to_result, journey_daily_result_bins")
-        let migration = try #require(Migrations.SchemaFiles.all.first { $0.name.hasPrefix("0026_") })
-        let backfill = try #require(migration.sql.components(separatedBy: "\n\n").first { $0.contains("WITH a AS") })
-        try await db.owner.query(PostgresQuery(unsafeSQL: backfill))
-        #expect(try await rollupRows(db) == projected)
+        try await TestDatabase.with { db in
+            try await VariedHistory.build(db)
+            let projected = try await rollupRows(db)
+            try await db.owner.query("TRUNCATE journey_daily, journey_daily_sdk_errors, journey_daily_time_to_result, journey_daily_result_bins")
+            let migration = try #require(Migrations.SchemaFiles.all.first { $0.name.hasPrefix("0026_") })
+            let backfill = try #require(migration.sql.components(separatedBy: "\n\n").first { $0.contains("WITH a AS") })
+            try await db.owner.query(PostgresQuery(unsafeSQL: backfill))
+            #expect(try await rollupRows(db) == projected)
+        }
     }
 
     @Test func histogramBoundsAreTheRollupsBuckets() {

@@ -82,20 +82,15 @@ struct History {
     /// test's transaction may hold the MVCC horizon back for a moment).
     func project() async throws {
         let runner = ProjectionRunner(client: db.owner)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
+        try await waitUntil("the projection caught up with every journey") {
             _ = try await runner.catchUp()
             let row = try await db.owner.query("""
                 SELECT (SELECT count(DISTINCT stream_name) FROM events WHERE stream_name LIKE 'journey-%')::int,
                        (SELECT count(*) FROM journey_state)::int,
                        (SELECT count(*) FROM events)::int, (SELECT position FROM projection_checkpoints WHERE name = 'journey_state')::int
                 """).first!
-            if try row.decode(0, as: Int.self) == row.decode(1, as: Int.self), try row.decode(2, as: Int.self) == row.decode(3, as: Int.self) {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(50))
+            return try row.decode(0, as: Int.self) == row.decode(1, as: Int.self) && row.decode(2, as: Int.self) == row.decode(3, as: Int.self)
         }
-        throw ReportError(.invalidValue, parameter: "test", "projection did not catch up")
     }
 }
 

@@ -41,7 +41,7 @@ import Testing
                 try await db.owner.query("""
                     INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event_type, payload, created_at, delivered_at,
                                                     given_up_at, next_attempt_at, resend_of)
-                    VALUES (\(id), \(endpoint), \(message), 'journey.completed', '{}', \(old), \(delivered), \(givenUp), \(next), \(resendOf))
+                    VALUES (\(id), \(endpoint), \(message), 'journey.completed', '{}', \(old), \(nullable: delivered), \(nullable: givenUp), \(nullable: next), \(nullable: resendOf))
                     """)
             }
             try await delivery(original, "m1", delivered: old, givenUp: nil, next: nil)

@@ -1,3 +1,4 @@
+import JourneyTesting
 import SDKLiteSimulator
 
 /// Collects callbacks for the test delegates and lets a test wait for the one that ends a capture.
@@ -8,36 +9,19 @@ final class CallbackLog {
     weak var host: ViewController?
     /// True while the test's call into the SDK is on the stack.
     var insideCall = false
-    private var waiter: CheckedContinuation<Void, Never>?
-    private var timeout: Task<Void, Never>?
 
     func add(_ callback: Callback) {
         record.callbacks.append(callback)
         record.presentedAt.append(host?.presentedViewController?.title)
         if !SDKMainActor.isOnMainQueue { record.offMainQueue.append(callback) }
         if insideCall { record.duringCall.append(callback) }
-        if callback.endsCapture { wake() }
     }
 
-    /// Waits until a callback ends the capture, or `limit` passes, then returns what was recorded.
+    /// Waits until a callback ends the capture, then returns what was recorded; a capture that
+    /// never ends is reported by the expectations (`record.ending` nil), not by a hang.
     func ending(within limit: Duration = .seconds(20)) async -> CaptureRecord {
-        if record.ending == nil {
-            await withCheckedContinuation { continuation in
-                waiter = continuation
-                timeout = Task { [weak self] in
-                    try? await Task.sleep(for: limit)
-                    self?.wake()
-                }
-            }
-        }
+        try? await waitUntil("a callback ends the capture", limit: limit) { record.ending != nil }
         record.presentedAfterwards = host?.presentedViewController != nil
         return record
-    }
-
-    private func wake() {
-        timeout?.cancel()
-        timeout = nil
-        waiter?.resume()
-        waiter = nil
     }
 }

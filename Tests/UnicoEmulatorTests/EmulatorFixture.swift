@@ -1,6 +1,7 @@
 import Cryptography
 import Foundation
 import HTTPServer
+import JourneyTesting
 import Testing
 import UnicoEmulator
 
@@ -16,10 +17,10 @@ enum TestKeys {
 struct Fixture: Sendable {
     let emulator: UnicoEmulator
     let client: HTTPClient
-    let clock: ManualEmulatorClock
+    let clock: TestClock
 
     /// A configuration with the three test accounts, a manual clock and no access log.
-    static func configuration(clock: ManualEmulatorClock, _ adjust: (inout UnicoEmulator.Configuration) -> Void = { _ in })
+    static func configuration(clock: TestClock, _ adjust: (inout UnicoEmulator.Configuration) -> Void = { _ in })
         -> UnicoEmulator.Configuration
     {
         var configuration = UnicoEmulator.Configuration(
@@ -68,7 +69,7 @@ struct Fixture: Sendable {
 
 /// Starts an emulator on a free loopback port, runs `body`, and always shuts it down.
 func withEmulator<T>(
-    clock: ManualEmulatorClock = ManualEmulatorClock(),
+    clock: TestClock = TestClock(),
     _ adjust: (inout UnicoEmulator.Configuration) -> Void = { _ in },
     _ body: (Fixture) async throws -> T
 ) async throws -> T {

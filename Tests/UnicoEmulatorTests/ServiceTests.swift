@@ -1,19 +1,16 @@
 import Cryptography
 import Foundation
 import HTTPServer
+import JourneyTesting
 import Testing
 import UnicoEmulator
 
 @Suite("Emulator as a service")
 struct ServiceTests {
     @Test func runServesUntilCancelled() async throws {
-        let emulator = try UnicoEmulator(configuration: Fixture.configuration(clock: ManualEmulatorClock()))
+        let emulator = try UnicoEmulator(configuration: Fixture.configuration(clock: TestClock()))
         let task = Task { try await emulator.run() }
-        var port: Int?
-        for _ in 0..<250 where port == nil {
-            port = emulator.port
-            if port == nil { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        try await waitUntil("the emulator listens") { emulator.port != nil }
         let base = try #require(emulator.baseURL)
         let health = try await HTTPClient(base: base).send("GET", "/healthz")
         #expect(health.status == 200)
@@ -23,7 +20,7 @@ struct ServiceTests {
     }
 
     @Test func startTwiceFailsAndShutdownIsIdempotent() async throws {
-        let emulator = try UnicoEmulator(configuration: Fixture.configuration(clock: ManualEmulatorClock()))
+        let emulator = try UnicoEmulator(configuration: Fixture.configuration(clock: TestClock()))
         try emulator.start()
         #expect(emulator.baseURL?.absoluteString == "http://127.0.0.1:\(emulator.port!)")
         do throws(EmulatorError) {
@@ -45,7 +42,7 @@ struct ServiceTests {
             { $0.webhook = .init(url: URL(string: "http://127.0.0.1:1/")!, maxAttempts: 0) },
         ] {
             do throws(EmulatorError) {
-                _ = try UnicoEmulator(configuration: Fixture.configuration(clock: ManualEmulatorClock(), adjust))
+                _ = try UnicoEmulator(configuration: Fixture.configuration(clock: TestClock(), adjust))
                 Issue.record("accepted an invalid configuration")
             } catch {
                 #expect([.invalidConfiguration, .invalidFaultScript].contains(error.code))

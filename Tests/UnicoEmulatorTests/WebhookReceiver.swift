@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JourneyTesting
 import Synchronization
 import Testing
 
@@ -39,14 +40,12 @@ final class WebhookReceiver: Sendable {
 
     var requests: [Received] { log.received.withLock { $0 } }
 
-    /// Waits (bounded, about `seconds`) until at least `count` requests arrived.
-    func waitFor(_ count: Int, seconds: Double = 5) async -> [Received] {
-        for _ in 0..<Int(seconds * 50) {
+    /// Waits until at least `count` requests arrived.
+    func waitFor(_ count: Int) async throws -> [Received] {
+        try await JourneyTesting.waitFor("\(count) webhook request(s)") {
             let current = requests
-            if current.count >= count { return current }
-            try? await Task.sleep(for: .milliseconds(20))
+            return current.count >= count ? current : nil
         }
-        return requests
     }
 }
 
@@ -62,13 +61,4 @@ func withReceiver<T>(answering statuses: [Int] = [], _ body: (WebhookReceiver) a
         await receiver.server.shutdown()
         throw error
     }
-}
-
-/// Polls `condition` every 20 ms for about `seconds`.
-func eventually(seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
-    for _ in 0..<Int(seconds * 50) {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JourneyTesting
 import Testing
 import UnicoEmulator
 
@@ -39,7 +40,7 @@ struct WebhookTests {
         try await withReceiver { receiver in
             try await withEmulator({ $0.webhook = Self.webhook(receiver, authentication) }) { fixture in
                 let id = try await Self.finishAProcess(fixture)
-                let requests = await receiver.waitFor(1)
+                let requests = try await receiver.waitFor(1)
                 try #require(requests.count == 1)
                 let request = requests[0]
                 #expect(request.headers[header] == value)
@@ -47,7 +48,7 @@ struct WebhookTests {
                 #expect(request.json == [
                     "processId": id, "state": "PROCESS_STATE_FINISHED", "flow": "idtoken", "result": "ok",
                 ])
-                #expect(await eventually { fixture.emulator.webhookDeliveries().first?.outcome == .delivered })
+                try await waitUntil("the first delivery is delivered") { fixture.emulator.webhookDeliveries().first?.outcome == .delivered }
             }
         }
     }
@@ -56,7 +57,7 @@ struct WebhookTests {
         try await withReceiver { receiver in
             try await withEmulator({ $0.webhook = Self.webhook(receiver, .none) }) { fixture in
                 _ = try await Self.finishAProcess(fixture, outcome: "rejected")
-                let requests = await receiver.waitFor(1)
+                let requests = try await receiver.waitFor(1)
                 try #require(requests.count == 1)
                 #expect(requests[0].headers["Authorization"] == nil)
                 #expect(requests[0].json["result"] == "invalid_identity")
@@ -75,13 +76,12 @@ struct WebhookTests {
         try await withReceiver(answering: [500, 503]) { receiver in
             try await withEmulator({ $0.webhook = Self.webhook(receiver, .bearer(token: "t")) }) { fixture in
                 let id = try await Self.finishAProcess(fixture)
-                let requests = await receiver.waitFor(3)
+                let requests = try await receiver.waitFor(3)
                 #expect(requests.count == 3)
                 #expect(Set(requests.map { $0.json["processId"] }) == [id])
-                #expect(await eventually { fixture.emulator.webhookDeliveries().first?.outcome == .delivered })
+                try await waitUntil("the first delivery is delivered") { fixture.emulator.webhookDeliveries().first?.outcome == .delivered }
                 let delivery = try #require(fixture.emulator.webhookDeliveries().first)
                 #expect(delivery.attempts == [500, 503, 200])
-                try await Task.sleep(for: .milliseconds(100))
                 #expect(receiver.requests.count == 3, "no attempt after success")
             }
         }
@@ -91,7 +91,7 @@ struct WebhookTests {
         try await withReceiver(answering: Array(repeating: 500, count: 10)) { receiver in
             try await withEmulator({ $0.webhook = Self.webhook(receiver, .none, attempts: 3) }) { fixture in
                 _ = try await Self.finishAProcess(fixture)
-                #expect(await eventually { fixture.emulator.webhookDeliveries().first?.outcome == .gaveUp })
+                try await waitUntil("the first delivery is gaveUp") { fixture.emulator.webhookDeliveries().first?.outcome == .gaveUp }
                 #expect(fixture.emulator.webhookDeliveries().first?.attempts == [500, 500, 500])
                 #expect(receiver.requests.count == 3)
             }
@@ -107,7 +107,7 @@ struct WebhookTests {
             $0.webhook = .init(url: url, maxAttempts: 2, initialBackoff: .milliseconds(10), requestTimeout: .seconds(2))
         }) { fixture in
             _ = try await Self.finishAProcess(fixture)
-            #expect(await eventually { fixture.emulator.webhookDeliveries().first?.outcome == .gaveUp })
+            try await waitUntil("the first delivery is gaveUp") { fixture.emulator.webhookDeliveries().first?.outcome == .gaveUp }
             #expect(fixture.emulator.webhookDeliveries().first?.attempts == [nil, nil])
         }
     }
@@ -119,7 +119,7 @@ struct WebhookTests {
                 $0.faultScript.webhook.duplicateRate = 1
             }) { fixture in
                 let id = try await Self.finishAProcess(fixture)
-                let requests = await receiver.waitFor(2)
+                let requests = try await receiver.waitFor(2)
                 #expect(requests.count == 2)
                 #expect(requests.allSatisfy { $0.json["processId"] == id && $0.json["result"] == "ok" })
                 #expect(fixture.emulator.webhookDeliveries().map(\.isDuplicate) == [false, true])
@@ -135,9 +135,8 @@ struct WebhookTests {
             }) { fixture in
                 _ = try await Self.finishAProcess(fixture)
                 let finishedAt = ContinuousClock.now
-                try await Task.sleep(for: .milliseconds(250))
-                #expect(receiver.requests.isEmpty, "still held back")
-                let requests = await receiver.waitFor(1)
+                #expect(receiver.requests.isEmpty, "held back")
+                let requests = try await receiver.waitFor(1)
                 #expect(requests.count == 1)
                 #expect(ContinuousClock.now - finishedAt >= .milliseconds(380))
             }
@@ -151,8 +150,7 @@ struct WebhookTests {
                 $0.faultScript.webhook.dropRate = 1
             }) { fixture in
                 _ = try await Self.finishAProcess(fixture)
-                #expect(await eventually { fixture.emulator.webhookDeliveries().first?.outcome == .dropped })
-                try await Task.sleep(for: .milliseconds(150))
+                try await waitUntil("the first delivery is dropped") { fixture.emulator.webhookDeliveries().first?.outcome == .dropped }
                 #expect(receiver.requests.isEmpty)
             }
         }
@@ -176,7 +174,7 @@ struct WebhookTests {
                 let token = try await fixture.accessToken()
                 let first = try await Self.finishAProcess(fixture, token: token)
                 let second = try await Self.finishAProcess(fixture, outcome: "rejected", token: token)
-                let requests = await receiver.waitFor(2)
+                let requests = try await receiver.waitFor(2)
                 #expect(requests.map { $0.json["processId"] } == [second, first])
             }
         }
@@ -192,7 +190,7 @@ struct WebhookTests {
                 _ = try await fixture.client.json(
                     "POST", "/sdk/captures", ["webAppToken": process["webAppToken"] as! String, "environment": "UAT"])
                 fixture.clock.advance(by: 61)
-                let requests = await receiver.waitFor(1)
+                let requests = try await receiver.waitFor(1)
                 try #require(requests.count == 1, "the background sweep expires the process without a Get")
                 #expect(requests[0].json["result"] == "expired")
                 #expect(requests[0].json["lastEvent"] == "EVENT_TYPE_SESSION_ENDED")

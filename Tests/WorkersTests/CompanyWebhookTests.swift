@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import JourneyCommands
 import JourneyDomain
+import JourneyTesting
 import OutboundWebhooks
 import Synchronization
 import Testing
@@ -47,13 +48,17 @@ import Testing
             #expect(try await h.state(id).status == .completed)
 
             let work = Task { await run(["work", "--poll-interval", "0.1"], variables) }
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline, inbox.received.withLock({ $0.isEmpty }) {
-                try await Task.sleep(for: .milliseconds(100))
+            // Received, and recorded delivered: the dispatcher sends it no more.
+            let unsettled = await captureError {
+                try await waitUntil("the delivery is received and recorded delivered") {
+                    guard !inbox.received.withLock({ $0.isEmpty }) else { return false }
+                    return try await h.database.owner.query("SELECT count(*)::int FROM webhook_deliveries WHERE delivered_at IS NULL")
+                        .first?.decode(0, as: Int.self) == 0
+                }
             }
-            try await Task.sleep(for: .milliseconds(500))  // a second delivery would arrive meanwhile
             work.cancel()
             #expect(await work.value.code == 0)
+            if let unsettled { throw unsettled }
 
             let deliveries = inbox.received.withLock { $0 }
             #expect(deliveries.count == 1)

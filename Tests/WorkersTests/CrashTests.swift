@@ -38,21 +38,21 @@ final class LogLines: Sendable {
             configuration.logger = Logger(label: "worker", sink: { logs.append($0) })
             let worker = try h.worker(configuration)
             let run = Task { try await worker.run() }
-            let deadline = Date().addingTimeInterval(10)
-            while worker.statistics.done < 3, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            // A restart with an outage polls cannot miss, even in a busy parallel run: stop, wait,
-            // start again (pg_ctl off the cooperative pool).
+            try await waitUntil("the worker finished 3 items") { worker.statistics.done >= 3 }
+            // A restart with an outage the worker cannot miss, even in a busy parallel run: stop,
+            // wait until the worker logged a failure, start again (pg_ctl off the cooperative pool).
             let cluster = h.database.cluster
             try await offPool { try cluster.stop() }
-            try await Task.sleep(for: .milliseconds(500))
+            try await waitUntil("the worker notices the outage") {
+                logs.messages.contains { $0 == "work item failed" || $0 == "worker poll failed" }
+            }
             _ = try await offPool { try cluster.start() }
             // Claims cut off by the restart wait for their lease; the clock moves past it.
-            for _ in 0..<300 {
+            try await waitUntil("every intent ended") {
                 var open = 0
                 for id in ids where try await h.state(id).status == .creatingProcess { open += 1 }
-                if open == 0 { break }
-                h.clock.advance(by: 5)
-                try await Task.sleep(for: .milliseconds(50))
+                if open > 0 { h.clock.advance(by: 5) }
+                return open == 0
             }
             run.cancel()
             _ = try? await run.value
@@ -100,12 +100,11 @@ final class LogLines: Sendable {
                 let child = try spawn()
                 // Kill it at a random point once it holds claims (its worker id carries its pid).
                 let pattern = "%:\(child.processIdentifier):%"
-                let deadline = Date().addingTimeInterval(15)
-                while Date() < deadline {
+                try await waitUntil("the child holds claims") {
                     let held = try await h.database.owner.query("SELECT count(*)::int FROM work_leases WHERE worker LIKE \(pattern)")
-                    if try held.first?.decode(0, as: Int.self) ?? 0 > 0 { break }
-                    try await Task.sleep(for: .milliseconds(20))
+                    return try held.first?.decode(0, as: Int.self) ?? 0 > 0
                 }
+                // The fault's schedule, not a wait for a state: a random point of the child's work.
                 try await Task.sleep(for: .milliseconds(Int.random(in: 0...400, using: &generator)))
                 kill(child.processIdentifier, SIGKILL)
                 child.waitUntilExit()
@@ -113,22 +112,24 @@ final class LogLines: Sendable {
             let rescued = try await h.database.owner.query("SELECT count(*)::int FROM work_leases WHERE tries > 1")
             #expect(try rescued.first?.decode(0, as: Int.self) ?? 0 > 0)
             let last = try spawn()
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
-                var open = 0
-                for id in ids where try await h.state(id).status == .creatingProcess { open += 1 }
-                if open == 0 { break }
-                try await Task.sleep(for: .milliseconds(200))
+            // The last child stops either way; a hang waiting for the intents fails afterwards.
+            let unfinished = await captureError {
+                try await waitUntil("every intent ended") {
+                    for id in ids where try await h.state(id).status == .creatingProcess { return false }
+                    return true
+                }
             }
             kill(last.processIdentifier, SIGTERM)
             // Bounded: a worker that ignores SIGTERM fails the test instead of hanging the suite.
-            let stopBy = Date().addingTimeInterval(30)
-            while last.isRunning, Date() < stopBy { try await Task.sleep(for: .milliseconds(50)) }
-            if last.isRunning {
-                Issue.record("journeys work did not stop within 30 s of SIGTERM")
+            do {
+                try await waitUntil("journeys work stops on SIGTERM", limit: .seconds(30)) { !last.isRunning }
+            } catch {
                 kill(last.processIdentifier, SIGKILL)
+                last.waitUntilExit()
+                throw error
             }
             last.waitUntilExit()
+            if let unfinished { throw unfinished }
             for id in ids { #expect(try await h.state(id).status == .processCreated) }
             #expect(h.emulator.processes().count == ids.count)
             #expect(h.processesPerClientReference().values.allSatisfy { $0 == 1 })

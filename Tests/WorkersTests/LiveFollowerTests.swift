@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import JourneyDomain
 import JourneyStore
+import JourneyTesting
 import Postgres
 import Synchronization
 import Testing
@@ -38,17 +39,15 @@ import Workers
                 // have been read after a wake-up through LISTEN, so the subscription now waits on it.
                 try await probe(store, delivered)
                 try await probe(store, delivered)
-                try await Task.sleep(for: .milliseconds(300))
                 let stream = JourneyRepository.stream(id).rawValue
                 #expect(!delivered.contains(stream: stream, type: "TokenExpired"))
 
                 #expect(try await worker.runOnce() == 1)
                 #expect(worker.statistics.outcomes == ["expired": 1])
-                let deadline = ContinuousClock.now + .seconds(2)
-                while !delivered.contains(stream: stream, type: "TokenExpired"), ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(20))
+                // Well before the subscription's one-minute poll: the worker's commit woke it.
+                try await waitUntil("the subscription delivers TokenExpired", limit: .seconds(30)) {
+                    delivered.contains(stream: stream, type: "TokenExpired")
                 }
-                #expect(delivered.contains(stream: stream, type: "TokenExpired"))
             } catch {
                 follower.cancel()
                 _ = await follower.result
@@ -63,13 +62,6 @@ import Workers
     private func probe(_ store: EventStore, _ delivered: Delivered) async throws {
         let stream = StreamName("probe-\(UUID().uuidString.lowercased())")
         try await store.append([NewEvent(type: "FollowerProbed", data: JSONB(text: "{}"))], to: stream, expectedVersion: .any)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !delivered.contains(stream: stream.rawValue) {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("the subscription did not deliver the probe")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitUntil("the subscription delivers the probe", limit: .seconds(30)) { delivered.contains(stream: stream.rawValue) }
     }
 }

@@ -1,4 +1,5 @@
 import EmbeddedPostgres
+import EventStore
 import Foundation
 import JourneyDomain
 import JourneyTesting
@@ -21,14 +22,17 @@ import Testing
     }
 
     @Test func journeysRunEndToEndThroughPgBouncerInTransactionMode() async throws {
-        let db = try await TestDatabase.create(poolSize: 12)
-        let bouncer: LocalPgBouncer
-        do { bouncer = try Self.bouncer(for: db) } catch { await db.drop(); throw error }
-        let app = try PostgresClient(url: bouncer.url(user: EmbeddedPostgres.appRole, database: db.name),
-                                     configuration: .init(maxConnections: 12, listenDatabase: try PostgresConfiguration(db.appURL)))
-        let owner = try PostgresClient(url: bouncer.url(user: EmbeddedPostgres.ownerRole, database: db.name),
-                                       configuration: .init(maxConnections: 4, listenDatabase: try PostgresConfiguration(db.ownerURL)))
-        do {
+        try await TestDatabase.with(poolSize: 12) { db in
+            let bouncer = try Self.bouncer(for: db)
+            defer { bouncer.stop() }
+            let app = try PostgresClient(url: bouncer.url(user: EmbeddedPostgres.appRole, database: db.name),
+                                         configuration: .init(maxConnections: 12, listenDatabase: try PostgresConfiguration(db.appURL)))
+            let owner = try PostgresClient(url: bouncer.url(user: EmbeddedPostgres.ownerRole, database: db.name),
+                                           configuration: .init(maxConnections: 4, listenDatabase: try PostgresConfiguration(db.ownerURL)))
+            defer {
+                app.close()
+                owner.close()
+            }
             // Through PgBouncer the server sees a TCP client; the direct URLs use the socket.
             let peer = try await app.query("SELECT coalesce(inet_client_addr()::text, 'socket')").first?.decode(0, as: String.self)
             #expect(peer == "127.0.0.1/32" || peer == "127.0.0.1")
@@ -44,7 +48,7 @@ import Testing
                 let runner = ProjectionRunner(client: owner, configuration: .init(pollInterval: 60))
                 let following = Task { try await runner.run() }
                 defer { following.cancel() }
-                try await Task.sleep(for: .milliseconds(300))
+                try await db.waitForListeners(on: EventStore.notificationChannel)
 
                 // Twelve pooled connections' transactions on three server connections, at once.
                 let ids = try await withThrowingTaskGroup(of: JourneyID.self) { group in
@@ -56,15 +60,11 @@ import Testing
                     #expect(try await h.capture(id, as: .approve))
                     #expect(try await h.state(id).status == .completed)
                 }
-                let deadline = Date().addingTimeInterval(15)
-                var completed = 0
-                repeat {
-                    completed = try await owner.query("SELECT count(*) FROM journey_state WHERE status = 'completed'")
-                        .first?.decode(0, as: Int.self) ?? 0
-                    if completed == 3 { break }
-                    try await Task.sleep(for: .milliseconds(50))
-                } while Date() < deadline
-                #expect(completed == 3, "the read model did not follow through NOTIFY")
+                // Well before the runner's one-minute poll: it followed through NOTIFY.
+                try await waitUntil("the read model follows through NOTIFY", limit: .seconds(30)) {
+                    try await owner.query("SELECT count(*) FROM journey_state WHERE status = 'completed'")
+                        .first?.decode(0, as: Int.self) ?? 0 == 3
+                }
                 let listed = try await h.send("GET", "/v1/journeys?limit=50")
                 #expect((listed["items"] as? [[String: Any]])?.count == 10)
 
@@ -72,15 +72,7 @@ import Testing
                 let worker = try h.worker()
                 _ = try await worker.runOnce()
             }
-        } catch {
-            bouncer.stop()
-            await db.drop()
-            throw error
         }
-        bouncer.stop()
-        app.close()
-        owner.close()
-        await db.drop()
     }
 
     @Test func aPgBouncerThatIsDownIsAnErrorNamingItsHostAndPort() async throws {
@@ -90,9 +82,7 @@ import Testing
             .trimmingCharacters(in: .whitespacesAndNewlines)))
         bouncer.stop()
         // Stopped, not just unreachable: the daemon is gone (it once outlived every test run).
-        var tries = 0
-        while kill(pid, 0) == 0, tries < 100 { usleep(50_000); tries += 1 }
-        #expect(kill(pid, 0) != 0, "pgbouncer \(pid) still runs after stop()")
+        try await waitUntil("pgbouncer \(pid) exits after stop()") { kill(pid, 0) != 0 }
         let client = try PostgresClient(url: bouncer.url(user: "journeys_app", database: "journeys"))
         defer { client.close() }
         let error = await #expect(throws: PostgresError.self) { try await client.query("SELECT 1") }

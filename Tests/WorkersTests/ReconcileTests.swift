@@ -1,6 +1,7 @@
 import Foundation
 import HumanTokenAPI
 import JourneyDomain
+import JourneyTesting
 import Testing
 import UnicoEmulator
 import Workers
@@ -46,8 +47,7 @@ import Workers
             #expect(try await h.state(id).status == .creatingProcess)
             #expect(try await h.eventTypes(id).contains("ProcessCreationFailed") == false)
             // Unico created the process after all (the answer came too late): adopted, not created again.
-            let deadline = Date().addingTimeInterval(10)
-            while h.emulator.processes().isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            try await waitUntil("Unico creates the process after all") { !h.emulator.processes().isEmpty }
             let worker = try h.worker()
             h.clock.advance(by: 61)
             try await h.poll(worker)
@@ -58,22 +58,25 @@ import Workers
     }
 
     @Test func aWorkerCancelledMidCallLosesNothingAndTheNextOneCreatesNoSecondProcess() async throws {
-        let faults = FaultScript(routes: [FaultScript.Route.createProcess.rawValue: .init(latencyMs: .init(min: 300, max: 300))])
-        try await withWorkers(faults: faults, requestTimeout: 2) { h in
+        try await withWorkers(requestTimeout: 20) { h in
             var ids: [JourneyID] = []
             for _ in 0..<6 { ids.append(try await h.startWithoutCalling()) }
             h.clock.advance(by: 61)
             try await h.catchUp()
+            let holds = h.emulator.faultPlan.holds
+            holds.hold(.createProcess)
             let first = try h.worker(WorkersHarness.quick("first"))
             let run = Task { try await first.run() }
-            // Cancel once the first worker holds its claims and its calls are in flight.
-            let deadline = Date().addingTimeInterval(10)
-            while first.statistics.claimed < ids.count, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            try await Task.sleep(for: .milliseconds(100))
+            // Cancel once the first worker holds its claims and its calls (four at once) wait at Unico.
+            try await waitUntil("the first worker's calls wait at Unico") {
+                first.statistics.claimed == ids.count && holds.waiting(.createProcess) == first.configuration.concurrency
+            }
             run.cancel()
             _ = try? await run.value
-            // A call cut short may still land at Unico; the client's timeout (2 s) bounds how late.
-            try await Task.sleep(for: .milliseconds(2500))
+            // The calls cut short still land at Unico: each creates its process.
+            let cutShort = holds.waiting(.createProcess)
+            holds.release(.createProcess)
+            try await waitUntil("the cut-short calls land at Unico") { h.emulator.processes().count == cutShort }
 
             // The first worker's leases run out (30 s); a new worker finishes the work.
             h.clock.advance(by: 31)

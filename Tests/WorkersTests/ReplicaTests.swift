@@ -57,15 +57,10 @@ import UnicoEmulator
             try await ProjectionRunner(client: owner, configuration: .init(listen: false)).catchUp()
 
             // The standby replays the primary's writes; the listing and the reports read there.
-            let deadline = Date().addingTimeInterval(20)
-            var listed = 0
-            repeat {
+            try await waitUntil("the standby lists the three journeys") {
                 let page = try await client.send("GET", "/v1/journeys?limit=10", bearer: stack.apiKey)
-                listed = (page["items"] as? [[String: Any]])?.count ?? 0
-                if listed == 3 { break }
-                try await Task.sleep(for: .milliseconds(100))
-            } while Date() < deadline
-            #expect(listed == 3)
+                return (page["items"] as? [[String: Any]])?.count == 3
+            }
             let onStandby = try await reports.standbyLag()
             #expect(onStandby.isStandby)
             let funnel = try await client.send("GET", "/v1/reports/funnel?from=\(from)&to=\(to)", bearer: reporter)
@@ -84,25 +79,18 @@ import UnicoEmulator
             _ = try await standbySuper.query("SELECT pg_wal_replay_pause()")
             let behind = try await client.send("POST", "/v1/journeys", bearer: stack.apiKey, json: Self.subject)
             #expect(behind.status == 201)
-            var lagging: TestResponse?
-            let lagDeadline = Date().addingTimeInterval(20)
-            repeat {
-                try await Task.sleep(for: .milliseconds(250))
+            let lagging = try await waitFor("reports answer 503 past REPORTS_MAX_LAG") {
                 let answer = try await client.send("GET", "/v1/reports/funnel?from=\(from)&to=\(to)", bearer: reporter)
-                if answer.status == 503 { lagging = answer; break }
-            } while Date() < lagDeadline
-            #expect(lagging?.code == "reports_lagging")
-            #expect(lagging?.headers["retry-after"] == "5")
-            #expect(lagging?.text.contains("REPORTS_MAX_LAG") == true)
+                return answer.status == 503 ? answer : nil
+            }
+            #expect(lagging.code == "reports_lagging")
+            #expect(lagging.headers["retry-after"] == "5")
+            #expect(lagging.text.contains("REPORTS_MAX_LAG"))
             #expect(try await client.send("POST", "/v1/journeys", bearer: stack.apiKey, json: Self.subject).status == 201)
             _ = try await standbySuper.query("SELECT pg_wal_replay_resume()")
-            var caughtUp = false
-            let resumeDeadline = Date().addingTimeInterval(20)
-            repeat {
-                caughtUp = try await client.send("GET", "/v1/reports/funnel?from=\(from)&to=\(to)", bearer: reporter).status == 200
-                if !caughtUp { try await Task.sleep(for: .milliseconds(100)) }
-            } while !caughtUp && Date() < resumeDeadline
-            #expect(caughtUp)
+            try await waitUntil("reports answer again once replay resumed") {
+                try await client.send("GET", "/v1/reports/funnel?from=\(from)&to=\(to)", bearer: reporter).status == 200
+            }
 
             // The primary down: `journeys report` and `audit show` need only the standby.
             try primary.stop()

@@ -18,18 +18,18 @@ import Testing
     }
 
     @Test func aWorkerProcessTakesItsShareOfEachConfiguredUnicoRate() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let key = try UnicoSettingsFixture()
-        let configurations = try UnicoSettings.configurations(
-            key.variables(prefix: "UNICO_UAT_", ["RATE_LIMIT": "8"]).merging(key.variables(prefix: "UNICO_PROD_")) { $1 }
-                .merging(["OTHER": "x"]) { $1 })
-        let uat = try UnicoSettings.client(try #require(configurations[.uat]), share: 0.5, sharedWith: db.app)
-        let prod = try UnicoSettings.client(try #require(configurations[.prod]), share: 0.5, sharedWith: db.app)
-        #expect(uat.configuration.rateLimit == 4)
-        #expect(prod.configuration.rateLimit == 5)  // half of the default 10/s
-        #expect(throws: (any Error).self) {
-            try UnicoSettings.configurations(key.variables(prefix: "UNICO_UAT_", ["RATE_LIMIT": "fast"]))
+        try await TestDatabase.with { db in
+            let key = try UnicoSettingsFixture()
+            let configurations = try UnicoSettings.configurations(
+                key.variables(prefix: "UNICO_UAT_", ["RATE_LIMIT": "8"]).merging(key.variables(prefix: "UNICO_PROD_")) { $1 }
+                    .merging(["OTHER": "x"]) { $1 })
+            let uat = try UnicoSettings.client(try #require(configurations[.uat]), share: 0.5, sharedWith: db.app)
+            let prod = try UnicoSettings.client(try #require(configurations[.prod]), share: 0.5, sharedWith: db.app)
+            #expect(uat.configuration.rateLimit == 4)
+            #expect(prod.configuration.rateLimit == 5)  // half of the default 10/s
+            #expect(throws: (any Error).self) {
+                try UnicoSettings.configurations(key.variables(prefix: "UNICO_UAT_", ["RATE_LIMIT": "fast"]))
+            }
         }
     }
 
@@ -63,20 +63,20 @@ import Testing
     }
 
     @Test func badWorkerSettingsExitNonZeroNamingTheSetting() async throws {
-        let db = try await TestDatabase.create()
-        let concurrency = await journeys(["work", "--concurrency", "0"], database: db)
-        #expect(concurrency.code != 0)
-        #expect(concurrency.error.contains("concurrency"))
-        let share = await journeys(["work", "--unico-share", "2"], database: db)
-        #expect(share.code != 0)
-        #expect(share.error.contains("unico-share"))
-        let policy = await journeys(["work"], database: db, extra: ["JOURNEYS_RETRY_JITTER_FRACTION": "3"])
-        #expect(policy.code != 0)
-        #expect(policy.error.contains("JOURNEYS_RETRY_JITTER_FRACTION"))
-        let serve = await journeys(["serve", "--with-workers", "--lease", "-1"], database: db)
-        #expect(serve.code != 0)
-        #expect(serve.error.contains("lease"))
-        await db.drop()
+        try await TestDatabase.with { db in
+            let concurrency = await journeys(["work", "--concurrency", "0"], database: db)
+            #expect(concurrency.code != 0)
+            #expect(concurrency.error.contains("concurrency"))
+            let share = await journeys(["work", "--unico-share", "2"], database: db)
+            #expect(share.code != 0)
+            #expect(share.error.contains("unico-share"))
+            let policy = await journeys(["work"], database: db, extra: ["JOURNEYS_RETRY_JITTER_FRACTION": "3"])
+            #expect(policy.code != 0)
+            #expect(policy.error.contains("JOURNEYS_RETRY_JITTER_FRACTION"))
+            let serve = await journeys(["serve", "--with-workers", "--lease", "-1"], database: db)
+            #expect(serve.code != 0)
+            #expect(serve.error.contains("lease"))
+        }
     }
 }
 
@@ -97,20 +97,18 @@ extension WorkCommandTests {
                                                   arguments: ["serve", "--port", "0", "--with-workers", "--poll-interval", "0.1"])
                 }
             }
-            var reconciled = false
-            var projected = false
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline, !(reconciled && projected) {
-                reconciled = try await h.state(open).status == .processCreated
-                let rows = try await h.database.app.query(
-                    "SELECT status FROM journey_state WHERE journey_id = \(open.rawValue)")
-                projected = try rows.first?.decode(0, as: String.self) == "processCreated"
-                try await Task.sleep(for: .milliseconds(100))
+            // The command stops either way; a hang waiting for the journey fails afterwards.
+            let unsettled = await captureError {
+                try await waitUntil("the serve's worker reconciles and projects the journey") {
+                    guard try await h.state(open).status == .processCreated else { return false }
+                    let rows = try await h.database.app.query(
+                        "SELECT status FROM journey_state WHERE journey_id = \(open.rawValue)")
+                    return try rows.first?.decode(0, as: String.self) == "processCreated"
+                }
             }
             serve.cancel()
             let result = await serve.value
-            #expect(reconciled)
-            #expect(projected)
+            if let unsettled { throw unsettled }
             #expect(result.exitCode == 0)
             #expect(capture.text.contains("with worker"))
             #expect(h.emulator.processes().count == 1)

@@ -52,7 +52,7 @@ struct DemoRunner: Sendable {
 
     func run() async throws -> Summary {
         // One manual clock for Unico and the service: moving it expires tokens on both sides.
-        let clock = ManualEmulatorClock(start: Date())
+        let clock = ManualEmulatorClock(Date())
         var configuration = LocalStack.Configuration(clock: clock)
         // The Unico clients sign assertions on the same clock, as real clocks agree: a day's move
         // must not make every assertion look a day old to the emulator.
