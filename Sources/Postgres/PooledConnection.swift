@@ -38,7 +38,8 @@ final class PooledConnection: Sendable {
         return current.checkAlive() ? current : nil
     }
 
-    var isUsable: Bool { connection.withLock { $0?.isUsable ?? false } }
+    /// Whether the pool may lend the connection again (``PostgresConnection/isReusable``).
+    var isUsable: Bool { connection.withLock { $0?.isReusable ?? false } }
 
     func close() { connection.withLock { $0 = nil } }
 }

@@ -20,13 +20,32 @@ extension PostgresConnection {
         return Array(results.dropFirst(leading.count))
     }
 
+    /// A failure that is the connection's (no SQLSTATE) reads `connection_closed` once the
+    /// connection turns out dead, however early libpq noticed; a pipeline cut short leaves the
+    /// connection in pipeline mode, where ``isReusable`` is false and the pool closes it.
     func sendPipeline(_ queries: [PostgresQuery]) throws -> [Result<PostgresRows, PostgresError>] {
         let names = try queries.map { query in statementCache.isEnabled ? try statementCache.name(for: query.sql) ?? prepare(query) : nil }
         roundTrips += 1
         guard PQenterPipelineMode(handle) == 1 else {
-            throw PostgresError(isUsable ? .queryFailed : .connectionClosed, "could not enter pipeline mode: \(Self.lastError(handle))")
+            throw classified(PostgresError(isUsable ? .queryFailed : .connectionClosed,
+                                           "could not enter pipeline mode: \(Self.lastError(handle))"))
         }
-        defer { PQexitPipelineMode(handle) }
+        let outcome = Result { try runPipeline(queries, names: names) }
+        PQexitPipelineMode(handle)
+        switch outcome {
+        case .success(let results): return results.map { $0.mapError(classified) }
+        case .failure(let error as PostgresError): throw classified(error)
+        case .failure(let error): throw error
+        }
+    }
+
+    /// `error`, as `connection_closed` when it is the connection's and the connection is dead.
+    func classified(_ error: PostgresError) -> PostgresError {
+        guard error.code == .queryFailed, error.sqlState == nil, !checkAlive() else { return error }
+        return PostgresError(.connectionClosed, error.message)
+    }
+
+    private func runPipeline(_ queries: [PostgresQuery], names: [String?]) throws -> [Result<PostgresRows, PostgresError>] {
         for (query, name) in zip(queries, names) {
             let sent = withBindPointers(query.binds) { values in
                 if let name { return PQsendQueryPrepared(handle, name, Int32(query.binds.count), values, nil, nil, 0) }

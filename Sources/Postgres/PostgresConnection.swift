@@ -95,6 +95,12 @@ public final class PostgresConnection: @unchecked Sendable {
     /// False once the connection is broken.
     public var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
 
+    /// Usable and at rest (no transaction, out of pipeline mode), as the pool keeps a connection
+    /// it gets back; one a failure left otherwise is closed instead.
+    var isReusable: Bool {
+        isUsable && !isServerInTransaction && PQpipelineStatus(handle) == PQ_PIPELINE_OFF
+    }
+
     /// True while a transaction is open (or failed and not yet rolled back).
     public var isInTransaction: Bool {
         beginDeferred || isServerInTransaction

@@ -101,4 +101,19 @@ import Testing
             #expect(try await db.owner.query("SELECT count(*) FROM t").first?.decode(0, as: Int.self) == 1)
         }
     }
+
+    @Test func aSessionKilledInsideAPipelineAnswersUnavailableAndThePoolLendsAWorkingConnection() async throws {
+        try await TestDatabase.with(migrated: false) { (db: TestDatabase) async throws in
+            let error = await captureError {
+                try await db.owner.transaction { connection in
+                    try connection.enqueue("SELECT 1")
+                    try connection.query("SELECT pg_terminate_backend(pg_backend_pid())")
+                }
+            } as? PostgresError
+            #expect(error?.isUnavailable == true, "\(String(describing: error))")
+            for _ in 0..<3 {
+                #expect(try await db.owner.transaction { try $0.query("SELECT 1").first?.decode(0, as: Int.self) } == 1)
+            }
+        }
+    }
 }
