@@ -97,6 +97,10 @@ if [ "$status" != 0 ]; then
     rm -f "$rerun"
   fi
 fi
+# No compiler warning in our code, in what this run compiled (CI's clean build is checked in .ci/run).
+if ! ops/check-warnings.sh "$log"; then
+  status=1
+fi
 # No test may skip: benchmarks live in `journeys bench` (journeys-bench), not in the suite.
 skipped=$(grep -E '^.{0,4}Test .* skipped' "$log" || true)
 if [ -n "$skipped" ]; then

@@ -21,7 +21,7 @@ enum AccessControlStatements {
     /// Revokes by id or prefix (either may be nil); a second revocation keeps the first time.
     static func revoke(id: UUID?, prefix: String?, at now: Date) -> PostgresQuery {
         """
-        UPDATE api_keys SET revoked_at = coalesce(revoked_at, \(now)) WHERE id = \(id) OR prefix = \(prefix)
+        UPDATE api_keys SET revoked_at = coalesce(revoked_at, \(now)) WHERE id = \(nullable: id) OR prefix = \(nullable: prefix)
         RETURNING \(unsafeSQL: columns)
         """
     }
@@ -53,7 +53,7 @@ enum AccessControlStatements {
     /// Id and revocation of the key with this id or prefix (either may be nil); `FOR UPDATE` with `lock`.
     static func keyReference(id: UUID?, prefix: String?, lock: Bool) -> PostgresQuery {
         """
-        SELECT id, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = \(id) OR prefix = \(prefix)
+        SELECT id, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = \(nullable: id) OR prefix = \(nullable: prefix)
         \(unsafeSQL: lock ? "FOR UPDATE" : "")
         """
     }

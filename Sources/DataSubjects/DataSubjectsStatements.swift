@@ -9,7 +9,7 @@ enum DataSubjectsStatements {
         """
         SELECT data->>'journeyID' FROM events
         WHERE event_type = 'JourneyStarted' AND data->'subject'->>'reference' = \(subject)
-          AND (\(tenant)::text IS NULL OR coalesce(data->>'tenant', 'default') = \(tenant))
+          AND (\(nullable: tenant)::text IS NULL OR coalesce(data->>'tenant', 'default') = \(nullable: tenant))
         ORDER BY position
         """
     }

@@ -62,7 +62,7 @@ enum UnicoSettings {
             }
         }
         if let path, configurations.isEmpty, try tenantConfigurations(file: path).isEmpty {
-            throw AppError(.invalidInput, "\(path ?? "") configures no Unico environment: give it a \"uat\" or \"prod\" object")
+            throw AppError(.invalidInput, "\(path) configures no Unico environment: give it a \"uat\" or \"prod\" object")
         }
         return configurations
     }

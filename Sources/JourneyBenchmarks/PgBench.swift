@@ -33,8 +33,10 @@ struct PgBench {
         if let password = database.option("password") {
             let passfile = directory + "/pgpass"
             let escaped = password.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:")
-            FileManager.default.createFile(atPath: passfile, contents: Data("*:*:*:*:\(escaped)\n".utf8),
-                                           attributes: [.posixPermissions: 0o600])
+            guard FileManager.default.createFile(atPath: passfile, contents: Data("*:*:*:*:\(escaped)\n".utf8),
+                                                 attributes: [.posixPermissions: 0o600]) else {
+                throw EmbeddedPostgresError(.commandFailed, "cannot write pgbench's password file \(passfile)")
+            }
             options.append("passfile=\(Self.quote(passfile))")
         }
         connection = options.joined(separator: " ")

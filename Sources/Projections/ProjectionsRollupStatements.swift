@@ -16,7 +16,7 @@ extension ProjectionsStatements {
                         "result_fetched", "closed_by_user", "timed_out", "attempts", "expired_attempts"]
         let add = counters.map { "\($0) = d.\($0) + EXCLUDED.\($0)" }.joined(separator: ", ")
         return """
-            WITH ids AS (SELECT json_array_elements_text(\(ids)::json) AS journey_id),
+            WITH ids AS (SELECT json_array_elements_text(\(nullable: ids)::json) AS journey_id),
             a AS (
                 SELECT journey_id, bool_or(token_issued_at IS NOT NULL) AS token, bool_or(capture_opened_at IS NOT NULL) AS capture,
                        bool_or(callback_outcome = 'success') AS callback, bool_or(result_fetched_at IS NOT NULL) AS result,
