@@ -52,6 +52,12 @@ if ! ops/check-sql.sh; then
   rm -f "$log"
   exit 1
 fi
+# The code's layout is the one .swift-format describes (ops/check-format.sh --fix applies it).
+if ! ops/check-format.sh; then
+  echo "error: files not formatted as .swift-format says (see above)" >&2
+  rm -f "$log"
+  exit 1
+fi
 # The iOS app's library builds alone and depends on nothing of the server (the iOS guide's promise).
 if ! grep -qE '^ *\.target\(name: "JourneyClient"\),$' Package.swift || ! swift build --target JourneyClient; then
   echo "error: JourneyClient must be a target without dependencies that builds alone" >&2
