@@ -34,30 +34,42 @@ let package = Package(
         .target(name: "Observability"),
         .target(name: "Lifecycle"),
         .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "Timestamps", "Lifecycle"]),
-        .target(name: "OutboundWebhooks", dependencies: [
-            "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy", "AccessControl", "Lifecycle", "Timestamps",
-            "OutboundHTTP",
-        ]),
+        .target(
+            name: "OutboundWebhooks",
+            dependencies: [
+                "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy", "AccessControl", "Lifecycle", "Timestamps",
+                "OutboundHTTP",
+            ]),
         .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain", "Timestamps"]),
-        .target(name: "Audit", dependencies: [
-            "Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore", "Timestamps",
-        ]),
-        .target(name: "JourneyAPI", dependencies: [
-            "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
-            "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit", "Projections",
-            "Lifecycle", "DataSubjects", "OutboundWebhooks", "RateBudget",
-        ]),
-        .target(name: "Workers", dependencies: [
-            "Postgres", "EventStore", "JourneyDomain", "JourneyEngine", "HumanTokenAPI", "Observability", "Lifecycle",
-        ]),
+        .target(
+            name: "Audit",
+            dependencies: [
+                "Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore", "Timestamps",
+            ]),
+        .target(
+            name: "JourneyAPI",
+            dependencies: [
+                "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
+                "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit", "Projections",
+                "Lifecycle", "DataSubjects", "OutboundWebhooks", "RateBudget",
+            ]),
+        .target(
+            name: "Workers",
+            dependencies: [
+                "Postgres", "EventStore", "JourneyDomain", "JourneyEngine", "HumanTokenAPI", "Observability", "Lifecycle",
+            ]),
         .target(name: "JourneyStore", dependencies: ["EventStore", "JourneyDomain", "Postgres"]),
-        .target(name: "JourneyEngine", dependencies: [
-            "EventStore", "JourneyDomain", "JourneyStore", "Observability", "Postgres", "Privacy", "HumanTokenAPI",
-        ]),
+        .target(
+            name: "JourneyEngine",
+            dependencies: [
+                "EventStore", "JourneyDomain", "JourneyStore", "Observability", "Postgres", "Privacy", "HumanTokenAPI",
+            ]),
         .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain"]),
-        .target(name: "DataSubjects", dependencies: [
-            "Audit", "JourneyDomain", "JourneyEngine", "Postgres", "Privacy", "Timestamps",
-        ]),
+        .target(
+            name: "DataSubjects",
+            dependencies: [
+                "Audit", "JourneyDomain", "JourneyEngine", "Postgres", "Privacy", "Timestamps",
+            ]),
         .target(name: "Retention", dependencies: ["DataSubjects", "JourneyDomain", "Postgres", "Lifecycle", "Observability"]),
         .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography"]),
 
@@ -67,29 +79,37 @@ let package = Package(
         .target(name: "JourneyClient"),
 
         // Composition root, commands, benchmarks and the executables
-        .target(name: "JourneyApp", dependencies: [
-            "AccessControl", "CLI", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyDomain", "JourneyAPI",
-            "Migrations", "OutboundWebhooks", "Postgres", "Privacy", "RateBudget", "UnicoEmulator", "Workers",
-            "Lifecycle", "Observability", "Projections", "DataSubjects", "JourneyEngine", "Retention",
-        ]),
-        .target(name: "JourneyBenchmarks", dependencies: [
-            "CLI", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyApp", "JourneyDomain",
-            "JourneyEngine", "Migrations", "Postgres", "Projections", "Reports", "Workers", "JourneyAPI", "Observability",
-        ]),
-        .target(name: "JourneyCommands", dependencies: [
-            "AccessControl", "Audit", "CLI", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI",
-            "JourneyApp", "JourneyDomain", "JourneyAPI", "Migrations", "OutboundWebhooks", "Postgres",
-            "Privacy", "Projections", "Reports", "SDKLiteSimulator", "Timestamps", "UnicoEmulator", "Workers", "Lifecycle",
-            "DataSubjects", "JourneyEngine", "Retention",
-        ]),
+        .target(
+            name: "JourneyApp",
+            dependencies: [
+                "AccessControl", "CLI", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyDomain", "JourneyAPI",
+                "Migrations", "OutboundWebhooks", "Postgres", "Privacy", "RateBudget", "UnicoEmulator", "Workers",
+                "Lifecycle", "Observability", "Projections", "DataSubjects", "JourneyEngine", "Retention",
+            ]),
+        .target(
+            name: "JourneyBenchmarks",
+            dependencies: [
+                "CLI", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyApp", "JourneyDomain",
+                "JourneyEngine", "Migrations", "Postgres", "Projections", "Reports", "Workers", "JourneyAPI", "Observability",
+            ]),
+        .target(
+            name: "JourneyCommands",
+            dependencies: [
+                "AccessControl", "Audit", "CLI", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI",
+                "JourneyApp", "JourneyDomain", "JourneyAPI", "Migrations", "OutboundWebhooks", "Postgres",
+                "Privacy", "Projections", "Reports", "SDKLiteSimulator", "Timestamps", "UnicoEmulator", "Workers", "Lifecycle",
+                "DataSubjects", "JourneyEngine", "Retention",
+            ]),
         .executableTarget(name: "journeys", dependencies: ["CLI", "Cryptography", "JourneyCommands"]),
         .executableTarget(name: "journeys-bench", dependencies: ["CLI", "Cryptography", "JourneyBenchmarks"]),
 
         // Test support and tests
-        .target(name: "JourneyTesting", dependencies: [
-            "AccessControl", "Cryptography", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyAPI", "JourneyApp",
-            "JourneyDomain", "Migrations", "Observability", "Postgres", "Projections", "UnicoEmulator", "Workers",
-        ]),
+        .target(
+            name: "JourneyTesting",
+            dependencies: [
+                "AccessControl", "Cryptography", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyAPI", "JourneyApp",
+                "JourneyDomain", "Migrations", "Observability", "Postgres", "Projections", "UnicoEmulator", "Workers",
+            ]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "EmbeddedPostgres", "JourneyTesting"]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting", "Postgres"]),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
@@ -100,63 +120,97 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
         .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography", "HTTPServer", "JourneyTesting"]),
         .testTarget(name: "RateBudgetTests", dependencies: ["RateBudget", "HumanTokenAPI", "Postgres", "JourneyTesting"]),
-        .testTarget(name: "HumanTokenAPITests", dependencies: [
-            "HumanTokenAPI", "UnicoEmulator", "Cryptography", "Timestamps", "JourneyTesting", "HTTPServer", "Observability",
-        ]),
-        .testTarget(name: "SDKLiteSimulatorTests", dependencies: [
-            "SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography", "JourneyTesting",
-        ]),
+        .testTarget(
+            name: "HumanTokenAPITests",
+            dependencies: [
+                "HumanTokenAPI", "UnicoEmulator", "Cryptography", "Timestamps", "JourneyTesting", "HTTPServer", "Observability",
+            ]),
+        .testTarget(
+            name: "SDKLiteSimulatorTests",
+            dependencies: [
+                "SDKLiteSimulator", "UnicoEmulator", "HumanTokenAPI", "Cryptography", "JourneyTesting",
+            ]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "JourneyTesting"]),
-        .testTarget(name: "ProjectionsTests", dependencies: [
-            "Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore", "JourneyEngine", "Postgres",
-        ]),
-        .testTarget(name: "OutboundWebhooksTests", dependencies: [
-            "OutboundWebhooks", "JourneyTesting", "Cryptography", "HTTPServer", "EventStore", "JourneyDomain", "JourneyStore",
-            "JourneyEngine", "AccessControl", "Privacy", "CLI", "Migrations", "JourneyCommands", "Postgres", "Timestamps",
-        ]),
-        .testTarget(name: "JourneyAPITests", dependencies: [
-            "JourneyAPI", "JourneyEngine", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
-            "AccessControl", "JourneyDomain", "EventStore", "Projections", "Postgres", "Observability",
-        ]),
-        .testTarget(name: "JourneyClientTests", dependencies: [
-            "JourneyClient", "JourneyAPI", "JourneyTesting", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
-            "AccessControl",
-        ]),
-        .testTarget(name: "JourneyStoreTests", dependencies: ["JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres"]),
-        .testTarget(name: "JourneyEngineTests", dependencies: [
-            "JourneyEngine", "JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres", "HumanTokenAPI",
-            "Privacy",
-        ]),
-        .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain", "Postgres"]),
+        .testTarget(
+            name: "ProjectionsTests",
+            dependencies: [
+                "Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore", "JourneyEngine", "Postgres",
+            ]),
+        .testTarget(
+            name: "OutboundWebhooksTests",
+            dependencies: [
+                "OutboundWebhooks", "JourneyTesting", "Cryptography", "HTTPServer", "EventStore", "JourneyDomain", "JourneyStore",
+                "JourneyEngine", "AccessControl", "Privacy", "CLI", "Migrations", "JourneyCommands", "Postgres", "Timestamps",
+            ]),
+        .testTarget(
+            name: "JourneyAPITests",
+            dependencies: [
+                "JourneyAPI", "JourneyEngine", "JourneyTesting", "HTTPServer", "UnicoEmulator", "SDKLiteSimulator",
+                "HumanTokenAPI",
+                "AccessControl", "JourneyDomain", "EventStore", "Projections", "Postgres", "Observability",
+            ]),
+        .testTarget(
+            name: "JourneyClientTests",
+            dependencies: [
+                "JourneyClient", "JourneyAPI", "JourneyTesting", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
+                "AccessControl",
+            ]),
+        .testTarget(
+            name: "JourneyStoreTests",
+            dependencies: ["JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres"]),
+        .testTarget(
+            name: "JourneyEngineTests",
+            dependencies: [
+                "JourneyEngine", "JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres", "HumanTokenAPI",
+                "Privacy",
+            ]),
+        .testTarget(
+            name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain", "Postgres"]),
         .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography", "Postgres"]),
-        .testTarget(name: "ReportsTests", dependencies: [
-            "Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore", "Migrations", "Postgres",
-            "JourneyCommands", "JourneyAPI", "JourneyEngine", "HTTPServer", "AccessControl", "CLI", "Timestamps",
-        ]),
-        .testTarget(name: "AuditTests", dependencies: [
-            "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore", "CLI",
-            "JourneyAPI", "JourneyEngine", "HTTPServer", "Postgres", "Projections", "JourneyCommands", "Timestamps",
-        ]),
-        .testTarget(name: "WorkersTests", dependencies: [
-            "Workers", "JourneyTesting", "JourneyAPI", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
-            "AccessControl", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
-            "JourneyStore", "Cryptography", "JourneyApp", "CLI", "JourneyCommands", "Postgres", "Observability",
-            "EmbeddedPostgres", "Migrations",
-        ]),
-        .testTarget(name: "JourneyCommandsTests", dependencies: [
-            "JourneyCommands", "JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI", "AccessControl", "EventStore", "Postgres",
-        ]),
-        .testTarget(name: "JourneyBenchmarksTests", dependencies: [
-            "JourneyBenchmarks", "JourneyTesting", "HTTPServer", "JourneyCommands", "CLI",
-        ]),
-        .testTarget(name: "DataSubjectsTests", dependencies: [
-            "DataSubjects", "JourneyTesting", "AccessControl", "Audit", "EventStore", "SDKLiteSimulator", "JourneyCommands",
-            "Cryptography", "Reports",
-        ]),
-        .testTarget(name: "RetentionTests", dependencies: [
-            "Retention", "DataSubjects", "JourneyTesting", "JourneyEngine", "JourneyDomain", "EventStore", "SDKLiteSimulator",
-            "JourneyCommands", "Postgres", "Cryptography", "Workers",
-        ]),
+        .testTarget(
+            name: "ReportsTests",
+            dependencies: [
+                "Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore", "Migrations",
+                "Postgres",
+                "JourneyCommands", "JourneyAPI", "JourneyEngine", "HTTPServer", "AccessControl", "CLI", "Timestamps",
+            ]),
+        .testTarget(
+            name: "AuditTests",
+            dependencies: [
+                "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore", "CLI",
+                "JourneyAPI", "JourneyEngine", "HTTPServer", "Postgres", "Projections", "JourneyCommands", "Timestamps",
+            ]),
+        .testTarget(
+            name: "WorkersTests",
+            dependencies: [
+                "Workers", "JourneyTesting", "JourneyAPI", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
+                "AccessControl", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
+                "JourneyStore", "Cryptography", "JourneyApp", "CLI", "JourneyCommands", "Postgres", "Observability",
+                "EmbeddedPostgres", "Migrations",
+            ]),
+        .testTarget(
+            name: "JourneyCommandsTests",
+            dependencies: [
+                "JourneyCommands", "JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI", "AccessControl", "EventStore",
+                "Postgres",
+            ]),
+        .testTarget(
+            name: "JourneyBenchmarksTests",
+            dependencies: [
+                "JourneyBenchmarks", "JourneyTesting", "HTTPServer", "JourneyCommands", "CLI",
+            ]),
+        .testTarget(
+            name: "DataSubjectsTests",
+            dependencies: [
+                "DataSubjects", "JourneyTesting", "AccessControl", "Audit", "EventStore", "SDKLiteSimulator", "JourneyCommands",
+                "Cryptography", "Reports",
+            ]),
+        .testTarget(
+            name: "RetentionTests",
+            dependencies: [
+                "Retention", "DataSubjects", "JourneyTesting", "JourneyEngine", "JourneyDomain", "EventStore", "SDKLiteSimulator",
+                "JourneyCommands", "Postgres", "Cryptography", "Workers",
+            ]),
     ]
 )

@@ -15,8 +15,10 @@ public struct APIKey: Sendable, Hashable {
     /// The tenant that owns the key; it reads only that tenant's journeys.
     public let tenant: String
 
-    public init(id: UUID, name: String, prefix: String, scopes: [Scope], createdAt: Date,
-                lastUsedAt: Date?, revokedAt: Date?, tenant: String = Tenant.defaultName) {
+    public init(
+        id: UUID, name: String, prefix: String, scopes: [Scope], createdAt: Date,
+        lastUsedAt: Date?, revokedAt: Date?, tenant: String = Tenant.defaultName
+    ) {
         self.id = id
         self.name = name
         self.prefix = prefix

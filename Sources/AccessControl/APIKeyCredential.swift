@@ -45,11 +45,13 @@ public struct APIKeyCredential: Sendable, CustomStringConvertible, CustomReflect
         let marker = Array(Self.marker.utf8)
         let secretStart = marker.count + Self.prefixLength + 1
         guard bytes.count == secretStart + Self.secretLength,
-              bytes.starts(with: marker), bytes[secretStart - 1] == UInt8(ascii: "_") else { return nil }
+            bytes.starts(with: marker), bytes[secretStart - 1] == UInt8(ascii: "_")
+        else { return nil }
         let prefix = bytes[marker.count..<(secretStart - 1)]
         guard Self.isPrefix(prefix) else { return nil }
         guard let secret = Base64URL.decode(String(decoding: bytes[secretStart...], as: UTF8.self)),
-              secret.count == Self.secretByteCount else { return nil }
+            secret.count == Self.secretByteCount
+        else { return nil }
         self.init(prefix: String(decoding: prefix, as: UTF8.self), text: String(text))
     }
 

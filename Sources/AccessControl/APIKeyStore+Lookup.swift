@@ -16,8 +16,10 @@ extension APIKeyStore {
 
     /// The key with id `id` or prefix `prefix` (either may be nil) and whether it is revoked; nil
     /// when none matches. With `lock`, row-locks it for the caller's transaction.
-    public static func key(id: UUID?, prefix: String?, lock: Bool = false,
-                           on connection: PostgresConnection) throws -> (id: UUID, revoked: Bool)? {
+    public static func key(
+        id: UUID?, prefix: String?, lock: Bool = false,
+        on connection: PostgresConnection
+    ) throws -> (id: UUID, revoked: Bool)? {
         try connection.query(AccessControlStatements.keyReference(id: id, prefix: prefix, lock: lock)).first.map {
             (try $0.decode("id"), try $0.decode("revoked"))
         }

@@ -34,8 +34,10 @@ public struct APIKeyStore: Sendable {
     private let verified: VerifiedKeyCache
 
     /// `now` stamps creation, revocation and last use; tests pass a controllable clock.
-    public init(client: PostgresClient, configuration: Configuration = Configuration(),
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        client: PostgresClient, configuration: Configuration = Configuration(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.client = client
         self.configuration = configuration
         self.now = now
@@ -48,7 +50,8 @@ public struct APIKeyStore: Sendable {
     /// Throws `invalid_argument` for an empty or overlong name, a name with control
     /// characters, no scopes or a malformed tenant name, `tenant_not_found` naming an unknown tenant.
     public func create(name: String, scopes: [Scope], tenant: String = Tenant.defaultName) async throws
-        -> (key: APIKey, plaintext: String) {
+        -> (key: APIKey, plaintext: String)
+    {
         let name = try validName(name)
         let tenant = try Tenant.validName(tenant)
         guard !scopes.isEmpty else {
@@ -60,14 +63,16 @@ public struct APIKeyStore: Sendable {
             attempt += 1
             let credential = APIKeyCredential.generate()
             do {
-                let rows = try await client.query(AccessControlStatements.insertKey(
-                    id: SecureRandom.uuid(), name: name, prefix: credential.prefix, secretHash: credential.hash,
-                    scopes: scopes, tenant: tenant, createdAt: now()))
+                let rows = try await client.query(
+                    AccessControlStatements.insertKey(
+                        id: SecureRandom.uuid(), name: name, prefix: credential.prefix, secretHash: credential.hash,
+                        scopes: scopes, tenant: tenant, createdAt: now()))
                 return (try Self.decodeOne(rows), credential.text)
             } catch let error as PostgresError where error.code == .foreignKeyViolation {
                 throw AccessError(.tenantNotFound, "no tenant is named '\(tenant)' (journeys tenants create \(tenant))")
             } catch let error as PostgresError
-                where error.code == .uniqueViolation && error.constraint == "api_keys_prefix_key" && attempt < 3 {
+                where error.code == .uniqueViolation && error.constraint == "api_keys_prefix_key" && attempt < 3
+            {
                 continue  // 40-bit prefixes collide rarely; draw another key.
             }
         }
@@ -87,7 +92,8 @@ public struct APIKeyStore: Sendable {
         let id = UUID(uuidString: reference)
         let prefix = APIKeyCredential.isPrefix(reference.lowercased()) ? reference.lowercased() : nil
         guard id != nil || prefix != nil else {
-            throw AccessError(.invalidArgument,
+            throw AccessError(
+                .invalidArgument,
                 "expected a key id (UUID) or prefix (\(APIKeyCredential.prefixLength) characters of a-z, 2-7)")
         }
         let rows = try await client.query(AccessControlStatements.revoke(id: id, prefix: prefix, at: now()))
@@ -123,8 +129,9 @@ public struct APIKeyStore: Sendable {
         guard matches, let key = stored?.key, !key.isRevoked else { throw AccessError.invalidCredentials }
         let touched = Self.isStale(key.lastUsedAt, at: at, interval: configuration.touchInterval)
         if touched { await touch(key, at: at) }
-        verified.store(VerifiedKeyCache.Entry(key: key, verifiedAt: at, touchedAt: touched ? at : key.lastUsedAt),
-                       for: credential.hash)
+        verified.store(
+            VerifiedKeyCache.Entry(key: key, verifiedAt: at, touchedAt: touched ? at : key.lastUsedAt),
+            for: credential.hash)
         return key.principal
     }
 

@@ -6,8 +6,10 @@ enum AccessControlStatements {
     /// The columns ``APIKeyStore/decode(_:)`` reads, by name.
     static let columns = "id, name, prefix, array_to_string(scopes, ',') AS scopes, created_at, last_used_at, revoked_at, tenant"
 
-    static func insertKey(id: UUID, name: String, prefix: String, secretHash: Data, scopes: [String], tenant: String,
-                          createdAt: Date) -> PostgresQuery {
+    static func insertKey(
+        id: UUID, name: String, prefix: String, secretHash: Data, scopes: [String], tenant: String,
+        createdAt: Date
+    ) -> PostgresQuery {
         """
         INSERT INTO api_keys (id, name, prefix, secret_hash, scopes, tenant, created_at)
         VALUES (\(id), \(name), \(prefix), \(secretHash), \(scopes), \(tenant), \(createdAt))

@@ -63,17 +63,22 @@ public struct ClientTokenIssuer: Sendable {
     /// Throws `invalid_configuration` when it is unset or not 32 bytes of base64url; the
     /// message never repeats the value.
     public init(environment: [String: String], configuration: Configuration = Configuration()) throws {
-        self.init(keys: try TokenKeyring.fromEnvironment(environment, current: Self.environmentVariable,
-                                                         previous: Self.previousKeysVariable),
-                  configuration: configuration)
+        self.init(
+            keys: try TokenKeyring.fromEnvironment(
+                environment, current: Self.environmentVariable,
+                previous: Self.previousKeysVariable),
+            configuration: configuration)
     }
 
     /// The dashboard session issuer: ``sessionKeyVariable`` and ``previousSessionKeysVariable``.
     public static func sessions(environment: [String: String], configuration: Configuration = Configuration()) throws
-        -> ClientTokenIssuer {
-        ClientTokenIssuer(keys: try TokenKeyring.fromEnvironment(environment, current: sessionKeyVariable,
-                                                                 previous: previousSessionKeysVariable),
-                          configuration: configuration)
+        -> ClientTokenIssuer
+    {
+        ClientTokenIssuer(
+            keys: try TokenKeyring.fromEnvironment(
+                environment, current: sessionKeyVariable,
+                previous: previousSessionKeysVariable),
+            configuration: configuration)
     }
 
     /// DEVELOPMENT ONLY: an issuer with a fixed, publicly known key, for tests and `journeys demo`.
@@ -81,15 +86,17 @@ public struct ClientTokenIssuer: Sendable {
     /// can refuse to start with it.
     public static func development(configuration: Configuration = Configuration()) throws -> ClientTokenIssuer {
         let seed = SHA256.hash("journeys development client-token key: public, never use in production")
-        return ClientTokenIssuer(keys: TokenKeyring(current: try Ed25519PrivateKey(rawRepresentation: seed)),
-                                 configuration: configuration, isDevelopmentKey: true)
+        return ClientTokenIssuer(
+            keys: TokenKeyring(current: try Ed25519PrivateKey(rawRepresentation: seed)),
+            configuration: configuration, isDevelopmentKey: true)
     }
 
     /// DEVELOPMENT ONLY: the dashboard session issuer of the embedded stack, with its own fixed, public key.
     public static func developmentSessions(configuration: Configuration = Configuration()) throws -> ClientTokenIssuer {
         let seed = SHA256.hash("journeys development dashboard-session key: public, never use in production")
-        return ClientTokenIssuer(keys: TokenKeyring(current: try Ed25519PrivateKey(rawRepresentation: seed)),
-                                 configuration: configuration, isDevelopmentKey: true)
+        return ClientTokenIssuer(
+            keys: TokenKeyring(current: try Ed25519PrivateKey(rawRepresentation: seed)),
+            configuration: configuration, isDevelopmentKey: true)
     }
 
     /// The key that verifies this issuer's new tokens, for services that only verify.
@@ -105,7 +112,8 @@ public struct ClientTokenIssuer: Sendable {
 
     private func sign(subject: UUID, audience: String, now: Date, lifetime: TimeInterval) throws -> String {
         guard lifetime > 0, lifetime <= configuration.maximumLifetime else {
-            throw AccessError(.invalidArgument,
+            throw AccessError(
+                .invalidArgument,
                 "a token lives more than 0 and at most \(Int(configuration.maximumLifetime)) s")
         }
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))

@@ -29,8 +29,9 @@ public enum Scope: String, Sendable, Hashable, CaseIterable, Comparable, CustomS
     /// Parses a raw value; the error lists the allowed ones.
     public static func parse(_ text: String) throws -> Scope {
         guard let scope = Scope(rawValue: text) else {
-            throw AccessError(.invalidArgument,
-                              "unknown scope '\(text.prefix(40))'; allowed: \(allowedValues)")
+            throw AccessError(
+                .invalidArgument,
+                "unknown scope '\(text.prefix(40))'; allowed: \(allowedValues)")
         }
         return scope
     }

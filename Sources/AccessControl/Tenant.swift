@@ -19,11 +19,13 @@ public struct Tenant: Sendable, Hashable {
     /// letter; `invalid_argument` naming the rule otherwise.
     public static func validName(_ name: String) throws -> String {
         let scalars = Array(name.unicodeScalars)
-        let valid = !scalars.isEmpty && scalars.count <= maximumNameLength
+        let valid =
+            !scalars.isEmpty && scalars.count <= maximumNameLength
             && ("a"..."z").contains(scalars[0])
             && scalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
         guard valid else {
-            throw AccessError(.invalidArgument,
+            throw AccessError(
+                .invalidArgument,
                 "invalid tenant name '\(String(name.prefix(maximumNameLength)))': use 1 to \(maximumNameLength) of a-z, 0-9, "
                     + "'-' and '_', starting with a letter")
         }

@@ -41,7 +41,8 @@ public struct TokenKeyring: Sendable {
     /// (`invalid_configuration`) name the variable, and the entry for `previous`, never a value.
     public static func fromEnvironment(_ variables: [String: String], current: String, previous: String) throws -> TokenKeyring {
         guard let text = variables[current]?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
-            throw AccessError(.invalidConfiguration,
+            throw AccessError(
+                .invalidConfiguration,
                 "\(current) is not set: set it to 32 random bytes in base64url (openssl rand 32 | basenc --base64url)")
         }
         guard let key = Self.privateKey(text) else {
@@ -53,7 +54,8 @@ public struct TokenKeyring: Sendable {
             let entry = entry.trimmingCharacters(in: .whitespacesAndNewlines)
             if entry.isEmpty { continue }
             guard let key = Self.privateKey(entry) else {
-                throw AccessError(.invalidConfiguration,
+                throw AccessError(
+                    .invalidConfiguration,
                     "\(previous) entry \(index + 1) must be \(Ed25519PrivateKey.byteCount) bytes in base64url")
             }
             older.append(key.publicKey)
@@ -80,7 +82,8 @@ public struct TokenKeyring: Sendable {
                 key = signingKey.publicKey
             case .string(let kid)?:
                 guard let known = verificationKeys[kid] else {
-                    throw AccessError(.invalidToken, "the \(what) is signed by an unknown key (kid \(String(kid.prefix(16)).debugDescription))")
+                    throw AccessError(
+                        .invalidToken, "the \(what) is signed by an unknown key (kid \(String(kid.prefix(16)).debugDescription))")
                 }
                 key = known
             default:

@@ -38,7 +38,8 @@ public struct AuditCheckpoint: Sendable, Equatable {
 
     /// The signed text, one `name=value` per line.
     public static func payload(createdAt: Date, summary: LogSummary, previousSignature: Data) -> Data {
-        Data("""
+        Data(
+            """
             journeys-audit-checkpoint-v1
             created_at=\(RFC3339.string(from: createdAt))
             transaction_id=\(summary.cut.transactionID)

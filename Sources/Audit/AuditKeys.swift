@@ -54,20 +54,25 @@ public struct AuditKeys: Sendable {
                 if bytes.count == Ed25519PrivateKey.byteCount { return try Ed25519PrivateKey(rawRepresentation: bytes) }
                 return try Ed25519PrivateKey(pem: String(decoding: bytes, as: UTF8.self))
             } catch {
-                throw AuditError(.signingKey, "\(Configuration.signingKeyVariable) (\(path)) is not an Ed25519 private key "
-                                 + "(PKCS#8 PEM or 32 raw bytes)", field: Configuration.signingKeyVariable)
+                throw AuditError(
+                    .signingKey,
+                    "\(Configuration.signingKeyVariable) (\(path)) is not an Ed25519 private key "
+                        + "(PKCS#8 PEM or 32 raw bytes)", field: Configuration.signingKeyVariable)
             }
         }
         var trusted: [Ed25519PublicKey] = []
         for path in configuration.publicKeyPaths {
             let bytes = try read(path, variable: Configuration.publicKeysVariable)
             do {
-                trusted.append(bytes.count == Ed25519PublicKey.byteCount
-                               ? try Ed25519PublicKey(rawRepresentation: bytes)
-                               : try Ed25519PublicKey(pem: String(decoding: bytes, as: UTF8.self)))
+                trusted.append(
+                    bytes.count == Ed25519PublicKey.byteCount
+                        ? try Ed25519PublicKey(rawRepresentation: bytes)
+                        : try Ed25519PublicKey(pem: String(decoding: bytes, as: UTF8.self)))
             } catch {
-                throw AuditError(.signingKey, "\(Configuration.publicKeysVariable): \(path) is not an Ed25519 public key "
-                                 + "(PEM or 32 raw bytes)", field: Configuration.publicKeysVariable)
+                throw AuditError(
+                    .signingKey,
+                    "\(Configuration.publicKeysVariable): \(path) is not an Ed25519 public key "
+                        + "(PEM or 32 raw bytes)", field: Configuration.publicKeysVariable)
             }
         }
         return AuditKeys(signingKey: signing, trusted: trusted)

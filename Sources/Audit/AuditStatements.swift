@@ -14,8 +14,10 @@ enum AuditStatements {
         id, created_at, transaction_id::text, position, streams, events, heads_digest, previous_signature, public_key, signature
         """
 
-    static func insert(createdAt: Date, summary: LogSummary, previousSignature: Data, publicKey: Data,
-                       signature: Data) -> PostgresQuery {
+    static func insert(
+        createdAt: Date, summary: LogSummary, previousSignature: Data, publicKey: Data,
+        signature: Data
+    ) -> PostgresQuery {
         """
         INSERT INTO audit_checkpoints (created_at, transaction_id, position, streams, events, heads_digest,
             previous_signature, public_key, signature)

@@ -64,8 +64,9 @@ public struct CheckpointVerifier: Sendable {
             let expectedPrevious = previous?.signatureDigest ?? AuditCheckpoint.genesis
             var reasons: [String] = []
             if checkpoint.previousSignature != expectedPrevious {
-                reasons.append(previous.map { "does not follow checkpoint \($0.id) (a checkpoint was removed or altered)" }
-                    ?? "the first stored checkpoint does not start the chain (earlier checkpoints were removed)")
+                reasons.append(
+                    previous.map { "does not follow checkpoint \($0.id) (a checkpoint was removed or altered)" }
+                        ?? "the first stored checkpoint does not start the chain (earlier checkpoints were removed)")
             }
             let pinned = trusted.contains(checkpoint.publicKey)
             if !pinned, !configuration.allowUnpinnedKeys {
@@ -76,7 +77,9 @@ public struct CheckpointVerifier: Sendable {
             let summary = checkpoint.summary
             let now = try await client.withConnection { try LogSummary.compute(upTo: summary.cut, on: $0) }
             if now.events != summary.events {
-                reasons.append("the log holds \(now.events) events up to position \(summary.cut.position), the checkpoint signed \(summary.events)")
+                reasons.append(
+                    "the log holds \(now.events) events up to position \(summary.cut.position), the checkpoint signed \(summary.events)"
+                )
             }
             if now.streams != summary.streams {
                 reasons.append("the log holds \(now.streams) streams up to the cut, the checkpoint signed \(summary.streams)")

@@ -64,8 +64,10 @@ public struct EvidenceBundle: Sendable, Encodable {
     public var state: StateSummary
 
     /// Collects the bundle of `id`; throws `journey_not_found` for a journey without events.
-    public static func collect(_ id: JourneyID, client: PostgresClient, keys: AuditKeys,
-                               now: Date = Date()) async throws -> EvidenceBundle {
+    public static func collect(
+        _ id: JourneyID, client: PostgresClient, keys: AuditKeys,
+        now: Date = Date()
+    ) async throws -> EvidenceBundle {
         let stream = JourneyRepository.stream(id)
         let recorded = try await EventStore(client: client).readStream(stream, from: 1, limit: Int(Int32.max))
         guard !recorded.isEmpty else { throw AuditError(.journeyNotFound, "no journey has id \(id.rawValue)") }
@@ -77,7 +79,8 @@ public struct EvidenceBundle: Sendable, Encodable {
             checkpoint = Checkpoint(
                 id: stored.id, createdAt: RFC3339.string(from: stored.createdAt),
                 transactionId: String(stored.summary.cut.transactionID), position: stored.summary.cut.position,
-                streams: stored.summary.streams, events: stored.summary.events, headsDigest: Hex.encode(stored.summary.headsDigest),
+                streams: stored.summary.streams, events: stored.summary.events,
+                headsDigest: Hex.encode(stored.summary.headsDigest),
                 previousSignature: Hex.encode(stored.previousSignature), payload: String(decoding: stored.payload, as: UTF8.self),
                 signature: Hex.encode(stored.signature), publicKey: Hex.encode(stored.publicKey),
                 publicKeyPEM: try publicKey.pem, keyId: CheckpointVerifier.keyID(stored.publicKey),
@@ -87,12 +90,13 @@ public struct EvidenceBundle: Sendable, Encodable {
         return EvidenceBundle(
             journeyId: id.rawValue, stream: stream.rawValue, exportedAt: RFC3339.string(from: now),
             events: recorded.map { event in
-                Event(position: event.position, transactionId: String(event.transactionID), version: event.streamVersion,
-                      id: event.id.uuidString.lowercased(), type: event.type, recordedAt: RFC3339.string(from: event.recordedAt),
-                      recordedAtMicros: RFC3339.microseconds(since1970: event.recordedAt),
-                      correlationId: event.metadata.correlationID?.uuidString.lowercased(),
-                      causationId: event.metadata.causationID?.uuidString.lowercased(), actor: event.metadata.actor,
-                      data: event.data.text, previousHash: Hex.encode(event.previousHash), hash: Hex.encode(event.hash))
+                Event(
+                    position: event.position, transactionId: String(event.transactionID), version: event.streamVersion,
+                    id: event.id.uuidString.lowercased(), type: event.type, recordedAt: RFC3339.string(from: event.recordedAt),
+                    recordedAtMicros: RFC3339.microseconds(since1970: event.recordedAt),
+                    correlationId: event.metadata.correlationID?.uuidString.lowercased(),
+                    causationId: event.metadata.causationID?.uuidString.lowercased(), actor: event.metadata.actor,
+                    data: event.data.text, previousHash: Hex.encode(event.previousHash), hash: Hex.encode(event.hash))
             },
             verification: StreamChain.verify(recorded), checkpoint: checkpoint, state: StateSummary(timeline.state))
     }

@@ -52,17 +52,21 @@ public struct JourneyTimeline: Sendable {
             do {
                 decoded = try JourneyEvent(type: event.type, text: event.data.text)
             } catch {
-                throw AuditError(.undecodableEvent, "event \(event.streamVersion) of journey \(id.rawValue) does not decode: \(error.code)")
+                throw AuditError(
+                    .undecodableEvent, "event \(event.streamVersion) of journey \(id.rawValue) does not decode: \(error.code)")
             }
             state = Journey.evolve(state, decoded)
             if case .personalDataDisclosed(let disclosed) = decoded {
                 disclosures.append(Disclosure(disclosed, recordedAt: event.recordedAt, version: event.streamVersion))
             }
-            entries.append(Entry(recordedAt: event.recordedAt, version: event.streamVersion, position: event.position,
-                                 type: event.type, attempt: decoded.attempt, description: EventDescription.describe(decoded),
-                                 actor: event.metadata.actor))
+            entries.append(
+                Entry(
+                    recordedAt: event.recordedAt, version: event.streamVersion, position: event.position,
+                    type: event.type, attempt: decoded.attempt, description: EventDescription.describe(decoded),
+                    actor: event.metadata.actor))
         }
-        return JourneyTimeline(journeyID: id, asOf: asOf, entries: entries, disclosures: disclosures, state: state,
-                               currentVersion: events.last?.streamVersion ?? 0)
+        return JourneyTimeline(
+            journeyID: id, asOf: asOf, entries: entries, disclosures: disclosures, state: state,
+            currentVersion: events.last?.streamVersion ?? 0)
     }
 }

@@ -45,8 +45,10 @@ public struct LogSummary: Sendable, Equatable, Codable {
     }
 
     /// The stream's last event at or before `cut` (version and hash), nil when it had none.
-    public static func head(of stream: StreamName, at cut: GlobalCheckpoint,
-                            on connection: PostgresConnection) throws -> (version: Int64, hash: Data)? {
+    public static func head(
+        of stream: StreamName, at cut: GlobalCheckpoint,
+        on connection: PostgresConnection
+    ) throws -> (version: Int64, hash: Data)? {
         try EventStore.streamHead(of: stream, upTo: cut, on: connection).map { ($0.version, $0.hash) }
     }
 }

@@ -26,11 +26,14 @@ public struct SignedCheckpointStore: Sendable {
             let previousSignature = previous?.signatureDigest ?? AuditCheckpoint.genesis
             let payload = AuditCheckpoint.payload(createdAt: createdAt, summary: summary, previousSignature: previousSignature)
             let signature = try key.signature(for: payload)
-            let id = try connection.query(AuditStatements.insert(
-                createdAt: createdAt, summary: summary, previousSignature: previousSignature,
-                publicKey: key.publicKey.rawRepresentation, signature: signature)).first!.decode(0, as: Int64.self)
-            return AuditCheckpoint(id: id, createdAt: createdAt, summary: summary, previousSignature: previousSignature,
-                                   publicKey: key.publicKey.rawRepresentation, signature: signature)
+            let id = try connection.query(
+                AuditStatements.insert(
+                    createdAt: createdAt, summary: summary, previousSignature: previousSignature,
+                    publicKey: key.publicKey.rawRepresentation, signature: signature)
+            ).first!.decode(0, as: Int64.self)
+            return AuditCheckpoint(
+                id: id, createdAt: createdAt, summary: summary, previousSignature: previousSignature,
+                publicKey: key.publicKey.rawRepresentation, signature: signature)
         }
     }
 
@@ -54,8 +57,9 @@ public struct SignedCheckpointStore: Sendable {
     static func checkpoint(_ row: PostgresRow) throws -> AuditCheckpoint {
         AuditCheckpoint(
             id: try row.decode(0), createdAt: try row.decode(1),
-            summary: LogSummary(cut: GlobalCheckpoint(transactionID: try row.decode(2), position: try row.decode(3)),
-                                streams: try row.decode(4), events: try row.decode(5), headsDigest: try row.decode(6)),
+            summary: LogSummary(
+                cut: GlobalCheckpoint(transactionID: try row.decode(2), position: try row.decode(3)),
+                streams: try row.decode(4), events: try row.decode(5), headsDigest: try row.decode(6)),
             previousSignature: try row.decode(7), publicKey: try row.decode(8), signature: try row.decode(9))
     }
 }

@@ -67,13 +67,14 @@ public struct StateSummary: Sendable, Equatable, Encodable {
         nextDue = state.nextDue?.kind.rawValue
         nextDueAt = state.nextDue?.at
         attempts = state.attempts.map {
-            Attempt(number: $0.number, trigger: $0.trigger.rawValue, processId: $0.processID?.rawValue,
-                    requestedAt: $0.requestedAt, processCreatedAt: $0.processCreatedAt, tokenExpiresAt: $0.tokenExpiresAt,
-                    firstTokenIssuedAt: $0.firstTokenIssuedAt, captureOpenedAt: $0.captureOpenedAt,
-                    callbackAt: $0.callbackAt, resultFetchedAt: $0.resultFetchedAt,
-                    processResult: $0.processResult?.rawValue, failedAt: $0.failedAt,
-                    failure: $0.failureReason?.kind.rawValue ?? $0.creationFailure.map { _ in "processCreationFailed" },
-                    sdkErrorCode: $0.failureReason?.sdkCode?.rawValue, retryAt: $0.retryAt)
+            Attempt(
+                number: $0.number, trigger: $0.trigger.rawValue, processId: $0.processID?.rawValue,
+                requestedAt: $0.requestedAt, processCreatedAt: $0.processCreatedAt, tokenExpiresAt: $0.tokenExpiresAt,
+                firstTokenIssuedAt: $0.firstTokenIssuedAt, captureOpenedAt: $0.captureOpenedAt,
+                callbackAt: $0.callbackAt, resultFetchedAt: $0.resultFetchedAt,
+                processResult: $0.processResult?.rawValue, failedAt: $0.failedAt,
+                failure: $0.failureReason?.kind.rawValue ?? $0.creationFailure.map { _ in "processCreationFailed" },
+                sdkErrorCode: $0.failureReason?.sdkCode?.rawValue, retryAt: $0.retryAt)
         }
     }
 }

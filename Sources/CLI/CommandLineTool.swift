@@ -29,9 +29,10 @@ public enum CommandLineTool {
             return ToolResult(exitCode: CommandOutcome.successCode, standardOutput: HelpFormatter.help(for: path))
         case .missingSubcommand(let path):
             standardError = HelpFormatter.help(for: path) + "\n"
-            outcome = .usageError(UsageError(
-                code: .missingSubcommand, message: "'\(path.invocation)' needs a subcommand",
-                commandPath: path.names))
+            outcome = .usageError(
+                UsageError(
+                    code: .missingSubcommand, message: "'\(path.invocation)' needs a subcommand",
+                    commandPath: path.names))
         case .usageError(let error):
             outcome = .usageError(error)
         case .run(let path, let arguments):

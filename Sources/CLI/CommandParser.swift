@@ -53,10 +53,11 @@ public enum CommandParser {
         var path = CommandPath(root: root)
         for word in words where !helpFlags.contains(word) {
             guard path.configuration.isGroup else {
-                return .usageError(UsageError(
-                    code: .unexpectedArgument,
-                    message: "'\(path.invocation)' has no subcommands, so '\(word)' names nothing",
-                    commandPath: path.names))
+                return .usageError(
+                    UsageError(
+                        code: .unexpectedArgument,
+                        message: "'\(path.invocation)' has no subcommands, so '\(word)' names nothing",
+                        commandPath: path.names))
             }
             do {
                 path = path.appending(try subcommand(word, of: path))

@@ -40,9 +40,13 @@ extension ParsedArguments {
 
     /// An absolute `http` or `https` URL with a host, such as `http://127.0.0.1:8080`.
     public func httpURL(_ name: String) throws -> URL {
-        try required(name, convert(name, expected: "an http(s) URL such as http://127.0.0.1:8080") { text in
-            URL(string: text).flatMap { ["http", "https"].contains($0.scheme?.lowercased() ?? "") && $0.host != nil ? $0 : nil }
-        })
+        try required(
+            name,
+            convert(name, expected: "an http(s) URL such as http://127.0.0.1:8080") { text in
+                URL(string: text).flatMap {
+                    ["http", "https"].contains($0.scheme?.lowercased() ?? "") && $0.host != nil ? $0 : nil
+                }
+            })
     }
 
     /// One of an enumeration's raw values; the error lists them all.

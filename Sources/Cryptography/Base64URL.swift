@@ -42,7 +42,8 @@ public enum Base64URL {
         if let firstPad = chars.firstIndex(of: UInt8(ascii: "=")) {
             let padding = chars.count - firstPad
             guard chars.count % 4 == 0, padding <= 2,
-                  chars[firstPad...].allSatisfy({ $0 == UInt8(ascii: "=") }) else { return nil }
+                chars[firstPad...].allSatisfy({ $0 == UInt8(ascii: "=") })
+            else { return nil }
             chars.removeLast(padding)
             guard chars.count % 4 == 4 - padding else { return nil }
         }

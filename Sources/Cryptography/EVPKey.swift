@@ -39,8 +39,10 @@ final class EVPKey: @unchecked Sendable {
         let key: OpaquePointer? = "PEM".withCString { inputType in
             keyType.withCString { keyTypeName in
                 var key: OpaquePointer?
-                guard let context = OSSL_DECODER_CTX_new_for_pkey(
-                    &key, inputType, nil, keyTypeName, selection.rawValue, nil, nil) else { return nil }
+                guard
+                    let context = OSSL_DECODER_CTX_new_for_pkey(
+                        &key, inputType, nil, keyTypeName, selection.rawValue, nil, nil)
+                else { return nil }
                 defer { OSSL_DECODER_CTX_free(context) }
                 let bytes = Array(pem.utf8)
                 let decoded = bytes.withUnsafeBufferPointer { buffer -> Int32 in
@@ -70,7 +72,8 @@ final class EVPKey: @unchecked Sendable {
             defer { EVP_PKEY_CTX_free(context) }
             var key: OpaquePointer?
             guard EVP_PKEY_keygen_init(context) == 1, configure(context) > 0,
-                  EVP_PKEY_generate(context, &key) == 1 else { return nil }
+                EVP_PKEY_generate(context, &key) == 1
+            else { return nil }
             return key
         }
         guard let key else { throw CryptoError.openssl("could not generate a \(keyType) key") }
@@ -82,8 +85,10 @@ final class EVPKey: @unchecked Sendable {
         // The encoder context keeps these C string pointers, so they must outlive it.
         let text: String? = "PEM".withCString { outputType in
             structure.withCString { structureName in
-                guard let context = OSSL_ENCODER_CTX_new_for_pkey(
-                    pointer, selection.rawValue, outputType, structureName, nil) else { return nil }
+                guard
+                    let context = OSSL_ENCODER_CTX_new_for_pkey(
+                        pointer, selection.rawValue, outputType, structureName, nil)
+                else { return nil }
                 defer { OSSL_ENCODER_CTX_free(context) }
                 guard let bio = BIO_new(BIO_s_mem()) else { return nil }
                 defer { BIO_free(bio) }

@@ -57,8 +57,9 @@ public enum HMACSHA256 {
         var length = 0
         let result = Bytes.withNonNil(key) { keyBytes, keyCount in
             Bytes.withNonNil(message) { messageBytes, messageCount in
-                EVP_Q_mac(nil, "HMAC", nil, "SHA256", nil, keyBytes, keyCount, messageBytes, messageCount,
-                          &mac, mac.count, &length)
+                EVP_Q_mac(
+                    nil, "HMAC", nil, "SHA256", nil, keyBytes, keyCount, messageBytes, messageCount,
+                    &mac, mac.count, &length)
             }
         }
         precondition(result != nil && length == byteCount, "EVP_Q_mac(HMAC-SHA256) failed")

@@ -32,7 +32,8 @@ public enum JSONValueReader {
         mutating func document() -> JSONValue? {
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "["),
-                  let value = value() else { return nil }
+                let value = value()
+            else { return nil }
             skipSpace()
             // Not `index == bytes.count ? value : nil`: that `nil` would be `JSONValue.null`.
             guard index == bytes.count else { return nil }
@@ -155,8 +156,12 @@ public enum JSONValueReader {
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
             let count = index - digits
             // No leading zero, and no "-0" (left to JSONDecoder).
-            guard count > 0, count <= 18, bytes[digits] != UInt8(ascii: "0") || (count == 1 && digits == start) else { return nil }
-            if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
+            guard count > 0, count <= 18, bytes[digits] != UInt8(ascii: "0") || (count == 1 && digits == start) else {
+                return nil
+            }
+            if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) {
+                return nil
+            }
             guard let text = String(validating: bytes[start..<index], as: UTF8.self), let value = Int(text) else { return nil }
             return .integer(value)
         }

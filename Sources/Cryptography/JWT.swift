@@ -54,7 +54,9 @@ public enum JWT {
             throw CryptoError(.algorithmMismatch, "unsigned JWTs (alg none) are not accepted")
         }
         guard alg == key.algorithm.rawValue else {
-            throw CryptoError(.algorithmMismatch, "JWT alg \(String(alg.prefix(16)).debugDescription) does not match the \(key.algorithm.rawValue) key")
+            throw CryptoError(
+                .algorithmMismatch,
+                "JWT alg \(String(alg.prefix(16)).debugDescription) does not match the \(key.algorithm.rawValue) key")
         }
         guard header["crit"] == nil else {
             throw CryptoError(.invalidEncoding, "JWT crit header extensions are not supported")

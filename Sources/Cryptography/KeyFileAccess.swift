@@ -28,12 +28,14 @@ public enum KeyFileAccess {
         }
         let octal = String(mode & 0o777, radix: 8)
         if mode & (S_IWGRP | S_IWOTH) != 0 {
-            return .refused("\(setting): \(path) is writable by its group or other users (mode \(octal)): "
-                            + "chmod go-w \(path) (0600 owned by the service's user, or 0640 owned by root)")
+            return .refused(
+                "\(setting): \(path) is writable by its group or other users (mode \(octal)): "
+                    + "chmod go-w \(path) (0600 owned by the service's user, or 0640 owned by root)")
         }
         if mode & (S_IROTH | S_IXOTH) != 0 || (info.st_uid != 0 && mode & (S_IRGRP | S_IXGRP) != 0) {
-            return .warning("\(setting): \(path) is readable by other users (mode \(octal), owner uid \(info.st_uid)): "
-                            + "make it 0600 owned by the service's user, or 0640 owned by root with the service's group")
+            return .warning(
+                "\(setting): \(path) is readable by other users (mode \(octal), owner uid \(info.st_uid)): "
+                    + "make it 0600 owned by the service's user, or 0640 owned by root with the service's group")
         }
         return .fine
     }

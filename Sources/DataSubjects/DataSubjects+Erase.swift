@@ -17,8 +17,10 @@ extension DataSubjects {
     /// `requestedBy` is an actor such as `api-key:…`, `cli` or a retention policy; `reason` must
     /// carry no personal data. `unknown_subject` when nothing was ever recorded for the reference
     /// (with `tenant`, an API caller's: nothing of that tenant).
-    public func erase(_ subject: SubjectReference, requestedBy: String, reason: String?,
-                      tenant: String? = nil) async throws -> SubjectErasureReport {
+    public func erase(
+        _ subject: SubjectReference, requestedBy: String, reason: String?,
+        tenant: String? = nil
+    ) async throws -> SubjectErasureReport {
         let reason = try Self.checkedReason(reason)
         let (ids, status) = try await known(subject, tenant: tenant)
         // Recorded outside the database before the key is wiped, so that a restore to an earlier
@@ -31,7 +33,8 @@ extension DataSubjects {
             erasedAt = result.erasedAt
             keyWasErased = result.wasAlreadyErased
         }
-        let erasure = SubjectErasure(requestedBy: requestedBy, reason: reason, erasedAt: erasedAt ?? journeys.dependencies.clock())
+        let erasure = SubjectErasure(
+            requestedBy: requestedBy, reason: reason, erasedAt: erasedAt ?? journeys.dependencies.clock())
         var marked = 0
         var abandoned = 0
         for id in ids {
@@ -41,9 +44,12 @@ extension DataSubjects {
                 if !before.status.isTerminal { abandoned += 1 }
             }
         }
-        let purged = ids.isEmpty ? 0 : try await database.withConnection { connection in
-            try connection.query(DataSubjectsStatements.purgeIdempotencyAnswers(journeys: ids.map(\.rawValue))).affectedRows
-        }
+        let purged =
+            ids.isEmpty
+            ? 0
+            : try await database.withConnection { connection in
+                try connection.query(DataSubjectsStatements.purgeIdempotencyAnswers(journeys: ids.map(\.rawValue))).affectedRows
+            }
         return SubjectErasureReport(
             subjectReference: subject.rawValue, erasedAt: erasure.erasedAt,
             alreadyErased: keyWasErased && marked == 0 && purged == 0, journeyIds: ids.map(\.rawValue),
@@ -56,11 +62,12 @@ extension DataSubjects {
         guard let reason else { return defaultReason }
         let trimmed = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= maximumReasonLength,
-              !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
-            throw DataSubjectsError(.invalidReason,
-                                    "reason must be 1 to \(maximumReasonLength) characters without control characters",
-                                    field: "reason")
+            throw DataSubjectsError(
+                .invalidReason,
+                "reason must be 1 to \(maximumReasonLength) characters without control characters",
+                field: "reason")
         }
         if let issue = PersonalDataShape.issue(trimmed, field: "reason", context: .prose) {
             throw DataSubjectsError(.personalData, issue.message, field: "reason")

@@ -12,8 +12,10 @@ extension DataSubjects {
     /// opened field names) before the export is returned, and lists it among its disclosures.
     /// `unknown_subject` when nothing was ever recorded for the reference (with `tenant`, an API
     /// caller's: nothing of that tenant).
-    public func export(_ subject: SubjectReference, tenant: String? = nil,
-                       disclosure: PersonalDataDisclosure) async throws -> SubjectExport {
+    public func export(
+        _ subject: SubjectReference, tenant: String? = nil,
+        disclosure: PersonalDataDisclosure
+    ) async throws -> SubjectExport {
         let (ids, status) = try await known(subject, tenant: tenant)
         var journeys: [SubjectExport.Journey] = []
         for id in ids {
@@ -22,13 +24,16 @@ extension DataSubjects {
             let opened = journey.openedFields
             if !opened.isEmpty {
                 let recorded = try await self.journeys.recordDisclosure(id, disclosure.with(fields: opened))
-                journey.disclosures.append(Disclosure(recorded.event, recordedAt: recorded.event.occurredAt,
-                                                      version: recorded.version))
+                journey.disclosures.append(
+                    Disclosure(
+                        recorded.event, recordedAt: recorded.event.occurredAt,
+                        version: recorded.version))
             }
             journeys.append(journey)
         }
-        return SubjectExport(subjectReference: subject.rawValue, exportedAt: self.journeys.dependencies.clock(),
-                             erased: status.erasedAt != nil, erasedAt: status.erasedAt, journeys: journeys)
+        return SubjectExport(
+            subjectReference: subject.rawValue, exportedAt: self.journeys.dependencies.clock(),
+            erased: status.erasedAt != nil, erasedAt: status.erasedAt, journeys: journeys)
     }
 
     private func journey(_ timeline: JourneyTimeline) async throws -> SubjectExport.Journey {
@@ -48,12 +53,14 @@ extension DataSubjects {
                     try await vault.open(sealed, field: PersonalDataField.humanToken, subject: subject.reference)
                 }
             }
-            result = SubjectExport.Result(outcome: state.outcome?.rawValue, completedAt: state.completedAt,
-                                          humanToken: token, humanTokenErased: state.humanToken != nil && token == nil)
+            result = SubjectExport.Result(
+                outcome: state.outcome?.rawValue, completedAt: state.completedAt,
+                humanToken: token, humanTokenErased: state.humanToken != nil && token == nil)
         }
-        return SubjectExport.Journey(journeyId: timeline.journeyID.rawValue, state: StateSummary(state),
-                                     personalData: personal, result: result, disclosures: timeline.disclosures,
-                                     timeline: timeline.entries)
+        return SubjectExport.Journey(
+            journeyId: timeline.journeyID.rawValue, state: StateSummary(state),
+            personalData: personal, result: result, disclosures: timeline.disclosures,
+            timeline: timeline.entries)
     }
 
     /// The opened value, or nil when the subject was erased.

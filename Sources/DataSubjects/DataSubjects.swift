@@ -26,14 +26,18 @@ public struct DataSubjects: Sendable {
 
     /// The subject holding the document in `tenant` (nil: the default tenant), whether anything is
     /// held about them, and their journeys. With `confined`, only the tenant's journeys count.
-    public func find(documentType: DocumentType, documentNumber: String, tenant: String? = nil,
-                     confined: Bool = false) async throws -> SubjectFinding {
-        let reference = try vault.referencer.reference(documentType: documentType, documentNumber: documentNumber,
-                                                       tenant: tenant)
+    public func find(
+        documentType: DocumentType, documentNumber: String, tenant: String? = nil,
+        confined: Bool = false
+    ) async throws -> SubjectFinding {
+        let reference = try vault.referencer.reference(
+            documentType: documentType, documentNumber: documentNumber,
+            tenant: tenant)
         let ids = try await journeyIDs(of: reference, tenant: confined ? tenant ?? Self.defaultTenant : nil)
         let status = try await vault.keyStatus(subject: reference)
-        return SubjectFinding(reference: reference, known: (!confined && status != .unknown) || !ids.isEmpty,
-                              erasedAt: status.erasedAt, journeyIds: ids.map(\.rawValue))
+        return SubjectFinding(
+            reference: reference, known: (!confined && status != .unknown) || !ids.isEmpty,
+            erasedAt: status.erasedAt, journeyIds: ids.map(\.rawValue))
     }
 
     /// The tenant of journeys whose start names none.
@@ -50,7 +54,8 @@ public struct DataSubjects: Sendable {
     /// exists. With `tenant` (an API caller's), a subject without journeys of that tenant is
     /// unknown: another tenant's subject answers as one that does not exist.
     func known(_ subject: SubjectReference, tenant: String? = nil) async throws
-        -> (journeys: [JourneyID], status: SubjectKeyStatus) {
+        -> (journeys: [JourneyID], status: SubjectKeyStatus)
+    {
         let ids = try await journeyIDs(of: subject, tenant: tenant)
         let status = try await vault.keyStatus(subject: subject)
         guard !ids.isEmpty || (tenant == nil && status != .unknown) else {

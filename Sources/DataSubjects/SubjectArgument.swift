@@ -21,8 +21,9 @@ public enum SubjectArgument {
         }
         let lowered = trimmed.lowercased()
         guard lowered.count == 64, lowered.unicodeScalars.allSatisfy(isHex) else {
-            throw DataSubjectsError(.invalidSubjectReference,
-                                    "\(field) must be a subject reference: 64 hexadecimal characters", field: field)
+            throw DataSubjectsError(
+                .invalidSubjectReference,
+                "\(field) must be a subject reference: 64 hexadecimal characters", field: field)
         }
         return SubjectReference(lowered)
     }
@@ -31,8 +32,10 @@ public enum SubjectArgument {
     /// `type` is given (`cpf`, `cnpj` or a DUI type such as `DUI_TYPE_BR_CPF`).
     ///
     /// A subject reference is refused with `reference_given_as_document`; errors never repeat the number.
-    public static func document(_ text: String, type: String?, field: String = "document",
-                                typeField: String = "documentType") throws -> (DocumentType, String) {
+    public static func document(
+        _ text: String, type: String?, field: String = "document",
+        typeField: String = "documentType"
+    ) throws -> (DocumentType, String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let lowered = trimmed.lowercased()
         if lowered.count == 64, lowered.unicodeScalars.allSatisfy(isHex), !lowered.allSatisfy(\.isNumber) {
@@ -43,8 +46,9 @@ public enum SubjectArgument {
         }
         guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || documentPunctuation.contains($0)) })
         else {
-            throw DataSubjectsError(.invalidDocument, "\(field) must be a CPF or CNPJ: digits, optionally with . - / separators",
-                                    field: field)
+            throw DataSubjectsError(
+                .invalidDocument, "\(field) must be a CPF or CNPJ: digits, optionally with . - / separators",
+                field: field)
         }
         let digits = SubjectReferencer.normalize(documentNumber: trimmed)
         let documentType: DocumentType
@@ -54,16 +58,18 @@ public enum SubjectArgument {
             case FieldRules.cpfLength: documentType = .brCPF
             case FieldRules.cnpjLength: documentType = .brCNPJ
             default:
-                throw DataSubjectsError(.invalidDocument,
-                                        "\(field) must have 11 digits (CPF) or 14 digits (CNPJ); give \(typeField) for other documents",
-                                        field: field)
+                throw DataSubjectsError(
+                    .invalidDocument,
+                    "\(field) must have 11 digits (CPF) or 14 digits (CNPJ); give \(typeField) for other documents",
+                    field: field)
             }
         case "cpf": documentType = .brCPF
         case "cnpj": documentType = .brCNPJ
         default:
             guard let type, case .success(let parsed) = FieldRules.documentType(type, field: typeField) else {
-                throw DataSubjectsError(.invalidDocument, "\(typeField) must be cpf, cnpj or a DUI type such as DUI_TYPE_BR_CPF",
-                                        field: typeField)
+                throw DataSubjectsError(
+                    .invalidDocument, "\(typeField) must be cpf, cnpj or a DUI type such as DUI_TYPE_BR_CPF",
+                    field: typeField)
             }
             documentType = parsed
         }

@@ -41,7 +41,8 @@ extension EmbeddedPostgres {
     func closeTrustAuthentication(bin: String) throws {
         guard let text = try? String(contentsOfFile: hbaFile, encoding: .utf8) else { return }
         let trusting = text.split(separator: "\n").contains { line in
-            !line.trimmingCharacters(in: .whitespaces).hasPrefix("#") && line.split(whereSeparator: { $0 == " " || $0 == "\t" }).last == "trust"
+            !line.trimmingCharacters(in: .whitespaces).hasPrefix("#")
+                && line.split(whereSeparator: { $0 == " " || $0 == "\t" }).last == "trust"
         }
         guard trusting else { return }
         let trustURL = "postgresql:///postgres?host=\(socketDirectory)&port=\(try readPort())&user=\(Status.superuser)"
@@ -53,9 +54,12 @@ extension EmbeddedPostgres {
         try ShellCommand.make(bin + "/pg_ctl", ["-D", dataDirectory, "reload"], as: serverUser).check("pg_ctl reload")
         // A reload is asynchronous: wait until a password-less connection is refused.
         for _ in 0..<100 {
-            guard (try? PostgresConnection.connect(try PostgresConfiguration(trustURL + "&connect_timeout=2"))) != nil else { return }
+            guard (try? PostgresConnection.connect(try PostgresConfiguration(trustURL + "&connect_timeout=2"))) != nil else {
+                return
+            }
             usleep(50_000)
         }
-        throw EmbeddedPostgresError(.commandFailed, "the cluster still trusts password-less connections after a reload of \(hbaFile)")
+        throw EmbeddedPostgresError(
+            .commandFailed, "the cluster still trusts password-less connections after a reload of \(hbaFile)")
     }
 }

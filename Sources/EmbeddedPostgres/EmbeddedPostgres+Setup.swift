@@ -13,27 +13,37 @@ extension EmbeddedPostgres {
         for version in versions where FileManager.default.isExecutableFile(atPath: "\(base)/\(version)/bin/initdb") {
             return "\(base)/\(version)/bin"
         }
-        throw EmbeddedPostgresError(.binariesNotFound,
-            "PostgreSQL server binaries not found under \(base); install postgresql (apt-get install -y postgresql) or set PG_BINDIR")
+        throw EmbeddedPostgresError(
+            .binariesNotFound,
+            "PostgreSQL server binaries not found under \(base); install postgresql (apt-get install -y postgresql) or set PG_BINDIR"
+        )
     }
 
     /// Runs initdb into `data/` as the server user.
     func initialize(bin: String) throws {
-        try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: socketDirectory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let superuserPassword = root.appendingPathComponent(Self.credentialsPrefix + Status.superuser).path
         _ = try password(for: Status.superuser)
         if let user = serverUser {
             try ShellCommand(executable: "/bin/chown", arguments: ["-R", "\(user):\(user)", root.path]).check("chown")
             let reach = try ShellCommand.make("/usr/bin/test", ["-w", root.path], as: user).run()
             guard reach.status == 0 else {
-                throw EmbeddedPostgresError(.directoryNotUsable,
-                    "the \(user) user cannot write \(root.path) (a parent folder is not traversable); use --dir under /var/tmp or /tmp")
+                throw EmbeddedPostgresError(
+                    .directoryNotUsable,
+                    "the \(user) user cannot write \(root.path) (a parent folder is not traversable); use --dir under /var/tmp or /tmp"
+                )
             }
         }
-        try ShellCommand.make(bin + "/initdb", ["-D", dataDirectory, "-U", "postgres", "-E", "UTF8", "--no-locale",
-                                                "--auth=scram-sha-256", "--pwfile=\(superuserPassword)"],
-                              as: serverUser).check("initdb")
+        try ShellCommand.make(
+            bin + "/initdb",
+            [
+                "-D", dataDirectory, "-U", "postgres", "-E", "UTF8", "--no-locale",
+                "--auth=scram-sha-256", "--pwfile=\(superuserPassword)",
+            ],
+            as: serverUser
+        ).check("initdb")
         try writeHostBasedAuthentication()
         let conf = dataDirectory + "/postgresql.conf"
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: conf))
@@ -45,7 +55,8 @@ extension EmbeddedPostgres {
     /// The cluster's port: chosen once (a free loopback port) and kept in `<dir>/port`.
     func readPort() throws -> Int {
         if let text = try? String(contentsOf: portFile, encoding: .utf8),
-           let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        {
             return port
         }
         let port = try FreePort.find()
@@ -60,24 +71,24 @@ extension EmbeddedPostgres {
     func writeSettings(port: Int) throws {
         let durable = configuration.durable ? "on" : "off"
         let settings = """
-        listen_addresses = '127.0.0.1'
-        port = \(port)
-        unix_socket_directories = '\(socketDirectory)'
-        max_connections = 300
-        shared_buffers = 256MB
-        fsync = \(durable)
-        synchronous_commit = \(durable)
-        full_page_writes = \(durable)
-        wal_compression = lz4
-        max_wal_size = 4GB
-        checkpoint_timeout = 15min
-        wal_buffers = 16MB
-        log_min_messages = warning
-        jit = off
-        log_timezone = 'UTC'
-        timezone = 'UTC'
+            listen_addresses = '127.0.0.1'
+            port = \(port)
+            unix_socket_directories = '\(socketDirectory)'
+            max_connections = 300
+            shared_buffers = 256MB
+            fsync = \(durable)
+            synchronous_commit = \(durable)
+            full_page_writes = \(durable)
+            wal_compression = lz4
+            max_wal_size = 4GB
+            checkpoint_timeout = 15min
+            wal_buffers = 16MB
+            log_min_messages = warning
+            jit = off
+            log_timezone = 'UTC'
+            timezone = 'UTC'
 
-        """
+            """
         let path = dataDirectory + "/journeys.conf"
         try settings.write(toFile: path, atomically: false, encoding: .utf8)
         if let user = serverUser {

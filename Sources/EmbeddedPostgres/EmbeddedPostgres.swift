@@ -107,12 +107,15 @@ public struct EmbeddedPostgres: Sendable {
                 try writeSettings(port: port)
             }
             if !isRunning(bin: bin) {
-                try ShellCommand.make(bin + "/pg_ctl", ["-D", dataDirectory, "-l", logFile, "-w", "-t", "60", "start"],
-                                      as: serverUser).check("pg_ctl start (see \(logFile))")
+                try ShellCommand.make(
+                    bin + "/pg_ctl", ["-D", dataDirectory, "-l", logFile, "-w", "-t", "60", "start"],
+                    as: serverUser
+                ).check("pg_ctl start (see \(logFile))")
             }
             try closeTrustAuthentication(bin: bin)
-            let status = Status(running: true, port: port, socketDirectory: socketDirectory, database: configuration.database,
-                                passwords: try passwords())
+            let status = Status(
+                running: true, port: port, socketDirectory: socketDirectory, database: configuration.database,
+                passwords: try passwords())
             try bootstrap(status)
             return status
         }
@@ -129,16 +132,19 @@ public struct EmbeddedPostgres: Sendable {
     /// Restarts the running cluster (tests of reconnection use this).
     public func restart() throws {
         let bin = try binDirectory()
-        try ShellCommand.make(bin + "/pg_ctl", ["-D", dataDirectory, "-l", logFile, "-m", "fast", "-w", "restart"],
-                              as: serverUser).check("pg_ctl restart")
+        try ShellCommand.make(
+            bin + "/pg_ctl", ["-D", dataDirectory, "-l", logFile, "-m", "fast", "-w", "restart"],
+            as: serverUser
+        ).check("pg_ctl restart")
     }
 
     /// The cluster's status, or nil when it was never created.
     public func status() throws -> Status? {
         guard FileManager.default.fileExists(atPath: dataDirectory + "/PG_VERSION") else { return nil }
         let bin = try binDirectory()
-        return Status(running: isRunning(bin: bin), port: try readPort(), socketDirectory: socketDirectory,
-                      database: configuration.database, passwords: try passwords())
+        return Status(
+            running: isRunning(bin: bin), port: try readPort(), socketDirectory: socketDirectory,
+            database: configuration.database, passwords: try passwords())
     }
 
     /// Creates a database owned by `journeys_owner` (tests use one per suite).

@@ -10,32 +10,44 @@ public struct EmbeddedStandby: Sendable {
 
     /// Copies `primary` into `directory` and starts it as a standby; waits up to `timeout`
     /// seconds for the backup (bounded: a stuck primary fails the call, it does not hang).
-    public static func start(from primary: EmbeddedPostgres, status: EmbeddedPostgres.Status, directory: String,
-                             timeout: Int = 120) throws -> EmbeddedStandby {
+    public static func start(
+        from primary: EmbeddedPostgres, status: EmbeddedPostgres.Status, directory: String,
+        timeout: Int = 120
+    ) throws -> EmbeddedStandby {
         let standby = EmbeddedPostgres(.init(directory: directory, database: status.database, durable: false))
         try FileManager.default.createDirectory(atPath: standby.socketDirectory, withIntermediateDirectories: true)
         // The roles' passwords travel with the data: keep the same credential files beside it.
-        for file in (try? FileManager.default.contentsOfDirectory(atPath: primary.root.path)) ?? [] where file.hasPrefix("credentials") {
-            try? FileManager.default.copyItem(atPath: primary.root.appendingPathComponent(file).path,
-                                              toPath: standby.root.appendingPathComponent(file).path)
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: primary.root.path)) ?? []
+        where file.hasPrefix("credentials") {
+            try? FileManager.default.copyItem(
+                atPath: primary.root.appendingPathComponent(file).path,
+                toPath: standby.root.appendingPathComponent(file).path)
         }
         if let user = standby.serverUser {
             try ShellCommand(executable: "/bin/chown", arguments: ["-R", "\(user):\(user)", standby.root.path]).check("chown")
         }
         // The superuser proves its password (scram) from a passfile the standby keeps for its
         // walreceiver (`-R` writes `passfile=` into primary_conninfo); `-w` never prompts.
-        let passfile = try writePassfile(password: try primary.password(for: EmbeddedPostgres.Status.superuser),
-                                         into: standby)
+        let passfile = try writePassfile(
+            password: try primary.password(for: EmbeddedPostgres.Status.superuser),
+            into: standby)
         let bin = try primary.binDirectory()
-        try ShellCommand.make("/usr/bin/env", ["PGPASSFILE=" + passfile, "/usr/bin/timeout", "-k", "5", String(timeout),
-                                               bin + "/pg_basebackup", "-D", standby.dataDirectory, "-R", "-w",
-                                               "-X", "stream", "-c", "fast", "-h", status.socketDirectory,
-                                               "-p", String(status.port), "-U", EmbeddedPostgres.Status.superuser],
-                              as: standby.serverUser)
-            .check("pg_basebackup from port \(status.port)")
+        try ShellCommand.make(
+            "/usr/bin/env",
+            [
+                "PGPASSFILE=" + passfile, "/usr/bin/timeout", "-k", "5", String(timeout),
+                bin + "/pg_basebackup", "-D", standby.dataDirectory, "-R", "-w",
+                "-X", "stream", "-c", "fast", "-h", status.socketDirectory,
+                "-p", String(status.port), "-U", EmbeddedPostgres.Status.superuser,
+            ],
+            as: standby.serverUser
+        )
+        .check("pg_basebackup from port \(status.port)")
         try standby.writeSettings(port: try standby.readPort())
-        try ShellCommand.make(bin + "/pg_ctl", ["-D", standby.dataDirectory, "-l", standby.logFile, "-w", "-t", "60", "start"],
-                              as: standby.serverUser).check("pg_ctl start of the standby (see \(standby.logFile))")
+        try ShellCommand.make(
+            bin + "/pg_ctl", ["-D", standby.dataDirectory, "-l", standby.logFile, "-w", "-t", "60", "start"],
+            as: standby.serverUser
+        ).check("pg_ctl start of the standby (see \(standby.logFile))")
         return EmbeddedStandby(cluster: standby)
     }
 

@@ -44,9 +44,12 @@ public struct LocalPgBouncer: Sendable {
 
     /// Writes the configuration and starts PgBouncer in the background; returns once it accepts.
     public static func start(_ configuration: Configuration) throws -> LocalPgBouncer {
-        guard let executable = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer", "/usr/local/bin/pgbouncer"]
-            .first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw EmbeddedPostgresError(.binariesNotFound, "pgbouncer not found; install it (apt-get install -y pgbouncer or ops/install-deps.sh)")
+        guard
+            let executable = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer", "/usr/local/bin/pgbouncer"]
+                .first(where: FileManager.default.isExecutableFile(atPath:))
+        else {
+            throw EmbeddedPostgresError(
+                .binariesNotFound, "pgbouncer not found; install it (apt-get install -y pgbouncer or ops/install-deps.sh)")
         }
         let directory = configuration.directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -88,7 +91,10 @@ public struct LocalPgBouncer: Sendable {
         while !bouncer.accepts() {
             guard Date() < deadline else {
                 bouncer.stop()
-                throw EmbeddedPostgresError(.commandFailed, "pgbouncer did not listen on \(configuration.listenHost):\(port) within 10 s (see \(directory)/pgbouncer.log)")
+                throw EmbeddedPostgresError(
+                    .commandFailed,
+                    "pgbouncer did not listen on \(configuration.listenHost):\(port) within 10 s (see \(directory)/pgbouncer.log)"
+                )
             }
             usleep(20_000)
         }
@@ -98,7 +104,8 @@ public struct LocalPgBouncer: Sendable {
     /// Stops PgBouncer (SIGTERM: immediate shutdown) and waits for its port to close.
     public func stop() {
         guard let text = try? String(contentsOfFile: configuration.directory + "/pgbouncer.pid", encoding: .utf8),
-              let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return }
+            let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return }
         kill(pid, SIGTERM)
         let deadline = Date().addingTimeInterval(5)
         while accepts(), Date() < deadline { usleep(20_000) }

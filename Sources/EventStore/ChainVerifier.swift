@@ -58,7 +58,8 @@ public struct ChainVerifier: Sendable {
             progress?(report.events)
         }
         if report.firstBreak == nil, let orphan = try await streamWithoutEvents() {
-            report.firstBreak = Break(stream: orphan, version: 1, position: nil, reason: "stream head recorded but its events are missing")
+            report.firstBreak = Break(
+                stream: orphan, version: 1, position: nil, reason: "stream head recorded but its events are missing")
         }
         return report
     }
@@ -87,8 +88,10 @@ struct ChainRow {
         stream = try row.decode(0)
         version = try row.decode(1)
         position = try row.decode(2)
-        canonical = [stream, String(version), try row.decode(3), try row.decode(4), try row.decode(5),
-                     try row.decode(6), try row.decode(7), try row.decode(8), String(try row.decode(9, as: Int64.self))]
+        canonical = [
+            stream, String(version), try row.decode(3), try row.decode(4), try row.decode(5),
+            try row.decode(6), try row.decode(7), try row.decode(8), String(try row.decode(9, as: Int64.self)),
+        ]
         previousHash = try row.decode(10)
         hash = try row.decode(11)
         headVersion = try row.decode(12)
@@ -115,7 +118,8 @@ struct ChainState {
 
     mutating func check(_ event: ChainRow) -> ChainVerifier.Break? {
         func broken(_ reason: String) -> ChainVerifier.Break {
-            ChainVerifier.Break(stream: StreamName(event.stream), version: expectedVersion, position: event.position, reason: reason)
+            ChainVerifier.Break(
+                stream: StreamName(event.stream), version: expectedVersion, position: event.position, reason: reason)
         }
         if event.version != expectedVersion {
             return broken("version \(expectedVersion) is missing (next stored is \(event.version))")
@@ -136,8 +140,9 @@ struct ChainState {
         guard let stream else { return nil }
         let last = expectedVersion - 1
         if head.version != last || head.hash != previousHash {
-            return ChainVerifier.Break(stream: StreamName(stream), version: last + 1, position: nil,
-                                       reason: "stream head is version \(head.version.map(String.init) ?? "none") but the log ends at \(last)")
+            return ChainVerifier.Break(
+                stream: StreamName(stream), version: last + 1, position: nil,
+                reason: "stream head is version \(head.version.map(String.init) ?? "none") but the log ends at \(last)")
         }
         return nil
     }

@@ -34,7 +34,9 @@ public struct CheckpointStore: Sendable {
     /// log if missing. Returns nil while another transaction holds it, or with `wait` waits for it.
     public static func lock(_ name: String, wait: Bool = false, on connection: PostgresConnection) throws -> GlobalCheckpoint? {
         try connection.query(EventStoreStatements.createCheckpoint(name))
-        guard let row = try connection.query(EventStoreStatements.lockCheckpoint(name, skipLocked: !wait)).first else { return nil }
+        guard let row = try connection.query(EventStoreStatements.lockCheckpoint(name, skipLocked: !wait)).first else {
+            return nil
+        }
         return GlobalCheckpoint(transactionID: try row.decode(0), position: try row.decode(1))
     }
 

@@ -23,10 +23,12 @@ public enum EventHash {
     /// `event`'s hash recomputed from its content.
     public static func hash(of event: RecordedEvent) -> Data {
         let microseconds = Int64((event.recordedAt.timeIntervalSince1970 * 1_000_000).rounded())
-        return hash(previous: event.previousHash, fields: [
-            event.streamName.rawValue, String(event.streamVersion), event.id.uuidString.lowercased(), event.type,
-            event.data.text, event.metadata.correlationID?.uuidString.lowercased(),
-            event.metadata.causationID?.uuidString.lowercased(), event.metadata.actor, String(microseconds),
-        ])
+        return hash(
+            previous: event.previousHash,
+            fields: [
+                event.streamName.rawValue, String(event.streamVersion), event.id.uuidString.lowercased(), event.type,
+                event.data.text, event.metadata.correlationID?.uuidString.lowercased(),
+                event.metadata.causationID?.uuidString.lowercased(), event.metadata.actor, String(microseconds),
+            ])
     }
 }

@@ -25,8 +25,10 @@ extension EventStore {
     }
 
     /// `readAll`'s events (same order, same horizon) with only the columns a fold reads.
-    public static func readAllForFold(after checkpoint: GlobalCheckpoint, limit: Int,
-                                      on connection: PostgresConnection) throws -> [FoldEvent] {
+    public static func readAllForFold(
+        after checkpoint: GlobalCheckpoint, limit: Int,
+        on connection: PostgresConnection
+    ) throws -> [FoldEvent] {
         try connection.query(EventStoreStatements.readAllForFold(after: checkpoint, limit: limit)).map(FoldEvent.init(row:))
     }
 

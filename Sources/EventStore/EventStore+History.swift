@@ -39,8 +39,10 @@ extension EventStore {
     }
 
     /// The stream's head at `cut`, nil when it had no event by then.
-    public static func streamHead(of stream: StreamName, upTo cut: GlobalCheckpoint,
-                                  on connection: PostgresConnection) throws -> StreamHead? {
+    public static func streamHead(
+        of stream: StreamName, upTo cut: GlobalCheckpoint,
+        on connection: PostgresConnection
+    ) throws -> StreamHead? {
         guard let row = try connection.query(EventStoreStatements.streamHead(of: stream, upTo: cut)).first else { return nil }
         return StreamHead(stream: stream, version: try row.decode(0), hash: try row.decode(1))
     }

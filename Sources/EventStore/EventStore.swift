@@ -47,7 +47,8 @@ public final class EventStore: Sendable {
     /// Appends `events` to `stream` if it is at `expectedVersion`, in a transaction of its own:
     /// group-committed with concurrent appends to other streams unless grouping is off.
     @discardableResult
-    public func append(_ events: [NewEvent], to stream: StreamName, expectedVersion: ExpectedVersion) async throws -> AppendResult {
+    public func append(_ events: [NewEvent], to stream: StreamName, expectedVersion: ExpectedVersion) async throws -> AppendResult
+    {
         let result: AppendResult
         if let appender {
             try Self.validate(events)
@@ -57,7 +58,8 @@ public final class EventStore: Sendable {
             // One statement outside a transaction: the client's event-loop path (sent from this
             // thread, one wake-up) instead of a hop to the connection's queue and back.
             do {
-                result = try Self.appendResult(try await client.query(EventStoreStatements.append(events, to: stream, expectedVersion: expectedVersion)))
+                result = try Self.appendResult(
+                    try await client.query(EventStoreStatements.append(events, to: stream, expectedVersion: expectedVersion)))
             } catch let error as PostgresError {
                 throw EventStoreError.from(error, stream: stream, expected: expectedVersion)
             }
@@ -67,8 +69,10 @@ public final class EventStore: Sendable {
     }
 
     /// Appends on a caller's connection, inside the caller's transaction if one is open.
-    public static func append(_ events: [NewEvent], to stream: StreamName, expectedVersion: ExpectedVersion,
-                              on connection: PostgresConnection) throws -> AppendResult {
+    public static func append(
+        _ events: [NewEvent], to stream: StreamName, expectedVersion: ExpectedVersion,
+        on connection: PostgresConnection
+    ) throws -> AppendResult {
         try validate(events)
         let query = EventStoreStatements.append(events, to: stream, expectedVersion: expectedVersion)
         do {
@@ -83,8 +87,10 @@ public final class EventStore: Sendable {
     /// version the caller knows holds (a stream named by an id it just drew): its positions are
     /// not read, and a refusal fails the statement that carried it, and the transaction, with
     /// the server's error (`JS00x`).
-    public static func enqueueAppend(_ events: [NewEvent], to stream: StreamName, expectedVersion: ExpectedVersion,
-                                     on connection: PostgresConnection) throws {
+    public static func enqueueAppend(
+        _ events: [NewEvent], to stream: StreamName, expectedVersion: ExpectedVersion,
+        on connection: PostgresConnection
+    ) throws {
         try validate(events)
         try connection.enqueue(EventStoreStatements.append(events, to: stream, expectedVersion: expectedVersion))
     }
@@ -92,8 +98,9 @@ public final class EventStore: Sendable {
     /// `append_events`' one row: positions and the stream's new version.
     private static func appendResult(_ rows: PostgresRows) throws -> AppendResult {
         guard let row = rows.first else { throw EventStoreError(.invalidEvent, "append returned nothing") }
-        return AppendResult(positions: try parseBigintArray(try row.decode(0, as: String.self)),
-                            streamVersion: try row.decode(1, as: Int64.self))
+        return AppendResult(
+            positions: try parseBigintArray(try row.decode(0, as: String.self)),
+            streamVersion: try row.decode(1, as: Int64.self))
     }
 
     /// The stream's events with version >= `version`, in order.
@@ -103,8 +110,10 @@ public final class EventStore: Sendable {
 
     /// `readStream` on a caller's connection (inside the caller's transaction if one is open);
     /// every event by default.
-    public static func readStream(_ stream: StreamName, from version: Int64 = 1, limit: Int = .max,
-                                  on connection: PostgresConnection) throws -> [RecordedEvent] {
+    public static func readStream(
+        _ stream: StreamName, from version: Int64 = 1, limit: Int = .max,
+        on connection: PostgresConnection
+    ) throws -> [RecordedEvent] {
         try connection.query(EventStoreStatements.readStream(stream, from: version, limit: limit)).map(RecordedEvent.init(row:))
     }
 
@@ -125,7 +134,9 @@ public final class EventStore: Sendable {
     }
 
     /// `readAll` on a caller's connection.
-    public static func readAll(after checkpoint: GlobalCheckpoint, limit: Int, on connection: PostgresConnection) throws -> [RecordedEvent] {
+    public static func readAll(after checkpoint: GlobalCheckpoint, limit: Int, on connection: PostgresConnection) throws
+        -> [RecordedEvent]
+    {
         try connection.query(EventStoreStatements.readAll(after: checkpoint, limit: limit)).map(RecordedEvent.init(row:))
     }
 

@@ -37,9 +37,12 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(code): \(message)" }
 
     /// `wrong_expected_version` for `stream`, the same from the direct and the grouped path.
-    static func wrongVersion(stream: StreamName, expected: ExpectedVersion, current: Int64?,
-                             underlying: PostgresError? = nil) -> EventStoreError {
-        EventStoreError(.wrongExpectedVersion,
+    static func wrongVersion(
+        stream: StreamName, expected: ExpectedVersion, current: Int64?,
+        underlying: PostgresError? = nil
+    ) -> EventStoreError {
+        EventStoreError(
+            .wrongExpectedVersion,
             "stream \(stream) is at version \(current.map(String.init) ?? "?"), expected \(expected)",
             currentVersion: current, underlying: underlying)
     }
@@ -53,14 +56,17 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
         case "JS003", "23505":
             return EventStoreError(.duplicateEventID, "an event id of this append is already stored elsewhere", underlying: error)
         case "40001":
-            return EventStoreError(.orderConflict,
+            return EventStoreError(
+                .orderConflict,
                 "stream \(stream) was appended by a newer transaction; retry the transaction", underlying: error)
         case "JS005":
-            return EventStoreError(.eventTypeNotAllowed,
+            return EventStoreError(
+                .eventTypeNotAllowed,
                 "an event type of this append is not allowed on stream \(stream) (journey-* streams take the journey event types; a type is 1-100 characters starting with an ASCII letter, without whitespace, control characters, quotes, backslash, braces, commas or '@')",
                 underlying: error)
         case "JS006":
-            return EventStoreError(.invalidActor,
+            return EventStoreError(
+                .invalidActor,
                 "malformed actor: an actor is absent or 1-100 characters starting with an ASCII letter, without whitespace, control characters, quotes, backslash, braces, commas or '@'",
                 underlying: error)
         case "JS001", "JS002":

@@ -30,12 +30,12 @@ enum EventStoreStatements {
     static func appendGroup(_ appends: [GroupedAppend]) -> PostgresQuery {
         let events = appends.flatMap(\.events)
         return """
-        SELECT outcomes, versions, positions FROM append_events_group(\(appends.map(\.stream.rawValue))::text[], \
-        \(appends.map(\.expected.databaseValue))::bigint[], \(appends.map(\.events.count))::int[], \
-        \(events.map(\.id))::uuid[], \(events.map(\.type))::text[], \(events.map(\.data))::jsonb[], \
-        \(events.map(\.metadata.correlationID))::uuid[], \(events.map(\.metadata.causationID))::uuid[], \
-        \(events.map(\.metadata.actor))::text[])
-        """
+            SELECT outcomes, versions, positions FROM append_events_group(\(appends.map(\.stream.rawValue))::text[], \
+            \(appends.map(\.expected.databaseValue))::bigint[], \(appends.map(\.events.count))::int[], \
+            \(events.map(\.id))::uuid[], \(events.map(\.type))::text[], \(events.map(\.data))::jsonb[], \
+            \(events.map(\.metadata.correlationID))::uuid[], \(events.map(\.metadata.causationID))::uuid[], \
+            \(events.map(\.metadata.actor))::text[])
+            """
     }
 
     /// Up to `limit` events of `stream` with version >= `version`, in order.

@@ -70,8 +70,10 @@ final class GroupAppender: Sendable {
             var streams = Set<StreamName>()
             var events = 0
             for request in state.queue {
-                let fits = taken.isEmpty || (taken.count < configuration.maximumAppends
-                                             && events + request.events.count <= configuration.maximumEvents)
+                let fits =
+                    taken.isEmpty
+                    || (taken.count < configuration.maximumAppends
+                        && events + request.events.count <= configuration.maximumEvents)
                 if fits && streams.insert(request.stream).inserted {
                     taken.append(request)
                     events += request.events.count

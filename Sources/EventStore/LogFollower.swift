@@ -47,8 +47,10 @@ public final class LogFollower: Sendable {
         /// connection, with the batch's events.
         public var afterCommit: (@Sendable ([RecordedEvent]) -> Void)?
 
-        public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(500), listen: Bool = true,
-                    synchronousCommit: Bool = true, afterCommit: (@Sendable ([RecordedEvent]) -> Void)? = nil) {
+        public init(
+            batchSize: Int = 500, pollInterval: Duration = .milliseconds(500), listen: Bool = true,
+            synchronousCommit: Bool = true, afterCommit: (@Sendable ([RecordedEvent]) -> Void)? = nil
+        ) {
             self.batchSize = batchSize
             self.pollInterval = pollInterval
             self.listen = listen
@@ -79,7 +81,8 @@ public final class LogFollower: Sendable {
     /// A ``Handler`` that reads what it needs on the connection and returns its writes instead of
     /// running them: a `.stored` batch sends them with the checkpoint and COMMIT in one pipeline
     /// (one round trip; a failing one rolls the batch back). Unstored, they run one by one.
-    public typealias PipelinedHandler = @Sendable (_ events: [RecordedEvent], _ connection: PostgresConnection) throws
+    public typealias PipelinedHandler =
+        @Sendable (_ events: [RecordedEvent], _ connection: PostgresConnection) throws
         -> [PostgresQuery]
 
     public let client: PostgresClient
@@ -89,22 +92,30 @@ public final class LogFollower: Sendable {
     /// The in-memory checkpoint of `.after`.
     private let position: Mutex<GlobalCheckpoint>
 
-    public convenience init(client: PostgresClient, checkpoint: Checkpoint, configuration: Configuration = Configuration(),
-                            handler: @escaping Handler) {
-        self.init(client: client, checkpoint: checkpoint, configuration: configuration, handling: { events, connection in
-            try handler(events, connection)
-            return []
-        })
+    public convenience init(
+        client: PostgresClient, checkpoint: Checkpoint, configuration: Configuration = Configuration(),
+        handler: @escaping Handler
+    ) {
+        self.init(
+            client: client, checkpoint: checkpoint, configuration: configuration,
+            handling: { events, connection in
+                try handler(events, connection)
+                return []
+            })
     }
 
     /// A follower whose handler returns its writes (see ``PipelinedHandler``).
-    public static func pipelined(client: PostgresClient, checkpoint: Checkpoint, configuration: Configuration = Configuration(),
-                                 handler: @escaping PipelinedHandler) -> LogFollower {
+    public static func pipelined(
+        client: PostgresClient, checkpoint: Checkpoint, configuration: Configuration = Configuration(),
+        handler: @escaping PipelinedHandler
+    ) -> LogFollower {
         LogFollower(client: client, checkpoint: checkpoint, configuration: configuration, handling: handler)
     }
 
-    private init(client: PostgresClient, checkpoint: Checkpoint, configuration: Configuration,
-                 handling handler: @escaping PipelinedHandler) {
+    private init(
+        client: PostgresClient, checkpoint: Checkpoint, configuration: Configuration,
+        handling handler: @escaping PipelinedHandler
+    ) {
         self.client = client
         self.checkpoint = checkpoint
         self.configuration = configuration

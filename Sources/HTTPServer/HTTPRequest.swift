@@ -48,8 +48,9 @@ public struct HTTPRequest: Sendable {
     /// The value of path parameter `name`; throws a 400 problem when the route has none by that name.
     public func pathParameter(_ name: String) throws(Problem) -> String {
         guard let value = pathParameters[name] else {
-            throw Problem(status: .badRequest, code: "missing_path_parameter", detail: "Missing path parameter.",
-                          extra: ["field": name])
+            throw Problem(
+                status: .badRequest, code: "missing_path_parameter", detail: "Missing path parameter.",
+                extra: ["field": name])
         }
         return value
     }
@@ -87,7 +88,8 @@ public struct HTTPRequest: Sendable {
                 backslashes += 1
             } else {
                 if backslashes % 2 == 1, byte == UInt8(ascii: "u"), body.endIndex - index >= pattern.count,
-                   body[index..<index + pattern.count].elementsEqual(pattern) {
+                    body[index..<index + pattern.count].elementsEqual(pattern)
+                {
                     return true
                 }
                 backslashes = 0

@@ -99,8 +99,9 @@ extension HTTPServer {
             guard requestHeadTimeout > .zero || requestBodyTimeout > .zero else { return nil }
             let head = requestHeadTimeout > .zero ? requestHeadTimeout : nil
             let keepAlive = head.flatMap { connectionTimeout > .zero ? max(connectionTimeout, $0) : nil }
-            return RequestDeadlines(headTimeout: head, keepAliveTimeout: keepAlive,
-                                    bodyTimeout: requestBodyTimeout > .zero ? requestBodyTimeout : nil)
+            return RequestDeadlines(
+                headTimeout: head, keepAliveTimeout: keepAlive,
+                bodyTimeout: requestBodyTimeout > .zero ? requestBodyTimeout : nil)
         }
 
         /// The per-address connection limit; nil when `connectionLimitPerAddress` is zero.

@@ -51,13 +51,15 @@ struct MHDConnection {
     private func pairs(of kind: MHD_ValueKind) -> [(String, String?)] {
         var result: [(String, String?)] = []
         withUnsafeMutablePointer(to: &result) { pointer in
-            _ = MHD_get_connection_values_n(handle, kind, { context, _, key, keySize, value, valueSize in
-                guard let context, let key else { return .YES }
-                let pairs = context.assumingMemoryBound(to: [(String, String?)].self)
-                let name = Self.string(key, keySize)
-                pairs.pointee.append((name, value.map { Self.string($0, valueSize) }))
-                return .YES
-            }, pointer)
+            _ = MHD_get_connection_values_n(
+                handle, kind,
+                { context, _, key, keySize, value, valueSize in
+                    guard let context, let key else { return .YES }
+                    let pairs = context.assumingMemoryBound(to: [(String, String?)].self)
+                    let name = Self.string(key, keySize)
+                    pairs.pointee.append((name, value.map { Self.string($0, valueSize) }))
+                    return .YES
+                }, pointer)
         }
         return result
     }

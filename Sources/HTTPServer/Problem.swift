@@ -105,32 +105,37 @@ extension Problem {
     /// 405 `method_not_allowed` with an `Allow` header listing `allowed`.
     public static func methodNotAllowed(allowed: [HTTPMethod]) -> Problem {
         let list = allowed.map(\.rawValue).joined(separator: ", ")
-        return Problem(status: .methodNotAllowed, code: "method_not_allowed",
-                       detail: "Allowed methods: \(list).", headers: ["Allow": list])
+        return Problem(
+            status: .methodNotAllowed, code: "method_not_allowed",
+            detail: "Allowed methods: \(list).", headers: ["Allow": list])
     }
 
     /// 413 `payload_too_large`: the body exceeds `limit` bytes.
     public static func payloadTooLarge(limit: Int) -> Problem {
-        Problem(status: .contentTooLarge, code: "payload_too_large",
-                detail: "The request body exceeds \(limit) bytes.", extra: ["limit": String(limit)])
+        Problem(
+            status: .contentTooLarge, code: "payload_too_large",
+            detail: "The request body exceeds \(limit) bytes.", extra: ["limit": String(limit)])
     }
 
     /// 431 `header_fields_too_large`: the request line and header fields exceed `limit` bytes.
     public static func headerFieldsTooLarge(limit: Int) -> Problem {
-        Problem(status: 431, code: "header_fields_too_large",
-                detail: "The request's header fields exceed \(limit) bytes.", extra: ["limit": String(limit)])
+        Problem(
+            status: 431, code: "header_fields_too_large",
+            detail: "The request's header fields exceed \(limit) bytes.", extra: ["limit": String(limit)])
     }
 
     /// 415 `unsupported_media_type`: the body is not sent as `expected` (e.g. `application/json`).
     public static func unsupportedMediaType(expected: String) -> Problem {
-        Problem(status: .unsupportedMediaType, code: "unsupported_media_type",
-                detail: "Send the body as \(expected).", extra: ["expected": expected])
+        Problem(
+            status: .unsupportedMediaType, code: "unsupported_media_type",
+            detail: "Send the body as \(expected).", extra: ["expected": expected])
     }
 
     /// 400 `invalid_json`: the body could not be decoded; `field` names the offending member.
     public static func invalidJSON(field: String?, detail: String) -> Problem {
-        Problem(status: .badRequest, code: "invalid_json", detail: detail,
-                extra: field.map { ["field": $0] } ?? [:])
+        Problem(
+            status: .badRequest, code: "invalid_json", detail: detail,
+            extra: field.map { ["field": $0] } ?? [:])
     }
 
     /// 422 `validation_failed` (or a more specific `code`) for a well-formed but invalid `field`.

@@ -128,7 +128,9 @@ final class RequestDispatcher: Sendable {
         slot.pointee = Unmanaged.passRetained(context).toOpaque()
         inFlightCount.add(1, ordering: .relaxed)
         context.requestID = requestID(from: connection)
-        let headSize = connection.headers.reduce(strlen(method) + strlen(url) + 12) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        let headSize = connection.headers.reduce(strlen(method) + strlen(url) + 12) {
+            $0 + $1.name.utf8.count + $1.value.utf8.count + 4
+        }
         if headSize > maxHeaderSize {
             return queue(Problem.headerFieldsTooLarge(limit: maxHeaderSize).response, context, connection)
         }
@@ -143,8 +145,10 @@ final class RequestDispatcher: Sendable {
     /// goes out once the body ends; past `discardAllowance` as well (a huge chunked body, which
     /// had no Content-Length to refuse up front), the 413 is written straight to the socket and
     /// the connection closed, since MHD cannot queue a response while a body is arriving.
-    private func receive(_ context: RequestContext, _ chunk: UnsafeRawBufferPointer,
-                         _ connection: MHDConnection) -> MHD_Result {
+    private func receive(
+        _ context: RequestContext, _ chunk: UnsafeRawBufferPointer,
+        _ connection: MHDConnection
+    ) -> MHD_Result {
         if context.overflowed {
             context.discardedBytes += chunk.count
             guard context.discardedBytes > discardAllowance else { return .YES }
@@ -214,8 +218,9 @@ final class RequestDispatcher: Sendable {
         context.phase = .responded
         let body = response.body
         let created = body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
-                                            .RESPMEM_MUST_COPY)
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                .RESPMEM_MUST_COPY)
         }
         guard let created else { return .NO }
         defer { MHD_destroy_response(created) }
@@ -242,22 +247,25 @@ final class RequestDispatcher: Sendable {
 
     /// 1–128 characters from `A-Z a-z 0-9 - _ . :`, so ids are safe to echo and log.
     static func isAcceptableRequestID(_ id: String) -> Bool {
-        (1...128).contains(id.utf8.count) && id.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
-                 UInt8(ascii: "."), UInt8(ascii: ":"):
-                true
-            default:
-                false
+        (1...128).contains(id.utf8.count)
+            && id.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
+                    UInt8(ascii: "."), UInt8(ascii: ":"):
+                    true
+                default:
+                    false
+                }
             }
-        }
     }
 
     // MARK: MHD completion callback
 
-    func completed(connection: OpaquePointer?, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-                   termination: MHD_RequestTerminationCode) {
+    func completed(
+        connection: OpaquePointer?, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+        termination: MHD_RequestTerminationCode
+    ) {
         if let connection, termination == .REQUEST_TERMINATED_COMPLETED_OK { deadlines?.responded(connection) }
         guard let raw = slot.pointee else { return }
         slot.pointee = nil
@@ -270,16 +278,17 @@ final class RequestDispatcher: Sendable {
             }
         }
         guard let sent = context.sent else { return }
-        accessLog(AccessLogEntry(
-            timestamp: Date(),
-            method: context.method,
-            route: context.route,
-            status: sent.status,
-            duration: ContinuousClock.now - context.started,
-            bytes: sent.bytes,
-            requestID: context.requestID,
-            errorType: context.errorType,
-            completed: termination == .REQUEST_TERMINATED_COMPLETED_OK
-        ))
+        accessLog(
+            AccessLogEntry(
+                timestamp: Date(),
+                method: context.method,
+                route: context.route,
+                status: sent.status,
+                duration: ContinuousClock.now - context.started,
+                bytes: sent.bytes,
+                requestID: context.requestID,
+                errorType: context.errorType,
+                completed: termination == .REQUEST_TERMINATED_COMPLETED_OK
+            ))
     }
 }

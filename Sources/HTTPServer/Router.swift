@@ -115,7 +115,8 @@ public struct Router: Sendable {
         guard let owner else { return .notFound }
         let owned = matches.filter { $0.entry.template.shape == owner.shape }
         if let match = owned.first(where: { $0.entry.route.method == method })
-            ?? (method == .head ? owned.first(where: { $0.entry.route.method == .get }) : nil) {
+            ?? (method == .head ? owned.first(where: { $0.entry.route.method == .get }) : nil)
+        {
             return .found(match.entry, match.parameters)
         }
         var allowed: [HTTPMethod] = []

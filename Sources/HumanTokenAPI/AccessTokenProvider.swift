@@ -37,8 +37,10 @@ final class AccessTokenProvider: Sendable {
     private let state = Mutex<(state: State, fetches: UInt64)>((.empty, 0))
     private let failed = Mutex<[String: Int]>([:])
 
-    init(signer: AssertionSigner, endpoint: URL, exchange: HTTPExchange, margin: TimeInterval,
-         clock: @escaping @Sendable () -> Date, logger: Logger) {
+    init(
+        signer: AssertionSigner, endpoint: URL, exchange: HTTPExchange, margin: TimeInterval,
+        clock: @escaping @Sendable () -> Date, logger: Logger
+    ) {
         self.signer = signer
         self.endpoint = endpoint
         self.exchange = exchange
@@ -127,13 +129,14 @@ final class AccessTokenProvider: Sendable {
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let assertion = try signer.assertion(at: issuedAt)
-        request.httpBody = Data(Self.formEncoded([
-            ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion),
-        ]).utf8)
+        request.httpBody = Data(
+            Self.formEncoded([
+                ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion),
+            ]).utf8)
         let response = try await exchange.send(request)
         guard response.status == 200 else { throw HumanTokenAPIError.fromTokenEndpoint(response, now: clock()) }
         guard let body = try? JSONDecoder().decode(JSONValue.self, from: response.body),
-              let value = body["access_token"]?.stringValue, !value.isEmpty
+            let value = body["access_token"]?.stringValue, !value.isEmpty
         else { throw HumanTokenAPIError(.invalidResponse, "the token endpoint answered without access_token") }
         let expiresIn = body["expires_in"]?.doubleValue ?? body["expires_in"]?.stringValue.flatMap(Double.init)
         guard let expiresIn, expiresIn > 0 else {

@@ -35,8 +35,10 @@ final class AssertionSigner: Sendable {
     private let lastIssued = Mutex<(iat: Int64, lifetime: Int64)>((0, 0))
 
     /// - Parameter draw: picks a second's first lifetime from the range. Default: the system generator.
-    init(issuer: String, audience: String, key: RSAPrivateKey,
-         draw: @escaping @Sendable (ClosedRange<Int64>) -> Int64 = { Int64.random(in: $0) }) {
+    init(
+        issuer: String, audience: String, key: RSAPrivateKey,
+        draw: @escaping @Sendable (ClosedRange<Int64>) -> Int64 = { Int64.random(in: $0) }
+    ) {
         self.issuer = issuer
         self.audience = audience
         self.key = key

@@ -45,8 +45,9 @@ public final class HumanTokenAPIClient: Sendable {
         clock: @escaping @Sendable () -> Date = Date.init,
         logger: Logger = Logger(label: "unico")
     ) throws {
-        try self.init(configuration: configuration, session: session, rateLimiter: rateLimiter, clock: clock, logger: logger,
-                      drawLifetime: { Int64.random(in: $0) })
+        try self.init(
+            configuration: configuration, session: session, rateLimiter: rateLimiter, clock: clock, logger: logger,
+            drawLifetime: { Int64.random(in: $0) })
     }
 
     /// As above; `drawLifetime` picks each second's first assertion lifetime (tests force collisions with it).
@@ -68,7 +69,9 @@ public final class HumanTokenAPIClient: Sendable {
             signer: AssertionSigner(issuer: configuration.issuer, audience: configuration.audience, key: key, draw: drawLifetime),
             endpoint: configuration.tokenEndpoint, exchange: exchange,
             margin: configuration.tokenRefreshMargin, clock: clock,
-            logger: { var logger = logger; logger.metadata["environment"] = configuration.environment.rawValue; return logger }())
+            logger: {
+                var logger = logger; logger.metadata["environment"] = configuration.environment.rawValue; return logger
+            }())
     }
 
     /// Access-token fetches that failed since this client was made, by error code
@@ -144,12 +147,14 @@ public final class HumanTokenAPIClient: Sendable {
     /// ``HumanTokenAPIConfiguration/lookup`` `none` it sends nothing and throws `configuration`.
     public func findProcesses(clientReference: String, priority: RequestPriority = .background) async throws -> [FoundProcess] {
         guard configuration.lookup == .search else {
-            throw HumanTokenAPIError(.configuration, "the lookup by client reference is turned off (lookup: none)",
-                                     field: "lookup")
+            throw HumanTokenAPIError(
+                .configuration, "the lookup by client reference is turned off (lookup: none)",
+                field: "lookup")
         }
         guard !clientReference.isEmpty,
-              var components = URLComponents(url: configuration.apiURL(configuration.findProcessesPath),
-                                             resolvingAgainstBaseURL: false)
+            var components = URLComponents(
+                url: configuration.apiURL(configuration.findProcessesPath),
+                resolvingAgainstBaseURL: false)
         else { throw HumanTokenAPIError(.invalidArgument, "the lookup needs a client reference", field: "clientReference") }
         components.queryItems = [URLQueryItem(name: "clientReference", value: clientReference)]
         // '+' is a space in many query decoders: encode it.
@@ -195,7 +200,10 @@ public final class HumanTokenAPIClient: Sendable {
                     rateLimiter.pause(for: TimeInterval(retryAfter))
                     // A 429 was not handled, so it is safe to send again once the pause ends.
                     if error.code == .rateLimited, let deadline,
-                       ContinuousClock.now + .seconds(retryAfter) <= deadline { continue }
+                        ContinuousClock.now + .seconds(retryAfter) <= deadline
+                    {
+                        continue
+                    }
                 }
                 throw error
             }

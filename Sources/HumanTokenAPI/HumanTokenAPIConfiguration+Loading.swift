@@ -48,8 +48,9 @@ extension HumanTokenAPIConfiguration {
         var parent = root
         for (depth, key) in path.enumerated() {
             guard let next = parent[key], next.objectValue != nil else {
-                throw HumanTokenAPIError.configuration(path.prefix(depth + 1).joined(separator: "."),
-                                                       "is missing from \(file.lastPathComponent)")
+                throw HumanTokenAPIError.configuration(
+                    path.prefix(depth + 1).joined(separator: "."),
+                    "is missing from \(file.lastPathComponent)")
             }
             parent = next
         }
@@ -124,7 +125,8 @@ extension HumanTokenAPIConfiguration {
         let key: PrivateKeySource
         switch (settings["privateKey"], settings["privateKeyPEM"]) {
         case (let path?, nil):
-            let resolved = path.hasPrefix("/") || baseDirectory == nil
+            let resolved =
+                path.hasPrefix("/") || baseDirectory == nil
                 ? path : baseDirectory!.appendingPathComponent(path).path
             key = .file(resolved)
         case (nil, let pem?):

@@ -129,8 +129,10 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
         guard liveRateWait >= 0, liveRateWait.isFinite else {
             throw HumanTokenAPIError.configuration(name("liveRateWait"), "must be zero or more seconds")
         }
-        for (setting, path) in [("createProcessPath", createProcessPath), ("getProcessPath", getProcessPath),
-                                ("findProcessesPath", findProcessesPath)] {
+        for (setting, path) in [
+            ("createProcessPath", createProcessPath), ("getProcessPath", getProcessPath),
+            ("findProcessesPath", findProcessesPath),
+        ] {
             try Self.checkPath(path, setting: name(setting), needsID: setting == "getProcessPath")
         }
         _ = try privateKey.load(setting: name("privateKey"))
@@ -145,7 +147,8 @@ public struct HumanTokenAPIConfiguration: Sendable, Hashable, CustomStringConver
     }
 
     private static func isIdentifierCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
+        scalar.isASCII
+            && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
     }
 
     private static func trimmed(_ url: URL) -> String {

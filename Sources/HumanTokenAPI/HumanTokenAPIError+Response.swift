@@ -35,7 +35,8 @@ extension HumanTokenAPIError {
         if let generic = generic(response, now: now, what: what, unicoCode: unicoCode) { return generic }
         switch response.status {
         case 400:
-            let field = error.flatMap(RequestFieldName.structured(in:))
+            let field =
+                error.flatMap(RequestFieldName.structured(in:))
                 ?? (error?["message"]?.stringValue).flatMap(RequestFieldName.mentioned(in:))
             let subject = field.map { "field \($0)" } ?? "the request"
             return HumanTokenAPIError(

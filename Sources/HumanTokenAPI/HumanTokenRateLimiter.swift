@@ -17,8 +17,10 @@ public final class HumanTokenRateLimiter: Sendable {
     ///
     /// `clock` defaults to the system clock; waits are real sleeps of the clock's differences.
     /// `shared`, when given, is asked after this limiter admits a call.
-    public init(requestsPerSecond: Double = HumanTokenAPIConfiguration.defaultRateLimit,
-                clock: @escaping @Sendable () -> Date = Date.init, shared: (any SharedRateBudget)? = nil) {
+    public init(
+        requestsPerSecond: Double = HumanTokenAPIConfiguration.defaultRateLimit,
+        clock: @escaping @Sendable () -> Date = Date.init, shared: (any SharedRateBudget)? = nil
+    ) {
         self.clock = clock
         self.shared = shared
         self.requestsPerSecond = requestsPerSecond

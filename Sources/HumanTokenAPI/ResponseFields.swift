@@ -23,8 +23,9 @@ struct ResponseFields {
         try self.init(json, what: what)
         if let wrapped = remaining.removeValue(forKey: "process") {
             guard let inner = wrapped.objectValue else {
-                throw HumanTokenAPIError(.invalidResponse, "\(what) answer has a process that is not an object",
-                                         field: "process")
+                throw HumanTokenAPIError(
+                    .invalidResponse, "\(what) answer has a process that is not an object",
+                    field: "process")
             }
             remaining.merge(inner) { _, inner in inner }
         }

@@ -52,20 +52,25 @@ public final class APIServer: Sendable {
     public let router: Router
     let server: HTTPServer
 
-    public init(configuration: Configuration, database: PostgresClient, reports: PostgresClient? = nil,
-                dependencies: JourneyDependencies, metrics: MetricsRegistry = MetricsRegistry()) {
+    public init(
+        configuration: Configuration, database: PostgresClient, reports: PostgresClient? = nil,
+        dependencies: JourneyDependencies, metrics: MetricsRegistry = MetricsRegistry()
+    ) {
         self.configuration = configuration
         self.database = database
         self.reports = reports ?? database
         self.metrics = metrics
-        let reading = ReportsDatabase(client: reports ?? database, isReplica: reports.map { $0 !== database } ?? false,
-                                      maxLag: configuration.reportsMaxLag)
-        let router = Self.router(database: database, reports: reading, dependencies: dependencies, metrics: metrics,
-                                 configuration: configuration)
+        let reading = ReportsDatabase(
+            client: reports ?? database, isReplica: reports.map { $0 !== database } ?? false,
+            maxLag: configuration.reportsMaxLag)
+        let router = Self.router(
+            database: database, reports: reading, dependencies: dependencies, metrics: metrics,
+            configuration: configuration)
         self.routes = router.routes
         self.router = router
-        self.server = HTTPServer(configuration: configuration.http, router: router, accessLog: configuration.accessLog,
-                                 makeRequestID: { UUID.random().uuidString.lowercased() })
+        self.server = HTTPServer(
+            configuration: configuration.http, router: router, accessLog: configuration.accessLog,
+            makeRequestID: { UUID.random().uuidString.lowercased() })
     }
 
     /// Serves until the surrounding task is cancelled, then shuts down gracefully.
@@ -80,22 +85,30 @@ public final class APIServer: Sendable {
     public var port: Int? { server.port }
 
     /// Every route of the service, with its metrics middleware.
-    static func router(database: PostgresClient, reports: ReportsDatabase, dependencies: JourneyDependencies,
-                       metrics: MetricsRegistry, configuration: Configuration) -> Router {
+    static func router(
+        database: PostgresClient, reports: ReportsDatabase, dependencies: JourneyDependencies,
+        metrics: MetricsRegistry, configuration: Configuration
+    ) -> Router {
         var router = Router()
         router.use(RequestMetrics(registry: metrics).middleware)
         router.use(Problem.engineErrors)
-        let limiter = RequestRateLimiter(limits: configuration.rateLimits, buckets: PostgresRequestLimits(client: database),
-                                         metrics: metrics)
+        let limiter = RequestRateLimiter(
+            limits: configuration.rateLimits, buckets: PostgresRequestLimits(client: database),
+            metrics: metrics)
         router.use(limiter.middleware)
-        let gauges = MetricsGauges(readers: HealthRoutes.readers(database: database, reports: reports) + configuration.metricsGauges,
-                                   registry: metrics, clock: dependencies.clock, lifetime: configuration.metricsGaugeLifetime)
-        HealthRoutes(database: database, reports: reports, metrics: metrics, gauges: gauges,
-                     access: MetricsAccess(token: configuration.metricsToken),
-                     developmentKeys: configuration.developmentKeys).register(on: &router)
+        let gauges = MetricsGauges(
+            readers: HealthRoutes.readers(database: database, reports: reports) + configuration.metricsGauges,
+            registry: metrics, clock: dependencies.clock, lifetime: configuration.metricsGaugeLifetime)
+        HealthRoutes(
+            database: database, reports: reports, metrics: metrics, gauges: gauges,
+            access: MetricsAccess(token: configuration.metricsToken),
+            developmentKeys: configuration.developmentKeys
+        ).register(on: &router)
         JourneyRoutes(database: database, reports: reports, dependencies: dependencies, metrics: metrics).register(on: &router)
-        WebhookTokenEndpoint(credentials: dependencies.webhookCredentials, clock: dependencies.clock,
-                             metrics: metrics, logger: dependencies.logger).register(on: &router)
+        WebhookTokenEndpoint(
+            credentials: dependencies.webhookCredentials, clock: dependencies.clock,
+            metrics: metrics, logger: dependencies.logger
+        ).register(on: &router)
         ReportRoutes(database: database, reports: reports, dependencies: dependencies).register(on: &router)
         SubjectRoutes(database: database, dependencies: dependencies).register(on: &router)
         WebhookEndpointRoutes(database: database, dependencies: dependencies).register(on: &router)

@@ -15,8 +15,9 @@ enum AuditTrail {
                 "previousHash": hex(event.previousHash), "hash": hex(event.hash),
             ]
         }
-        let body = try JSONSerialization.data(withJSONObject: ["journeyId": journeyID, "events": items],
-                                              options: [.sortedKeys, .withoutEscapingSlashes])
+        let body = try JSONSerialization.data(
+            withJSONObject: ["journeyId": journeyID, "events": items],
+            options: [.sortedKeys, .withoutEscapingSlashes])
         return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: body)
     }
 

@@ -33,8 +33,9 @@ struct CancelJourneyHandler: Sendable {
         case .success(let checked): reason = checked
         case .failure(let issue): throw Problem.validation(ValidationError(issues: [issue]))
         }
-        let outcome = try await journeys.cancel(id, JourneyCancellation(reason: reason, actor: principal.actor),
-                                                tenant: principal.tenant)
+        let outcome = try await journeys.cancel(
+            id, JourneyCancellation(reason: reason, actor: principal.actor),
+            tenant: principal.tenant)
         return try HTTPResponse.json(JourneyView(outcome.state, id: id), encoder: TokenResponse.encoder)
     }
 }

@@ -89,8 +89,10 @@ struct ClientReportHandler: Sendable {
     func link(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try await authenticated(request)
         let issued = try await journeys.issueLink(id, actor: "client-token")
-        return try HTTPResponse.json(LinkResponse(journeyId: id.rawValue, attempt: issued.attempt, link: issued.link,
-                                                  linkExpiresAt: issued.expiresAt), encoder: TokenResponse.encoder)
+        return try HTTPResponse.json(
+            LinkResponse(
+                journeyId: id.rawValue, attempt: issued.attempt, link: issued.link,
+                linkExpiresAt: issued.expiresAt), encoder: TokenResponse.encoder)
     }
 
     /// The journey of the request's path, once its client token is verified.

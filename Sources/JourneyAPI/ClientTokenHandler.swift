@@ -22,15 +22,19 @@ struct ClientTokenHandler: Sendable {
         guard !state.status.isTerminal else { throw Problem.journeyEnded(state.status).about(journey: id.rawValue) }
         let now = dependencies.clock()
         if let deadline = state.deadline, state.isPastDeadline(now) {
-            let refusal = DomainError(code: .deadlineReached, message: "cannot issue a client token while the journey is "
-                                          + "\(state.status.rawValue): its deadline \(Self.format(deadline)) passed",
-                                      status: state.status)
+            let refusal = DomainError(
+                code: .deadlineReached,
+                message: "cannot issue a client token while the journey is "
+                    + "\(state.status.rawValue): its deadline \(Self.format(deadline)) passed",
+                status: state.status)
             throw Problem.domain(refusal).about(journey: id.rawValue)
         }
-        let (token, expiresAt) = try JourneyClientToken.issue(dependencies.clientTokens, journeyID: uuid, now: now,
-                                                              until: state.continuationDeadline)
-        let body = ClientTokenResponse(journeyId: id.rawValue, status: state.status.rawValue, clientToken: token,
-                                       clientTokenExpiresAt: expiresAt)
+        let (token, expiresAt) = try JourneyClientToken.issue(
+            dependencies.clientTokens, journeyID: uuid, now: now,
+            until: state.continuationDeadline)
+        let body = ClientTokenResponse(
+            journeyId: id.rawValue, status: state.status.rawValue, clientToken: token,
+            clientTokenExpiresAt: expiresAt)
         return try HTTPResponse.json(body, status: .created, encoder: TokenResponse.encoder)
     }
 

@@ -21,7 +21,8 @@ enum DashboardHTML {
     }
 
     /// No scripts, no external anything: inline styles and inline SVG only; forms post to us.
-    static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; "
+    static let contentSecurityPolicy =
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; "
         + "frame-ancestors 'none'; base-uri 'none'"
 
     /// A complete page with the dashboard's security headers.

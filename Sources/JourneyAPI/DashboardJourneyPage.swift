@@ -69,7 +69,8 @@ struct DashboardJourneyPage {
             }
         }.joined()
         return "<section id=\"processes\"><h2>Processes</h2>"
-            + (rows.isEmpty ? "<p class=\"muted\">No Unico process yet.</p>"
+            + (rows.isEmpty
+                ? "<p class=\"muted\">No Unico process yet.</p>"
                 : "<table><thead><tr><th>Process</th><th class=\"n\">Attempt</th><th>Created</th><th>Token expires</th>"
                     + "<th>Token handed out</th><th>Result fetched</th><th>Result</th></tr></thead><tbody>\(rows)</tbody></table>")
             + "</section>"

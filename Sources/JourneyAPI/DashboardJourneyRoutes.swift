@@ -39,8 +39,11 @@ struct DashboardJourneyRoutes: Sendable {
             try visitor.principal.require(scope)
             return .success(visitor)
         } catch let error as AccessError {
-            return .failure(Refusal(DashboardRoutes.signInPage(status: HTTPStatus(code: error.httpStatus), message: error.message,
-                                                               query: nil)))
+            return .failure(
+                Refusal(
+                    DashboardRoutes.signInPage(
+                        status: HTTPStatus(code: error.httpStatus), message: error.message,
+                        query: nil)))
         }
     }
 
@@ -60,13 +63,15 @@ struct DashboardJourneyRoutes: Sendable {
         do {
             query = try JourneyListing.query(filtered)
         } catch let problem as Problem {
-            return DashboardHTML.page(title: DashboardJourneysPage.title,
-                                      body: DashboardJourneysPage.form(filters, error: problem.detail ?? problem.title),
-                                      status: problem.status)
+            return DashboardHTML.page(
+                title: DashboardJourneysPage.title,
+                body: DashboardJourneysPage.form(filters, error: problem.detail ?? problem.title),
+                status: problem.status)
         }
         let page = try await JourneyListing(reports: reports).page(query, tenant: visitor.principal.tenant)
-        return DashboardHTML.page(title: DashboardJourneysPage.title,
-                                  body: DashboardJourneysPage(filters: filters, page: page).html)
+        return DashboardHTML.page(
+            title: DashboardJourneysPage.title,
+            body: DashboardJourneysPage(filters: filters, page: page).html)
     }
 
     func show(_ request: HTTPRequest, error: String? = nil, status: HTTPStatus = .ok) async throws -> HTTPResponse {
@@ -99,10 +104,12 @@ struct DashboardJourneyRoutes: Sendable {
         }
         let fields = DashboardRoutes.formFields(request.body)
         guard DashboardSession.formTokenHolds(fields, for: visitor) else {
-            return DashboardHTML.page(title: DashboardJourneyPage.title, body: """
-                <h1>\(DashboardHTML.escape(DashboardJourneyPage.title))</h1>
-                <p class="error" role="alert">This form has expired or did not come from the dashboard; open the journey again.</p>
-                """, status: .forbidden)
+            return DashboardHTML.page(
+                title: DashboardJourneyPage.title,
+                body: """
+                    <h1>\(DashboardHTML.escape(DashboardJourneyPage.title))</h1>
+                    <p class="error" role="alert">This form has expired or did not come from the dashboard; open the journey again.</p>
+                    """, status: .forbidden)
         }
         guard let id = Self.journeyID(request) else { return Self.notFound() }
         var page = request
@@ -114,14 +121,16 @@ struct DashboardJourneyRoutes: Sendable {
         case .failure(let issue): return try await show(page, error: issue.message, status: .unprocessableContent)
         }
         do {
-            try await journeys.cancel(id, JourneyCancellation(reason: reason, actor: visitor.principal.actor),
-                                      tenant: visitor.principal.tenant)
+            try await journeys.cancel(
+                id, JourneyCancellation(reason: reason, actor: visitor.principal.actor),
+                tenant: visitor.principal.tenant)
         } catch {
             guard let problem = Problem.mapped(error) else { throw error }
             if problem.status == .notFound { return Self.notFound() }
             return try await show(page, error: problem.detail ?? problem.title, status: problem.status)
         }
-        return HTTPResponse(status: 303, headers: ["Location": "/dashboard/journeys/\(id.rawValue)", "Cache-Control": "no-store"])
+        return HTTPResponse(
+            status: 303, headers: ["Location": "/dashboard/journeys/\(id.rawValue)", "Cache-Control": "no-store"])
     }
 
     /// The route's journey id (a UUID, lower-cased); nil when it is not one.
@@ -131,9 +140,11 @@ struct DashboardJourneyRoutes: Sendable {
     }
 
     static func notFound() -> HTTPResponse {
-        DashboardHTML.page(title: DashboardJourneyPage.title, body: """
-            <nav><a href="/dashboard/journeys">Journeys</a></nav>
-            <h1>Journey not found</h1><p class="error" role="alert">No journey of yours has this id.</p>
-            """, status: .notFound)
+        DashboardHTML.page(
+            title: DashboardJourneyPage.title,
+            body: """
+                <nav><a href="/dashboard/journeys">Journeys</a></nav>
+                <h1>Journey not found</h1><p class="error" role="alert">No journey of yours has this id.</p>
+                """, status: .notFound)
     }
 }

@@ -12,8 +12,9 @@ struct DashboardJourneysPage {
         var values: [String: String]
 
         init(_ request: HTTPRequest) {
-            values = Dictionary(Self.names.compactMap { name in request.query(name).map { (name, $0) } },
-                                uniquingKeysWith: { first, _ in first })
+            values = Dictionary(
+                Self.names.compactMap { name in request.query(name).map { (name, $0) } },
+                uniquingKeysWith: { first, _ in first })
         }
 
         /// The filters as a query string (percent-encoded), for the next page's link.
@@ -30,7 +31,8 @@ struct DashboardJourneysPage {
     static func form(_ filters: Filters, error: String? = nil) -> String {
         let e = DashboardHTML.escape
         let value = { (name: String) in e(filters.values[name] ?? "") }
-        let statuses = [("", "Any status")] + JourneyStatus.allCases.filter { $0 != .notStarted }.map { ($0.rawValue, $0.rawValue) }
+        let statuses =
+            [("", "Any status")] + JourneyStatus.allCases.filter { $0 != .notStarted }.map { ($0.rawValue, $0.rawValue) }
         let select = { (name: String, options: [(String, String)]) in
             options.map { option, label in
                 "<option value=\"\(e(option))\"\(filters.values[name] == option ? " selected" : "")>\(e(label))</option>"
@@ -65,9 +67,13 @@ struct DashboardJourneysPage {
         if let cursor = page.nextCursor {
             var components = URLComponents()
             components.queryItems = filters.query + [URLQueryItem(name: "cursor", value: cursor)]
-            next = "<p><a id=\"next-page\" href=\"/dashboard/journeys?\(e(components.percentEncodedQuery ?? ""))\">Next page</a></p>"
+            next =
+                "<p><a id=\"next-page\" href=\"/dashboard/journeys?\(e(components.percentEncodedQuery ?? ""))\">Next page</a></p>"
         }
-        let table = page.items.isEmpty ? "<p class=\"muted\">No journey matches these filters.</p>" : """
+        let table =
+            page.items.isEmpty
+            ? "<p class=\"muted\">No journey matches these filters.</p>"
+            : """
             <table id="journeys"><thead><tr><th>Started</th><th>Journey</th><th>Status</th><th>Environment</th><th>Flow</th>
             <th>Purpose</th><th>Client reference</th><th class="n">Attempt</th><th>Outcome</th></tr></thead>
             <tbody>\(rows)</tbody></table>

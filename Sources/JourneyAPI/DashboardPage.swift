@@ -51,12 +51,14 @@ struct DashboardPage {
 
     var funnelSection: String {
         let bars = funnel.steps.map { step in
-            DashboardCharts.Bar(label: step.step, value: Double(step.journeys),
-                                text: "\(step.journeys)" + (step.fromPrevious.map { " (\(Self.percent($0)) of previous)" } ?? ""))
+            DashboardCharts.Bar(
+                label: step.step, value: Double(step.journeys),
+                text: "\(step.journeys)" + (step.fromPrevious.map { " (\(Self.percent($0)) of previous)" } ?? ""))
         }
         let drops = funnel.dropOffs.map { drop in
-            DashboardCharts.Bar(label: drop.dropOff, value: Double(drop.journeys),
-                                text: "\(drop.journeys)" + (drop.fromCaptureOpened.map { " (\(Self.percent($0)) of capture opened)" } ?? ""))
+            DashboardCharts.Bar(
+                label: drop.dropOff, value: Double(drop.journeys),
+                text: "\(drop.journeys)" + (drop.fromCaptureOpened.map { " (\(Self.percent($0)) of capture opened)" } ?? ""))
         }
         return "<section id=\"funnel\"><h2>Funnel</h2>"
             + DashboardCharts.horizontalBars(bars, title: "Journeys reaching each step")
@@ -67,8 +69,11 @@ struct DashboardPage {
 
     var errorSection: String {
         let e = DashboardHTML.escape
-        let bars = errors.codes.map { DashboardCharts.Bar(label: String($0.code), value: Double($0.count),
-                                                          text: "\($0.count) (\(Self.percent($0.share)))") }
+        let bars = errors.codes.map {
+            DashboardCharts.Bar(
+                label: String($0.code), value: Double($0.count),
+                text: "\($0.count) (\(Self.percent($0.share)))")
+        }
         let rows = errors.codes.map {
             "<tr><td>\($0.code)</td><td class=\"n\">\($0.count)</td><td class=\"n\">\(Self.percent($0.share))</td>"
                 + "<td>\(e($0.meaning))</td><td>\(e($0.recommendedAction))</td></tr>"
@@ -82,10 +87,16 @@ struct DashboardPage {
 
     var expirySection: String {
         let day = { (text: String) in String(text.dropFirst(5)) }
-        let expired = expiry.days.map { DashboardCharts.Bar(label: day($0.day), value: $0.expiredShare ?? 0,
-                                                            text: Self.percent($0.expiredShare ?? 0)) }
-        let retried = expiry.days.map { DashboardCharts.Bar(label: day($0.day), value: $0.retriedShare ?? 0,
-                                                            text: Self.percent($0.retriedShare ?? 0)) }
+        let expired = expiry.days.map {
+            DashboardCharts.Bar(
+                label: day($0.day), value: $0.expiredShare ?? 0,
+                text: Self.percent($0.expiredShare ?? 0))
+        }
+        let retried = expiry.days.map {
+            DashboardCharts.Bar(
+                label: day($0.day), value: $0.retriedShare ?? 0,
+                text: Self.percent($0.retriedShare ?? 0))
+        }
         return "<section id=\"expiry-retry\"><h2>Expiry and retry rates over time</h2>"
             + "<div class=\"figures\"><div>Attempts expired<div class=\"figure\">\(Self.percent(expiry.expiredShare ?? 0))</div></div>"
             + "<div>Retries per journey<div class=\"figure\">\(String(format: "%.2f", expiry.retriesPerJourney ?? 0))</div></div>"
@@ -98,12 +109,15 @@ struct DashboardPage {
     }
 
     var timingSection: String {
-        let bars = timing.histogram.map { DashboardCharts.Bar(label: $0.label, value: Double($0.journeys), text: String($0.journeys)) }
+        let bars = timing.histogram.map {
+            DashboardCharts.Bar(label: $0.label, value: Double($0.journeys), text: String($0.journeys))
+        }
         let figure = { (name: String, value: Double?) in
             "<div>\(name)<div class=\"figure\">\(value.map { String(format: "%.1f s", $0) } ?? "-")</div></div>"
         }
         return "<section id=\"time-to-result\"><h2>Time to result</h2>"
-            + "<div class=\"figures\">" + figure("p50 from start", timing.fromStart.p50) + figure("p90 from start", timing.fromStart.p90)
+            + "<div class=\"figures\">" + figure("p50 from start", timing.fromStart.p50)
+            + figure("p90 from start", timing.fromStart.p90)
             + figure("p99 from start", timing.fromStart.p99) + figure("p50 from callback", timing.fromCallback.p50) + "</div>"
             + DashboardCharts.columns(bars, title: "Journeys by time from start to result")
             + "</section>"

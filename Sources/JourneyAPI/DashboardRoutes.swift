@@ -54,17 +54,21 @@ struct DashboardRoutes: Sendable {
         var parameters: ReportParameters
         do {
             parameters = try ReportParameters.parse(
-                [ReportParameters.Key.from: filters.from, ReportParameters.Key.to: filters.to,
-                 ReportParameters.Key.environment: filters.environment], for: .funnel, now: clock())
+                [
+                    ReportParameters.Key.from: filters.from, ReportParameters.Key.to: filters.to,
+                    ReportParameters.Key.environment: filters.environment,
+                ], for: .funnel, now: clock())
         } catch {
-            return DashboardHTML.page(title: DashboardPage.title, body: DashboardPage.form(filters, error: error.message),
-                                      status: .badRequest)
+            return DashboardHTML.page(
+                title: DashboardPage.title, body: DashboardPage.form(filters, error: error.message),
+                status: .badRequest)
         }
         parameters.tenant = tenant
         let page = try await reports.read { database in
             let read = try await DashboardReports.run(parameters, on: database)
-            return DashboardPage(filters: filters, parameters: parameters, funnel: read.funnel, errors: read.errors,
-                                 expiry: read.expiry, timing: read.timing)
+            return DashboardPage(
+                filters: filters, parameters: parameters, funnel: read.funnel, errors: read.errors,
+                expiry: read.expiry, timing: read.timing)
         }
         return DashboardHTML.page(title: DashboardPage.title, body: page.html)
     }
@@ -82,16 +86,20 @@ struct DashboardRoutes: Sendable {
         do {
             let principal = try await keys.authenticate(authorizationHeader: nil, apiKeyHeader: key)
             try principal.require(.reportsRead)
-            session = try sessions.issueSession(keyID: principal.keyID, now: clock(), lifetime: TimeInterval(Self.sessionLifetime))
+            session = try sessions.issueSession(
+                keyID: principal.keyID, now: clock(), lifetime: TimeInterval(Self.sessionLifetime))
         } catch let error as AccessError {
             return Self.signInPage(status: HTTPStatus(code: error.httpStatus), message: error.message, query: query)
         }
         let secure = secureCookie || request.headers["X-Forwarded-Proto"]?.lowercased() == "https" ? "; Secure" : ""
-        return HTTPResponse(status: 303, headers: [
-            "Location": "/dashboard" + (query.map { "?" + $0 } ?? ""),
-            "Set-Cookie": "\(Self.cookieName)=\(session); Path=/dashboard; Max-Age=\(Self.sessionLifetime); HttpOnly; SameSite=Strict\(secure)",
-            "Cache-Control": "no-store",
-        ])
+        return HTTPResponse(
+            status: 303,
+            headers: [
+                "Location": "/dashboard" + (query.map { "?" + $0 } ?? ""),
+                "Set-Cookie":
+                    "\(Self.cookieName)=\(session); Path=/dashboard; Max-Age=\(Self.sessionLifetime); HttpOnly; SameSite=Strict\(secure)",
+                "Cache-Control": "no-store",
+            ])
     }
 
     /// Characters a redirect's query may hold (RFC 3986 unreserved, sub-delimiters, `%`, `:@/?`).

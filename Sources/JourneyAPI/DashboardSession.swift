@@ -27,8 +27,10 @@ struct DashboardSession: Sendable {
         let cookie = DashboardRoutes.cookie(DashboardRoutes.cookieName, in: request.headers["Cookie"])
         let hasHeader = request.headers["Authorization"] != nil || request.headers["X-API-Key"] != nil
         if hasHeader {
-            return Visitor(principal: try await keys.authenticate(authorizationHeader: request.headers["Authorization"],
-                                                                  apiKeyHeader: request.headers["X-API-Key"]), session: nil)
+            return Visitor(
+                principal: try await keys.authenticate(
+                    authorizationHeader: request.headers["Authorization"],
+                    apiKeyHeader: request.headers["X-API-Key"]), session: nil)
         }
         guard let cookie else { return nil }
         return Visitor(principal: try await keys.principal(id: try sessions.verifySession(cookie, now: clock())), session: cookie)
@@ -61,16 +63,18 @@ struct DashboardSession: Sendable {
         }
         guard let origin = request.headers["Origin"] else { return false }
         guard let originHost = URLComponents(string: origin)?.host?.lowercased(),
-              let host = request.headers["Host"].flatMap({ URLComponents(string: "http://" + $0)?.host?.lowercased() })
+            let host = request.headers["Host"].flatMap({ URLComponents(string: "http://" + $0)?.host?.lowercased() })
         else { return true }
         return originHost != host
     }
 
     /// The page refusing a cross-site post (403).
     static func crossSiteRefusal() -> HTTPResponse {
-        DashboardHTML.page(title: DashboardPage.title, body: """
-            <h1>\(DashboardHTML.escape(DashboardPage.title))</h1>
-            <p class="error" role="alert">This form was posted from another site; the dashboard accepts its forms only from its own pages.</p>
-            """, status: .forbidden)
+        DashboardHTML.page(
+            title: DashboardPage.title,
+            body: """
+                <h1>\(DashboardHTML.escape(DashboardPage.title))</h1>
+                <p class="error" role="alert">This form was posted from another site; the dashboard accepts its forms only from its own pages.</p>
+                """, status: .forbidden)
     }
 }

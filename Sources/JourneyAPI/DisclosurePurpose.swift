@@ -15,15 +15,17 @@ enum DisclosurePurpose {
     static func disclosure(_ request: HTTPRequest, principal: Principal, channel: String) throws -> PersonalDataDisclosure {
         guard let purpose = PersonalDataDisclosure.checkedPurpose(request.headers[header]) else {
             let limit = PersonalDataDisclosure.maximumPurposeLength
-            throw Problem(status: .badRequest, code: "invalid_disclosure_purpose",
-                          detail: "Opening personal data or a Human Token needs the header \(header): why you open it, "
-                              + "1 to \(limit) characters without control characters (recorded; no personal data).",
-                          extra: ["field": header])
+            throw Problem(
+                status: .badRequest, code: "invalid_disclosure_purpose",
+                detail: "Opening personal data or a Human Token needs the header \(header): why you open it, "
+                    + "1 to \(limit) characters without control characters (recorded; no personal data).",
+                extra: ["field": header])
         }
         if let issue = PersonalDataShape.issue(purpose, field: header, context: .prose) {
             throw Problem.validation(ValidationError(issues: [issue]))
         }
-        return PersonalDataDisclosure(actor: principal.actor, keyID: principal.keyID.uuidString.lowercased(),
-                                      tenant: principal.tenant, fields: [], purpose: purpose, channel: channel)
+        return PersonalDataDisclosure(
+            actor: principal.actor, keyID: principal.keyID.uuidString.lowercased(),
+            tenant: principal.tenant, fields: [], purpose: purpose, channel: channel)
     }
 }

@@ -31,8 +31,9 @@ struct EventFeed: Sendable {
         var hasMore: Bool
 
         func response() throws -> HTTPResponse {
-            let body = try JSONSerialization.data(withJSONObject: ["items": items, "nextAfter": nextAfter, "hasMore": hasMore],
-                                                  options: [.sortedKeys, .withoutEscapingSlashes])
+            let body = try JSONSerialization.data(
+                withJSONObject: ["items": items, "nextAfter": nextAfter, "hasMore": hasMore],
+                options: [.sortedKeys, .withoutEscapingSlashes])
             return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: body)
         }
     }
@@ -58,8 +59,10 @@ struct EventFeed: Sendable {
             do {
                 query.types = try JourneyWebhookEventType.parseList(types).map(Set.init)
             } catch {
-                throw invalid("types", "types must be a comma-separated list of "
-                              + JourneyWebhookEventType.all.map(\.rawValue).joined(separator: ", ") + ", or all.")
+                throw invalid(
+                    "types",
+                    "types must be a comma-separated list of "
+                        + JourneyWebhookEventType.all.map(\.rawValue).joined(separator: ", ") + ", or all.")
             }
         }
         if let limit = request.query("limit") {
@@ -81,8 +84,10 @@ struct EventFeed: Sendable {
         }
     }
 
-    private static func page(_ query: Query, tenant: String, from start: GlobalCheckpoint,
-                             on connection: PostgresConnection) throws -> Page {
+    private static func page(
+        _ query: Query, tenant: String, from start: GlobalCheckpoint,
+        on connection: PostgresConnection
+    ) throws -> Page {
         let timestamp = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         var checkpoint = start
         var page = Page(items: [], nextAfter: query.after, hasMore: false)
@@ -109,9 +114,10 @@ struct EventFeed: Sendable {
                 scanned += 1
                 checkpoint = recorded.checkpoint
                 page.nextAfter = recorded.position
-                guard let step = steps[index], let started = starts[recorded.streamName], let journeyID = recorded.streamName.journeyID,
-                      (started.tenant ?? JourneyStarted.defaultTenant) == tenant,
-                      let message = try JourneyWebhookMessage(
+                guard let step = steps[index], let started = starts[recorded.streamName],
+                    let journeyID = recorded.streamName.journeyID,
+                    (started.tenant ?? JourneyStarted.defaultTenant) == tenant,
+                    let message = try JourneyWebhookMessage(
                         event: step.event, eventID: recorded.id,
                         journeyID: journeyID, started: started)
                 else { continue }

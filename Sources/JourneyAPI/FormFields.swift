@@ -9,7 +9,7 @@ enum FormFields {
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : ""),
-                  fields[name] == nil
+                fields[name] == nil
             else { return nil }
             fields[name] = value
         }

@@ -24,7 +24,8 @@ struct HealthRoutes: Sendable {
         router.get("/metrics") { request in
             try access.check(request)
             await gauges.refreshIfStale()
-            return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4"], body: Data(metrics.render().utf8))
+            return HTTPResponse(
+                status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4"], body: Data(metrics.render().utf8))
         }
     }
 
@@ -46,26 +47,32 @@ struct HealthRoutes: Sendable {
         let (counts, late) = try await JourneyStateQueries.statusCounts(resultOverdueAfterMinutes: minutes, on: database)
         let overdue = try await JourneyStateQueries.dueCount(before: now.addingTimeInterval(-dueOverdueSeconds), on: database)
         for status in JourneyStatus.allCases where status != .notStarted {
-            metrics.set("journeys_by_state", help: "Journeys per state, from the journey-state read model.",
-                        labels: ["state": status.rawValue], to: Double(counts[status.rawValue] ?? 0))
+            metrics.set(
+                "journeys_by_state", help: "Journeys per state, from the journey-state read model.",
+                labels: ["state": status.rawValue], to: Double(counts[status.rawValue] ?? 0))
         }
-        metrics.set("journeys_awaiting_result_over_sla",
-                    help: "Journeys with a success callback and no result after \(minutes) minutes (the sla report lists them).",
-                    to: Double(late))
-        metrics.set("journeys_due_overdue",
-                    help: "Journeys whose next due work (expiry, retry, reconciliation, result) is more than \(Int(dueOverdueSeconds)) s late.",
-                    to: Double(overdue))
+        metrics.set(
+            "journeys_awaiting_result_over_sla",
+            help: "Journeys with a success callback and no result after \(minutes) minutes (the sla report lists them).",
+            to: Double(late))
+        metrics.set(
+            "journeys_due_overdue",
+            help:
+                "Journeys whose next due work (expiry, retry, reconciliation, result) is more than \(Int(dueOverdueSeconds)) s late.",
+            to: Double(overdue))
     }
 
     /// Sets `journeys_projection_lag_events{projection}` and `journeys_projection_lag_seconds{projection}`
     /// for every checkpointed follower of the log (read models and outbound webhooks).
     private static func lagGauges(database: PostgresClient, metrics: MetricsRegistry) async throws {
         for status in try await CheckpointStore(client: database).statuses() {
-            metrics.set("journeys_projection_lag_events", help: "Readable events a follower of the log has not applied yet.",
-                        labels: ["projection": status.name], to: Double(status.lagEvents))
-            metrics.set("journeys_projection_lag_seconds",
-                        help: "Age in seconds of the oldest event a follower has not applied; 0 when caught up.",
-                        labels: ["projection": status.name], to: status.lagSeconds)
+            metrics.set(
+                "journeys_projection_lag_events", help: "Readable events a follower of the log has not applied yet.",
+                labels: ["projection": status.name], to: Double(status.lagEvents))
+            metrics.set(
+                "journeys_projection_lag_seconds",
+                help: "Age in seconds of the oldest event a follower has not applied; 0 when caught up.",
+                labels: ["projection": status.name], to: status.lagSeconds)
         }
     }
 
@@ -73,12 +80,14 @@ struct HealthRoutes: Sendable {
     /// (the last lag stays when the standby does not answer).
     private static func replicaGauges(_ reports: PostgresClient, metrics: MetricsRegistry) async {
         let lag = try? await reports.standbyLag()
-        metrics.set("journeys_reports_replica_up", help: "1 when the reports database (REPORTS_DATABASE_URL) answers.",
-                    to: lag == nil ? 0 : 1)
+        metrics.set(
+            "journeys_reports_replica_up", help: "1 when the reports database (REPORTS_DATABASE_URL) answers.",
+            to: lag == nil ? 0 : 1)
         guard let lag else { return }
-        metrics.set("journeys_reports_replica_lag_seconds",
-                    help: "How far the reports standby's replay is behind the primary, in seconds (0 when caught up).",
-                    to: lag.seconds)
+        metrics.set(
+            "journeys_reports_replica_lag_seconds",
+            help: "How far the reports standby's replay is behind the primary, in seconds (0 when caught up).",
+            to: lag.seconds)
     }
 
     /// Minutes after a success callback by which a result is expected; the `sla` report's default.
@@ -107,8 +116,12 @@ struct HealthRoutes: Sendable {
 
         init(developmentKeys variables: [String]) {
             developmentKeys = !variables.isEmpty
-            warnings = variables.isEmpty ? nil : [
-                "development keys in use (public, for a laptop only): set \(variables.joined(separator: ", "))"]
+            warnings =
+                variables.isEmpty
+                ? nil
+                : [
+                    "development keys in use (public, for a laptop only): set \(variables.joined(separator: ", "))"
+                ]
         }
     }
 }

@@ -65,8 +65,10 @@ struct IdempotencyStore: Sendable {
 
     /// Inserts the in-progress row, held under `lease`, on `connection`; false when another
     /// request holds the key.
-    static func claim(_ claim: Claim, journeyID: String, lease: Duration = Configuration().lease,
-                      on connection: PostgresConnection) throws -> Bool {
+    static func claim(
+        _ claim: Claim, journeyID: String, lease: Duration = Configuration().lease,
+        on connection: PostgresConnection
+    ) throws -> Bool {
         let rows = try connection.query(APIStatements.claimKey(claim, journeyID: journeyID, lease: lease / .seconds(1)))
         return rows.first != nil
     }
@@ -94,8 +96,9 @@ struct IdempotencyStore: Sendable {
 
     /// Makes `claim`'s request the owner of its released or lapsed key; the journey when it did.
     func takeOver(_ claim: Claim) async throws -> String? {
-        let rows = try await database.query(APIStatements.takeOverKey(
-            claim, lease: configuration.lease / .seconds(1), staleSeconds: staleSeconds))
+        let rows = try await database.query(
+            APIStatements.takeOverKey(
+                claim, lease: configuration.lease / .seconds(1), staleSeconds: staleSeconds))
         return try rows.first?.decode(0, as: String.self)
     }
 
@@ -112,8 +115,10 @@ struct IdempotencyStore: Sendable {
 
     /// Stores the answer of the request that holds the key when it is final (``isFinal(_:)``),
     /// else releases the key, on `connection`.
-    static func finish(_ claim: Claim, journeyID: String, response: HTTPResponse,
-                       on connection: PostgresConnection) throws {
+    static func finish(
+        _ claim: Claim, journeyID: String, response: HTTPResponse,
+        on connection: PostgresConnection
+    ) throws {
         _ = try connection.query(finishing(claim, journeyID: journeyID, response: response))
     }
 
@@ -167,8 +172,9 @@ struct IdempotencyStore: Sendable {
     func lookup(_ claim: Claim) async throws -> Record? {
         let rows = try await database.query(APIStatements.lookupKey(claim, staleSeconds: staleSeconds))
         return try rows.first.map {
-            Record(requestHash: try $0.decode(0), state: State(rawValue: try $0.decode(1)) ?? .inProgress,
-                   status: try $0.decode(2), body: try $0.decode(3), journeyID: try $0.decode(4), lapsed: try $0.decode(5))
+            Record(
+                requestHash: try $0.decode(0), state: State(rawValue: try $0.decode(1)) ?? .inProgress,
+                status: try $0.decode(2), body: try $0.decode(3), journeyID: try $0.decode(4), lapsed: try $0.decode(5))
         }
     }
 
@@ -192,14 +198,16 @@ struct IdempotencyStore: Sendable {
             if let record = try await lookup(claim) {
                 journeyID = record.journeyID
                 guard record.requestHash == claim.requestHash else {
-                    throw Problem(status: .unprocessableContent, code: "idempotency_key_reused",
-                                  detail: "This Idempotency-Key was used with another request body.",
-                                  extra: ["field": "Idempotency-Key"])
+                    throw Problem(
+                        status: .unprocessableContent, code: "idempotency_key_reused",
+                        detail: "This Idempotency-Key was used with another request body.",
+                        extra: ["field": "Idempotency-Key"])
                 }
                 if record.completed, let status = record.status, let body = record.body {
                     let type = status >= 400 ? Problem.mediaType : "application/json"
-                    return HTTPResponse(status: HTTPStatus(code: status),
-                                        headers: ["Content-Type": type, "Idempotent-Replayed": "true"], body: Data(body.utf8))
+                    return HTTPResponse(
+                        status: HTTPStatus(code: status),
+                        headers: ["Content-Type": type, "Idempotent-Replayed": "true"], body: Data(body.utf8))
                 }
                 if record.lapsed, let recover, let owned = try await takeOver(claim) {
                     if var recovered = try await answer(claim, journeyID: owned, recover: recover) {
@@ -210,9 +218,10 @@ struct IdempotencyStore: Sendable {
                 }
             }
             guard ContinuousClock.now < deadline else {
-                throw Problem(status: .conflict, code: "idempotency_key_in_progress",
-                              detail: "The first request with this Idempotency-Key has not finished; retry later.",
-                              extra: journeyID.map { ["journeyId": $0] } ?? [:], headers: ["Retry-After": "1"])
+                throw Problem(
+                    status: .conflict, code: "idempotency_key_in_progress",
+                    detail: "The first request with this Idempotency-Key has not finished; retry later.",
+                    extra: journeyID.map { ["journeyId": $0] } ?? [:], headers: ["Retry-After": "1"])
             }
             try await Task.sleep(for: delay)
             delay = min(delay * 2, .milliseconds(200))

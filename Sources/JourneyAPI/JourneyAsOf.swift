@@ -12,15 +12,17 @@ extension Journeys {
     /// of a tenant other than `tenant` (checked first, so `asOf` tells nothing about it), is a 404
     /// `journey_not_found`.
     func load(_ id: JourneyID, asOf request: HTTPRequest, tenant: String = JourneyStarted.defaultTenant) async throws
-        -> JourneyState {
+        -> JourneyState
+    {
         let current = try await state(of: id, tenant: tenant)
         guard let text = request.query("asOf") else { return current }
         let instant: Date
         do {
             instant = try AsOf.parse(text, field: "asOf")
         } catch {
-            throw Problem(status: .badRequest, code: "invalid_query_parameter",
-                          detail: "asOf must be \(AsOf.expected).", extra: ["field": "asOf"])
+            throw Problem(
+                status: .badRequest, code: "invalid_query_parameter",
+                detail: "asOf must be \(AsOf.expected).", extra: ["field": "asOf"])
         }
         let timeline: JourneyTimeline
         do {
@@ -29,8 +31,9 @@ extension Journeys {
             throw Problem.journeyNotFound()
         }
         guard !timeline.entries.isEmpty else {
-            throw Problem(status: .notFound, code: "journey_not_found", detail: "The journey had no event at asOf yet.",
-                          extra: ["field": "asOf"])
+            throw Problem(
+                status: .notFound, code: "journey_not_found", detail: "The journey had no event at asOf yet.",
+                extra: ["field": "asOf"])
         }
         return timeline.state
     }

@@ -57,8 +57,10 @@ public struct JourneyDependencies: Sendable {
     }
 
     /// Development keys for sealing and client tokens and no Unico client: for tests and the embedded database.
-    public static func development(database: PostgresClient,
-                                   unico: [Environment: HumanTokenAPIClient] = [:]) throws -> JourneyDependencies {
+    public static func development(
+        database: PostgresClient,
+        unico: [Environment: HumanTokenAPIClient] = [:]
+    ) throws -> JourneyDependencies {
         JourneyDependencies(
             vault: SubjectVault(client: database, configuration: .development()),
             clientTokens: try .development(), unico: unico)

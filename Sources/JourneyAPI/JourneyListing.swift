@@ -44,10 +44,12 @@ struct JourneyListing: Sendable {
 
         init?(encoded: String) {
             guard encoded.count <= 200, let data = Base64URL.decode(encoded),
-                  let text = String(data: data, encoding: .utf8) else { return nil }
+                let text = String(data: data, encoding: .utf8)
+            else { return nil }
             let parts = text.split(separator: ":", maxSplits: 1)
             guard parts.count == 2, let micros = Int64(parts[0]), Self.startedRange.contains(micros),
-                  UUID(uuidString: String(parts[1])) != nil else { return nil }
+                UUID(uuidString: String(parts[1])) != nil
+            else { return nil }
             self.init(startedMicros: micros, journeyID: String(parts[1]))
         }
     }
@@ -84,15 +86,19 @@ struct JourneyListing: Sendable {
     static func query(_ request: HTTPRequest) throws -> Query {
         var query = Query()
         if let subject = request.query("subject") {
-            guard (1...128).contains(subject.count), subject.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) })
+            guard (1...128).contains(subject.count),
+                subject.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) })
             else { throw invalid("subject", "subject must be a subject reference (1 to 128 letters, digits, - or _).") }
             query.subject = subject
         }
         if let reference = request.query("clientReference") {
             guard (1...FieldRules.clientReferenceMaximumLength).contains(reference.count),
-                  !reference.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw invalid("clientReference", "clientReference must be 1 to \(FieldRules.clientReferenceMaximumLength) "
-                              + "characters, as given when the journey started.")
+                !reference.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
+                throw invalid(
+                    "clientReference",
+                    "clientReference must be 1 to \(FieldRules.clientReferenceMaximumLength) "
+                        + "characters, as given when the journey started.")
             }
             query.clientReference = reference
         }
@@ -151,11 +157,12 @@ struct JourneyListing: Sendable {
         var items: [Item] = []
         var last: Cursor?
         for row in rows.prefix(query.limit) {
-            items.append(Item(
-                journeyId: row.journeyID, status: row.status, attempt: row.attempt, environment: row.environment,
-                flow: row.flow, purpose: row.purpose, clientReference: row.clientReference,
-                subjectReference: row.subjectReference, startedAt: row.startedAt, completedAt: row.completedAt,
-                abandonedAt: row.abandonedAt, outcome: row.outcome, lastErrorCode: row.lastErrorCode))
+            items.append(
+                Item(
+                    journeyId: row.journeyID, status: row.status, attempt: row.attempt, environment: row.environment,
+                    flow: row.flow, purpose: row.purpose, clientReference: row.clientReference,
+                    subjectReference: row.subjectReference, startedAt: row.startedAt, completedAt: row.completedAt,
+                    abandonedAt: row.abandonedAt, outcome: row.outcome, lastErrorCode: row.lastErrorCode))
             last = Cursor(startedMicros: row.startedMicros, journeyID: row.journeyID)
         }
         return Page(items: items, nextCursor: rows.count > query.limit ? last?.encoded : nil)

@@ -25,17 +25,20 @@ struct JourneyRoutes: Sendable {
 
     func register(on router: inout Router) {
         let journeys = Journeys(database: database, dependencies: dependencies.engine)
-        let authenticator = RequestAuthenticator(keys: APIKeyStore(client: database),
-                                                 clientTokens: dependencies.clientTokens, clock: dependencies.clock)
+        let authenticator = RequestAuthenticator(
+            keys: APIKeyStore(client: database),
+            clientTokens: dependencies.clientTokens, clock: dependencies.clock)
         let token = TokenHandler(authenticator: authenticator, journeys: journeys)
-        let start = StartJourneyHandler(authenticator: authenticator, journeys: journeys,
-                                        idempotency: IdempotencyStore(database: database), dependencies: dependencies)
+        let start = StartJourneyHandler(
+            authenticator: authenticator, journeys: journeys,
+            idempotency: IdempotencyStore(database: database), dependencies: dependencies)
         let reports = ClientReportHandler(authenticator: authenticator, journeys: journeys)
         let clientToken = ClientTokenHandler(authenticator: authenticator, journeys: journeys, dependencies: dependencies)
         let cancel = CancelJourneyHandler(authenticator: authenticator, journeys: journeys)
         let store = EventStore(client: database)
-        let webhooks = WebhookHandler(journeys: journeys, credentials: dependencies.webhookCredentials,
-                                      metrics: metrics, logger: dependencies.logger)
+        let webhooks = WebhookHandler(
+            journeys: journeys, credentials: dependencies.webhookCredentials,
+            metrics: metrics, logger: dependencies.logger)
         let logger = dependencies.logger
 
         let listing = JourneyListing(reports: self.reports)
@@ -45,8 +48,9 @@ struct JourneyRoutes: Sendable {
         router.post("/v1/journeys") { try await start.handle($0).noStore() }
         router.get("/v1/journeys") { request in
             let principal = try await authenticator.apiKey(request, scope: .journeysRead)
-            return try HTTPResponse.json(try await listing.page(try JourneyListing.query(request), tenant: principal.tenant),
-                                         encoder: TokenResponse.encoder)
+            return try HTTPResponse.json(
+                try await listing.page(try JourneyListing.query(request), tenant: principal.tenant),
+                encoder: TokenResponse.encoder)
         }
         router.get("/v1/events") { request in
             let principal = try await authenticator.apiKey(request, scope: .journeysRead)
@@ -55,8 +59,9 @@ struct JourneyRoutes: Sendable {
         router.get("/v1/journeys/{id}") { request in
             let principal = try await authenticator.apiKey(request, scope: .journeysRead)
             let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
-            return try HTTPResponse.json(JourneyView(try await journeys.load(id, asOf: request, tenant: principal.tenant), id: id),
-                                         encoder: TokenResponse.encoder)
+            return try HTTPResponse.json(
+                JourneyView(try await journeys.load(id, asOf: request, tenant: principal.tenant), id: id),
+                encoder: TokenResponse.encoder)
         }
         router.get("/v1/journeys/{id}/events") { request in
             let principal = try await authenticator.apiKey(request, scope: .journeysRead)
@@ -71,23 +76,29 @@ struct JourneyRoutes: Sendable {
             let recorded = try await reports.callback(request)
             guard !recorded.state.attemptsAwaitingResult.isEmpty else { return try recorded.response() }
             await journeys.fetchCounting(recorded.id, trigger: "callback", metrics: metrics, logger: logger)
-            return try HTTPResponse.json(JourneyView(try await journeys.state(of: recorded.id), id: recorded.id),
-                                         encoder: TokenResponse.encoder)
+            return try HTTPResponse.json(
+                JourneyView(try await journeys.state(of: recorded.id), id: recorded.id),
+                encoder: TokenResponse.encoder)
         }
         router.get("/v1/journeys/{id}/human-token") { request in
             let principal = try await authenticator.apiKey(request, scope: .humanTokenRead)
             let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
-            let disclosure = try DisclosurePurpose.disclosure(request, principal: principal,
-                                                              channel: "GET /v1/journeys/{id}/human-token")
+            let disclosure = try DisclosurePurpose.disclosure(
+                request, principal: principal,
+                channel: "GET /v1/journeys/{id}/human-token")
             let (state, value) = try await journeys.openHumanToken(id, disclosure: disclosure)
             guard let value else {
-                throw Problem(status: .notFound, code: "human_token_not_available",
-                              detail: "The journey has no Human Token: it is not completed with an approval.",
-                              extra: ["status": state.status.rawValue])
+                throw Problem(
+                    status: .notFound, code: "human_token_not_available",
+                    detail: "The journey has no Human Token: it is not completed with an approval.",
+                    extra: ["status": state.status.rawValue])
             }
-            return try HTTPResponse.json(HumanTokenView(journeyId: id.rawValue, humanToken: value,
-                                                        completedAt: state.completedAt),
-                                         encoder: TokenResponse.encoder).noStore()
+            return try HTTPResponse.json(
+                HumanTokenView(
+                    journeyId: id.rawValue, humanToken: value,
+                    completedAt: state.completedAt),
+                encoder: TokenResponse.encoder
+            ).noStore()
         }
         router.post("/v1/webhooks/unico") { try await webhooks.handle($0) }
         router.post("/v1/journeys/{id}/token") { try await token.handle($0).noStore() }

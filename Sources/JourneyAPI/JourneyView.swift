@@ -75,16 +75,18 @@ struct JourneyView: Encodable, Sendable {
         version = state.version
         lastErrorCode = state.lastErrorCode.map { code in
             let entry = SDKErrorCatalog.standard.entry(for: code)
-            return ErrorCode(code: code.rawValue, meaning: entry.meaning, category: entry.category.rawValue,
-                             action: entry.recommendedAction, retryable: entry.retryable)
+            return ErrorCode(
+                code: code.rawValue, meaning: entry.meaning, category: entry.category.rawValue,
+                action: entry.recommendedAction, retryable: entry.retryable)
         }
         attempts = state.attempts.map {
-            Attempt(number: $0.number, trigger: $0.trigger.rawValue, requestedAt: $0.requestedAt,
-                    processCreatedAt: $0.processCreatedAt, creationFailedAt: $0.creationFailedAt,
-                    tokenExpiresAt: $0.tokenExpiresAt, firstTokenIssuedAt: $0.firstTokenIssuedAt,
-                    captureOpenedAt: $0.captureOpenedAt, callbackAt: $0.callbackAt, resultFetchedAt: $0.resultFetchedAt,
-                    tokenExpiredAt: $0.tokenExpiredAt, failedAt: $0.failedAt, failureReason: $0.failureReason,
-                    retryAt: $0.retryAt)
+            Attempt(
+                number: $0.number, trigger: $0.trigger.rawValue, requestedAt: $0.requestedAt,
+                processCreatedAt: $0.processCreatedAt, creationFailedAt: $0.creationFailedAt,
+                tokenExpiresAt: $0.tokenExpiresAt, firstTokenIssuedAt: $0.firstTokenIssuedAt,
+                captureOpenedAt: $0.captureOpenedAt, callbackAt: $0.callbackAt, resultFetchedAt: $0.resultFetchedAt,
+                tokenExpiredAt: $0.tokenExpiredAt, failedAt: $0.failedAt, failureReason: $0.failureReason,
+                retryAt: $0.retryAt)
         }
     }
 }

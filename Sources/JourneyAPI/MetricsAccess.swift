@@ -16,9 +16,10 @@ struct MetricsAccess: Sendable {
             return parts[1].trimmingCharacters(in: .whitespaces)
         }
         guard let given, Self.equal(Array(given.utf8), Array(token.utf8)) else {
-            throw Problem(status: .unauthorized, code: "metrics_unauthorized",
-                          detail: "/metrics needs Authorization: Bearer with the configured metrics token.",
-                          headers: ["WWW-Authenticate": #"Bearer realm="metrics""#])
+            throw Problem(
+                status: .unauthorized, code: "metrics_unauthorized",
+                detail: "/metrics needs Authorization: Bearer with the configured metrics token.",
+                headers: ["WWW-Authenticate": #"Bearer realm="metrics""#])
         }
     }
 

@@ -15,8 +15,10 @@ final class MetricsGauges: Sendable {
     private let lifetime: TimeInterval
     private let lastRead = Mutex<Date?>(nil)
 
-    init(readers: [MetricsGaugeReader], registry: MetricsRegistry, clock: @escaping @Sendable () -> Date,
-         lifetime: Duration) {
+    init(
+        readers: [MetricsGaugeReader], registry: MetricsRegistry, clock: @escaping @Sendable () -> Date,
+        lifetime: Duration
+    ) {
         self.readers = readers
         self.registry = registry
         self.clock = clock

@@ -3,10 +3,12 @@ import Foundation
 /// The OpenAPI 3.1 description of the service, served at `/openapi.json`.
 /// A test checks that it lists exactly the registered routes.
 enum OpenAPIDocument {
-    static var problem: [String: Any] { [
-        "description": "An RFC 9457 problem with a stable `code`.",
-        "content": ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]],
-    ] }
+    static var problem: [String: Any] {
+        [
+            "description": "An RFC 9457 problem with a stable `code`.",
+            "content": ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]],
+        ]
+    }
 
     static var document: [String: Any] {
         var base = baseDocument
@@ -30,49 +32,65 @@ enum OpenAPIDocument {
         return base
     }
 
-    static var baseDocument: [String: Any] { [
-        "openapi": "3.1.0",
-        "info": ["title": "Human Token Journeys", "version": "1.0.0",
-                 "description": "Event-sourced orchestration of Unico Human Token journeys. Tenants: an API key "
-                     + "belongs to one tenant and reads only that tenant's journeys, lists, reports, dashboard and "
-                     + "subjects; another tenant's journey answers 404 journey_not_found (never 403), another "
-                     + "tenant's subject 404 unknown_subject. JSON bodies: no string may hold U+0000 (PostgreSQL cannot store it; "
-                     + "400 invalid_json), and every number must fit in 64 bits (else 400 invalid_json), in any member, known or not."],
-        "paths": [
-            "/healthz": ["get": operation("health", "The process answers.", ok: "Alive.")],
-            "/readyz": ["get": operation("readiness", "The database answers and the schema is current. The body is "
-                                         + "{\"status\": \"ready\", \"developmentKeys\": bool, \"warnings\": [string]?}: "
-                                         + "developmentKeys is true (with a warning naming the variables to set) when the "
-                                         + "service runs on the public development keys of the embedded database.", ok: "Ready.",
-                                         extra: ["503": problem])],
-            "/metrics": ["get": operation("metrics", "Prometheus text exposition.", ok: "Metrics.", contentType: "text/plain",
-                                          extra: ["401": problem])
-                .merging(["security": [[:], ["metricsToken": []]] as [[String: [String]]],
-                          "description": "Open unless JOURNEYS_METRICS_TOKEN is set; then a 401 metrics_unauthorized "
-                            + "without Authorization: Bearer <token>. Gauges read from the database are at most 5 s old."]) { $1 }],
-            "/openapi.json": ["get": operation("openapi", "This document.", ok: "The OpenAPI document.")],
-        ],
-        "components": [
-            "schemas": [
-                "Problem": [
-                    "type": "object",
-                    "required": ["type", "title", "status", "code", "retryable"],
-                    "description": problemCodes,
-                    "properties": [
-                        "type": ["type": "string"], "title": ["type": "string"], "status": ["type": "integer"],
-                        "detail": ["type": "string"], "code": ["type": "string"], "instance": ["type": "string"],
-                        "field": ["type": "string"],
-                        "retryable": ["type": "boolean", "description": retryableRule],
-                        "journeyId": ["type": "string", "description": "The journey the answer is about, when one exists."],
-                        "journeyStatus": ["type": "string",
-                                          "description": "The journey's state when a 409 refuses the request."],
-                        "attempt": ["type": "string", "description": "The attempt a refusal is about."],
-                        "database": ["type": "string", "enum": ["unreachable"]],
-                    ],
-                ],
+    static var baseDocument: [String: Any] {
+        [
+            "openapi": "3.1.0",
+            "info": [
+                "title": "Human Token Journeys", "version": "1.0.0",
+                "description": "Event-sourced orchestration of Unico Human Token journeys. Tenants: an API key "
+                    + "belongs to one tenant and reads only that tenant's journeys, lists, reports, dashboard and "
+                    + "subjects; another tenant's journey answers 404 journey_not_found (never 403), another "
+                    + "tenant's subject 404 unknown_subject. JSON bodies: no string may hold U+0000 (PostgreSQL cannot store it; "
+                    + "400 invalid_json), and every number must fit in 64 bits (else 400 invalid_json), in any member, known or not.",
             ],
-        ],
-    ] }
+            "paths": [
+                "/healthz": ["get": operation("health", "The process answers.", ok: "Alive.")],
+                "/readyz": [
+                    "get": operation(
+                        "readiness",
+                        "The database answers and the schema is current. The body is "
+                            + "{\"status\": \"ready\", \"developmentKeys\": bool, \"warnings\": [string]?}: "
+                            + "developmentKeys is true (with a warning naming the variables to set) when the "
+                            + "service runs on the public development keys of the embedded database.", ok: "Ready.",
+                        extra: ["503": problem])
+                ],
+                "/metrics": [
+                    "get": operation(
+                        "metrics", "Prometheus text exposition.", ok: "Metrics.", contentType: "text/plain",
+                        extra: ["401": problem]
+                    )
+                    .merging([
+                        "security": [[:], ["metricsToken": []]] as [[String: [String]]],
+                        "description": "Open unless JOURNEYS_METRICS_TOKEN is set; then a 401 metrics_unauthorized "
+                            + "without Authorization: Bearer <token>. Gauges read from the database are at most 5 s old.",
+                    ]) { $1 }
+                ],
+                "/openapi.json": ["get": operation("openapi", "This document.", ok: "The OpenAPI document.")],
+            ],
+            "components": [
+                "schemas": [
+                    "Problem": [
+                        "type": "object",
+                        "required": ["type", "title", "status", "code", "retryable"],
+                        "description": problemCodes,
+                        "properties": [
+                            "type": ["type": "string"], "title": ["type": "string"], "status": ["type": "integer"],
+                            "detail": ["type": "string"], "code": ["type": "string"], "instance": ["type": "string"],
+                            "field": ["type": "string"],
+                            "retryable": ["type": "boolean", "description": retryableRule],
+                            "journeyId": ["type": "string", "description": "The journey the answer is about, when one exists."],
+                            "journeyStatus": [
+                                "type": "string",
+                                "description": "The journey's state when a 409 refuses the request.",
+                            ],
+                            "attempt": ["type": "string", "description": "The attempt a refusal is about."],
+                            "database": ["type": "string", "enum": ["unreachable"]],
+                        ],
+                    ]
+                ]
+            ],
+        ]
+    }
 
     /// What the server itself may answer on any route, added to every operation: 413 (a body
     /// over 1 MiB, however it is framed), 429 (`rate_limited`, with `Retry-After`: a request rate
@@ -83,7 +101,8 @@ enum OpenAPIDocument {
             guard let methods = methods as? [String: Any] else { return methods }
             return methods.mapValues { operation -> Any in
                 guard var operation = operation as? [String: Any],
-                      var responses = operation["responses"] as? [String: Any] else { return operation }
+                    var responses = operation["responses"] as? [String: Any]
+                else { return operation }
                 for status in ["413", "429", "431", "503"] where responses[status] == nil { responses[status] = problem }
                 operation["responses"] = responses
                 return operation
@@ -123,9 +142,16 @@ enum OpenAPIDocument {
         Answers about an existing journey carry its `journeyId`.
         """
 
-    static func operation(_ id: String, _ summary: String, ok: String, contentType: String = "application/json",
-                          extra: [String: Any] = [:]) -> [String: Any] {
-        var responses: [String: Any] = ["200": ["description": ok, "content": [contentType: ["schema": ["type": contentType == "text/plain" ? "string" : "object"]]]]]
+    static func operation(
+        _ id: String, _ summary: String, ok: String, contentType: String = "application/json",
+        extra: [String: Any] = [:]
+    ) -> [String: Any] {
+        var responses: [String: Any] = [
+            "200": [
+                "description": ok,
+                "content": [contentType: ["schema": ["type": contentType == "text/plain" ? "string" : "object"]]],
+            ]
+        ]
         responses.merge(extra) { $1 }
         return ["operationId": id, "summary": summary, "responses": responses]
     }

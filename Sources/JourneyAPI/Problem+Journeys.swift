@@ -14,8 +14,9 @@ extension Problem {
         if let challenge = error.wwwAuthenticate { headers["WWW-Authenticate"] = challenge }
         var extra: [String: String] = [:]
         if let scope = error.missingScope { extra["scope"] = scope.rawValue }
-        return Problem(status: HTTPStatus(code: error.httpStatus), code: error.code.rawValue, detail: error.message,
-                       extra: extra, headers: headers)
+        return Problem(
+            status: HTTPStatus(code: error.httpStatus), code: error.code.rawValue, detail: error.message,
+            extra: extra, headers: headers)
     }
 
     /// The domain's refusal with its code and suggested status (409 for transitions not allowed);
@@ -29,8 +30,9 @@ extension Problem {
         if let reason = error.abandonReason { extra["abandonReason"] = reason.rawValue }
         var headers = HTTPHeaders()
         if let wait = retryAfter(of: error) { headers["Retry-After"] = String(wait) }
-        return Problem(status: HTTPStatus(code: error.code.suggestedHTTPStatus), code: error.code.rawValue,
-                       detail: error.message, extra: extra, headers: headers)
+        return Problem(
+            status: HTTPStatus(code: error.code.suggestedHTTPStatus), code: error.code.rawValue,
+            detail: error.message, extra: extra, headers: headers)
     }
 
     /// Whole seconds before the refused command may succeed, for the refusals that say so.
@@ -82,12 +84,14 @@ extension Problem {
             return try await next(request)
         } catch let error where !(error is Problem) {
             if let engine = error as? EngineError, engine.code == .startInterrupted, let underlying = engine.underlying,
-               mapped(underlying) == nil {
+                mapped(underlying) == nil
+            {
                 throw underlying  // unexpected: a 500 that logs what it was
             }
             guard var problem = mapped(error) else { throw error }
             if error is DomainError || error is EngineError, problem.status != .notFound,
-               let id = request.pathParameters["id"] {
+                let id = request.pathParameters["id"]
+            {
                 problem = problem.about(journey: id.lowercased())
             }
             throw problem
@@ -104,24 +108,27 @@ extension Problem {
     /// 503 `service_unavailable` with `Retry-After: 1`: PostgreSQL cannot be reached; nothing
     /// half-done was kept (each step is one transaction).
     static func databaseUnavailable() -> Problem {
-        Problem(status: .serviceUnavailable, code: "service_unavailable",
-                detail: "The database cannot be reached; retry shortly.", extra: ["database": "unreachable"],
-                headers: ["Retry-After": "1"])
+        Problem(
+            status: .serviceUnavailable, code: "service_unavailable",
+            detail: "The database cannot be reached; retry shortly.", extra: ["database": "unreachable"],
+            headers: ["Retry-After": "1"])
     }
 
     /// 422 `validation_failed` naming the first invalid field (and all of them in `fields`).
     static func validation(_ error: ValidationError) -> Problem {
-        Problem(status: .unprocessableContent, code: ValidationError.code, detail: error.message,
-                extra: ["field": error.fields.first ?? "", "fields": error.fields.joined(separator: ",")])
+        Problem(
+            status: .unprocessableContent, code: ValidationError.code, detail: error.message,
+            extra: ["field": error.fields.first ?? "", "fields": error.fields.joined(separator: ",")])
     }
 
     /// 410 `journey_ended`: the journey an Idempotency-Key started ended (or has no attempt left)
     /// and hands out no more tokens; `journeyStatus` says how it stands. Final, not retryable.
     static func journeyEnded(_ status: JourneyStatus) -> Problem {
         let how = status.isTerminal ? "has ended (\(status.rawValue))" : "has no attempt left (\(status.rawValue))"
-        return Problem(status: .gone, code: "journey_ended",
-                       detail: "The journey started with this Idempotency-Key \(how); start a new journey with a new key.",
-                       extra: ["journeyStatus": status.rawValue], retryable: false)
+        return Problem(
+            status: .gone, code: "journey_ended",
+            detail: "The journey started with this Idempotency-Key \(how); start a new journey with a new key.",
+            extra: ["journeyStatus": status.rawValue], retryable: false)
     }
 
     /// 404 `journey_not_found`.
@@ -131,15 +138,18 @@ extension Problem {
 
     /// 503 `unico_not_configured` for an environment without a Unico client.
     static func unicoNotConfigured(_ environment: Environment) -> Problem {
-        Problem(status: .serviceUnavailable, code: "unico_not_configured",
-                detail: "No Unico client is configured for \(environment.rawValue).")
+        Problem(
+            status: .serviceUnavailable, code: "unico_not_configured",
+            detail: "No Unico client is configured for \(environment.rawValue).")
     }
 
     /// Our request's name for a field of Unico's Create Process body.
     static func requestField(_ unicoField: String) -> String {
-        let names = ["person.duiType": "subject.documentType", "person.duiValue": "subject.documentNumber",
-                     "person.friendlyName": "subject.friendlyName", "person.phone": "subject.phone",
-                     "person.email": "subject.email", "person.notifications": "subject.notificationChannels"]
+        let names = [
+            "person.duiType": "subject.documentType", "person.duiValue": "subject.documentNumber",
+            "person.friendlyName": "subject.friendlyName", "person.phone": "subject.phone",
+            "person.email": "subject.email", "person.notifications": "subject.notificationChannels",
+        ]
         return names[unicoField] ?? unicoField
     }
 
@@ -148,22 +158,26 @@ extension Problem {
         switch error.code {
         case .rateLimited:
             let wait = max(1, error.retryAfter ?? 1)
-            return Problem(status: .tooManyRequests, code: "unico_rate_limited",
-                           detail: "Unico's rate limit was reached; retry after \(wait) s.",
-                           headers: ["Retry-After": String(wait)])
+            return Problem(
+                status: .tooManyRequests, code: "unico_rate_limited",
+                detail: "Unico's rate limit was reached; retry after \(wait) s.",
+                headers: ["Retry-After": String(wait)])
         case .unauthorized, .configuration:
-            return Problem(status: .serviceUnavailable, code: "unico_unavailable",
-                           detail: "The service could not authenticate with Unico.", extra: ["unicoError": error.code.rawValue])
+            return Problem(
+                status: .serviceUnavailable, code: "unico_unavailable",
+                detail: "The service could not authenticate with Unico.", extra: ["unicoError": error.code.rawValue])
         case .invalidArgument:
             // The caller's input passed our validation but not Unico's: a 422 naming our field.
             var extra = ["field": error.field.map(requestField) ?? ""]
             if let field = error.field { extra["unicoField"] = field }
-            return Problem(status: .unprocessableContent, code: "unico_refused_field",
-                           detail: "Unico refused \(error.field.map(requestField) ?? "a field") of the request.",
-                           extra: extra)
+            return Problem(
+                status: .unprocessableContent, code: "unico_refused_field",
+                detail: "Unico refused \(error.field.map(requestField) ?? "a field") of the request.",
+                extra: extra)
         default:
-            return Problem(status: 502, code: "unico_unavailable",
-                           detail: "Unico did not create the process.", extra: ["unicoError": error.code.rawValue])
+            return Problem(
+                status: 502, code: "unico_unavailable",
+                detail: "Unico did not create the process.", extra: ["unicoError": error.code.rawValue])
         }
     }
 }

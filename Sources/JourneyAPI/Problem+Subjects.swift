@@ -9,8 +9,12 @@ extension Problem {
     /// personal data, 400 for the other refusals naming the field.
     static func subjects(_ error: DataSubjectsError) -> Problem {
         if error.code == .personalData {
-            return .validation(ValidationError(issues: [FieldIssue(field: error.field ?? "reason", code: .invalidValue,
-                                                                   message: error.message)]))
+            return .validation(
+                ValidationError(issues: [
+                    FieldIssue(
+                        field: error.field ?? "reason", code: .invalidValue,
+                        message: error.message)
+                ]))
         }
         var extra: [String: String] = [:]
         if let field = error.field { extra["field"] = field }
@@ -20,8 +24,9 @@ extension Problem {
 
     /// 410 `subject_erased`: the subject's data key was destroyed; its sealed fields are gone for good.
     static func subjectErased() -> Problem {
-        Problem(status: .gone, code: PrivacyError.Code.subjectErased.rawValue,
-                detail: "The subject was erased: their personal data and tokens can no longer be opened.")
+        Problem(
+            status: .gone, code: PrivacyError.Code.subjectErased.rawValue,
+            detail: "The subject was erased: their personal data and tokens can no longer be opened.")
     }
 
     /// Runs `body`, turning ``DataSubjects/DataSubjectsError`` into its problem.

@@ -29,20 +29,25 @@ struct ReportRoutes: Sendable {
             do {
                 name = try ReportName.parse(try request.pathParameter("name"))
             } catch let error as ReportError {
-                throw Problem(status: .notFound, code: error.code.rawValue, detail: error.message,
-                              extra: ["field": "name", "known": ReportName.known])
+                throw Problem(
+                    status: .notFound, code: error.code.rawValue, detail: error.message,
+                    extra: ["field": "name", "known": ReportName.known])
             }
             var parameters = try Self.parameters(request, for: name, now: clock())
             parameters.tenant = principal.tenant
             let document = try await reports.read { try await name.run(parameters, on: $0) }
             return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: try document.json())
         }
-        DashboardRoutes(reports: reports, keys: keys, sessions: dependencies.sessionTokens, clock: clock,
-                        secureCookie: dependencies.secureSessionCookie).register(on: &router)
-        DashboardJourneyRoutes(database: database, reports: reports,
-                               journeys: Journeys(database: database, dependencies: dependencies.engine),
-                               session: DashboardSession(keys: keys, sessions: dependencies.sessionTokens, clock: clock))
-            .register(on: &router)
+        DashboardRoutes(
+            reports: reports, keys: keys, sessions: dependencies.sessionTokens, clock: clock,
+            secureCookie: dependencies.secureSessionCookie
+        ).register(on: &router)
+        DashboardJourneyRoutes(
+            database: database, reports: reports,
+            journeys: Journeys(database: database, dependencies: dependencies.engine),
+            session: DashboardSession(keys: keys, sessions: dependencies.sessionTokens, clock: clock)
+        )
+        .register(on: &router)
     }
 
     /// The report parameters of the query string; 400 naming the query parameter otherwise.

@@ -28,16 +28,18 @@ struct ReportsDatabase: Sendable {
 extension Problem {
     /// 503 `reports_unavailable`: the reports database (`REPORTS_DATABASE_URL`) cannot be reached.
     static func reportsUnavailable() -> Problem {
-        Problem(status: .serviceUnavailable, code: "reports_unavailable",
-                detail: "The reports database (REPORTS_DATABASE_URL) cannot be reached; journeys are still served. Retry shortly.",
-                extra: ["database": "reports"], headers: ["Retry-After": "5"])
+        Problem(
+            status: .serviceUnavailable, code: "reports_unavailable",
+            detail: "The reports database (REPORTS_DATABASE_URL) cannot be reached; journeys are still served. Retry shortly.",
+            extra: ["database": "reports"], headers: ["Retry-After": "5"])
     }
 
     /// 503 `reports_lagging`: the standby's replay is further behind than `REPORTS_MAX_LAG`.
     static func reportsLagging(seconds: Double, limit: Double) -> Problem {
-        Problem(status: .serviceUnavailable, code: "reports_lagging",
-                detail: "The reports database (REPORTS_DATABASE_URL) replays \(Int(seconds.rounded(.up))) s behind the primary, "
-                    + "more than REPORTS_MAX_LAG (\(limit.formatted()) s); journeys are still served. Retry shortly.",
-                extra: ["database": "reports", "lagSeconds": String(Int(seconds.rounded(.up)))], headers: ["Retry-After": "5"])
+        Problem(
+            status: .serviceUnavailable, code: "reports_lagging",
+            detail: "The reports database (REPORTS_DATABASE_URL) replays \(Int(seconds.rounded(.up))) s behind the primary, "
+                + "more than REPORTS_MAX_LAG (\(limit.formatted()) s); journeys are still served. Retry shortly.",
+            extra: ["database": "reports", "lagSeconds": String(Int(seconds.rounded(.up)))], headers: ["Retry-After": "5"])
     }
 }

@@ -12,8 +12,9 @@ struct RequestAuthenticator: Sendable {
     /// The API key's principal, which must hold `scope`; 401/403 problems otherwise.
     func apiKey(_ request: HTTPRequest, scope: Scope) async throws -> Principal {
         do {
-            let principal = try await keys.authenticate(authorizationHeader: request.headers["Authorization"],
-                                                        apiKeyHeader: request.headers["X-API-Key"])
+            let principal = try await keys.authenticate(
+                authorizationHeader: request.headers["Authorization"],
+                apiKeyHeader: request.headers["X-API-Key"])
             try principal.require(scope)
             try await RequestRateLimiter.current?.admit(apiKey: principal.keyID, tenant: principal.tenant, route: request.route)
             return principal
@@ -25,7 +26,10 @@ struct RequestAuthenticator: Sendable {
     /// Verifies the bearer client token for `journey`; 401 when absent or invalid, 403 `wrong_journey`.
     func clientToken(_ request: HTTPRequest, journey: UUID) async throws -> ClientTokenClaims {
         guard let header = request.headers["Authorization"], let token = BearerCredentials.token(fromAuthorization: header)
-        else { throw Problem.access(AccessError(.invalidToken, "a client token is required: send 'Authorization: Bearer <clientToken>'")) }
+        else {
+            throw Problem.access(
+                AccessError(.invalidToken, "a client token is required: send 'Authorization: Bearer <clientToken>'"))
+        }
         let claims: ClientTokenClaims
         do {
             claims = try clientTokens.verify(token, journeyID: journey, now: clock())
@@ -40,7 +44,8 @@ struct RequestAuthenticator: Sendable {
     /// tenant, which the journey must belong to), else the journey's client token (tenant nil: the
     /// token is bound to its journey).
     func clientTokenOrAPIKey(_ request: HTTPRequest, journey: UUID, scope: Scope) async throws
-        -> (actor: String, tenant: String?) {
+        -> (actor: String, tenant: String?)
+    {
         let bearer = request.headers["Authorization"].flatMap { BearerCredentials.token(fromAuthorization: $0) }
         if request.headers["X-API-Key"] != nil || bearer.map({ APIKeyCredential(parsing: $0) != nil }) == true {
             let principal = try await apiKey(request, scope: scope)

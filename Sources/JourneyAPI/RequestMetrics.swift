@@ -25,10 +25,12 @@ struct RequestMetrics: Sendable {
                 let route = request.route ?? "unmatched"
                 let seconds = elapsed / .seconds(1)
                 let method = Self.methodLabel(request.method)
-                registry.increment("http_requests_total", help: "HTTP requests by route template and status.",
-                                   labels: ["method": method, "route": route, "status": String(status)])
-                registry.observe("http_request_duration_seconds", help: "HTTP request latency by route template.",
-                                 labels: ["method": method, "route": route], value: seconds)
+                registry.increment(
+                    "http_requests_total", help: "HTTP requests by route template and status.",
+                    labels: ["method": method, "route": route, "status": String(status)])
+                registry.observe(
+                    "http_request_duration_seconds", help: "HTTP request latency by route template.",
+                    labels: ["method": method, "route": route], value: seconds)
             }
             do {
                 let response = try await next(request)

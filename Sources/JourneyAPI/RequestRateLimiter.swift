@@ -35,46 +35,56 @@ final class RequestRateLimiter: Sendable {
     /// A request authenticated by the API key `keyID` of `tenant`: its key's and tenant's limits.
     func admit(apiKey keyID: UUID, tenant: String, route: String?) async throws {
         var asked: [PostgresRequestLimits.Bucket] = []
-        if let limit = limits.apiKey { asked.append(.init(key: "key:\(keyID.uuidString.lowercased())", rate: limit.rate, burst: limit.burst)) }
+        if let limit = limits.apiKey {
+            asked.append(.init(key: "key:\(keyID.uuidString.lowercased())", rate: limit.rate, burst: limit.burst))
+        }
         if let limit = limits.tenant { asked.append(.init(key: "tenant:\(tenant)", rate: limit.rate, burst: limit.burst)) }
-        try await take(asked, cost: 1, limit: "api_key", route: route,
-                       detail: "Too many requests for this API key or its tenant.")
+        try await take(
+            asked, cost: 1, limit: "api_key", route: route,
+            detail: "Too many requests for this API key or its tenant.")
     }
 
     /// A request authenticated by a client token of `journey`: the journey's client-token limit.
     func admit(journey: UUID, route: String?) async throws {
         guard let limit = limits.clientToken else { return }
-        try await take([.init(key: "journey:\(journey.uuidString.lowercased())", rate: limit.rate, burst: limit.burst)],
-                       cost: 1, limit: "client_token", route: route, detail: "Too many requests with this journey's client tokens.")
+        try await take(
+            [.init(key: "journey:\(journey.uuidString.lowercased())", rate: limit.rate, burst: limit.burst)],
+            cost: 1, limit: "client_token", route: route, detail: "Too many requests with this journey's client tokens.")
     }
 
     /// An attempt at the Unico webhook token endpoint from `peer`: a failure (`failed`) takes one
     /// of the address's attempts, a success only checks that some are left.
     func admitWebhookToken(peer: String?, failed: Bool, route: String?) async throws {
         guard let limit = limits.webhookTokenFailures else { return }
-        try await take([.init(key: "webhook-token:\(Self.client(peer))", rate: limit.rate, burst: limit.burst)],
-                       cost: failed ? 1 : 0, limit: "webhook_token", route: route,
-                       detail: "Too many failed attempts from this address.", extra: ["error": "rate_limited"])
+        try await take(
+            [.init(key: "webhook-token:\(Self.client(peer))", rate: limit.rate, burst: limit.burst)],
+            cost: failed ? 1 : 0, limit: "webhook_token", route: route,
+            detail: "Too many failed attempts from this address.", extra: ["error": "rate_limited"])
     }
 
-    private func take(_ asked: [PostgresRequestLimits.Bucket], cost: Double, limit: String, route: String?, detail: String,
-                      extra: [String: String] = [:]) async throws {
+    private func take(
+        _ asked: [PostgresRequestLimits.Bucket], cost: Double, limit: String, route: String?, detail: String,
+        extra: [String: String] = [:]
+    ) async throws {
         guard !asked.isEmpty else { return }
         let wait: Duration?
         do {
             wait = try await buckets.take(asked, cost: cost)
         } catch {
-            metrics.increment("http_rate_limit_unavailable_total",
-                              help: "Requests let through because the rate limits' database did not answer.",
-                              labels: ["limit": limit])
+            metrics.increment(
+                "http_rate_limit_unavailable_total",
+                help: "Requests let through because the rate limits' database did not answer.",
+                labels: ["limit": limit])
             return
         }
         guard let wait else { return }
-        metrics.increment("http_rate_limited_total", help: "Requests refused 429 rate_limited, by limit and route template.",
-                          labels: ["limit": limit, "route": route ?? "unmatched"])
+        metrics.increment(
+            "http_rate_limited_total", help: "Requests refused 429 rate_limited, by limit and route template.",
+            labels: ["limit": limit, "route": route ?? "unmatched"])
         let seconds = max(1, Int((wait / .seconds(1)).rounded(.up)))
-        throw Problem(status: .tooManyRequests, code: "rate_limited", detail: "\(detail) Retry after \(seconds) s.",
-                      extra: extra, headers: ["Retry-After": String(seconds)], retryable: true)
+        throw Problem(
+            status: .tooManyRequests, code: "rate_limited", detail: "\(detail) Retry after \(seconds) s.",
+            extra: extra, headers: ["Retry-After": String(seconds)], retryable: true)
     }
 
     /// The client of an address: an IPv4 address, or an IPv6 address's /64 (one customer holds a

@@ -66,10 +66,11 @@ public struct RequestRateLimits: Sendable, Equatable {
         if text.lowercased() == "off" { return nil }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let rate = Double(parts[0]), let burst = Double(parts[1]),
-              rate > 0, rate.isFinite, burst >= 1, burst.isFinite
+            rate > 0, rate.isFinite, burst >= 1, burst.isFinite
         else {
-            throw InvalidSetting(message: "\(name) must be RATE:BURST (requests per second above 0, a burst of at least 1, "
-                + "e.g. 100:200) or off, not \(text)")
+            throw InvalidSetting(
+                message: "\(name) must be RATE:BURST (requests per second above 0, a burst of at least 1, "
+                    + "e.g. 100:200) or off, not \(text)")
         }
         return Limit(rate: rate, burst: burst)
     }

@@ -27,7 +27,8 @@ extension Journeys {
             }
             logger.warning("Get Process failed", metadata: metadata)
         }
-        metrics.increment("result_fetches_total", help: "Get Process calls after callbacks and webhooks, by outcome.",
-                          labels: ["trigger": trigger, "outcome": label])
+        metrics.increment(
+            "result_fetches_total", help: "Get Process calls after callbacks and webhooks, by outcome.",
+            labels: ["trigger": trigger, "outcome": label])
     }
 }

@@ -9,7 +9,8 @@ extension StartJourneyHandler {
     /// comes before the claim, so a body refused the first time never recorded its key.
     func replay(_ request: HTTPRequest, principal: Principal, refusedWith refusal: Problem) async throws -> HTTPResponse {
         guard let claim = try? Self.claim(request, principal: principal),
-              try await idempotency.lookup(claim) != nil else { throw refusal }
+            try await idempotency.lookup(claim) != nil
+        else { throw refusal }
         return try await idempotency.replay(claim, wait: dependencies.idempotencyWait, recover: recovery(actor: principal.actor))
     }
 }

@@ -39,43 +39,58 @@ struct StartJourneyHandler: Sendable {
         let (valid, claim, processAtStart): (ValidatedStartJourney, IdempotencyStore.Claim?, Bool)
         do {
             (valid, claim, processAtStart) = try StageTimer.measure(StartStage.validate) {
-                try Self.validate(request, principal: principal, policy: self.journeys.dependencies.retryPolicy,
-                                  now: dependencies.clock())
+                try Self.validate(
+                    request, principal: principal, policy: self.journeys.dependencies.retryPolicy,
+                    now: dependencies.clock())
             }
         } catch let refusal as Problem where refusal.status == .unprocessableContent {
             return try await replay(request, principal: principal, refusedWith: refusal)
         }
-        let (tokens, lease, journeys, timer) = (dependencies.clientTokens, idempotency.configuration.lease, journeys, StageTimer.current)
-        let makesProcess = StartJourney.makesProcess(requested: processAtStart,
-                                                     notificationChannels: valid.subject.notificationChannels)
+        let (tokens, lease, journeys, timer) = (
+            dependencies.clientTokens, idempotency.configuration.lease, journeys, StageTimer.current
+        )
+        let makesProcess = StartJourney.makesProcess(
+            requested: processAtStart,
+            notificationChannels: valid.subject.notificationChannels)
         let outcome: StartOutcome<HTTPResponse>
         do {
             // While Unico makes the process, the key is held under a lease renewed while the start
             // runs: if this process dies, a retry takes the key over once the lease lapses
             // (seconds, not minutes). A start without a process needs none (see `awaitingToken`).
-            outcome = try await StageTimer.measure(StartStage.lease) { try await idempotency.holding(makesProcess ? claim : nil) {
-                try await journeys.start(valid, actor: principal.actor, tenant: principal.tenant, processAtStart: processAtStart,
-                                         claim: { journeyID, connection in
-                    guard let claim else { return true }
-                    return try StageTimer.measure(StartStage.idempotency, in: timer) {
-                        try IdempotencyStore.claim(claim, journeyID: journeyID.rawValue, lease: lease, on: connection)
-                    }
-                }, awaitingToken: { started in
-                    // No process yet: the key is written once, answered, with the start, in its
-                    // transaction; a key another request holds (or held) fails that write and the
-                    // start, which then replays (see `IdempotencyStore.storing`).
-                    let response = try StageTimer.measure(StartStage.answer, in: timer) { try Self.response(started, tokens: tokens) }
-                    let storing = claim.flatMap { IdempotencyStore.storing($0, journeyID: started.journeyID.rawValue, response: response) }
-                    return PipelinedAnswer(response, statements: storing.map { [$0] } ?? [])
-                }, answer: { outcome, _ in
-                    // The key's answer is stored in the attempt's pipeline (see `PipelinedAnswer`).
-                    let response = try StageTimer.measure(StartStage.answer, in: timer) {
-                        try Self.response(outcome, tokens: tokens, until: valid.deadline)
-                    }
-                    let finishing = claim.map { IdempotencyStore.finishing($0, journeyID: outcome.journeyID.rawValue, response: response) }
-                    return PipelinedAnswer(response, statements: finishing.map { [$0] } ?? [])
-                })
-            } }
+            outcome = try await StageTimer.measure(StartStage.lease) {
+                try await idempotency.holding(makesProcess ? claim : nil) {
+                    try await journeys.start(
+                        valid, actor: principal.actor, tenant: principal.tenant, processAtStart: processAtStart,
+                        claim: { journeyID, connection in
+                            guard let claim else { return true }
+                            return try StageTimer.measure(StartStage.idempotency, in: timer) {
+                                try IdempotencyStore.claim(claim, journeyID: journeyID.rawValue, lease: lease, on: connection)
+                            }
+                        },
+                        awaitingToken: { started in
+                            // No process yet: the key is written once, answered, with the start, in its
+                            // transaction; a key another request holds (or held) fails that write and the
+                            // start, which then replays (see `IdempotencyStore.storing`).
+                            let response = try StageTimer.measure(StartStage.answer, in: timer) {
+                                try Self.response(started, tokens: tokens)
+                            }
+                            let storing = claim.flatMap {
+                                IdempotencyStore.storing($0, journeyID: started.journeyID.rawValue, response: response)
+                            }
+                            return PipelinedAnswer(response, statements: storing.map { [$0] } ?? [])
+                        },
+                        answer: { outcome, _ in
+                            // The key's answer is stored in the attempt's pipeline (see `PipelinedAnswer`).
+                            let response = try StageTimer.measure(StartStage.answer, in: timer) {
+                                try Self.response(outcome, tokens: tokens, until: valid.deadline)
+                            }
+                            let finishing = claim.map {
+                                IdempotencyStore.finishing($0, journeyID: outcome.journeyID.rawValue, response: response)
+                            }
+                            return PipelinedAnswer(response, statements: finishing.map { [$0] } ?? [])
+                        })
+                }
+            }
         } catch let error as PostgresError where claim != nil && IdempotencyStore.isHeldElsewhere(error) {
             outcome = .claimedElsewhere
         } catch let error as EngineError where error.code == .startInterrupted {
@@ -91,8 +106,9 @@ struct StartJourneyHandler: Sendable {
             return response
         case .claimedElsewhere:
             guard let claim else { throw Problem.internalError() }
-            return try await idempotency.replay(claim, wait: dependencies.idempotencyWait,
-                                                recover: recovery(actor: principal.actor))
+            return try await idempotency.replay(
+                claim, wait: dependencies.idempotencyWait,
+                recover: recovery(actor: principal.actor))
         }
     }
 
@@ -125,7 +141,8 @@ struct StartJourneyHandler: Sendable {
     /// after `now`), the request's idempotency claim and whether attempt 1's process is made now;
     /// 415 or 422 problems otherwise.
     static func validate(_ request: HTTPRequest, principal: Principal, policy: RetryPolicy, now: Date)
-        throws -> (ValidatedStartJourney, IdempotencyStore.Claim?, processAtStart: Bool) {
+        throws -> (ValidatedStartJourney, IdempotencyStore.Claim?, processAtStart: Bool)
+    {
         try request.requireMediaType()
         let body: StartJourneyRequest = try request.decode()
         var valid: ValidatedStartJourney
@@ -143,8 +160,9 @@ struct StartJourneyHandler: Sendable {
     /// 201 for a journey whose process waits for the app's token request: the client token, no `webAppToken`.
     static func response(_ started: StartedJourney, tokens: ClientTokenIssuer) throws -> HTTPResponse {
         guard let uuid = UUID(uuidString: started.journeyID.rawValue) else { throw Problem.internalError() }
-        let (token, expiresAt) = try JourneyClientToken.issue(tokens, journeyID: uuid, now: started.startedAt,
-                                                              until: started.firstTokenBy)
+        let (token, expiresAt) = try JourneyClientToken.issue(
+            tokens, journeyID: uuid, now: started.startedAt,
+            until: started.firstTokenBy)
         let body = TokenResponse(
             journeyId: started.journeyID.rawValue, attempt: nil, webAppToken: nil, webAppTokenExpiresAt: nil,
             environment: started.environment.rawValue, clientToken: token, clientTokenExpiresAt: expiresAt,
@@ -174,7 +192,7 @@ struct StartJourneyHandler: Sendable {
     static func claim(_ request: HTTPRequest, principal: Principal) throws -> IdempotencyStore.Claim? {
         guard let key = request.headers["Idempotency-Key"] else { return nil }
         guard !key.isEmpty, key.count <= IdempotencyStore.maximumKeyLength,
-              key.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F })
+            key.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F })
         else {
             throw Problem.validationFailed(
                 field: "Idempotency-Key",

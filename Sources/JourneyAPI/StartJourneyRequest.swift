@@ -102,9 +102,10 @@ struct StartJourneyRequest: Decodable, Sendable {
         StartJourneyInput(
             environment: environment, flow: flow, purpose: purpose,
             subject: subject.map {
-                SubjectInput(documentType: $0.documentType, documentNumber: $0.documentNumber, name: $0.name,
-                             friendlyName: $0.friendlyName, phone: $0.phone, email: $0.email,
-                             notificationChannels: $0.notificationChannels ?? [])
+                SubjectInput(
+                    documentType: $0.documentType, documentNumber: $0.documentNumber, name: $0.name,
+                    friendlyName: $0.friendlyName, phone: $0.phone, email: $0.email,
+                    notificationChannels: $0.notificationChannels ?? [])
             },
             clientReference: clientReference)
     }

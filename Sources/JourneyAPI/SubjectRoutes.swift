@@ -16,19 +16,22 @@ struct SubjectRoutes: Sendable {
     let dependencies: JourneyDependencies
 
     func register(on router: inout Router) {
-        let authenticator = RequestAuthenticator(keys: APIKeyStore(client: database),
-                                                 clientTokens: dependencies.clientTokens, clock: dependencies.clock)
+        let authenticator = RequestAuthenticator(
+            keys: APIKeyStore(client: database),
+            clientTokens: dependencies.clientTokens, clock: dependencies.clock)
         let subjects = DataSubjects(journeys: Journeys(database: database, dependencies: dependencies.engine))
 
         let find = { @Sendable (principal: Principal, document: String?, type: String?) async throws -> HTTPResponse in
             guard let document, !document.isEmpty else {
-                throw Problem(status: .badRequest, code: "invalid_document",
-                              detail: "document (a CPF or CNPJ) is required.", extra: ["field": "document"])
+                throw Problem(
+                    status: .badRequest, code: "invalid_document",
+                    detail: "document (a CPF or CNPJ) is required.", extra: ["field": "document"])
             }
             let finding = try await Problem.subjects {
                 let (type, number) = try SubjectArgument.document(document, type: type)
-                return try await subjects.find(documentType: type, documentNumber: number, tenant: principal.tenant,
-                                               confined: true)
+                return try await subjects.find(
+                    documentType: type, documentNumber: number, tenant: principal.tenant,
+                    confined: true)
             }
             return try HTTPResponse.json(finding, encoder: TokenResponse.encoder).noStore()
         }
@@ -50,11 +53,13 @@ struct SubjectRoutes: Sendable {
         router.get("/v1/subjects/{ref}/export") { request in
             let principal = try await authenticator.apiKey(request, scope: .subjectsAdmin)
             do { try principal.require(.humanTokenRead) } catch let error as AccessError { throw Problem.access(error) }
-            let disclosure = try DisclosurePurpose.disclosure(request, principal: principal,
-                                                              channel: "GET /v1/subjects/{ref}/export")
+            let disclosure = try DisclosurePurpose.disclosure(
+                request, principal: principal,
+                channel: "GET /v1/subjects/{ref}/export")
             let export = try await Problem.subjects {
-                try await subjects.export(try SubjectArgument.reference(try request.pathParameter("ref")),
-                                          tenant: principal.tenant, disclosure: disclosure)
+                try await subjects.export(
+                    try SubjectArgument.reference(try request.pathParameter("ref")),
+                    tenant: principal.tenant, disclosure: disclosure)
             }
             return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: try export.json()).noStore()
         }
@@ -62,8 +67,9 @@ struct SubjectRoutes: Sendable {
             let principal = try await authenticator.apiKey(request, scope: .subjectsAdmin)
             let reason = try Self.reason(request)
             let report = try await Problem.subjects {
-                try await subjects.erase(try SubjectArgument.reference(try request.pathParameter("ref")),
-                                         requestedBy: principal.actor, reason: reason, tenant: principal.tenant)
+                try await subjects.erase(
+                    try SubjectArgument.reference(try request.pathParameter("ref")),
+                    requestedBy: principal.actor, reason: reason, tenant: principal.tenant)
             }
             return try HTTPResponse.json(report, encoder: TokenResponse.encoder)
         }
@@ -79,13 +85,15 @@ struct SubjectRoutes: Sendable {
     static func reason(_ request: HTTPRequest) throws -> String? {
         guard !request.body.isEmpty else { return request.query("reason") }
         guard let object = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any] else {
-            throw Problem(status: .badRequest, code: "invalid_json",
-                          detail: "The body must be a JSON object such as {\"reason\": \"...\"}.", extra: ["field": "body"])
+            throw Problem(
+                status: .badRequest, code: "invalid_json",
+                detail: "The body must be a JSON object such as {\"reason\": \"...\"}.", extra: ["field": "body"])
         }
         guard let value = object["reason"] else { return request.query("reason") }
         guard let text = value as? String else {
-            throw Problem(status: .badRequest, code: "invalid_reason", detail: "reason must be a string.",
-                          extra: ["field": "reason"])
+            throw Problem(
+                status: .badRequest, code: "invalid_reason", detail: "reason must be a string.",
+                extra: ["field": "reason"])
         }
         return text
     }

@@ -24,8 +24,9 @@ struct TokenHandler: Sendable {
         case .failure(let error):
             return Problem.engine(error).about(journey: id.rawValue).response
         case .success(let issued):
-            let body = TokenResponse(journeyId: id.rawValue, attempt: issued.attempt, webAppToken: issued.webAppToken,
-                                     webAppTokenExpiresAt: issued.expiresAt, environment: outcome.environment.rawValue)
+            let body = TokenResponse(
+                journeyId: id.rawValue, attempt: issued.attempt, webAppToken: issued.webAppToken,
+                webAppTokenExpiresAt: issued.expiresAt, environment: outcome.environment.rawValue)
             return try HTTPResponse.json(body, encoder: TokenResponse.encoder)
         }
     }

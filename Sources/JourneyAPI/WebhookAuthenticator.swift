@@ -41,8 +41,10 @@ public struct WebhookAuthenticator: Sendable, Equatable {
     /// Parses `basic:user:password`, `header:Name:value`, `bearer:token` or
     /// `oauth2:client-id:client-secret` (tokens living `tokenLifetime` seconds); messages name
     /// `source` (default ``environmentVariable``).
-    public init(parsing text: String, tokenLifetime: TimeInterval = WebhookTokenIssuer.defaultLifetime,
-                source: String = WebhookAuthenticator.environmentVariable) throws {
+    public init(
+        parsing text: String, tokenLifetime: TimeInterval = WebhookTokenIssuer.defaultLifetime,
+        source: String = WebhookAuthenticator.environmentVariable
+    ) throws {
         func fail(_ message: String) -> Problem {
             Problem(status: .internalServerError, code: "webhook_auth_invalid", detail: message)
         }
@@ -59,8 +61,10 @@ public struct WebhookAuthenticator: Sendable, Equatable {
         }
         func strong(_ secret: String, _ what: String) throws {
             guard secret.count >= Self.minimumSecretLength, Set(secret).count >= 10 else {
-                throw fail("\(source): the \(what) must be at least 32 random bytes "
-                    + "(\(Self.minimumSecretLength) or more characters, e.g. `openssl rand -base64 32`); refusing a guessable one")
+                throw fail(
+                    "\(source): the \(what) must be at least 32 random bytes "
+                        + "(\(Self.minimumSecretLength) or more characters, e.g. `openssl rand -base64 32`); refusing a guessable one"
+                )
             }
         }
         switch kind {
@@ -71,7 +75,7 @@ public struct WebhookAuthenticator: Sendable, Equatable {
         case "header", "apikey", "api-key":
             let (name, value) = try split("Name:value")
             guard !value.isEmpty,
-                  name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+                name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
             else { throw fail("\(source) header needs a token name and a value") }
             try strong(value, "header value")
             mode = .header(name: name, value: value)
@@ -94,13 +98,15 @@ public struct WebhookAuthenticator: Sendable, Equatable {
 
     /// The configured authenticator, nil when the variable is unset or empty.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
-        -> WebhookAuthenticator? {
+        -> WebhookAuthenticator?
+    {
         guard let text = environment[environmentVariable], !text.isEmpty else { return nil }
         var lifetime = WebhookTokenIssuer.defaultLifetime
         if let given = environment[tokenLifetimeVariable], !given.isEmpty {
             guard let seconds = TimeInterval(given) else {
-                throw Problem(status: .internalServerError, code: "webhook_auth_invalid",
-                              detail: "\(tokenLifetimeVariable) must be a number of seconds")
+                throw Problem(
+                    status: .internalServerError, code: "webhook_auth_invalid",
+                    detail: "\(tokenLifetimeVariable) must be a number of seconds")
             }
             lifetime = seconds
         }
@@ -109,15 +115,19 @@ public struct WebhookAuthenticator: Sendable, Equatable {
 
     /// ``fromEnvironment(_:)`` for the service's default: a malformed value is logged (never the
     /// value) and leaves webhooks refused.
-    public static func configured(_ environment: [String: String] = ProcessInfo.processInfo.environment,
-                                  logger: Logger = Logger(label: "api")) -> WebhookAuthenticator? {
+    public static func configured(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment,
+        logger: Logger = Logger(label: "api")
+    ) -> WebhookAuthenticator? {
         do {
             return try fromEnvironment(environment)
         } catch {
-            logger.error("webhook authentication is malformed or weak; every webhook will be refused", metadata: [
-                "variable": environmentVariable, "expected": syntax,
-                "reason": (error as? Problem)?.detail ?? "unreadable",
-            ])
+            logger.error(
+                "webhook authentication is malformed or weak; every webhook will be refused",
+                metadata: [
+                    "variable": environmentVariable, "expected": syntax,
+                    "reason": (error as? Problem)?.detail ?? "unreadable",
+                ])
             return nil
         }
     }
@@ -150,7 +160,7 @@ public struct WebhookAuthenticator: Sendable, Equatable {
             return Self.equal(headers["Authorization"], "Bearer " + token)
         case .oauth2(let issuer):
             guard let value = headers["Authorization"], value.count > 7,
-                  value.prefix(7).lowercased() == "bearer "
+                value.prefix(7).lowercased() == "bearer "
             else { return false }
             return issuer.accepts(String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces), now: now)
         }

@@ -67,8 +67,9 @@ extension JourneyDependencies {
     /// The webhook credentials of ``webhookAuthentication`` and ``tenantWebhookAuthentication``,
     /// with the environments of each tenant's own Unico account (`engine.tenantUnico`).
     var webhookCredentials: WebhookCredentials {
-        WebhookCredentials(deployment: webhookAuthentication, tenants: tenantWebhookAuthentication,
-                           tenantAccounts: engine.tenantUnico.mapValues { Set($0.keys) })
+        WebhookCredentials(
+            deployment: webhookAuthentication, tenants: tenantWebhookAuthentication,
+            tenantAccounts: engine.tenantUnico.mapValues { Set($0.keys) })
     }
 }
 

@@ -17,16 +17,18 @@ struct WebhookEndpointRoutes: Sendable {
     let dependencies: JourneyDependencies
 
     func register(on router: inout Router) {
-        let authenticator = RequestAuthenticator(keys: APIKeyStore(client: database),
-                                                 clientTokens: dependencies.clientTokens, clock: dependencies.clock)
+        let authenticator = RequestAuthenticator(
+            keys: APIKeyStore(client: database),
+            clientTokens: dependencies.clientTokens, clock: dependencies.clock)
         let sealer = try? WebhookSecretSealer(privacy: dependencies.vault.configuration)
         let admin = sealer.map {
             WebhookAdmin(client: database, sealer: $0, destinations: dependencies.webhookDestinations, now: dependencies.clock)
         }
         @Sendable func open() throws -> WebhookAdmin {
             guard let admin else {
-                throw Problem(status: .serviceUnavailable, code: "webhooks_unavailable",
-                              detail: "Webhook secrets cannot be sealed: the privacy keys are not configured.", retryable: false)
+                throw Problem(
+                    status: .serviceUnavailable, code: "webhooks_unavailable",
+                    detail: "Webhook secrets cannot be sealed: the privacy keys are not configured.", retryable: false)
             }
             return admin
         }
@@ -40,8 +42,9 @@ struct WebhookEndpointRoutes: Sendable {
             let principal = try await authenticator.apiKey(request, scope: .webhooksAdmin)
             let body = try WebhookEndpointRequest.parse(request.body, defaultKey: principal.keyID)
             let (endpoint, secret) = try await Self.mapping {
-                try await open().create(tenant: principal.tenant, apiKeyID: body.apiKeyID, url: body.url,
-                                        eventTypes: body.eventTypes)
+                try await open().create(
+                    tenant: principal.tenant, apiKeyID: body.apiKeyID, url: body.url,
+                    eventTypes: body.eventTypes)
             }
             var view = WebhookEndpointView(endpoint)
             view.secret = secret.text
@@ -74,8 +77,9 @@ struct WebhookEndpointRoutes: Sendable {
                 try await open().deliveries(endpoint: id, tenant: principal.tenant, before: before, limit: limit)
             }
             let next = page.next.map { DeliveryCursor(createdAt: $0.createdAt, id: $0.id).encoded }
-            return try HTTPResponse.json(DeliveryPageView(items: page.deliveries.map(WebhookDeliveryView.init), nextCursor: next),
-                                         encoder: TokenResponse.encoder)
+            return try HTTPResponse.json(
+                DeliveryPageView(items: page.deliveries.map(WebhookDeliveryView.init), nextCursor: next),
+                encoder: TokenResponse.encoder)
         }
         router.post("/v1/webhook-deliveries/{id}/resend") { request in
             let principal = try await authenticator.apiKey(request, scope: .webhooksAdmin)
@@ -88,7 +92,8 @@ struct WebhookEndpointRoutes: Sendable {
     /// A UUID path parameter; 400 `validation_failed` naming it otherwise.
     static func id(_ request: HTTPRequest, _ name: String) throws -> UUID {
         guard let id = UUID(uuidString: try request.pathParameter(name)) else {
-            throw Problem(status: .badRequest, code: "validation_failed", detail: "\(name) must be a UUID.", extra: ["field": name])
+            throw Problem(
+                status: .badRequest, code: "validation_failed", detail: "\(name) must be a UUID.", extra: ["field": name])
         }
         return id
     }
@@ -110,8 +115,9 @@ extension Problem {
         case .keyNotFound:
             Problem(status: .unprocessableContent, code: error.code.rawValue, detail: error.message, extra: ["field": "apiKeyId"])
         case .invalidArgument, .destinationRefused:
-            Problem(status: .unprocessableContent, code: error.code == .invalidArgument ? "validation_failed" : error.code.rawValue,
-                    detail: error.message, extra: ["field": "url"])
+            Problem(
+                status: .unprocessableContent, code: error.code == .invalidArgument ? "validation_failed" : error.code.rawValue,
+                detail: error.message, extra: ["field": "url"])
         default:
             Problem(status: .internalServerError, code: "internal_error", detail: "The webhook store failed.")
         }

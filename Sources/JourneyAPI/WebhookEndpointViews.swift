@@ -27,8 +27,10 @@ struct WebhookEndpointRequest: Sendable {
             do {
                 types = try JourneyWebhookEventType.parseList(names.joined(separator: ","))
             } catch {
-                throw invalid("eventTypes", "eventTypes holds an unknown type; known: "
-                              + JourneyWebhookEventType.all.map(\.rawValue).joined(separator: ", ") + ".")
+                throw invalid(
+                    "eventTypes",
+                    "eventTypes holds an unknown type; known: "
+                        + JourneyWebhookEventType.all.map(\.rawValue).joined(separator: ", ") + ".")
             }
         default:
             throw invalid("eventTypes", "eventTypes must be an array of event types, or null for every type.")
@@ -48,7 +50,7 @@ struct WebhookEndpointRequest: Sendable {
         guard !body.isEmpty else { return nil }
         guard let value = try object(body, required: false)["reason"], !(value is NSNull) else { return nil }
         guard let text = value as? String, !text.trimmingCharacters(in: .whitespaces).isEmpty,
-              text.count <= maximumReasonLength, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            text.count <= maximumReasonLength, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw invalid("reason", "reason must be a non-empty string of at most \(maximumReasonLength) characters.")
         }
@@ -57,9 +59,11 @@ struct WebhookEndpointRequest: Sendable {
 
     private static func object(_ body: Data, required: Bool) throws -> [String: Any] {
         guard !body.isEmpty || !required,
-              let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-            throw Problem(status: .badRequest, code: "invalid_json", detail: "The body must be a JSON object.",
-                          extra: ["field": "body"])
+            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+        else {
+            throw Problem(
+                status: .badRequest, code: "invalid_json", detail: "The body must be a JSON object.",
+                extra: ["field": "body"])
         }
         return object
     }
@@ -161,10 +165,12 @@ struct DeliveryCursor: Sendable, Equatable {
 
     init?(encoded: String) {
         guard encoded.count <= 200, let data = Base64URL.decode(encoded),
-              let text = String(data: data, encoding: .utf8) else { return nil }
+            let text = String(data: data, encoding: .utf8)
+        else { return nil }
         let parts = text.split(separator: ":", maxSplits: 1)
         guard parts.count == 2, let micros = Int64(parts[0]), (0...253_402_300_799_999_999).contains(micros),
-              let id = UUID(uuidString: String(parts[1])) else { return nil }
+            let id = UUID(uuidString: String(parts[1]))
+        else { return nil }
         self.init(createdAt: Date(timeIntervalSince1970: Double(micros) / 1_000_000), id: id)
     }
 
@@ -173,16 +179,18 @@ struct DeliveryCursor: Sendable, Equatable {
         var limit = defaultLimit
         if let text = request.query("limit") {
             guard let value = Int(text), (1...maximumLimit).contains(value) else {
-                throw Problem(status: .badRequest, code: "invalid_query", detail: "limit must be an integer from 1 to \(maximumLimit).",
-                              extra: ["parameter": "limit", "field": "limit"])
+                throw Problem(
+                    status: .badRequest, code: "invalid_query", detail: "limit must be an integer from 1 to \(maximumLimit).",
+                    extra: ["parameter": "limit", "field": "limit"])
             }
             limit = value
         }
         guard let text = request.query("cursor") else { return (limit, nil) }
         guard let cursor = DeliveryCursor(encoded: text) else {
-            throw Problem(status: .badRequest, code: "invalid_query",
-                          detail: "cursor must be a nextCursor value returned by this endpoint.",
-                          extra: ["parameter": "cursor", "field": "cursor"])
+            throw Problem(
+                status: .badRequest, code: "invalid_query",
+                detail: "cursor must be a nextCursor value returned by this endpoint.",
+                extra: ["parameter": "cursor", "field": "cursor"])
         }
         return (limit, (cursor.createdAt, cursor.id))
     }

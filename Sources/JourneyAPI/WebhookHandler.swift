@@ -42,10 +42,12 @@ struct WebhookHandler: Sendable {
     func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let caller = credentials.caller(request.headers, now: journeys.dependencies.clock()) else {
             count("unauthorized")
-            logger.warning("webhook refused: credentials missing or wrong",
-                           metadata: ["mode": credentials.modeName, "peer": request.remoteAddress ?? "?"])
-            throw Problem(status: .unauthorized, code: "webhook_unauthorized",
-                          detail: "The webhook credentials are missing or wrong.")
+            logger.warning(
+                "webhook refused: credentials missing or wrong",
+                metadata: ["mode": credentials.modeName, "peer": request.remoteAddress ?? "?"])
+            throw Problem(
+                status: .unauthorized, code: "webhook_unauthorized",
+                detail: "The webhook credentials are missing or wrong.")
         }
         let payload: Payload
         do {
@@ -57,12 +59,14 @@ struct WebhookHandler: Sendable {
         }
         guard !payload.processId.isEmpty, payload.processId.count <= 200, !payload.state.isEmpty else {
             count("invalid")
-            throw Problem(status: .badRequest, code: "invalid_json", detail: "processId and state are required.",
-                          extra: ["field": payload.processId.isEmpty || payload.processId.count > 200 ? "processId" : "state"])
+            throw Problem(
+                status: .badRequest, code: "invalid_json", detail: "processId and state are required.",
+                extra: ["field": payload.processId.isEmpty || payload.processId.count > 200 ? "processId" : "state"])
         }
         let processID = ProcessID(payload.processId)
-        let notice = WebhookNotice(processID: processID, state: payload.state, result: payload.result,
-                                   lastEvent: payload.lastEvent)
+        let notice = WebhookNotice(
+            processID: processID, state: payload.state, result: payload.result,
+            lastEvent: payload.lastEvent)
         guard let id = try await journeys.journey(ofProcess: processID) else {
             count("unknown_process")
             try await journeys.recordUnmatchedWebhook(notice, flow: payload.flow)
@@ -73,9 +77,11 @@ struct WebhookHandler: Sendable {
             let owner = try await journeys.state(of: id)
             guard credentials.may(caller, touch: owner.tenantName, environment: owner.environment) else {
                 count("foreign_tenant")
-                logger.warning("webhook ignored: its credentials may not touch the process's journey", metadata: [
-                    "caller": caller.label, "peer": request.remoteAddress ?? "?",
-                ])
+                logger.warning(
+                    "webhook ignored: its credentials may not touch the process's journey",
+                    metadata: [
+                        "caller": caller.label, "peer": request.remoteAddress ?? "?",
+                    ])
                 return try HTTPResponse.json(Answer(code: "unknown_process"), status: .accepted)
             }
         }

@@ -31,8 +31,9 @@ struct WebhookTokenEndpoint: Sendable {
 
     func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard !credentials.tokenIssuers.isEmpty else {
-            throw Problem(status: .notFound, code: "webhook_oauth_disabled",
-                          detail: "UNICO_WEBHOOK_AUTH is not in the oauth2 mode.")
+            throw Problem(
+                status: .notFound, code: "webhook_oauth_disabled",
+                detail: "UNICO_WEBHOOK_AUTH is not in the oauth2 mode.")
         }
         guard request.mediaType == "application/x-www-form-urlencoded", let form = FormFields.parse(request.body) else {
             throw refusal(.badRequest, "invalid_request", "The body must be an application/x-www-form-urlencoded form.")
@@ -41,27 +42,32 @@ struct WebhookTokenEndpoint: Sendable {
             throw refusal(.badRequest, "invalid_request", "grant_type is required.", field: "grant_type")
         }
         guard grant == "client_credentials" else {
-            throw refusal(.badRequest, "unsupported_grant_type", "Only the client_credentials grant is offered.",
-                          field: "grant_type")
+            throw refusal(
+                .badRequest, "unsupported_grant_type", "Only the client_credentials grant is offered.",
+                field: "grant_type")
         }
-        let presented = Self.basicCredentials(request.headers["Authorization"])
+        let presented =
+            Self.basicCredentials(request.headers["Authorization"])
             ?? form["client_id"].map { ($0, form["client_secret"] ?? "") }
         let matched = presented.flatMap { credentials.issuer(id: $0.0, secret: $0.1) }
         let accepted = matched != nil
         // Attempt limit per client address: a failure takes one attempt, a success needs one left,
         // so a guesser over the limit learns nothing from the answer (429, without journey data).
-        try await RequestRateLimiter.current?.admitWebhookToken(peer: request.remoteAddress, failed: !accepted,
-                                                                route: request.route)
+        try await RequestRateLimiter.current?.admitWebhookToken(
+            peer: request.remoteAddress, failed: !accepted,
+            route: request.route)
         guard let issuer = matched else {
             count("invalid_client")
-            logger.warning("webhook token refused: client credentials missing or wrong",
-                           metadata: ["peer": request.remoteAddress ?? "?"])
+            logger.warning(
+                "webhook token refused: client credentials missing or wrong",
+                metadata: ["peer": request.remoteAddress ?? "?"])
             // No WWW-Authenticate challenge: HTTP stacks would answer it by resending the same credentials.
             throw refusal(.unauthorized, "invalid_client", "The client credentials are missing or wrong.")
         }
         count("issued")
-        var response = try HTTPResponse.json(Answer(
-            access_token: issuer.issue(now: clock()), token_type: "Bearer", expires_in: Int(issuer.lifetime)))
+        var response = try HTTPResponse.json(
+            Answer(
+                access_token: issuer.issue(now: clock()), token_type: "Bearer", expires_in: Int(issuer.lifetime)))
         response.headers["Cache-Control"] = "no-store"
         return response
     }
@@ -74,16 +80,17 @@ struct WebhookTokenEndpoint: Sendable {
     }
 
     private func count(_ outcome: String) {
-        metrics.increment("webhook_tokens_total", help: "Unico webhook token requests by outcome.",
-                          labels: ["outcome": outcome])
+        metrics.increment(
+            "webhook_tokens_total", help: "Unico webhook token requests by outcome.",
+            labels: ["outcome": outcome])
     }
 
     /// `Authorization: Basic base64(id:secret)`, each part form-decoded as RFC 6749 §2.3.1 says.
     static func basicCredentials(_ header: String?) -> (String, String)? {
         guard let header, header.count > 6, header.prefix(6).lowercased() == "basic ",
-              let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
-              let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":"),
-              let id = FormFields.decode(text[..<colon]), let secret = FormFields.decode(text[text.index(after: colon)...])
+            let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":"),
+            let id = FormFields.decode(text[..<colon]), let secret = FormFields.decode(text[text.index(after: colon)...])
         else { return nil }
         return (id, secret)
     }

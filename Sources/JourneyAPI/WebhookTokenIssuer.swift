@@ -49,10 +49,10 @@ public struct WebhookTokenIssuer: Sendable, Equatable {
         guard parts.count == 3, parts[0] == "v1", let mac = Base64URL.decode(parts[2]) else { return false }
         let body = parts[0] + "." + parts[1]
         guard HMACSHA256.isValid(mac, for: Data(body.utf8), key: key),
-              let data = Base64URL.decode(parts[1]),
-              let payload = try? JSONDecoder().decode(JSONValue.self, from: data),
-              payload["cid"]?.stringValue == clientID,
-              let expiry = payload["exp"]?.intValue
+            let data = Base64URL.decode(parts[1]),
+            let payload = try? JSONDecoder().decode(JSONValue.self, from: data),
+            payload["cid"]?.stringValue == clientID,
+            let expiry = payload["exp"]?.intValue
         else { return false }
         return now.timeIntervalSince1970 < TimeInterval(expiry)
     }

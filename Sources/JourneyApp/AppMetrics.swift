@@ -22,29 +22,35 @@ public enum AppMetrics {
                 for (labels, count) in totals {
                     metrics.setCounter(
                         "unico_authentication_failures_total",
-                        help: "Unico access-token fetches that failed, by environment and error code (no journey is abandoned for them).",
+                        help:
+                            "Unico access-token fetches that failed, by environment and error code (no journey is abandoned for them).",
                         labels: labels, to: Double(count))
                 }
             },
             { metrics, now in
                 let backlog = try await WebhookBacklog.read(client: database)
-                metrics.set("journeys_webhook_backlog", help: "Outbound webhook deliveries neither made nor given up.",
-                            to: Double(backlog.pending))
-                metrics.set("journeys_webhook_failing", help: "Pending outbound webhook deliveries that failed at least once.",
-                            to: Double(backlog.failing))
-                metrics.set("journeys_webhook_oldest_pending_seconds",
-                            help: "Age in seconds of the oldest pending outbound webhook delivery; 0 when none.",
-                            to: backlog.oldestAge(at: now))
-                metrics.setCounter("journeys_webhook_endpoints_auto_disabled_total",
-                                   help: "Outbound webhook endpoints disabled automatically for failing longer than "
-                                       + "JOURNEYS_WEBHOOK_AUTO_DISABLE_AFTER.",
-                                   labels: [:], to: Double(backlog.autoDisabled))
+                metrics.set(
+                    "journeys_webhook_backlog", help: "Outbound webhook deliveries neither made nor given up.",
+                    to: Double(backlog.pending))
+                metrics.set(
+                    "journeys_webhook_failing", help: "Pending outbound webhook deliveries that failed at least once.",
+                    to: Double(backlog.failing))
+                metrics.set(
+                    "journeys_webhook_oldest_pending_seconds",
+                    help: "Age in seconds of the oldest pending outbound webhook delivery; 0 when none.",
+                    to: backlog.oldestAge(at: now))
+                metrics.setCounter(
+                    "journeys_webhook_endpoints_auto_disabled_total",
+                    help: "Outbound webhook endpoints disabled automatically for failing longer than "
+                        + "JOURNEYS_WEBHOOK_AUTO_DISABLE_AFTER.",
+                    labels: [:], to: Double(backlog.autoDisabled))
             },
             { metrics, _ in
                 let failing = try await WorkQueue(database: database).failingCount()
-                metrics.set("journeys_work_failing",
-                            help: "Open work items whose last try failed with an error (database or unexpected failure).",
-                            to: Double(failing))
+                metrics.set(
+                    "journeys_work_failing",
+                    help: "Open work items whose last try failed with an error (database or unexpected failure).",
+                    to: Double(failing))
             },
         ]
     }

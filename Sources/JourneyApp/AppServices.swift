@@ -20,17 +20,21 @@ public enum AppServices {
     /// When it cannot run, it logs a warning once and the rest of the process keeps running.
     public static func projections(_ projector: PostgresClient, logger: Logger = Logger(label: "projections")) -> Entry {
         let runner = ProjectionRunner(client: projector)
-        return Entry(service: NonEssentialService(service: runner, logger: logger, message: "projection stopped",
-                                                  metadata: ["projection": runner.name, "hint": projectorHint]),
-                     name: "projections", successTerminationBehavior: .ignore)
+        return Entry(
+            service: NonEssentialService(
+                service: runner, logger: logger, message: "projection stopped",
+                metadata: ["projection": runner.name, "hint": projectorHint]),
+            name: "projections", successTerminationBehavior: .ignore)
     }
 
     /// The outbound webhooks (follower and dispatcher). When they stop (no projector rights for
     /// the checkpoint, an event they cannot read), they log a warning once and the rest keeps running.
     public static func webhooks(_ webhooks: OutboundWebhookService, logger: Logger = Logger(label: "webhooks")) -> Entry {
-        Entry(service: NonEssentialService(service: webhooks, logger: logger, message: "outbound webhooks stopped",
-                                           metadata: ["hint": projectorHint]),
-              name: "webhooks", successTerminationBehavior: .ignore)
+        Entry(
+            service: NonEssentialService(
+                service: webhooks, logger: logger, message: "outbound webhooks stopped",
+                metadata: ["hint": projectorHint]),
+            name: "webhooks", successTerminationBehavior: .ignore)
     }
 
     /// The workers; their end shuts the group down.
@@ -40,8 +44,9 @@ public enum AppServices {
 
     /// The API, already listening; waits for its requests in flight up to its own shutdown timeout.
     public static func listener(_ server: APIServer) -> Entry {
-        Entry(service: StartedAPIServer(server: server), name: "listener",
-              gracefulShutdownTimeout: server.configuration.http.shutdownTimeout + .seconds(5))
+        Entry(
+            service: StartedAPIServer(server: server), name: "listener",
+            gracefulShutdownTimeout: server.configuration.http.shutdownTimeout + .seconds(5))
     }
 
     /// Runs `services` under one group until SIGTERM/SIGINT or cancellation.

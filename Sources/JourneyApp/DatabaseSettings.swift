@@ -33,8 +33,9 @@ public struct DatabaseSettings: Sendable {
     /// Reads `DATABASE_URL`, `DATABASE_ADMIN_URL` and `JOURNEYS_PG_DIR`; empty values count as unset.
     public static func from(environment: [String: String]) -> DatabaseSettings {
         func value(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
-        var settings = DatabaseSettings(url: value("DATABASE_URL"), adminURL: value("DATABASE_ADMIN_URL"),
-                                        embeddedDirectory: value("JOURNEYS_PG_DIR") ?? ".journeys/pg")
+        var settings = DatabaseSettings(
+            url: value("DATABASE_URL"), adminURL: value("DATABASE_ADMIN_URL"),
+            embeddedDirectory: value("JOURNEYS_PG_DIR") ?? ".journeys/pg")
         settings.listenURL = value("DATABASE_LISTEN_URL")
         settings.reportsURL = value("REPORTS_DATABASE_URL")
         settings.projectorURL = value(ProjectorCheck.variable)
@@ -70,8 +71,11 @@ public struct DatabaseSettings: Sendable {
     func reportsClient(_ size: Int) throws -> PostgresClient? {
         guard let reportsURL else { return nil }
         do {
-            return try PostgresClient(url: reportsURL, configuration: .init(maxConnections: max(2, min(size, 8)),
-                                                                            preparedStatements: try preparedStatementsMode()))
+            return try PostgresClient(
+                url: reportsURL,
+                configuration: .init(
+                    maxConnections: max(2, min(size, 8)),
+                    preparedStatements: try preparedStatementsMode()))
         } catch let error as PostgresError {
             throw AppError(.invalidInput, "REPORTS_DATABASE_URL: \(error.message)")
         }
@@ -102,18 +106,23 @@ public struct Database: Sendable {
 
     /// Connects; on the embedded cluster, starts it and applies pending migrations first.
     /// With `DATABASE_URL`, refuses to run against a schema with pending migrations.
-    public static func open(_ settings: DatabaseSettings, poolSize: Int = 8, requireSchema: Bool = true) async throws -> Database {
+    public static func open(_ settings: DatabaseSettings, poolSize: Int = 8, requireSchema: Bool = true) async throws -> Database
+    {
         if let url = settings.url {
             let app = try PostgresClient(url: url, configuration: try settings.pool(poolSize))
             let admin = try PostgresClient(url: settings.adminURL ?? url, configuration: try settings.pool(2))
             if requireSchema {
                 let pending = try await Migrator().pending(admin)
                 guard pending.isEmpty else {
-                    throw AppError(.schemaOutdated, "the database has pending migrations (\(pending.joined(separator: ", "))): run 'journeys migrate'")
+                    throw AppError(
+                        .schemaOutdated,
+                        "the database has pending migrations (\(pending.joined(separator: ", "))): run 'journeys migrate'")
                 }
             }
             var database = Database(app: app, admin: admin, embedded: nil, reports: try settings.reportsClient(poolSize))
-            database.projector = try settings.projectorURL.map { try ProjectorCheck.client(url: $0, configuration: try settings.pool(2)) }
+            database.projector = try settings.projectorURL.map {
+                try ProjectorCheck.client(url: $0, configuration: try settings.pool(2))
+            }
             return database
         }
         let status = try settings.embedded.start()
@@ -122,14 +131,17 @@ public struct Database: Sendable {
         if requireSchema { try await Migrator().migrate(admin) }
         let app = try PostgresClient(url: status.appURL, configuration: .init(maxConnections: poolSize, preparedStatements: mode))
         var database = Database(app: app, admin: admin, embedded: status, reports: try settings.reportsClient(poolSize))
-        database.projector = try ProjectorCheck.client(url: settings.projectorURL ?? status.projectorURL,
-                                                       configuration: .init(maxConnections: 2))
+        database.projector = try ProjectorCheck.client(
+            url: settings.projectorURL ?? status.projectorURL,
+            configuration: .init(maxConnections: 2))
         return database
     }
 
     /// Only the reports database: `REPORTS_DATABASE_URL` alone when set (the primary may be
     /// down), otherwise ``open(_:poolSize:requireSchema:)``'s application pool.
-    public static func openReports(_ settings: DatabaseSettings, poolSize: Int = 1) async throws -> (reports: PostgresClient, close: @Sendable () -> Void) {
+    public static func openReports(_ settings: DatabaseSettings, poolSize: Int = 1) async throws -> (
+        reports: PostgresClient, close: @Sendable () -> Void
+    ) {
         if let client = try settings.reportsClient(poolSize) { return (client, { client.close() }) }
         let database = try await open(settings, poolSize: poolSize)
         return (database.app, { database.close() })

@@ -15,8 +15,10 @@ public struct DevelopmentKeys: Sendable, Equatable {
         guard database.embedded != nil else { return DevelopmentKeys(fallbacks: []) }
         var fallbacks: [String] = []
         if variables[PrivacyConfiguration.Variable.activeKey] == nil {
-            fallbacks += [PrivacyConfiguration.Variable.activeKey, PrivacyConfiguration.Variable.activeKeyID,
-                          PrivacyConfiguration.Variable.subjectReferenceKey]
+            fallbacks += [
+                PrivacyConfiguration.Variable.activeKey, PrivacyConfiguration.Variable.activeKeyID,
+                PrivacyConfiguration.Variable.subjectReferenceKey,
+            ]
         }
         if variables[ClientTokenIssuer.environmentVariable] == nil {
             fallbacks.append(ClientTokenIssuer.environmentVariable)
@@ -33,15 +35,22 @@ public struct DevelopmentKeys: Sendable, Equatable {
     /// Logs ``warning`` when the keys are in use.
     public func logWarning(_ logger: Logger) {
         guard inUse else { return }
-        logger.warning(Self.warning, metadata: ["set": fallbacks.joined(separator: ","), "hint": "set these variables "
-            + "(and DATABASE_URL, DATABASE_ADMIN_URL, \(ProjectorCheck.variable)) to run anywhere but this machine"])
+        logger.warning(
+            Self.warning,
+            metadata: [
+                "set": fallbacks.joined(separator: ","),
+                "hint": "set these variables "
+                    + "(and DATABASE_URL, DATABASE_ADMIN_URL, \(ProjectorCheck.variable)) to run anywhere but this machine",
+            ])
     }
 
     /// Refuses to listen on `host` beyond loopback with development keys, naming the variables to set.
     public func checkListenAddress(_ host: String) throws {
         guard inUse, !Self.isLoopback(host) else { return }
-        throw AppError(.invalidInput, "refusing to listen on \(host) with the public development keys: set "
-            + fallbacks.joined(separator: ", ") + " (see README, Configuration), or listen on 127.0.0.1")
+        throw AppError(
+            .invalidInput,
+            "refusing to listen on \(host) with the public development keys: set "
+                + fallbacks.joined(separator: ", ") + " (see README, Configuration), or listen on 127.0.0.1")
     }
 
     /// `localhost`, `127.0.0.0/8` and `::1`.

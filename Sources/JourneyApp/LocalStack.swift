@@ -43,9 +43,11 @@ public struct LocalStack: Sendable {
     /// Starts the emulator on a free loopback port and the service on `configuration.port` (or not
     /// at all), both over `app`, with an API key holding the journeys read and write scopes.
     public static func start(app: PostgresClient, configuration: Configuration) async throws -> LocalStack {
-        let accounts = try configuration.accounts ?? [UnicoEmulator.Environment.uat, .prod].map {
-            try DevelopmentServiceAccount.generate(tenantID: "dev-tenant-\($0.rawValue.lowercased())", environment: $0)
-        }
+        let accounts =
+            try configuration.accounts
+            ?? [UnicoEmulator.Environment.uat, .prod].map {
+                try DevelopmentServiceAccount.generate(tenantID: "dev-tenant-\($0.rawValue.lowercased())", environment: $0)
+            }
         var emulatorConfiguration = UnicoEmulator.Configuration(
             port: 0, serviceAccounts: accounts.map(\.account), webhook: configuration.emulatorWebhook,
             faultScript: configuration.faults, seed: configuration.seed, clock: configuration.clock, accessLog: { _ in })
@@ -63,8 +65,10 @@ public struct LocalStack: Sendable {
     }
 
     /// The Unico clients, the service's dependencies, the service and the API key around a started emulator.
-    private static func wire(app: PostgresClient, emulator: UnicoEmulator, accounts: [DevelopmentServiceAccount],
-                             configuration: Configuration) async throws -> LocalStack {
+    private static func wire(
+        app: PostgresClient, emulator: UnicoEmulator, accounts: [DevelopmentServiceAccount],
+        configuration: Configuration
+    ) async throws -> LocalStack {
         guard let unicoURL = emulator.baseURL else { throw AppError(.invalidInput, "the emulator did not start") }
         var clients: [Environment: HumanTokenAPIClient] = [:]
         var settings: [Environment: HumanTokenAPIConfiguration] = [:]
@@ -91,8 +95,9 @@ public struct LocalStack: Sendable {
         serviceConfiguration.metricsGaugeLifetime = configuration.metricsGaugeLifetime
         serviceConfiguration.reportsMaxLag = configuration.reportsMaxLag
         serviceConfiguration.rateLimits = configuration.rateLimits
-        let service = APIServer(configuration: serviceConfiguration, database: app, reports: configuration.reports,
-                                dependencies: dependencies)
+        let service = APIServer(
+            configuration: serviceConfiguration, database: app, reports: configuration.reports,
+            dependencies: dependencies)
         var http: LocalStackHTTP?
         if configuration.port != nil {
             try service.start()
@@ -101,10 +106,12 @@ public struct LocalStack: Sendable {
         }
         do {
             let key = try await APIKeyStore(client: app).create(
-                name: "local-\(UUID().uuidString.prefix(8))", scopes: [.journeysWrite, .journeysRead]).plaintext
-            return LocalStack(emulator: emulator, service: service, clock: configuration.clock, unicoURL: unicoURL,
-                              accounts: accounts, http: http, apiKey: key, unicoClients: clients,
-                              unicoConfigurations: settings, dependencies: dependencies)
+                name: "local-\(UUID().uuidString.prefix(8))", scopes: [.journeysWrite, .journeysRead]
+            ).plaintext
+            return LocalStack(
+                emulator: emulator, service: service, clock: configuration.clock, unicoURL: unicoURL,
+                accounts: accounts, http: http, apiKey: key, unicoClients: clients,
+                unicoConfigurations: settings, dependencies: dependencies)
         } catch {
             await service.shutdown()
             throw error
@@ -112,8 +119,10 @@ public struct LocalStack: Sendable {
     }
 
     /// Starts a stack, runs `body` with it and stops it on every way out.
-    public static func with<Result>(database: Database, configuration: Configuration = Configuration(),
-                                    _ body: (LocalStack) async throws -> Result) async throws -> Result {
+    public static func with<Result>(
+        database: Database, configuration: Configuration = Configuration(),
+        _ body: (LocalStack) async throws -> Result
+    ) async throws -> Result {
         let stack = try await start(database: database, configuration: configuration)
         do {
             let result = try await body(stack)

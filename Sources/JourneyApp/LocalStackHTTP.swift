@@ -13,8 +13,10 @@ public struct LocalStackHTTP: Sendable {
     }
 
     /// Sends JSON (or nothing) and returns the status and the decoded JSON object.
-    public func call(_ method: String, _ path: String, bearer: String, body: [String: Any]? = nil,
-              headers: [String: String] = [:]) async throws -> (status: Int, json: [String: Any]) {
+    public func call(
+        _ method: String, _ path: String, bearer: String, body: [String: Any]? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> (status: Int, json: [String: Any]) {
         var request = URLRequest(url: baseURL.appendingPathComponent(path))
         request.httpMethod = method
         request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")

@@ -14,7 +14,7 @@ struct NonEssentialService: Service {
     func run() async throws {
         do {
             try await service.run()
-        } catch where !Task.isCancelled {
+        } catch  where !Task.isCancelled {
             logger.warning(message, metadata: metadata.merging(["error": String(describing: type(of: error))]) { $1 })
         }
     }

@@ -16,8 +16,10 @@ public enum ProjectorCheck {
     }
 
     static func missing() -> AppError {
-        AppError(.invalidInput, "\(variable) is not set: serve and work run the projections and the outbound webhooks "
-            + "as the journeys_projector role (created by the migrations); set \(variable) to a URL of that role")
+        AppError(
+            .invalidInput,
+            "\(variable) is not set: serve and work run the projections and the outbound webhooks "
+                + "as the journeys_projector role (created by the migrations); set \(variable) to a URL of that role")
     }
 
     /// Connects and checks the role; errors name the variable and the role (never the URL).
@@ -29,12 +31,16 @@ public enum ProjectorCheck {
             throw AppError(.invalidInput, "\(variable): cannot connect as the projector (\(error.message))")
         }
         guard !fitness.canWriteLog else {
-            throw AppError(.invalidInput, "\(variable) connects as \(fitness.role), which may write or alter the event log; "
-                + "use the journeys_projector role")
+            throw AppError(
+                .invalidInput,
+                "\(variable) connects as \(fitness.role), which may write or alter the event log; "
+                    + "use the journeys_projector role")
         }
         guard fitness.canProject else {
-            throw AppError(.invalidInput, "\(variable) connects as \(fitness.role), which may not write the read models, "
-                + "checkpoints and outbox; use the journeys_projector role (grants by migration 0017)")
+            throw AppError(
+                .invalidInput,
+                "\(variable) connects as \(fitness.role), which may not write the read models, "
+                    + "checkpoints and outbox; use the journeys_projector role (grants by migration 0017)")
         }
     }
 }

@@ -38,7 +38,8 @@ enum UnicoSettings {
 
     /// The configured environments; `file` (a flag) wins over `UNICO_CONFIG_FILE`.
     static func configurations(_ variables: [String: String], file: String? = nil) throws
-        -> [Environment: HumanTokenAPIConfiguration] {
+        -> [Environment: HumanTokenAPIConfiguration]
+    {
         let path = file ?? variables[fileVariable].flatMap { $0.isEmpty ? nil : $0 }
         var sections: Set<String> = []
         if let path {
@@ -50,8 +51,10 @@ enum UnicoSettings {
             let inFile = sections.contains(api.rawValue)
             switch (inFile, inVariables) {
             case (true, true):
-                throw AppError(.invalidInput, "\(api.rawValue.uppercased()) is configured both in \(path ?? "") and by "
-                    + "\(api.variablePrefix)* variables: use one")
+                throw AppError(
+                    .invalidInput,
+                    "\(api.rawValue.uppercased()) is configured both in \(path ?? "") and by "
+                        + "\(api.variablePrefix)* variables: use one")
             case (true, false):
                 configurations[environment] = try HumanTokenAPIConfiguration.load(
                     contentsOf: URL(fileURLWithPath: path ?? ""), environment: api)
@@ -73,15 +76,17 @@ enum UnicoSettings {
     /// Each journeys tenant's own settings, by tenant name then environment (none without a file).
     /// A tenant named there must be a valid tenant name; whether it exists is not checked here.
     static func tenantConfigurations(_ variables: [String: String], file: String? = nil) throws
-        -> [String: [Environment: HumanTokenAPIConfiguration]] {
+        -> [String: [Environment: HumanTokenAPIConfiguration]]
+    {
         guard let path = file ?? variables[fileVariable].flatMap({ $0.isEmpty ? nil : $0 }) else { return [:] }
         return try tenantConfigurations(file: path)
     }
 
     private static func tenantConfigurations(file path: String) throws -> [String: [Environment: HumanTokenAPIConfiguration]] {
         guard let data = FileManager.default.contents(atPath: path),
-              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let value = object[tenantsKey] else { return [:] }
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let value = object[tenantsKey]
+        else { return [:] }
         guard let tenants = value as? [String: Any] else {
             throw AppError(.invalidInput, "Unico configuration file \(path): \"\(tenantsKey)\" must be an object of tenant names")
         }
@@ -93,8 +98,10 @@ enum UnicoSettings {
                 throw AppError(.invalidInput, "Unico configuration file \(path): \(tenantsKey).\(name): \(error.message)")
             }
             guard let sections = settings as? [String: Any], !sections.isEmpty else {
-                throw AppError(.invalidInput, "Unico configuration file \(path): \(tenantsKey).\(name) must be an object "
-                    + "with \"uat\" and/or \"prod\"")
+                throw AppError(
+                    .invalidInput,
+                    "Unico configuration file \(path): \(tenantsKey).\(name) must be an object "
+                        + "with \"uat\" and/or \"prod\"")
             }
             var environments: [Environment: HumanTokenAPIConfiguration] = [:]
             for (environment, api) in [(Environment.uat, HumanTokenAPIEnvironment.uat), (.prod, .prod)] {
@@ -103,12 +110,16 @@ enum UnicoSettings {
                     contentsOf: URL(fileURLWithPath: path), environment: api, under: [tenantsKey, name])
             }
             if let unknown = sections.keys.sorted().first(where: { $0 != "uat" && $0 != "prod" && $0 != webhookAuthKey }) {
-                throw AppError(.invalidInput, "Unico configuration file \(path): \(tenantsKey).\(name).\(unknown) is not an "
-                    + "environment (expected \"uat\", \"prod\" or \"\(webhookAuthKey)\")")
+                throw AppError(
+                    .invalidInput,
+                    "Unico configuration file \(path): \(tenantsKey).\(name).\(unknown) is not an "
+                        + "environment (expected \"uat\", \"prod\" or \"\(webhookAuthKey)\")")
             }
             guard !environments.isEmpty else {
-                throw AppError(.invalidInput, "Unico configuration file \(path): \(tenantsKey).\(name).\(webhookAuthKey) is for a "
-                    + "tenant with its own Unico account: give \(tenantsKey).\(name) \"uat\" and/or \"prod\"")
+                throw AppError(
+                    .invalidInput,
+                    "Unico configuration file \(path): \(tenantsKey).\(name).\(webhookAuthKey) is for a "
+                        + "tenant with its own Unico account: give \(tenantsKey).\(name) \"uat\" and/or \"prod\"")
             }
             result[name] = environments
         }
@@ -122,13 +133,16 @@ enum UnicoSettings {
     /// `UNICO_WEBHOOK_AUTH`, `oauth2` tokens living `UNICO_WEBHOOK_TOKEN_LIFETIME` seconds), by
     /// tenant; none without a file. A malformed or weak value, or one equal to `deployment`'s or
     /// another tenant's (a call could not say whose it is), is refused naming its key path.
-    static func tenantWebhookAuthentications(_ variables: [String: String], file: String? = nil,
-                                             deployment: WebhookAuthenticator? = nil) throws -> [String: WebhookAuthenticator] {
+    static func tenantWebhookAuthentications(
+        _ variables: [String: String], file: String? = nil,
+        deployment: WebhookAuthenticator? = nil
+    ) throws -> [String: WebhookAuthenticator] {
         guard let path = file ?? variables[fileVariable].flatMap({ $0.isEmpty ? nil : $0 }) else { return [:] }
         let owned = try tenantConfigurations(file: path)
         guard let data = FileManager.default.contents(atPath: path),
-              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let tenants = object[tenantsKey] as? [String: Any] else { return [:] }
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let tenants = object[tenantsKey] as? [String: Any]
+        else { return [:] }
         var lifetime = WebhookTokenIssuer.defaultLifetime
         if let text = variables[WebhookAuthenticator.tokenLifetimeVariable], !text.isEmpty {
             guard let seconds = TimeInterval(text) else {
@@ -141,7 +155,8 @@ enum UnicoSettings {
             guard let value = (tenants[name] as? [String: Any])?[webhookAuthKey] else { continue }
             let key = "\(tenantsKey).\(name).\(webhookAuthKey)"
             guard let text = value as? String, !text.isEmpty else {
-                throw AppError(.invalidInput, "Unico configuration file \(path): \(key) must be a string such as oauth2:id:secret")
+                throw AppError(
+                    .invalidInput, "Unico configuration file \(path): \(key) must be a string such as oauth2:id:secret")
             }
             let authentication: WebhookAuthenticator
             do {
@@ -150,12 +165,16 @@ enum UnicoSettings {
                 throw AppError(.invalidInput, "Unico configuration file \(path): \(problem.detail ?? key + " is malformed")")
             }
             if authentication == deployment {
-                throw AppError(.invalidInput, "Unico configuration file \(path): \(key) is the same as "
-                    + "\(WebhookAuthenticator.environmentVariable): give the tenant credentials of its own")
+                throw AppError(
+                    .invalidInput,
+                    "Unico configuration file \(path): \(key) is the same as "
+                        + "\(WebhookAuthenticator.environmentVariable): give the tenant credentials of its own")
             }
             if let other = result.first(where: { $0.value == authentication })?.key {
-                throw AppError(.invalidInput, "Unico configuration file \(path): \(key) is the same as "
-                    + "\(tenantsKey).\(other).\(webhookAuthKey): give each tenant credentials of its own")
+                throw AppError(
+                    .invalidInput,
+                    "Unico configuration file \(path): \(key) is the same as "
+                        + "\(tenantsKey).\(other).\(webhookAuthKey): give each tenant credentials of its own")
             }
             result[name] = authentication
         }
@@ -166,13 +185,18 @@ enum UnicoSettings {
     /// tenant's whole rate with every other process through `database` (`unico_rate_buckets`).
     /// Journeys tenants without Unico settings of their own each get `tenantShare` of the
     /// deployment's rate (see ``PostgresRateBudget/Configuration/tenantShare``).
-    static func client(_ configuration: HumanTokenAPIConfiguration, share: Double, sharedWith database: PostgresClient,
-                       tenantShare: Double = 1) throws -> HumanTokenAPIClient {
+    static func client(
+        _ configuration: HumanTokenAPIConfiguration, share: Double, sharedWith database: PostgresClient,
+        tenantShare: Double = 1
+    ) throws -> HumanTokenAPIClient {
         var local = configuration
         local.rateLimit = configuration.rateLimit * share
-        let budget = PostgresRateBudget(client: database, configuration: .init(
-            bucket: "\(configuration.environment.rawValue.uppercased()):\(configuration.tenant)", rate: configuration.rateLimit,
-            tenantShare: tenantShare))
+        let budget = PostgresRateBudget(
+            client: database,
+            configuration: .init(
+                bucket: "\(configuration.environment.rawValue.uppercased()):\(configuration.tenant)",
+                rate: configuration.rateLimit,
+                tenantShare: tenantShare))
         return try HumanTokenAPIClient(
             configuration: local, rateLimiter: HumanTokenRateLimiter(requestsPerSecond: local.rateLimit, shared: budget))
     }
@@ -187,8 +211,10 @@ enum UnicoSettings {
         }
         let known = Set([HumanTokenAPIEnvironment.uat, .prod].map(\.rawValue) + [tenantsKey])
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw AppError(.invalidInput, "Unico configuration file \(path): \"\(unknown)\" is not an environment "
-                + "(expected \"uat\", \"prod\" or \"\(tenantsKey)\")")
+            throw AppError(
+                .invalidInput,
+                "Unico configuration file \(path): \"\(unknown)\" is not an environment "
+                    + "(expected \"uat\", \"prod\" or \"\(tenantsKey)\")")
         }
         return Set(object.keys)
     }

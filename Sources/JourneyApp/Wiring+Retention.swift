@@ -16,8 +16,10 @@ extension Wiring {
 
     /// The policy over `database` (the application role) and `projector` (the read models), with
     /// `engine`'s vault and clock for the erasures.
-    public static func retention(_ configuration: Retention.Configuration, database: Database, projector: PostgresClient,
-                                 engine: EngineDependencies) throws -> Retention {
+    public static func retention(
+        _ configuration: Retention.Configuration, database: Database, projector: PostgresClient,
+        engine: EngineDependencies
+    ) throws -> Retention {
         let journeys = Journeys(database: database.app, dependencies: engine)
         do {
             return try Retention(configuration: configuration, subjects: DataSubjects(journeys: journeys), readModels: projector)
@@ -27,8 +29,10 @@ extension Wiring {
     }
 
     /// The scheduled policy of `work` and `serve --with-workers`; nil when `JOURNEYS_RETENTION=off`.
-    public static func retentionService(_ variables: [String: String], database: Database, projector: PostgresClient,
-                                        engine: EngineDependencies) throws -> RetentionService? {
+    public static func retentionService(
+        _ variables: [String: String], database: Database, projector: PostgresClient,
+        engine: EngineDependencies
+    ) throws -> RetentionService? {
         let configuration = try retentionConfiguration(variables)
         guard configuration.enabled else { return nil }
         let retention = try retention(configuration, database: database, projector: projector, engine: engine)

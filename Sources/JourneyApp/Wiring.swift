@@ -13,14 +13,17 @@ public enum Wiring {
     /// Unico clients, sealing and client-token keys from `variables` (and the Unico settings file);
     /// development keys only on the embedded database. Every process shares each tenant's Unico
     /// rate through the database; this one's own limiter allows `unicoShare` of it.
-    public static func dependencies(_ variables: [String: String], database: Database, unicoConfig: String? = nil,
-                                    unicoShare: Double = 1) throws -> JourneyDependencies {
+    public static func dependencies(
+        _ variables: [String: String], database: Database, unicoConfig: String? = nil,
+        unicoShare: Double = 1
+    ) throws -> JourneyDependencies {
         let retryPolicy = try RetryPolicy.fromEnvironment(variables)
         let embedded = database.embedded != nil
         var unico: [Environment: HumanTokenAPIClient] = [:]
         for (environment, configuration) in try UnicoSettings.configurations(variables, file: unicoConfig) {
-            unico[environment] = try UnicoSettings.client(configuration, share: unicoShare, sharedWith: database.app,
-                                                          tenantShare: try UnicoSettings.tenantShare(variables))
+            unico[environment] = try UnicoSettings.client(
+                configuration, share: unicoShare, sharedWith: database.app,
+                tenantShare: try UnicoSettings.tenantShare(variables))
         }
         var tenantUnico: [String: [Environment: HumanTokenAPIClient]] = [:]
         for (tenant, configurations) in try UnicoSettings.tenantConfigurations(variables, file: unicoConfig) {
@@ -29,9 +32,11 @@ public enum Wiring {
             }
         }
         if unico.isEmpty, tenantUnico.isEmpty, !embedded {
-            throw AppError(.invalidInput, "no Unico environment is configured: set \(HumanTokenAPIEnvironment.uat.variablePrefix)"
-                + "SERVICE_ACCOUNT, ...TENANT and ...PRIVATE_KEY_FILE (or the \(HumanTokenAPIEnvironment.prod.variablePrefix) ones), "
-                + "or give --unico-config FILE (\(UnicoSettings.fileVariable))")
+            throw AppError(
+                .invalidInput,
+                "no Unico environment is configured: set \(HumanTokenAPIEnvironment.uat.variablePrefix)"
+                    + "SERVICE_ACCOUNT, ...TENANT and ...PRIVATE_KEY_FILE (or the \(HumanTokenAPIEnvironment.prod.variablePrefix) ones), "
+                    + "or give --unico-config FILE (\(UnicoSettings.fileVariable))")
         }
         let privacy: PrivacyConfiguration
         if variables[PrivacyConfiguration.Variable.activeKey] != nil || !embedded {
@@ -51,9 +56,10 @@ public enum Wiring {
         } else {
             clientTokens = try .development()
         }
-        var dependencies = JourneyDependencies(vault: SubjectVault(client: database.app, configuration: privacy),
-                                               clientTokens: clientTokens, unico: unico,
-                                               retryPolicy: retryPolicy)
+        var dependencies = JourneyDependencies(
+            vault: SubjectVault(client: database.app, configuration: privacy),
+            clientTokens: clientTokens, unico: unico,
+            retryPolicy: retryPolicy)
         dependencies.engine.tenantUnico = tenantUnico
         dependencies.tenantWebhookAuthentication = try UnicoSettings.tenantWebhookAuthentications(
             variables, file: unicoConfig, deployment: dependencies.webhookAuthentication)
@@ -97,8 +103,10 @@ public enum Wiring {
 
     /// The outbound webhook follower (as the projector role) and dispatcher (as the application
     /// role) of `work` and `serve --with-workers`.
-    public static func outboundWebhooks(_ variables: [String: String], database: Database,
-                                        projector: PostgresClient) throws -> OutboundWebhookService {
+    public static func outboundWebhooks(
+        _ variables: [String: String], database: Database,
+        projector: PostgresClient
+    ) throws -> OutboundWebhookService {
         var configuration = OutboundWebhookService.Configuration()
         configuration.dispatcher.destinations = try webhookDestinations(variables)
         do {
@@ -109,9 +117,10 @@ public enum Wiring {
         } catch {
             throw AppError(.invalidInput, error.message)
         }
-        return OutboundWebhookService(owner: projector, app: database.app,
-                                      sealer: try webhookSecretSealer(variables, database: database),
-                                      configuration: configuration)
+        return OutboundWebhookService(
+            owner: projector, app: database.app,
+            sealer: try webhookSecretSealer(variables, database: database),
+            configuration: configuration)
     }
 
     /// Where outbound webhooks may go: every special address refused unless

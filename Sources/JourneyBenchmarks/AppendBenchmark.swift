@@ -72,9 +72,13 @@ public struct AppendBenchmark: Sendable {
         progress("single-event appends")
         let single = try await measure { writer, n in try await appendEvents(store, writer: writer, n: n, count: 1) }
         progress("single-row raw INSERT (ceiling)")
-        let singleCeiling = try await measure { writer, n in try await insertRaw(table: "bench_ceiling", writer: writer, n: n, count: 1) }
+        let singleCeiling = try await measure { writer, n in
+            try await insertRaw(table: "bench_ceiling", writer: writer, n: n, count: 1)
+        }
         progress("single-row raw INSERT with the global-order column and index")
-        let ordered = try await measure { writer, n in try await insertRaw(table: "bench_ceiling_ordered", writer: writer, n: n, count: 1) }
+        let ordered = try await measure { writer, n in
+            try await insertRaw(table: "bench_ceiling_ordered", writer: writer, n: n, count: 1)
+        }
         progress("\(configuration.batchSize)-event appends")
         let batch = try await measure { writer, n in
             try await appendEvents(store, writer: writer, n: n, count: configuration.batchSize)
@@ -86,7 +90,9 @@ public struct AppendBenchmark: Sendable {
         progress("Message DB write_message, one category")
         let messageDB = try await measure { writer, n in try await writeMessage(writer: writer, n: n) }
         progress("group-committed single-event appends")
-        let groupedSingle = try await measure { writer, n in try await appendEvents(grouped, writer: writer, n: n, count: 1, label: "g") }
+        let groupedSingle = try await measure { writer, n in
+            try await appendEvents(grouped, writer: writer, n: n, count: 1, label: "g")
+        }
         progress("group-committed \(configuration.batchSize)-event appends")
         let groupedBatch = try await measure { writer, n in
             try await appendEvents(grouped, writer: writer, n: n, count: configuration.batchSize, label: "g")
@@ -96,9 +102,10 @@ public struct AppendBenchmark: Sendable {
             try await appendEvents(grouped, writer: writer, n: n, count: 1, label: "m")
         }
         func group(_ stats: LatencyStats, events: Int, ceiling: LatencyStats?) -> Group {
-            Group(appends_per_s: stats.perSecond, events_per_s: stats.perSecond * Double(events),
-                  p50_ms: stats.p50Milliseconds, p99_ms: stats.p99Milliseconds,
-                  ratio_to_ceiling: ceiling.map { $0.perSecond > 0 ? stats.perSecond / $0.perSecond : 0 })
+            Group(
+                appends_per_s: stats.perSecond, events_per_s: stats.perSecond * Double(events),
+                p50_ms: stats.p50Milliseconds, p99_ms: stats.p99Milliseconds,
+                ratio_to_ceiling: ceiling.map { $0.perSecond > 0 ? stats.perSecond / $0.perSecond : 0 })
         }
         return Result(
             writers: configuration.writers, seconds_per_workload: configuration.seconds,
@@ -119,7 +126,9 @@ public struct AppendBenchmark: Sendable {
 
     /// Each writer (`configuration.writers` unless given) loops for the configured time;
     /// returns all latencies.
-    private func measure(writers: Int? = nil, _ operation: @escaping @Sendable (Int, Int) async throws -> Void) async throws -> LatencyStats {
+    private func measure(writers: Int? = nil, _ operation: @escaping @Sendable (Int, Int) async throws -> Void) async throws
+        -> LatencyStats
+    {
         let started = ContinuousClock.now
         let deadline = started + .seconds(configuration.seconds)
         let durations = try await withThrowingTaskGroup(of: [Double].self) { group in
@@ -149,8 +158,9 @@ public struct AppendBenchmark: Sendable {
         let version = Int64((n % perStream) * count)
         let correlation = UUID.v7()
         let events = (0..<count).map { i in
-            NewEvent(type: "BenchEvent", data: Self.payload(writer: writer, n: n, i: i),
-                     metadata: EventMetadata(correlationID: correlation, causationID: nil, actor: "bench"))
+            NewEvent(
+                type: "BenchEvent", data: Self.payload(writer: writer, n: n, i: i),
+                metadata: EventMetadata(correlationID: correlation, causationID: nil, actor: "bench"))
         }
         try await store.append(events, to: stream, expectedVersion: version == 0 ? .noStream : .exact(version))
     }
@@ -160,9 +170,10 @@ public struct AppendBenchmark: Sendable {
     private func writeMessage(writer: Int, n: Int) async throws {
         let stream = "benchjourney-\(UUID.benchRun)\(writer)x\(n / 20)"
         let metadata = JSONB(text: #"{"correlationId": "\#(UUID.v7().uuidString.lowercased())", "actor": "bench"}"#)
-        try await client.query(AppendBenchmarkStatements.writeMessage(
-            id: UUID.v7(), stream: stream, data: Self.payload(writer: writer, n: n, i: 0), metadata: metadata,
-            expectedVersion: Int64(n % 20) - 1))
+        try await client.query(
+            AppendBenchmarkStatements.writeMessage(
+                id: UUID.v7(), stream: stream, data: Self.payload(writer: writer, n: n, i: 0), metadata: metadata,
+                expectedVersion: Int64(n % 20) - 1))
     }
 
     private func insertRaw(table: String, writer: Int, n: Int, count: Int) async throws {

@@ -71,7 +71,9 @@ enum BenchmarkStatements {
 
     /// One statement each (VACUUM runs outside a transaction): the 1M-row insert would otherwise
     /// start an autovacuum of journey_state inside the timed part, on the same 2 cores.
-    static let vacuumClaimTables = ["VACUUM ANALYZE journey_state", "VACUUM ANALYZE claims_baseline", "VACUUM ANALYZE work_leases"]
+    static let vacuumClaimTables = [
+        "VACUUM ANALYZE journey_state", "VACUUM ANALYZE claims_baseline", "VACUUM ANALYZE work_leases",
+    ]
 
     static let vacuumLeases = "VACUUM ANALYZE work_leases"
 
@@ -115,8 +117,10 @@ enum BenchmarkStatements {
 
     /// Journeys `first...last` of run `run`, each a copy of template `g % templateCount` (events
     /// given as parallel arrays, `placeholder` replaced by the journey's id), hashed per event.
-    static func insertHistory(first: Int, last: Int, run: String, placeholder: String, templateCount: Int,
-                              slots: [Int], sequences: [Int], types: [String], datas: [String]) -> PostgresQuery {
+    static func insertHistory(
+        first: Int, last: Int, run: String, placeholder: String, templateCount: Int,
+        slots: [Int], sequences: [Int], types: [String], datas: [String]
+    ) -> PostgresQuery {
         """
         INSERT INTO events (stream_name, stream_version, event_id, event_type, data, correlation_id, actor,
                             recorded_at, previous_hash, hash)
@@ -135,8 +139,10 @@ enum BenchmarkStatements {
 extension BenchmarkStatements {
     /// `insertHistory` for journeys `first...last` but only their events numbered `sequence`: one
     /// call per number, in order, interleaves the journeys' events as concurrent traffic would.
-    static func insertHistoryStep(first: Int, last: Int, sequence: Int, run: String, placeholder: String, templateCount: Int,
-                                  slots: [Int], sequences: [Int], types: [String], datas: [String]) -> PostgresQuery {
+    static func insertHistoryStep(
+        first: Int, last: Int, sequence: Int, run: String, placeholder: String, templateCount: Int,
+        slots: [Int], sequences: [Int], types: [String], datas: [String]
+    ) -> PostgresQuery {
         """
         INSERT INTO events (stream_name, stream_version, event_id, event_type, data, correlation_id, actor,
                             recorded_at, previous_hash, hash)

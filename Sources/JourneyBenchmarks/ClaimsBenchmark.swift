@@ -73,22 +73,25 @@ struct ClaimsBenchmark: Sendable {
         let baseline = try await measureBaseline()
         try await cleanUp()
         func group(_ stats: LatencyStats, duplicates: Int, baseline: LatencyStats?, claims: Int) -> Group {
-            Group(claims_per_s: stats.seconds > 0 ? Double(claims) / stats.seconds : 0, p50_ms: stats.p50Milliseconds,
-                  p99_ms: stats.p99Milliseconds, claims: claims, seconds: stats.seconds, duplicates: duplicates,
-                  ratio_to_baseline: baseline.map { base in
-                      let ours = stats.seconds > 0 ? Double(claims) / stats.seconds : 0
-                      let theirs = base.seconds > 0 ? Double(due) / base.seconds : 0
-                      return theirs > 0 ? ours / theirs : 0
-                  })
+            Group(
+                claims_per_s: stats.seconds > 0 ? Double(claims) / stats.seconds : 0, p50_ms: stats.p50Milliseconds,
+                p99_ms: stats.p99Milliseconds, claims: claims, seconds: stats.seconds, duplicates: duplicates,
+                ratio_to_baseline: baseline.map { base in
+                    let ours = stats.seconds > 0 ? Double(claims) / stats.seconds : 0
+                    let theirs = base.seconds > 0 ? Double(due) / base.seconds : 0
+                    return theirs > 0 ? ours / theirs : 0
+                })
         }
         return Result(
             journeys: configuration.journeys, due: due, claimers: configuration.claimers, batch_size: configuration.batchSize,
             insert_s: insertSeconds,
             worker_claims: group(workers.stats, duplicates: workers.duplicates, baseline: baseline.stats, claims: workers.claims),
-            queue_only_claims: group(queueOnly.stats, duplicates: queueOnly.duplicates, baseline: baseline.stats,
-                                     claims: queueOnly.claims),
-            skip_locked_delete_baseline: group(baseline.stats, duplicates: baseline.claims - due, baseline: nil,
-                                               claims: baseline.claims))
+            queue_only_claims: group(
+                queueOnly.stats, duplicates: queueOnly.duplicates, baseline: baseline.stats,
+                claims: queueOnly.claims),
+            skip_locked_delete_baseline: group(
+                baseline.stats, duplicates: baseline.claims - due, baseline: nil,
+                claims: baseline.claims))
     }
 
     // MARK: - Setup
@@ -127,8 +130,10 @@ struct ClaimsBenchmark: Sendable {
 
     /// One WorkerService claimer on `pool` until every due item is done (the loop of one
     /// `bench claims-worker` process, or of one task with --in-process).
-    static func claimUntilDone(pool: PostgresClient, due: Int, batchSize: Int, concurrency: Int,
-                               workerID: String) async throws -> ClaimerRun {
+    static func claimUntilDone(
+        pool: PostgresClient, due: Int, batchSize: Int, concurrency: Int,
+        workerID: String
+    ) async throws -> ClaimerRun {
         let worker = try WorkerService(
             configuration: WorkerService.Configuration(
                 pollInterval: .milliseconds(1), batchSize: batchSize, concurrency: concurrency, workerID: workerID),
@@ -153,10 +158,12 @@ struct ClaimsBenchmark: Sendable {
             runs = try await withThrowingTaskGroup(of: ClaimerRun.self) { group in
                 for index in 0..<configuration.claimers {
                     group.addTask { [configuration, claimerURL] in
-                        let pool = try PostgresClient(url: claimerURL, configuration: .init(maxConnections: configuration.concurrency + 1))
+                        let pool = try PostgresClient(
+                            url: claimerURL, configuration: .init(maxConnections: configuration.concurrency + 1))
                         defer { pool.close() }
-                        return try await Self.claimUntilDone(pool: pool, due: due, batchSize: configuration.batchSize,
-                                                             concurrency: configuration.concurrency, workerID: "bench-claimer-\(index)")
+                        return try await Self.claimUntilDone(
+                            pool: pool, due: due, batchSize: configuration.batchSize,
+                            concurrency: configuration.concurrency, workerID: "bench-claimer-\(index)")
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -177,19 +184,23 @@ struct ClaimsBenchmark: Sendable {
         let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
         return try await withThrowingTaskGroup(of: ClaimerRun.self) { group in
             for index in 0..<configuration.claimers {
-                let command = ShellCommand(executable: executable, arguments: [
-                    "claims-worker", "--url", claimerURL, "--due", String(due),
-                    "--batch-size", String(configuration.batchSize), "--concurrency", String(configuration.concurrency),
-                    "--id", "bench-claimer-\(index)",
-                ])
+                let command = ShellCommand(
+                    executable: executable,
+                    arguments: [
+                        "claims-worker", "--url", claimerURL, "--due", String(due),
+                        "--batch-size", String(configuration.batchSize), "--concurrency", String(configuration.concurrency),
+                        "--id", "bench-claimer-\(index)",
+                    ])
                 group.addTask {
                     let output = try await Self.onThread { try command.run() }
                     guard output.status == 0,
-                          let line = output.text.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
-                          let run = try? JSONDecoder().decode(ClaimerRun.self, from: Data(line.utf8))
+                        let line = output.text.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
+                        let run = try? JSONDecoder().decode(ClaimerRun.self, from: Data(line.utf8))
                     else {
-                        throw AppError(.invalidInput, "claimer process \(index) failed (exit \(output.status)): "
-                            + String(output.text.suffix(400)))
+                        throw AppError(
+                            .invalidInput,
+                            "claimer process \(index) failed (exit \(output.status)): "
+                                + String(output.text.suffix(400)))
                     }
                     return run
                 }
@@ -228,12 +239,14 @@ struct ClaimsBenchmark: Sendable {
                         let batch = ContinuousClock.now
                         let now = Date()
                         let worker = "bench-queue-\(index)"
-                        var items = try await queue.claim(worker: worker, now: now, leaseUntil: now.addingTimeInterval(60),
-                                                          limit: limit)
+                        var items = try await queue.claim(
+                            worker: worker, now: now, leaseUntil: now.addingTimeInterval(60),
+                            limit: limit)
                         if items.count < limit {
                             try await queue.seed(now: now, limit: limit * 10)
-                            items += try await queue.claim(worker: worker, now: now, leaseUntil: now.addingTimeInterval(60),
-                                                           limit: limit - items.count)
+                            items += try await queue.claim(
+                                worker: worker, now: now, leaseUntil: now.addingTimeInterval(60),
+                                limit: limit - items.count)
                         }
                         try await queue.complete(items, outcomes: items.map { _ in "bench" }, now: now)
                         if items.isEmpty {
@@ -250,8 +263,10 @@ struct ClaimsBenchmark: Sendable {
         }
         let seconds = Self.seconds(since: started)
         let rows = try await setup.query(BenchmarkStatements.duplicateClaimCount)
-        return (LatencyStats(durations: samples.durations.withLock { $0 }, seconds: seconds),
-                samples.claims.load(ordering: .relaxed), try rows.first?.decode(0, as: Int.self) ?? 0)
+        return (
+            LatencyStats(durations: samples.durations.withLock { $0 }, seconds: seconds),
+            samples.claims.load(ordering: .relaxed), try rows.first?.decode(0, as: Int.self) ?? 0
+        )
     }
 
     private func measureBaseline() async throws -> (stats: LatencyStats, claims: Int) {
@@ -278,7 +293,9 @@ struct ClaimsBenchmark: Sendable {
             try await group.waitForAll()
         }
         let seconds = Self.seconds(since: started)
-        return (LatencyStats(durations: samples.durations.withLock { $0 }, seconds: seconds), samples.claims.load(ordering: .relaxed))
+        return (
+            LatencyStats(durations: samples.durations.withLock { $0 }, seconds: seconds), samples.claims.load(ordering: .relaxed)
+        )
     }
 
     /// Batch durations and claim counts shared by the claimers of one workload.

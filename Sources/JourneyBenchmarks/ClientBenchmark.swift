@@ -62,14 +62,18 @@ public struct ClientBenchmark: Sendable {
     public func run(progress: @Sendable (String) -> Void = { _ in }) async throws -> Result {
         let cached = PostgresClient(database, configuration: .init(maxConnections: configuration.clients))
         defer { cached.close() }
-        let uncached = PostgresClient(database, configuration: .init(maxConnections: configuration.clients,
-                                                                     statementCacheCapacity: 0))
+        let uncached = PostgresClient(
+            database,
+            configuration: .init(
+                maxConnections: configuration.clients,
+                statementCacheCapacity: 0))
         defer { uncached.close() }
         try await cached.withConnection { [configuration] in
             try $0.execute(unsafeSQL: BenchmarkStatements.createClientTables(lookupRows: configuration.lookupRows))
         }
-        let pgbench = try PgBench(path: configuration.pgbenchPath ?? EmbeddedPostgres().binDirectory() + "/pgbench",
-                                  database: database, clients: configuration.clients, seconds: configuration.seconds)
+        let pgbench = try PgBench(
+            path: configuration.pgbenchPath ?? EmbeddedPostgres().binDirectory() + "/pgbench",
+            database: database, clients: configuration.clients, seconds: configuration.seconds)
         defer { pgbench.cleanUp() }
         let lookupRows = configuration.lookupRows
 
@@ -100,17 +104,19 @@ public struct ClientBenchmark: Sendable {
 
         func group(_ ours: Measured, _ baseline: PgBench.Figures, _ unprepared: Measured, _ onLoop: Measured) -> Group {
             func ratio(_ value: Double) -> Double { baseline.perSecond > 0 ? value / baseline.perSecond : 0 }
-            return Group(rows_per_s: ours.stats.perSecond, p50_ms: ours.stats.p50Milliseconds, p99_ms: ours.stats.p99Milliseconds,
-                         pgbench_rows_per_s: baseline.perSecond, pgbench_latency_avg_ms: baseline.latencyMilliseconds,
-                         ratio_to_pgbench: ratio(ours.stats.perSecond), uncached_rows_per_s: unprepared.stats.perSecond,
-                         uncached_ratio_to_pgbench: ratio(unprepared.stats.perSecond),
-                         loop_executor_rows_per_s: onLoop.stats.perSecond, loop_executor_p50_ms: onLoop.stats.p50Milliseconds,
-                         loop_executor_p99_ms: onLoop.stats.p99Milliseconds, loop_executor_ratio_to_pgbench: ratio(onLoop.stats.perSecond),
-                         switches_per_query: ours.switchesPerQuery, loop_executor_switches_per_query: onLoop.switchesPerQuery)
+            return Group(
+                rows_per_s: ours.stats.perSecond, p50_ms: ours.stats.p50Milliseconds, p99_ms: ours.stats.p99Milliseconds,
+                pgbench_rows_per_s: baseline.perSecond, pgbench_latency_avg_ms: baseline.latencyMilliseconds,
+                ratio_to_pgbench: ratio(ours.stats.perSecond), uncached_rows_per_s: unprepared.stats.perSecond,
+                uncached_ratio_to_pgbench: ratio(unprepared.stats.perSecond),
+                loop_executor_rows_per_s: onLoop.stats.perSecond, loop_executor_p50_ms: onLoop.stats.p50Milliseconds,
+                loop_executor_p99_ms: onLoop.stats.p99Milliseconds, loop_executor_ratio_to_pgbench: ratio(onLoop.stats.perSecond),
+                switches_per_query: ours.switchesPerQuery, loop_executor_switches_per_query: onLoop.switchesPerQuery)
         }
-        return Result(clients: configuration.clients, seconds_per_workload: configuration.seconds,
-                      insert: group(insert, insertBaseline, insertUncached, insertLoop),
-                      select: group(point, pointBaseline, pointUncached, pointLoop))
+        return Result(
+            clients: configuration.clients, seconds_per_workload: configuration.seconds,
+            insert: group(insert, insertBaseline, insertUncached, insertLoop),
+            select: group(point, pointBaseline, pointUncached, pointLoop))
     }
 
     /// One statement of a workload, drawing its keys from the calling client's generator.
@@ -124,8 +130,10 @@ public struct ClientBenchmark: Sendable {
 
     /// Each client loops for the configured time (as a task preferring the pool's loop executor
     /// when `onLoop`); returns all latencies.
-    private func measure(_ client: PostgresClient, onLoop: Bool = false,
-                         _ operation: @escaping Operation) async throws -> Measured {
+    private func measure(
+        _ client: PostgresClient, onLoop: Bool = false,
+        _ operation: @escaping Operation
+    ) async throws -> Measured {
         let executor: (any TaskExecutor)? = onLoop ? client.loopExecutor : nil
         // Open every connection (and prepare) before the clock starts, as pgbench does.
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -157,8 +165,9 @@ public struct ClientBenchmark: Sendable {
             return try await group.reduce(into: [Double]()) { $0 += $1 }
         }
         let switches = Double(Self.contextSwitches() - switchesBefore)
-        return Measured(stats: LatencyStats(durations: durations, seconds: (ContinuousClock.now - started).seconds),
-                        switchesPerQuery: durations.isEmpty ? 0 : switches / Double(durations.count))
+        return Measured(
+            stats: LatencyStats(durations: durations, seconds: (ContinuousClock.now - started).seconds),
+            switchesPerQuery: durations.isEmpty ? 0 : switches / Double(durations.count))
     }
 
     /// Context switches of this process so far, all threads (`getrusage`).

@@ -14,7 +14,8 @@ extension EndToEndBenchmark {
         static func now(dataDirectory: String?) -> CPUTime {
             var usage = rusage()
             getrusage(RUSAGE_SELF.rawValue, &usage)
-            let process = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            let process =
+                Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
                 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
             return CPUTime(process: process, postgres: dataDirectory.flatMap(postgresSeconds))
         }
@@ -22,8 +23,8 @@ extension EndToEndBenchmark {
         /// Seconds of CPU used by the children of the postmaster recorded in `dataDirectory`.
         static func postgresSeconds(dataDirectory: String) -> Double? {
             guard let pidFile = try? String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8),
-                  let postmaster = pidFile.split(separator: "\n").first.flatMap({ Int($0) }),
-                  let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc")
+                let postmaster = pidFile.split(separator: "\n").first.flatMap({ Int($0) }),
+                let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc")
             else { return nil }
             return entries.compactMap(Int.init).reduce(0.0) { total, pid in
                 guard let stat = ProcStat(pid: pid), stat.parent == postmaster else { return total }

@@ -19,8 +19,10 @@ extension EndToEndBenchmark {
 
         /// `callers` threads each send `request()` and read the answer until `deadline`; returns the
         /// latencies (s) of answers with status `expected` and the count of the others.
-        func run(callers: Int, until deadline: ContinuousClock.Instant, expected: Int,
-                 request: @escaping @Sendable () -> Request) async -> (durations: [Double], failures: Int) {
+        func run(
+            callers: Int, until deadline: ContinuousClock.Instant, expected: Int,
+            request: @escaping @Sendable () -> Request
+        ) async -> (durations: [Double], failures: Int) {
             await withCheckedContinuation { (continuation: CheckedContinuation<([Double], Int), Never>) in
                 let collected = Mutex<(durations: [Double], failures: Int, left: Int)>(([], 0, callers))
                 for _ in 0..<callers {

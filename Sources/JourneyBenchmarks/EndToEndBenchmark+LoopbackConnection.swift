@@ -83,7 +83,8 @@ struct LoopbackConnection {
         guard let head = String(bytes: buffer[0..<end], encoding: .utf8) else { throw Failure(what: "head") }
         let lines = head.split(separator: "\r\n")
         guard let statusLine = lines.first, statusLine.hasPrefix("HTTP/1.1 "),
-              let status = Int(statusLine.dropFirst(9).prefix(3)) else { throw Failure(what: "status line") }
+            let status = Int(statusLine.dropFirst(9).prefix(3))
+        else { throw Failure(what: "status line") }
         var length = 0
         var keepAlive = true
         for line in lines.dropFirst() {

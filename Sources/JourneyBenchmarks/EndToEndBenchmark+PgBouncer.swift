@@ -9,8 +9,10 @@ extension EndToEndBenchmark {
     /// LISTEN stays on the direct URL.
     func runThroughPgBouncer() async throws -> Group {
         guard let status = database.embedded else {
-            throw AppError(.invalidInput, "--through-pgbouncer starts a PgBouncer in front of the embedded cluster; with DATABASE_URL "
-                + "set, run bench e2e twice instead: DATABASE_URL direct, then DATABASE_URL through your PgBouncer")
+            throw AppError(
+                .invalidInput,
+                "--through-pgbouncer starts a PgBouncer in front of the embedded cluster; with DATABASE_URL "
+                    + "set, run bench e2e twice instead: DATABASE_URL direct, then DATABASE_URL through your PgBouncer")
         }
         let role = EmbeddedPostgres.appRole
         let password = try AppEnvironment.current.database.embedded.password(for: role)
@@ -20,9 +22,11 @@ extension EndToEndBenchmark {
         settings.poolSize = configuration.clients + 4
         let bouncer = try LocalPgBouncer.start(settings)
         defer { bouncer.stop() }
-        let app = try PostgresClient(url: bouncer.url(user: role, database: status.database),
-                                     configuration: .init(maxConnections: configuration.clients + 4,
-                                                          listenDatabase: try PostgresConfiguration(status.appURL)))
+        let app = try PostgresClient(
+            url: bouncer.url(user: role, database: status.database),
+            configuration: .init(
+                maxConnections: configuration.clients + 4,
+                listenDatabase: try PostgresConfiguration(status.appURL)))
         defer { app.close() }
         let bounced = Database(app: app, admin: database.admin, embedded: status)
         return try await EndToEndBenchmark(database: bounced, configuration: configuration).run().journey_start

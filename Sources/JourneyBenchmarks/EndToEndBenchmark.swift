@@ -95,8 +95,9 @@ struct EndToEndBenchmark: Sendable {
     private func run(on stack: LocalStack) async throws -> (Result, Double) {
         guard let unico = stack.unicoClients[.uat] else { throw AppError(.invalidInput, "no UAT client") }
         let baseline = try await measure {
-            _ = try await unico.createProcess(CreateProcessRequest(
-                flow: "humantoken", purpose: .creditProcess, person: ProcessPerson(duiValue: Self.document())))
+            _ = try await unico.createProcess(
+                CreateProcessRequest(
+                    flow: "humantoken", purpose: .creditProcess, person: ProcessPerson(duiValue: Self.document())))
             return true
         }
         let dataDirectory = database.embedded.map { _ in
@@ -107,8 +108,9 @@ struct EndToEndBenchmark: Sendable {
         switch configuration.loadClient {
         case .urlsession:
             starts = try await measure {
-                let (status, _) = try await stack.api.call("POST", "v1/journeys", bearer: stack.apiKey, body: Self.startBody(),
-                                                           headers: ["Idempotency-Key": UUID().uuidString])
+                let (status, _) = try await stack.api.call(
+                    "POST", "v1/journeys", bearer: stack.apiKey, body: Self.startBody(),
+                    headers: ["Idempotency-Key": UUID().uuidString])
                 return status == 201
             }
         case .sockets:
@@ -120,10 +122,12 @@ struct EndToEndBenchmark: Sendable {
             let (durations, failures) = await LoadClient(port: port).run(
                 callers: configuration.clients, until: started + .seconds(configuration.seconds), expected: 201
             ) {
-                LoadClient.Request(method: "POST", path: path, headers: [
-                    ("Authorization", "Bearer \(bearer)"), ("Content-Type", "application/json"),
-                    ("Idempotency-Key", UUID.random().uuidString),
-                ], body: Self.startBodyBytes())
+                LoadClient.Request(
+                    method: "POST", path: path,
+                    headers: [
+                        ("Authorization", "Bearer \(bearer)"), ("Content-Type", "application/json"),
+                        ("Idempotency-Key", UUID.random().uuidString),
+                    ], body: Self.startBodyBytes())
             }
             let mean = durations.isEmpty ? 0 : durations.reduce(0, +) / Double(durations.count) * 1000
             starts = (LatencyStats(durations: durations, seconds: (ContinuousClock.now - started).seconds), failures, mean)
@@ -131,16 +135,20 @@ struct EndToEndBenchmark: Sendable {
         let cpuAfter = CPUTime.now(dataDirectory: dataDirectory)
         let count = Double(max(starts.0.operations + starts.1, 1))
         func group(_ stats: (LatencyStats, Int, Double), baseline: LatencyStats?) -> Group {
-            Group(starts_per_s: stats.0.perSecond, p50_ms: stats.0.p50Milliseconds, p99_ms: stats.0.p99Milliseconds,
-                  ratio_to_baseline: baseline.map { $0.perSecond > 0 ? stats.0.perSecond / $0.perSecond : 0 }, failures: stats.1)
+            Group(
+                starts_per_s: stats.0.perSecond, p50_ms: stats.0.p50Milliseconds, p99_ms: stats.0.p99Milliseconds,
+                ratio_to_baseline: baseline.map { $0.perSecond > 0 ? stats.0.perSecond / $0.perSecond : 0 }, failures: stats.1)
         }
-        return (Result(journey_start: group(starts, baseline: baseline.0), unico_create_process_baseline: group(baseline, baseline: nil),
-                       clients: configuration.clients, seconds_per_workload: configuration.seconds,
-                       load_client: configuration.loadClient.rawValue,
-                       process_cpu_ms_per_start: (cpuAfter.process - cpuBefore.process) / count * 1000,
-                       postgres_cpu_ms_per_start: cpuAfter.postgres.flatMap { after in
-                           cpuBefore.postgres.map { (after - $0) / count * 1000 }
-                       }), starts.2)
+        return (
+            Result(
+                journey_start: group(starts, baseline: baseline.0), unico_create_process_baseline: group(baseline, baseline: nil),
+                clients: configuration.clients, seconds_per_workload: configuration.seconds,
+                load_client: configuration.loadClient.rawValue,
+                process_cpu_ms_per_start: (cpuAfter.process - cpuBefore.process) / count * 1000,
+                postgres_cpu_ms_per_start: cpuAfter.postgres.flatMap { after in
+                    cpuBefore.postgres.map { (after - $0) / count * 1000 }
+                }), starts.2
+        )
     }
 
     /// Default starts (no Unico call) by the sockets client; latencies and failures.
@@ -153,10 +161,12 @@ struct EndToEndBenchmark: Sendable {
         let (durations, failures) = await LoadClient(port: port).run(
             callers: configuration.clients, until: started + .seconds(configuration.seconds), expected: 201
         ) {
-            LoadClient.Request(method: "POST", path: path, headers: [
-                ("Authorization", "Bearer \(bearer)"), ("Content-Type", "application/json"),
-                ("Idempotency-Key", UUID.random().uuidString),
-            ], body: Self.startBodyBytes(processNow: false))
+            LoadClient.Request(
+                method: "POST", path: path,
+                headers: [
+                    ("Authorization", "Bearer \(bearer)"), ("Content-Type", "application/json"),
+                    ("Idempotency-Key", UUID.random().uuidString),
+                ], body: Self.startBodyBytes(processNow: false))
         }
         return (LatencyStats(durations: durations, seconds: (ContinuousClock.now - started).seconds), failures)
     }
@@ -182,7 +192,9 @@ struct EndToEndBenchmark: Sendable {
                     return (durations, failures)
                 }
             }
-            return try await group.reduce(into: ([Double](), 0)) { $0.0 += $1.0; $0.1 += $1.1 }
+            return try await group.reduce(into: ([Double](), 0)) {
+                $0.0 += $1.0; $0.1 += $1.1
+            }
         }
         // Throughput over the callers' time inside token requests, as if they did nothing else.
         let busy = results.0.reduce(0, +) / Double(max(configuration.clients, 1))
@@ -210,7 +222,9 @@ struct EndToEndBenchmark: Sendable {
                     return (durations, failures)
                 }
             }
-            return try await group.reduce(into: ([Double](), 0)) { $0.0 += $1.0; $0.1 += $1.1 }
+            return try await group.reduce(into: ([Double](), 0)) {
+                $0.0 += $1.0; $0.1 += $1.1
+            }
         }
         let mean = results.0.isEmpty ? 0 : results.0.reduce(0, +) / Double(results.0.count) * 1000
         return (LatencyStats(durations: results.0, seconds: (ContinuousClock.now - started).seconds), results.1, mean)
@@ -220,7 +234,8 @@ struct EndToEndBenchmark: Sendable {
     static func startBody(processNow: Bool = true) -> [String: Any] {
         var body: [String: Any] = [
             "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": document(), "name": "Bench Person"],
-            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess"]
+            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
+        ]
         if processNow { body["createProcess"] = "now" }
         return body
     }
@@ -230,7 +245,9 @@ struct EndToEndBenchmark: Sendable {
     static func startBodyBytes(processNow: Bool = true) -> [UInt8] {
         // A CPF is eleven digits: nothing to escape.
         let process = processNow ? #","createProcess":"now""# : ""
-        return Array(#"{"subject":{"documentType":"DUI_TYPE_BR_CPF","documentNumber":"\#(document())","name":"Bench Person"},"environment":"UAT","flow":"humantoken","purpose":"creditprocess"\#(process)}"#.utf8)
+        return Array(
+            #"{"subject":{"documentType":"DUI_TYPE_BR_CPF","documentNumber":"\#(document())","name":"Bench Person"},"environment":"UAT","flow":"humantoken","purpose":"creditprocess"\#(process)}"#
+                .utf8)
     }
 
     /// A random CPF with valid check digits (the API refuses others).

@@ -73,7 +73,9 @@ public struct FreshnessBenchmark: Sendable {
         settings.afterCommit = { events in events.forEach { tracker.reached($0, applied: false) } }
         let runner = ProjectionRunner(client: client, configuration: settings)
         return try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask { try await runner.run(); return nil }
+            group.addTask {
+                try await runner.run(); return nil
+            }
             group.addTask {
                 progress("finding the sustainable append rate (\(configuration.probeSeconds) s)")
                 let probe = try await appendFlat(seconds: configuration.probeSeconds)
@@ -142,7 +144,8 @@ public struct FreshnessBenchmark: Sendable {
                         try await Task.sleep(until: due, clock: .continuous)
                         let id = Self.newID()
                         let begin = ContinuousClock.now
-                        let outcome = try await repository.execute(Self.start(id), journey: id, metadata: EventMetadata(actor: "bench"))
+                        let outcome = try await repository.execute(
+                            Self.start(id), journey: id, metadata: EventMetadata(actor: "bench"))
                         let committed = ContinuousClock.now
                         store.notifyAppended()
                         tracker.appends.withLock { $0.append((committed - begin).seconds) }
@@ -186,7 +189,8 @@ public struct FreshnessBenchmark: Sendable {
             p50_ms: freshness.p50Milliseconds, p99_ms: freshness.p99Milliseconds,
             max_ms: (tracker.visible.withLock { $0.max() } ?? 0) * 1000,
             append_p50_ms: appendStats.p50Milliseconds, append_p99_ms: appendStats.p99Milliseconds,
-            ratio_p50_to_append_p50: appendStats.p50Milliseconds > 0 ? freshness.p50Milliseconds / appendStats.p50Milliseconds : 0,
+            ratio_p50_to_append_p50: appendStats.p50Milliseconds > 0
+                ? freshness.p50Milliseconds / appendStats.p50Milliseconds : 0,
             poll_interval_ms: poll * 1000,
             applied_p50_ms: applied.p50Milliseconds, applied_p99_ms: applied.p99Milliseconds,
             runner_commit_p50_ms: runnerCommitted.p50Milliseconds, runner_commit_p99_ms: runnerCommitted.p99Milliseconds)
@@ -227,10 +231,11 @@ public struct FreshnessBenchmark: Sendable {
 
     static func start(_ id: JourneyID) -> JourneyCommand {
         let sealed = SealedField(ciphertext: Data(repeating: 7, count: 48).base64EncodedString(), keyID: "dk-bench")
-        return .start(StartJourney(
-            journeyID: id, environment: .uat, flow: Flow("humantoken"), purpose: .creditProcess,
-            subject: SealedSubject(reference: SubjectReference("sr-bench"), documentType: .brCPF, documentNumber: sealed),
-            clientReference: "bench"))
+        return .start(
+            StartJourney(
+                journeyID: id, environment: .uat, flow: Flow("humantoken"), purpose: .creditProcess,
+                subject: SealedSubject(reference: SubjectReference("sr-bench"), documentType: .brCPF, documentNumber: sealed),
+                clientReference: "bench"))
     }
 }
 
@@ -247,10 +252,12 @@ private final class Tracker: Sendable {
     func reached(_ event: RecordedEvent, applied inBatch: Bool) {
         let now = ContinuousClock.now
         let id = event.streamName.journeyID ?? event.streamName.rawValue
-        guard let committed = pending.withLock({ map -> ContinuousClock.Instant? in
-            guard let entry = map[id], entry.version == Int(event.streamVersion) else { return nil }
-            return entry.committed
-        }) else { return }
+        guard
+            let committed = pending.withLock({ map -> ContinuousClock.Instant? in
+                guard let entry = map[id], entry.version == Int(event.streamVersion) else { return nil }
+                return entry.committed
+            })
+        else { return }
         let seconds = (now - committed).seconds
         if inBatch { applied.withLock { $0.append(seconds) } } else { runnerCommitted.withLock { $0.append(seconds) } }
     }

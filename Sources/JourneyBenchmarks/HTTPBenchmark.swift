@@ -52,8 +52,10 @@ public struct HTTPBenchmark: Sendable {
         let measured: (ping: (rate: Double, p50: Double, p99: Double), json: (rate: Double, p50: Double, p99: Double))
         do {
             guard let port = server.port else { throw AppError(.invalidInput, "the server did not bind a port") }
-            measured = (try wrk("http://127.0.0.1:\(port)/ping"),
-                        try wrk("http://127.0.0.1:\(port)/journeys/0193a5e0-0000-7000-8000-000000000001"))
+            measured = (
+                try wrk("http://127.0.0.1:\(port)/ping"),
+                try wrk("http://127.0.0.1:\(port)/journeys/0193a5e0-0000-7000-8000-000000000001")
+            )
         } catch {
             await server.shutdown()
             throw error
@@ -62,18 +64,24 @@ public struct HTTPBenchmark: Sendable {
         let (ping, json) = measured
         return Result(
             ping: Group(requests_per_s: ping.rate, p50_ms: ping.p50, p99_ms: ping.p99, ratio_to_baseline: nil),
-            json: Group(requests_per_s: json.rate, p50_ms: json.p50, p99_ms: json.p99,
-                        ratio_to_baseline: ping.rate > 0 ? json.rate / ping.rate : nil),
+            json: Group(
+                requests_per_s: json.rate, p50_ms: json.p50, p99_ms: json.p99,
+                ratio_to_baseline: ping.rate > 0 ? json.rate / ping.rate : nil),
             connections: configuration.connections, seconds: configuration.seconds)
     }
 
     private func wrk(_ url: String) throws -> (rate: Double, p50: Double, p99: Double) {
-        let output = try ShellCommand(executable: "/usr/bin/wrk", arguments: [
-            "-t2", "-c\(configuration.connections)", "-d\(configuration.seconds)s", "--latency", url,
-        ]).run()
+        let output = try ShellCommand(
+            executable: "/usr/bin/wrk",
+            arguments: [
+                "-t2", "-c\(configuration.connections)", "-d\(configuration.seconds)s", "--latency", url,
+            ]
+        ).run()
         guard output.status == 0 else { throw AppError(.invalidInput, "wrk failed: \(output.text.suffix(300))") }
-        return (Self.number(after: "Requests/sec:", in: output.text) ?? 0,
-                Self.latency("50%", in: output.text) ?? 0, Self.latency("99%", in: output.text) ?? 0)
+        return (
+            Self.number(after: "Requests/sec:", in: output.text) ?? 0,
+            Self.latency("50%", in: output.text) ?? 0, Self.latency("99%", in: output.text) ?? 0
+        )
     }
 
     /// The number following `label` on its line.
@@ -84,8 +92,11 @@ public struct HTTPBenchmark: Sendable {
 
     /// A latency percentile line such as `  99%    3.12ms`, in milliseconds.
     static func latency(_ percentile: String, in text: String) -> Double? {
-        guard let line = text.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(percentile) }),
-              let value = line.split(separator: " ").last else { return nil }
+        guard
+            let line = text.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(percentile) }
+            ),
+            let value = line.split(separator: " ").last
+        else { return nil }
         let units: [(String, Double)] = [("us", 0.001), ("ms", 1), ("s", 1000)]
         for (suffix, factor) in units where value.hasSuffix(suffix) {
             return Double(value.dropLast(suffix.count)).map { $0 * factor }

@@ -18,14 +18,17 @@ struct PgBench {
 
     init(path: String, database: PostgresConfiguration, clients: Int, seconds: Double) throws {
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw EmbeddedPostgresError(.binariesNotFound, "pgbench not found at \(path); install postgresql (apt-get install -y postgresql) or set PG_BINDIR")
+            throw EmbeddedPostgresError(
+                .binariesNotFound,
+                "pgbench not found at \(path); install postgresql (apt-get install -y postgresql) or set PG_BINDIR")
         }
         self.path = path
         self.clients = clients
         self.seconds = seconds
         directory = NSTemporaryDirectory() + "journeys-pgbench-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         var options: [String] = []
         for key in ["host", "hostaddr", "port", "user", "dbname", "sslmode"] {
             if let value = database.option(key) { options.append("\(key)=\(Self.quote(value))") }
@@ -33,8 +36,11 @@ struct PgBench {
         if let password = database.option("password") {
             let passfile = directory + "/pgpass"
             let escaped = password.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:")
-            guard FileManager.default.createFile(atPath: passfile, contents: Data("*:*:*:*:\(escaped)\n".utf8),
-                                                 attributes: [.posixPermissions: 0o600]) else {
+            guard
+                FileManager.default.createFile(
+                    atPath: passfile, contents: Data("*:*:*:*:\(escaped)\n".utf8),
+                    attributes: [.posixPermissions: 0o600])
+            else {
                 throw EmbeddedPostgresError(.commandFailed, "cannot write pgbench's password file \(passfile)")
             }
             options.append("passfile=\(Self.quote(passfile))")

@@ -53,19 +53,24 @@ public struct RebuildBenchmark: Sendable {
     }
 
     /// Runs the benchmark; `progress` hears each step, `rebuilt` the rebuild's (done, total) events.
-    public func run(progress: @escaping @Sendable (String) -> Void = { _ in },
-                    rebuilt: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Result {
+    public func run(
+        progress: @escaping @Sendable (String) -> Void = { _ in },
+        rebuilt: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws -> Result {
         let existing = try await EventStore(client: client).eventCount()
         guard existing == 0 else {
-            throw AppError(.invalidInput, "bench rebuild needs a database with an empty log (this one holds \(existing) events): "
-                           + "unset DATABASE_URL to use the embedded cluster's journeys_bench database")
+            throw AppError(
+                .invalidInput,
+                "bench rebuild needs a database with an empty log (this one holds \(existing) events): "
+                    + "unset DATABASE_URL to use the embedded cluster's journeys_bench database")
         }
         progress("generating \(configuration.events) events")
         let clock = ContinuousClock()
         var generated = (journeys: 0, events: 0)
         let generateTime = try await clock.measure {
-            generated = try await History.generate(events: configuration.events, interleave: configuration.interleave,
-                                                   client: client)
+            generated = try await History.generate(
+                events: configuration.events, interleave: configuration.interleave,
+                client: client)
         }
         try await waitUntilReadable()
         progress("reading every event in global order (baseline)")
@@ -73,19 +78,22 @@ public struct RebuildBenchmark: Sendable {
         let readTime = try await clock.measure { read = try await readAll() }
         progress("rebuilding journey_state")
         let rebuildTime = try await clock.measure {
-            try await ProjectionRebuilder(client: client, batchSize: configuration.batchSize,
-                                          parallelism: configuration.parallelism).rebuild { done, total in rebuilt?(done, total) }
+            try await ProjectionRebuilder(
+                client: client, batchSize: configuration.batchSize,
+                parallelism: configuration.parallelism
+            ).rebuild { done, total in rebuilt?(done, total) }
         }
         let rows = try await client.query(BenchmarkStatements.readModelRowCounts).first!
         let readRate = Double(read) / max(readTime.seconds, 1e-9)
         let rebuildRate = Double(generated.events) / max(rebuildTime.seconds, 1e-9)
         let ratio = readRate > 0 ? rebuildRate / readRate : 0
-        return Result(events: generated.events, journeys: generated.journeys, batch_size: configuration.batchSize,
-                      generate_seconds: generateTime.seconds, read_seconds: readTime.seconds, read_events_per_s: readRate,
-                      rebuild_seconds: rebuildTime.seconds, rebuild_events_per_s: rebuildRate, ratio_to_read: ratio,
-                      rows_journey_state: try rows.decode(0), rows_journey_attempts: try rows.decode(1),
-                      ratio_to_bare_read: ratio, parallelism: configuration.parallelism,
-                      interleave: configuration.interleave)
+        return Result(
+            events: generated.events, journeys: generated.journeys, batch_size: configuration.batchSize,
+            generate_seconds: generateTime.seconds, read_seconds: readTime.seconds, read_events_per_s: readRate,
+            rebuild_seconds: rebuildTime.seconds, rebuild_events_per_s: rebuildRate, ratio_to_read: ratio,
+            rows_journey_state: try rows.decode(0), rows_journey_attempts: try rows.decode(1),
+            ratio_to_bare_read: ratio, parallelism: configuration.parallelism,
+            interleave: configuration.interleave)
     }
 
     /// Reads the whole log in global order in batches of the rebuild's size, one transaction each.
@@ -140,8 +148,10 @@ extension RebuildBenchmark {
 
         /// Inserts journeys until at least `events` events exist, groups of `interleave` journeys
         /// with their events interleaved (0: each journey's together); returns (journeys, events).
-        static func generate(events target: Int, interleave: Int = 0, client: PostgresClient,
-                             progress: @Sendable (Int) -> Void = { _ in }) async throws -> (journeys: Int, events: Int) {
+        static func generate(
+            events target: Int, interleave: Int = 0, client: PostgresClient,
+            progress: @Sendable (Int) -> Void = { _ in }
+        ) async throws -> (journeys: Int, events: Int) {
             let templates = try templates()
             let perRound = templates.reduce(0) { $0 + $1.events.count }
             var slots: [Int] = [], sequences: [Int] = [], types: [String] = [], datas: [String] = []
@@ -161,15 +171,19 @@ extension RebuildBenchmark {
                 let last = min(journeys, first + chunk) - 1
                 if interleave > 0 {
                     for sequence in 1...max(1, longest) {
-                        done += try await client.query(BenchmarkStatements.insertHistoryStep(
-                            first: first, last: last, sequence: sequence, run: run, placeholder: placeholder,
-                            templateCount: templates.count, slots: slots, sequences: sequences, types: types,
-                            datas: datas)).affectedRows
+                        done += try await client.query(
+                            BenchmarkStatements.insertHistoryStep(
+                                first: first, last: last, sequence: sequence, run: run, placeholder: placeholder,
+                                templateCount: templates.count, slots: slots, sequences: sequences, types: types,
+                                datas: datas)
+                        ).affectedRows
                     }
                 } else {
-                    done += try await client.query(BenchmarkStatements.insertHistory(
-                        first: first, last: last, run: run, placeholder: placeholder, templateCount: templates.count,
-                        slots: slots, sequences: sequences, types: types, datas: datas)).affectedRows
+                    done += try await client.query(
+                        BenchmarkStatements.insertHistory(
+                            first: first, last: last, run: run, placeholder: placeholder, templateCount: templates.count,
+                            slots: slots, sequences: sequences, types: types, datas: datas)
+                    ).affectedRows
                 }
                 first = last + 1
                 progress(done)
@@ -195,43 +209,60 @@ extension RebuildBenchmark {
         }
 
         private static func sealed(_ bytes: Int) -> SealedField {
-            SealedField(ciphertext: Data((0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }).base64EncodedString(),
-                        keyID: "dk-0193a5e2-7c1d-7b3e-9f00-5b1f2a3c4d5e")
+            SealedField(
+                ciphertext: Data((0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }).base64EncodedString(),
+                keyID: "dk-0193a5e2-7c1d-7b3e-9f00-5b1f2a3c4d5e")
         }
 
         private static func start(_ id: JourneyID) -> JourneyCommand {
-            .start(StartJourney(
-                journeyID: id, environment: .prod, flow: Flow("humantoken"), purpose: .creditProcess,
-                subject: SealedSubject(reference: SubjectReference("sr-" + id.rawValue), documentType: .brCPF,
-                                       documentNumber: sealed(39), name: sealed(48), friendlyName: sealed(36)),
-                clientReference: "order-" + id.rawValue))
+            .start(
+                StartJourney(
+                    journeyID: id, environment: .prod, flow: Flow("humantoken"), purpose: .creditProcess,
+                    subject: SealedSubject(
+                        reference: SubjectReference("sr-" + id.rawValue), documentType: .brCPF,
+                        documentNumber: sealed(39), name: sealed(48), friendlyName: sealed(36)),
+                    clientReference: "order-" + id.rawValue))
         }
 
         private static func created(_ id: JourneyID, attempt: Int) -> JourneyCommand {
-            .recordProcessCreated(ProcessCreation(attempt: attempt, processID: ProcessID("\(id.rawValue)-p\(attempt)"),
-                                                  webAppToken: sealed(180), processToken: sealed(64), link: sealed(90),
-                                                  tokenExpiresAt: nil))
+            .recordProcessCreated(
+                ProcessCreation(
+                    attempt: attempt, processID: ProcessID("\(id.rawValue)-p\(attempt)"),
+                    webAppToken: sealed(180), processToken: sealed(64), link: sealed(90),
+                    tokenExpiresAt: nil))
         }
 
         private static func approved(_ id: JourneyID) -> [JourneyCommand] {
-            [start(id), created(id, attempt: 1), .issueToken, .recordCaptureOpened(attempt: 1),
-             .recordCallback(attempt: 1, outcome: .success(processID: ProcessID("\(id.rawValue)-p1"))),
-             .recordResult(attempt: 1, snapshot: ProcessSnapshot(state: .finished, result: .ok, humanToken: sealed(120),
-                                                                 finishedAt: Date(timeIntervalSince1970: 1_795_000_040)))]
+            [
+                start(id), created(id, attempt: 1), .issueToken, .recordCaptureOpened(attempt: 1),
+                .recordCallback(attempt: 1, outcome: .success(processID: ProcessID("\(id.rawValue)-p1"))),
+                .recordResult(
+                    attempt: 1,
+                    snapshot: ProcessSnapshot(
+                        state: .finished, result: .ok, humanToken: sealed(120),
+                        finishedAt: Date(timeIntervalSince1970: 1_795_000_040))),
+            ]
         }
 
         private static func retried(_ id: JourneyID) -> [JourneyCommand] {
-            [start(id), created(id, attempt: 1), .issueToken, .recordCaptureOpened(attempt: 1),
-             .recordCallback(attempt: 1, outcome: .error(code: .authenticationFailed)), .issueToken,
-             created(id, attempt: 2), .issueToken, .recordCaptureOpened(attempt: 2),
-             .recordCallback(attempt: 2, outcome: .success(processID: ProcessID("\(id.rawValue)-p2"))),
-             .recordResult(attempt: 2, snapshot: ProcessSnapshot(state: .finished, result: .ok, humanToken: sealed(120),
-                                                                 finishedAt: Date(timeIntervalSince1970: 1_795_000_090)))]
+            [
+                start(id), created(id, attempt: 1), .issueToken, .recordCaptureOpened(attempt: 1),
+                .recordCallback(attempt: 1, outcome: .error(code: .authenticationFailed)), .issueToken,
+                created(id, attempt: 2), .issueToken, .recordCaptureOpened(attempt: 2),
+                .recordCallback(attempt: 2, outcome: .success(processID: ProcessID("\(id.rawValue)-p2"))),
+                .recordResult(
+                    attempt: 2,
+                    snapshot: ProcessSnapshot(
+                        state: .finished, result: .ok, humanToken: sealed(120),
+                        finishedAt: Date(timeIntervalSince1970: 1_795_000_090))),
+            ]
         }
 
         private static func expired(_ id: JourneyID) -> [JourneyCommand] {
-            [start(id), created(id, attempt: 1), .issueToken,
-             .abandon(reason: .requested("bench: the user gave up"))]
+            [
+                start(id), created(id, attempt: 1), .issueToken,
+                .abandon(reason: .requested("bench: the user gave up")),
+            ]
         }
     }
 }

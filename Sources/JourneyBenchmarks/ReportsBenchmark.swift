@@ -54,8 +54,10 @@ public struct ReportsBenchmark: Sendable {
     public func run(progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> Result {
         let existing = try await client.query(ReportsBenchmarkStatements.stateCount).first!.decode(0, as: Int.self)
         guard existing == 0 else {
-            throw AppError(.invalidInput, "bench reports needs empty read models (journey_state holds \(existing) rows): "
-                           + "unset DATABASE_URL to use the embedded cluster's journeys_bench database")
+            throw AppError(
+                .invalidInput,
+                "bench reports needs empty read models (journey_state holds \(existing) rows): "
+                    + "unset DATABASE_URL to use the embedded cluster's journeys_bench database")
         }
         let clock = ContinuousClock()
         let loadTime = try await clock.measure { try await load(progress: progress) }
@@ -68,30 +70,40 @@ public struct ReportsBenchmark: Sendable {
             let inWindow = try await FunnelReport.run(parameters, on: client).steps.first?.journeys ?? 0
             for name in ReportName.allCases {
                 progress("\(name.rawValue) over \(label)")
-                timings.append(try await time(name.rawValue, label, inWindow, parameters,
-                                              exact: try await compare(name, parameters)) { parameters in
-                    _ = try await name.run(parameters, on: client)
-                })
+                timings.append(
+                    try await time(
+                        name.rawValue, label, inWindow, parameters,
+                        exact: try await compare(name, parameters)
+                    ) { parameters in
+                        _ = try await name.run(parameters, on: client)
+                    })
             }
             progress("dashboard over \(label)")
             // The dashboard's four reports, read as its page reads them (concurrently, on this
             // benchmark's pool of 2 connections); each is checked above, and the set is compared too.
-            let dashboardExact = try await DashboardReports.run(parameters, on: client) == DashboardReports(
-                funnel: try await FunnelReport.run(parameters, on: client), errors: try await SDKErrorReport.run(parameters, on: client),
-                expiry: try await ExpiryRetryReport.run(parameters, on: client),
-                timing: try await TimeToResultReport.run(parameters, on: client))
-            timings.append(try await time("dashboard", label, inWindow, parameters, exact: dashboardExact) { parameters in
-                _ = try await DashboardReports.run(parameters, on: client)
-            })
+            let dashboardExact =
+                try await DashboardReports.run(parameters, on: client)
+                == DashboardReports(
+                    funnel: try await FunnelReport.run(parameters, on: client),
+                    errors: try await SDKErrorReport.run(parameters, on: client),
+                    expiry: try await ExpiryRetryReport.run(parameters, on: client),
+                    timing: try await TimeToResultReport.run(parameters, on: client))
+            timings.append(
+                try await time("dashboard", label, inWindow, parameters, exact: dashboardExact) { parameters in
+                    _ = try await DashboardReports.run(parameters, on: client)
+                })
         }
-        return Result(journeys: configuration.journeys, attempts: attempts, load_seconds: loadTime.seconds,
-                      load_journeys_per_s: Double(configuration.journeys) / max(loadTime.seconds, 1e-9), runs: configuration.runs,
-                      timings: timings, max_p95_ms: timings.map(\.p95_ms).max() ?? 0, all_exact: timings.allSatisfy(\.exact))
+        return Result(
+            journeys: configuration.journeys, attempts: attempts, load_seconds: loadTime.seconds,
+            load_journeys_per_s: Double(configuration.journeys) / max(loadTime.seconds, 1e-9), runs: configuration.runs,
+            timings: timings, max_p95_ms: timings.map(\.p95_ms).max() ?? 0, all_exact: timings.allSatisfy(\.exact))
     }
 
     /// Times `body` `runs` times after one warm-up.
-    private func time(_ report: String, _ window: String, _ inWindow: Int, _ parameters: ReportParameters, exact: Bool,
-                      _ body: (ReportParameters) async throws -> Void) async throws -> Timing {
+    private func time(
+        _ report: String, _ window: String, _ inWindow: Int, _ parameters: ReportParameters, exact: Bool,
+        _ body: (ReportParameters) async throws -> Void
+    ) async throws -> Timing {
         try await body(parameters)
         var durations: [Double] = []
         let clock = ContinuousClock()
@@ -102,8 +114,9 @@ public struct ReportsBenchmark: Sendable {
         func percentile(_ p: Double) -> Double {
             durations[max(0, min(durations.count - 1, Int((p * Double(durations.count)).rounded(.up)) - 1))] * 1000
         }
-        return Timing(report: report, window: window, journeys_in_window: inWindow, p50_ms: percentile(0.5),
-                      p95_ms: percentile(0.95), exact: exact)
+        return Timing(
+            report: report, window: window, journeys_in_window: inWindow, p50_ms: percentile(0.5),
+            p95_ms: percentile(0.95), exact: exact)
     }
 
     /// The report from the rollups equals the report from every journey of the window.
@@ -128,8 +141,10 @@ public struct ReportsBenchmark: Sendable {
             let last = min(count, first + chunk) - 1
             try await client.transaction { [first] connection in
                 try connection.execute(unsafeSQL: ReportsBenchmarkStatements.asynchronousCommit)
-                _ = try connection.query(ReportsBenchmarkStatements.insertStates(first: first, last: last, count: count,
-                                                                                 start: start, spanSeconds: span))
+                _ = try connection.query(
+                    ReportsBenchmarkStatements.insertStates(
+                        first: first, last: last, count: count,
+                        start: start, spanSeconds: span))
                 _ = try connection.query(ReportsBenchmarkStatements.insertAttempts(first: first, last: last))
             }
             first = last + 1

@@ -77,10 +77,12 @@ enum ReportsBenchmarkStatements {
     /// A lost chunk only means a throwaway database is short.
     static let asynchronousCommit = "SET LOCAL synchronous_commit = off"
 
-    static let analyze = "VACUUM ANALYZE journey_state, journey_attempts, journey_daily, journey_daily_sdk_errors, journey_daily_time_to_result, journey_daily_result_bins"
+    static let analyze =
+        "VACUUM ANALYZE journey_state, journey_attempts, journey_daily, journey_daily_sdk_errors, journey_daily_time_to_result, journey_daily_result_bins"
 
     static let stateCount: PostgresQuery = "SELECT count(*)::int FROM journey_state"
 
     /// A subject reference with journeys (for `subject-history`).
-    static let someSubject: PostgresQuery = "SELECT subject_reference FROM journey_state WHERE subject_reference IS NOT NULL LIMIT 1"
+    static let someSubject: PostgresQuery =
+        "SELECT subject_reference FROM journey_state WHERE subject_reference IS NOT NULL LIMIT 1"
 }

@@ -37,13 +37,15 @@ final class StageSamples: Sendable {
     /// Every stage in ``StartStage/all`` order (others after them), then `handler`.
     func figures() -> [Figure] {
         let samples = samples.withLock { $0 }
-        let names = StartStage.all + samples.keys.filter { !StartStage.all.contains($0) && $0 != Self.handler }.sorted()
+        let names =
+            StartStage.all + samples.keys.filter { !StartStage.all.contains($0) && $0 != Self.handler }.sorted()
             + [Self.handler]
         return names.compactMap { name in
             guard let values = samples[name], !values.isEmpty else { return nil }
             let stats = LatencyStats(durations: values, seconds: 1)
-            return Figure(stage: name, p50_ms: stats.p50Milliseconds, p99_ms: stats.p99Milliseconds,
-                          mean_ms: values.reduce(0, +) / Double(values.count) * 1000)
+            return Figure(
+                stage: name, p50_ms: stats.p50Milliseconds, p99_ms: stats.p99Milliseconds,
+                mean_ms: values.reduce(0, +) / Double(values.count) * 1000)
         }
     }
 }

@@ -45,8 +45,9 @@ public actor JourneyClient {
 
     /// A client for the journey the backend started, with its first grant already known.
     public init(start: JourneyStart, baseURL: URL, urlSession: URLSession = .shared, timeout: TimeInterval = 30) {
-        self.init(session: JourneySession(start: start, baseURL: baseURL), lastGrant: start.grant,
-                  urlSession: urlSession, timeout: timeout)
+        self.init(
+            session: JourneySession(start: start, baseURL: baseURL), lastGrant: start.grant,
+            urlSession: urlSession, timeout: timeout)
     }
 
     private init(session: JourneySession, lastGrant: TokenGrant?, urlSession: URLSession, timeout: TimeInterval) {
@@ -138,8 +139,9 @@ public actor JourneyClient {
         do {
             return try JourneyJSON.decoder().decode(type, from: data)
         } catch {
-            throw JourneyClientError(kind: .invalidResponse, status: 200, code: "invalid_response",
-                                     detail: "could not decode \(T.self): \(error)")
+            throw JourneyClientError(
+                kind: .invalidResponse, status: 200, code: "invalid_response",
+                detail: "could not decode \(T.self): \(error)")
         }
     }
 
@@ -178,8 +180,9 @@ public actor JourneyClient {
             throw JourneyClientError(kind: .invalidResponse, status: 0, code: "invalid_response", detail: "not HTTP")
         }
         guard (200..<300).contains(http.statusCode) else {
-            throw JourneyClientError.fromResponse(status: http.statusCode, body: data,
-                                                  retryAfterHeader: http.value(forHTTPHeaderField: "Retry-After"))
+            throw JourneyClientError.fromResponse(
+                status: http.statusCode, body: data,
+                retryAfterHeader: http.value(forHTTPHeaderField: "Retry-After"))
         }
         return data
     }

@@ -60,8 +60,10 @@ public struct JourneyClientError: Error, Sendable, Hashable, CustomStringConvert
     /// Other members of the problem (e.g. `field`, `status` of the journey, `attempt`, `scope`), as text.
     public var extra: [String: String]
 
-    public init(kind: Kind, status: Int, code: String, title: String? = nil, detail: String? = nil,
-                retryAfter: TimeInterval? = nil, extra: [String: String] = [:]) {
+    public init(
+        kind: Kind, status: Int, code: String, title: String? = nil, detail: String? = nil,
+        retryAfter: TimeInterval? = nil, extra: [String: String] = [:]
+    ) {
         self.kind = kind
         self.status = status
         self.code = code
@@ -93,11 +95,13 @@ public struct JourneyClientError: Error, Sendable, Hashable, CustomStringConvert
     /// The error of a non-2xx answer: the problem body when there is one, the status otherwise.
     ///
     /// `retryAfterHeader` is the raw `Retry-After` value; `now` is used for an HTTP-date value.
-    public static func fromResponse(status: Int, body: Data, retryAfterHeader: String?,
-                                    now: Date = Date()) -> JourneyClientError {
+    public static func fromResponse(
+        status: Int, body: Data, retryAfterHeader: String?,
+        now: Date = Date()
+    ) -> JourneyClientError {
         let retryAfter = retryAfterHeader.flatMap { parseRetryAfter($0, now: now) }
         guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
-              let code = object["code"] as? String, !code.isEmpty
+            let code = object["code"] as? String, !code.isEmpty
         else {
             return JourneyClientError(kind: .problem, status: status, code: "http_\(status)", retryAfter: retryAfter)
         }
@@ -106,8 +110,9 @@ public struct JourneyClientError: Error, Sendable, Hashable, CustomStringConvert
             extra[name] = text(value)
         }
         if let type = object["type"] as? String { extra["type"] = type }
-        return JourneyClientError(kind: .problem, status: status, code: code, title: object["title"] as? String,
-                                  detail: object["detail"] as? String, retryAfter: retryAfter, extra: extra)
+        return JourneyClientError(
+            kind: .problem, status: status, code: code, title: object["title"] as? String,
+            detail: object["detail"] as? String, retryAfter: retryAfter, extra: extra)
     }
 
     /// Parses `Retry-After`: delta-seconds, or an IMF-fixdate measured from `now` (never negative).

@@ -41,8 +41,10 @@ public struct JourneyStart: Sendable, Hashable, Codable {
     /// When a journey started without a process is abandoned if the app never asks for a token.
     public var firstTokenBy: Date?
 
-    public init(journeyId: String, attempt: Int?, webAppToken: String?, webAppTokenExpiresAt: Date?,
-                environment: JourneyEnvironment, clientToken: String, clientTokenExpiresAt: Date? = nil) {
+    public init(
+        journeyId: String, attempt: Int?, webAppToken: String?, webAppTokenExpiresAt: Date?,
+        environment: JourneyEnvironment, clientToken: String, clientTokenExpiresAt: Date? = nil
+    ) {
         self.journeyId = journeyId
         self.attempt = attempt
         self.webAppToken = webAppToken
@@ -61,8 +63,9 @@ public struct JourneyStart: Sendable, Hashable, Codable {
     /// when the journey started without a process.
     public var grant: TokenGrant? {
         guard let attempt, let webAppToken, let webAppTokenExpiresAt else { return nil }
-        return TokenGrant(journeyId: journeyId, attempt: attempt, webAppToken: webAppToken, expiresAt: webAppTokenExpiresAt,
-                          environment: environment)
+        return TokenGrant(
+            journeyId: journeyId, attempt: attempt, webAppToken: webAppToken, expiresAt: webAppTokenExpiresAt,
+            environment: environment)
     }
 }
 
@@ -143,8 +146,9 @@ public struct JourneySession: Sendable, Hashable, Codable {
 
     /// The session of a journey the backend started.
     public init(start: JourneyStart, baseURL: URL) {
-        self.init(baseURL: baseURL, journeyID: start.journeyId, clientToken: start.clientToken,
-                  clientTokenExpiresAt: start.clientTokenExpiresAt)
+        self.init(
+            baseURL: baseURL, journeyID: start.journeyId, clientToken: start.clientToken,
+            clientTokenExpiresAt: start.clientTokenExpiresAt)
     }
 
     /// Whether the client token has expired at `now` (false when the expiry is unknown).

@@ -69,8 +69,9 @@ struct AuditVerify: Command {
             """,
         flags: [
             FlagSpec("sign", help: "When everything holds, store a new signed checkpoint."),
-            FlagSpec("allow-unpinned-keys",
-                     help: "Accept checkpoints signed by keys not configured as trusted (checked against their stored key; warns)."),
+            FlagSpec(
+                "allow-unpinned-keys",
+                help: "Accept checkpoints signed by keys not configured as trusted (checked against their stored key; warns)."),
         ])
     let sign: Bool
     let allowUnpinnedKeys: Bool
@@ -90,14 +91,17 @@ struct AuditVerify: Command {
         let chain = try await AuditVerify.verifyChains(database.app)
         let checkpoints = try await CheckpointVerifier(
             client: database.app, keys: keys,
-            configuration: .init(allowUnpinnedKeys: allowUnpinnedKeys)).verify()
-        let last = checkpoints.lastGood.map {
-            "\($0.id) at \(RFC3339.string(from: $0.createdAt)) (\($0.summary.events) events, position \($0.summary.cut.position))"
-        } ?? "none"
+            configuration: .init(allowUnpinnedKeys: allowUnpinnedKeys)
+        ).verify()
+        let last =
+            checkpoints.lastGood.map {
+                "\($0.id) at \(RFC3339.string(from: $0.createdAt)) (\($0.summary.events) events, position \($0.summary.cut.position))"
+            } ?? "none"
         out("checkpoints=\(checkpoints.checked) last=\(last)")
         if checkpoints.unpinned > 0 {
-            out("warning: \(checkpoints.unpinned) checkpoint(s) signed by keys not configured as trusted were "
-                + "checked against the keys stored with them (--allow-unpinned-keys)")
+            out(
+                "warning: \(checkpoints.unpinned) checkpoint(s) signed by keys not configured as trusted were "
+                    + "checked against the keys stored with them (--allow-unpinned-keys)")
         }
         for failure in checkpoints.failures { out("checkpoint \(failure.checkpointID) FAILED: \(failure.reason)") }
         if let broken = chain.firstBreak { throw AppError(.chainBroken, "hash chain broken at \(broken)") }
@@ -137,7 +141,8 @@ struct AuditCheckpointCommand: Command {
 
     func run() async throws {
         guard let key = try AuditCommand.keys().signingKey else {
-            throw CommandFailure("no signing key: set \(AuditKeys.Configuration.signingKeyVariable) (see 'journeys audit keygen')")
+            throw CommandFailure(
+                "no signing key: set \(AuditKeys.Configuration.signingKeyVariable) (see 'journeys audit keygen')")
         }
         let database = try await Database.open(AppEnvironment.current.database, poolSize: 1)
         defer { database.close() }
@@ -217,20 +222,27 @@ struct AuditShow: Command {
             var container = encoder.singleValueContainer()
             try container.encode(RFC3339.string(from: date))
         }
-        let document = Document(journeyId: timeline.journeyID.rawValue, asOf: timeline.asOf, eventsShown: timeline.entries.count,
-                                eventsTotal: timeline.currentVersion, timeline: timeline.entries,
-                                disclosures: timeline.disclosures, state: StateSummary(timeline.state))
+        let document = Document(
+            journeyId: timeline.journeyID.rawValue, asOf: timeline.asOf, eventsShown: timeline.entries.count,
+            eventsTotal: timeline.currentVersion, timeline: timeline.entries,
+            disclosures: timeline.disclosures, state: StateSummary(timeline.state))
         return String(decoding: try encoder.encode(document), as: UTF8.self)
     }
 
     static func table(_ timeline: JourneyTimeline) -> String {
         let when = timeline.asOf.map { "as of \(RFC3339.string(from: $0))" } ?? "now"
-        var lines = ["journey \(timeline.journeyID.rawValue) \(when): \(timeline.entries.count) of \(timeline.currentVersion) events"]
-        var steps = TextTable(columns: ["time", .init("version", alignment: .right), "event", .init("attempt", alignment: .right),
-                                        "description", "actor"])
+        var lines = [
+            "journey \(timeline.journeyID.rawValue) \(when): \(timeline.entries.count) of \(timeline.currentVersion) events"
+        ]
+        var steps = TextTable(columns: [
+            "time", .init("version", alignment: .right), "event", .init("attempt", alignment: .right),
+            "description", "actor",
+        ])
         for entry in timeline.entries {
-            steps.append([RFC3339.string(from: entry.recordedAt), String(entry.version), entry.type, String(entry.attempt),
-                          entry.description, entry.actor ?? "-"])
+            steps.append([
+                RFC3339.string(from: entry.recordedAt), String(entry.version), entry.type, String(entry.attempt),
+                entry.description, entry.actor ?? "-",
+            ])
         }
         if timeline.entries.isEmpty {
             lines.append("no event was recorded at or before that time: the journey did not exist yet")
@@ -275,8 +287,10 @@ extension AuditShow {
         var table = TextTable(columns: ["disclosed at", "by", "fields", "purpose", "via"])
         for disclosure in disclosures {
             let who = disclosure.actor + (disclosure.tenant.map { " (tenant \($0))" } ?? "")
-            table.append([RFC3339.string(from: disclosure.recordedAt), who, disclosure.fields.joined(separator: ","),
-                          disclosure.purpose, disclosure.channel])
+            table.append([
+                RFC3339.string(from: disclosure.recordedAt), who, disclosure.fields.joined(separator: ","),
+                disclosure.purpose, disclosure.channel,
+            ])
         }
         return "disclosures: \(disclosures.count)\n" + table.render()
     }
@@ -286,7 +300,11 @@ struct AuditExport: Command {
     static let configuration = CommandConfiguration(
         name: "export", summary: "Write a journey's evidence bundle (events, hashes, chain check, signed checkpoint) as JSON.",
         discussion: "Sealed fields stay sealed. The file is written with mode 0600. \(AuditCommand.keyDiscussion)",
-        options: [.optional("output", valueName: "FILE", help: "Write to a new FILE (mode 0600; an existing file or a link is refused) instead of standard output.")],
+        options: [
+            .optional(
+                "output", valueName: "FILE",
+                help: "Write to a new FILE (mode 0600; an existing file or a link is refused) instead of standard output.")
+        ],
         positionals: [PositionalSpec("journey", help: "The journey id.")])
     let journey: JourneyID
     let output: String?
@@ -315,15 +333,17 @@ struct AuditExport: Command {
             return
         }
         try ExclusiveFile.write(json, to: output)
-        AppEnvironment.current.writeLine("wrote \(output): \(bundle.events.count) events, chain "
-            + (bundle.verification.intact ? "intact" : "BROKEN") + ", checkpoint "
-            + (bundle.checkpoint.map { "\($0.id)" } ?? "none"))
+        AppEnvironment.current.writeLine(
+            "wrote \(output): \(bundle.events.count) events, chain "
+                + (bundle.verification.intact ? "intact" : "BROKEN") + ", checkpoint "
+                + (bundle.checkpoint.map { "\($0.id)" } ?? "none"))
     }
 }
 
 struct AuditKeygen: Command {
     static let configuration = CommandConfiguration(
-        name: "keygen", summary: "Create an Ed25519 checkpoint signing key (PKCS#8 PEM, mode 0600) and its public key (FILE.pub).",
+        name: "keygen",
+        summary: "Create an Ed25519 checkpoint signing key (PKCS#8 PEM, mode 0600) and its public key (FILE.pub).",
         options: [.required("output", valueName: "FILE", help: "Where to write the private key; must not exist.")])
     let output: String
 
@@ -340,10 +360,13 @@ struct AuditKeygen: Command {
             throw AuditCommand.mapped(error)
         }
         let publicPath = output + ".pub"
-        _ = FileManager.default.createFile(atPath: publicPath, contents: Data(try key.publicKey.pem.utf8),
-                                           attributes: [.posixPermissions: 0o644])
+        _ = FileManager.default.createFile(
+            atPath: publicPath, contents: Data(try key.publicKey.pem.utf8),
+            attributes: [.posixPermissions: 0o644])
         let out = AppEnvironment.current.writeLine
-        out("wrote \(output) (private, 0600) and \(publicPath); key id \(CheckpointVerifier.keyID(key.publicKey.rawRepresentation))")
+        out(
+            "wrote \(output) (private, 0600) and \(publicPath); key id \(CheckpointVerifier.keyID(key.publicKey.rawRepresentation))"
+        )
         out("sign with: export \(AuditKeys.Configuration.signingKeyVariable)=\(output)")
     }
 }

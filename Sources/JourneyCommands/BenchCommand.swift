@@ -15,7 +15,9 @@ public struct BenchCommand: Command {
     /// How to build it from a checkout.
     public static let buildCommand = "swift build -c release --product journeys-bench"
     /// journeys-bench's commands, as its own help lists them (`claims-worker` is spawned by `claims`).
-    public static let commands = ["append", "client", "http", "e2e", "claims", "claims-worker", "rebuild", "freshness", "reports"]
+    public static let commands = [
+        "append", "client", "http", "e2e", "claims", "claims-worker", "rebuild", "freshness", "reports",
+    ]
 
     public static let configuration = CommandConfiguration(
         name: "bench", summary: "Benchmarks that print figures and ratios to a same-run baseline (journeys-bench).",
@@ -26,15 +28,19 @@ public struct BenchCommand: Command {
             \(commands.filter { $0 != "claims-worker" }.joined(separator: ", ")); \
             'journeys bench <command> --help' shows one's options.
             """,
-        positionals: [PositionalSpec("arguments", help: "A journeys-bench command and its options, e.g. e2e --json.",
-                                     isRequired: false, isRepeatable: true)])
+        positionals: [
+            PositionalSpec(
+                "arguments", help: "A journeys-bench command and its options, e.g. e2e --json.",
+                isRequired: false, isRepeatable: true)
+        ])
 
     public init(arguments: ParsedArguments) throws {}
 
     /// Reached only in-process (tests, embedding): the `journeys` process dispatches before parsing.
     public func run() async throws {
         let sibling = SiblingExecutable(besideRunningExecutable: Self.executableName) ?? Self.unknownSibling
-        throw CommandFailure(sibling.isPresent ? "'journeys bench' runs \(sibling.path) in a process of its own" : Self.missing(sibling))
+        throw CommandFailure(
+            sibling.isPresent ? "'journeys bench' runs \(sibling.path) in a process of its own" : Self.missing(sibling))
     }
 
     /// What `journeys ARGUMENTS` (without the executable name) does about the benchmarks.

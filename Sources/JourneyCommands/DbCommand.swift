@@ -12,7 +12,6 @@ struct DbCommand: CommandGroup {
 private let dirOption = OptionSpec.optional(
     "dir", valueName: "DIR", help: "Cluster folder (default: JOURNEYS_PG_DIR or .journeys/pg).")
 
-
 struct DbStart: Command {
     static let configuration = CommandConfiguration(
         name: "start", summary: "Create (initdb) and start the cluster; prints DATABASE_URL.",

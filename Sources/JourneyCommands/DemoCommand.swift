@@ -19,10 +19,13 @@ struct DemoCommand: Command {
             (attempt 2 on a new process, approved) and "expired, came back". Prints each journey's \
             state, attempts and Unico processes, then the journeys by state.
             """,
-        options: [.optional("approvals", valueName: "N", help: "Journeys that end approved.", default: "12"),
-                  .optional("response-shape", valueName: "SHAPE",
-                            help: "The emulator's process answers: wrapped (inside \"process\", documented) or flat.",
-                            default: "wrapped")])
+        options: [
+            .optional("approvals", valueName: "N", help: "Journeys that end approved.", default: "12"),
+            .optional(
+                "response-shape", valueName: "SHAPE",
+                help: "The emulator's process answers: wrapped (inside \"process\", documented) or flat.",
+                default: "wrapped"),
+        ])
     let approvals: Int
     let responseShape: UnicoEmulator.ResponseShape
 
@@ -39,7 +42,9 @@ struct DemoCommand: Command {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: 12)
         defer { database.close() }
         let out = AppEnvironment.current.writeLine
-        let summary = try await DemoRunner(database: database, approvals: approvals, responseShape: responseShape, log: { StandardStream.error.writeLine($0) }).run()
+        let summary = try await DemoRunner(
+            database: database, approvals: approvals, responseShape: responseShape, log: { StandardStream.error.writeLine($0) }
+        ).run()
         var table = TextTable(columns: ["scenario", "journey status", "attempts", "Unico processes", "outcome", "last SDK error"])
         for row in summary.rows.sorted(by: { $0.label < $1.label }) {
             table.append([row.label, row.status, String(row.attempts), String(row.processes), row.outcome, row.lastError])

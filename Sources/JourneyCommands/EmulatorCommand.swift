@@ -22,11 +22,13 @@ struct EmulatorCommand: Command {
             .optional("seed", valueName: "N", help: "Seed for fault decisions (deterministic per seed).", default: "1"),
             .optional("key-dir", valueName: "DIR", help: "Where the development private keys live.", default: ".journeys/unico"),
             .optional("rate-limit", valueName: "N", help: "Requests per second per tenant (0 = off).", default: "10"),
-            .optional("processes-file", valueName: "FILE",
-                      help: "On shutdown, write every process it created here, one JSON object a line (no personal data)."),
-            .optional("response-shape", valueName: "SHAPE",
-                      help: "Process answers: wrapped (fields inside \"process\", documented) or flat.",
-                      default: "wrapped"),
+            .optional(
+                "processes-file", valueName: "FILE",
+                help: "On shutdown, write every process it created here, one JSON object a line (no personal data)."),
+            .optional(
+                "response-shape", valueName: "SHAPE",
+                help: "Process answers: wrapped (fields inside \"process\", documented) or flat.",
+                default: "wrapped"),
         ])
     let port: Int
     let faults: String?
@@ -113,9 +115,10 @@ struct DevelopmentAccounts {
                 key = generated.privateKey
             }
             // A tenant per environment: UAT and PROD are separate systems with separate accounts.
-            let account = UnicoEmulator.ServiceAccount(tenantID: "dev-tenant-\(environment.rawValue.lowercased())",
-                                                       name: "journeys", environment: environment,
-                                                       publicKey: key.publicKey)
+            let account = UnicoEmulator.ServiceAccount(
+                tenantID: "dev-tenant-\(environment.rawValue.lowercased())",
+                name: "journeys", environment: environment,
+                publicKey: key.publicKey)
             return DevelopmentAccounts(account: account, keyFile: file)
         }
     }

@@ -15,7 +15,9 @@ enum EventJSONLine {
             ("data", event.data.text),
             ("recordedAt", quote(timestamp(event.recordedAt))),
         ]
-        if let correlation = event.metadata.correlationID { fields.append(("correlationId", quote(correlation.uuidString.lowercased()))) }
+        if let correlation = event.metadata.correlationID {
+            fields.append(("correlationId", quote(correlation.uuidString.lowercased())))
+        }
         if let causation = event.metadata.causationID { fields.append(("causationId", quote(causation.uuidString.lowercased()))) }
         if let actor = event.metadata.actor { fields.append(("actor", quote(actor))) }
         fields.append(("previousHash", quote(hex(event.previousHash))))

@@ -18,7 +18,9 @@ struct EventsAppend: Command {
             .required("stream", valueName: "S", help: "Stream name, e.g. journey-<uuid>."),
             .required("type", valueName: "T", help: "Event type."),
             .required("data", valueName: "JSON", help: "Event data as JSON."),
-            .optional("expected-version", valueName: "N|any|no-stream", help: "Refuse unless the stream is at this version.", default: "any"),
+            .optional(
+                "expected-version", valueName: "N|any|no-stream", help: "Refuse unless the stream is at this version.",
+                default: "any"),
             .optional("id", valueName: "UUID", help: "Event id; a retry with the same id is idempotent (default: a new UUIDv7)."),
             .optional("actor", valueName: "NAME", help: "Who appends.", default: "operator"),
             .optional("correlation-id", valueName: "UUID", help: "Correlation id."),
@@ -41,8 +43,9 @@ struct EventsAppend: Command {
         expected = try Self.expectedVersion(try arguments.string("expected-version"))
         event = NewEvent(
             id: try arguments.optionalUUID("id") ?? .v7(), type: type, data: JSONB(text: data),
-            metadata: EventMetadata(correlationID: try arguments.optionalUUID("correlation-id"),
-                                    actor: try arguments.string("actor")))
+            metadata: EventMetadata(
+                correlationID: try arguments.optionalUUID("correlation-id"),
+                actor: try arguments.string("actor")))
     }
 
     static func expectedVersion(_ text: String) throws -> ExpectedVersion {

@@ -14,7 +14,9 @@ enum ExclusiveFile {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             let code = errno
-            let reason = code == EEXIST ? "it already exists (remove it or choose another path)"
+            let reason =
+                code == EEXIST
+                ? "it already exists (remove it or choose another path)"
                 : code == ELOOP ? "it is a symbolic link" : String(cString: strerror(code))
             throw CommandFailure("cannot create \(path): \(reason)")
         }

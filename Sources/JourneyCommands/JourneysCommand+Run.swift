@@ -6,7 +6,8 @@ extension JourneysCommand {
     /// returns its exit code, what it printed (captured lines, then buffered output) and its errors.
     /// For tests and for embedding the tool; `main` runs the real process instead.
     public static func run(_ arguments: [String], variables: [String: String]) async
-        -> (code: Int32, output: String, error: String) {
+        -> (code: Int32, output: String, error: String)
+    {
         let capture = OutputCapture()
         let environment = AppEnvironment(variables: variables, writeLine: { capture.append($0) })
         let result = await AppEnvironment.$current.withValue(environment) {

@@ -9,8 +9,12 @@ public struct JourneysCommand: CommandGroup {
             Without DATABASE_URL every command uses a private PostgreSQL cluster in \
             .journeys/pg (JOURNEYS_PG_DIR), started and migrated on demand.
             """,
-        subcommands: [DbCommand.self, MigrateCommand.self, ServeCommand.self, EventsCommand.self, JourneysControlCommand.self, AuditCommand.self,
-                      KeysCommand.self, TenantsCommand.self, SubjectsCommand.self, RetentionCommand.self, WebhooksCommand.self, WorkCommand.self, ProjectionsCommand.self, ReportCommand.self,
-                      EmulatorCommand.self, LoadCommand.self, DemoCommand.self, BenchCommand.self])
+        subcommands: [
+            DbCommand.self, MigrateCommand.self, ServeCommand.self, EventsCommand.self, JourneysControlCommand.self,
+            AuditCommand.self,
+            KeysCommand.self, TenantsCommand.self, SubjectsCommand.self, RetentionCommand.self, WebhooksCommand.self,
+            WorkCommand.self, ProjectionsCommand.self, ReportCommand.self,
+            EmulatorCommand.self, LoadCommand.self, DemoCommand.self, BenchCommand.self,
+        ])
     public init() {}
 }

@@ -26,9 +26,12 @@ struct JourneysCancel: Command {
             answer 409 naming the state. Idempotent: cancelling a cancelled journey changes nothing \
             and exits 0; a journey that completed or was abandoned otherwise exits 1.
             """,
-        options: [.required("reason", valueName: "TEXT",
-                            help: "Why (1 to \(JourneyCancellation.maximumReasonLength) characters, recorded in the "
-                                + "log and sent in the webhook; no personal data).")],
+        options: [
+            .required(
+                "reason", valueName: "TEXT",
+                help: "Why (1 to \(JourneyCancellation.maximumReasonLength) characters, recorded in the "
+                    + "log and sent in the webhook; no personal data).")
+        ],
         positionals: [PositionalSpec("id", help: "The journey id (a UUID).")])
     let id: JourneyID
     let reason: String
@@ -49,8 +52,10 @@ struct JourneysCancel: Command {
         defer { database.close() }
         // A cancellation seals and opens nothing: the sealing keys are not needed for it.
         let privacy = (try? Wiring.privacyConfiguration(environment.variables, database: database)) ?? .development()
-        let journeys = Journeys(database: database.app, dependencies: EngineDependencies(
-            vault: SubjectVault(client: database.app, configuration: privacy), unico: [:]))
+        let journeys = Journeys(
+            database: database.app,
+            dependencies: EngineDependencies(
+                vault: SubjectVault(client: database.app, configuration: privacy), unico: [:]))
         let changed: Bool, abandonedAt: Date?
         do {
             let outcome = try await journeys.cancel(id, JourneyCancellation(reason: reason, actor: "cli"))
@@ -61,8 +66,9 @@ struct JourneysCancel: Command {
             throw AppError(.notFound, "journey \(id.rawValue): \(error.message)")
         }
         let when = abandonedAt.map { RFC3339.string(from: $0) } ?? "-"
-        environment.writeLine(!changed
-            ? "journey \(id.rawValue) was already cancelled at \(when); nothing changed"
-            : "journey \(id.rawValue) cancelled at \(when) (status abandoned, reason cancelled)")
+        environment.writeLine(
+            !changed
+                ? "journey \(id.rawValue) was already cancelled at \(when); nothing changed"
+                : "journey \(id.rawValue) cancelled at \(when) (status abandoned, reason cancelled)")
     }
 }

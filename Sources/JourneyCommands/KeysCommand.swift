@@ -36,11 +36,15 @@ struct KeysCreate: Command {
         name: "create", summary: "Create a key; prints it once, with its id and prefix.",
         options: [
             .required("name", valueName: "NAME", help: "Who or what uses the key, e.g. 'partner backend'."),
-            .repeatable("scope", valueName: "SCOPE", help: "A scope to grant; repeat for more: \(Scope.allowedValues). "
-                            + "journeys:read reads states and timestamps only; human-token:read opens Human Tokens and "
-                            + "personal data (each opening is recorded as PersonalDataDisclosed)."),
-            .optional("tenant", valueName: "NAME", help: "The tenant owning the key (journeys tenants create NAME); "
-                + "it reads only that tenant's journeys.", default: Tenant.defaultName),
+            .repeatable(
+                "scope", valueName: "SCOPE",
+                help: "A scope to grant; repeat for more: \(Scope.allowedValues). "
+                    + "journeys:read reads states and timestamps only; human-token:read opens Human Tokens and "
+                    + "personal data (each opening is recorded as PersonalDataDisclosed)."),
+            .optional(
+                "tenant", valueName: "NAME",
+                help: "The tenant owning the key (journeys tenants create NAME); "
+                    + "it reads only that tenant's journeys.", default: Tenant.defaultName),
         ])
     let name: String
     let scopes: [Scope]
@@ -94,9 +98,11 @@ struct KeysList: Command {
         guard !keys.isEmpty else { return out("no API keys (create one with 'journeys keys create')") }
         var table = TextTable(columns: ["ID", "NAME", "PREFIX", "TENANT", "SCOPES", "CREATED", "LAST USED", "REVOKED"])
         for key in keys {
-            table.append([key.id.uuidString.lowercased(), key.name, key.prefix, key.tenant,
-                          key.scopes.map(\.rawValue).joined(separator: " "), KeysCommand.format(key.createdAt),
-                          KeysCommand.format(key.lastUsedAt), KeysCommand.format(key.revokedAt)])
+            table.append([
+                key.id.uuidString.lowercased(), key.name, key.prefix, key.tenant,
+                key.scopes.map(\.rawValue).joined(separator: " "), KeysCommand.format(key.createdAt),
+                KeysCommand.format(key.lastUsedAt), KeysCommand.format(key.revokedAt),
+            ])
         }
         out(String(table.render().dropLast()))
     }

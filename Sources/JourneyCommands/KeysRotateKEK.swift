@@ -19,8 +19,9 @@ struct KeysRotateKEK: Command {
             """,
         options: [
             .optional("batch-size", valueName: "N", help: "Rows per batch (one transaction each).", default: "500"),
-            .optional("max-batches", valueName: "N", help: "Stop after N batches (0: run to the end); run again to go on.",
-                      default: "0"),
+            .optional(
+                "max-batches", valueName: "N", help: "Stop after N batches (0: run to the end); run again to go on.",
+                default: "0"),
         ])
     let rotation: KEKRotation.Configuration
 
@@ -38,9 +39,10 @@ struct KeysRotateKEK: Command {
         defer { database.close() }
         let privacy = try Wiring.privacyConfiguration(variables, database: database)
         let sealer = try WebhookSecretSealer(privacy: privacy)
-        let rotation = KEKRotation(client: database.admin, privacy: privacy,
-                                   targets: [SubjectKeyRewrap(privacy: privacy), WebhookSecretRewrap(sealer: sealer)],
-                                   configuration: rotation)
+        let rotation = KEKRotation(
+            client: database.admin, privacy: privacy,
+            targets: [SubjectKeyRewrap(privacy: privacy), WebhookSecretRewrap(sealer: sealer)],
+            configuration: rotation)
         let outcome: KEKRotation.Outcome
         do {
             let plan = try await rotation.check()
@@ -50,8 +52,10 @@ struct KeysRotateKEK: Command {
         } catch let error as PrivacyError {
             throw AppError(.invalidInput, error.message)
         } catch let error as PostgresError where error.sqlState == "42501" {
-            throw AppError(.invalidInput, "rotate-kek changes which KEK wraps each row, which only the schema owner may do: "
-                + "set DATABASE_ADMIN_URL to the owner's URL")
+            throw AppError(
+                .invalidInput,
+                "rotate-kek changes which KEK wraps each row, which only the schema owner may do: "
+                    + "set DATABASE_ADMIN_URL to the owner's URL")
         }
         let out = AppEnvironment.current.writeLine
         out("current key-encryption key: \(privacy.activeKeyID)")
@@ -59,14 +63,19 @@ struct KeysRotateKEK: Command {
             out("\(noun): rewrapped \(tally.rewrapped), already current \(tally.alreadyCurrent), failed \(tally.failed)")
         }
         let total = outcome.total
-        out("total: rewrapped \(total.rewrapped), already current \(total.alreadyCurrent), failed \(total.failed), "
-            + "remaining \(total.remaining)")
+        out(
+            "total: rewrapped \(total.rewrapped), already current \(total.alreadyCurrent), failed \(total.failed), "
+                + "remaining \(total.remaining)")
         if total.failed > 0 {
-            throw AppError(.incomplete, "\(total.failed) wrapped values did not unwrap under their key-encryption key and were "
-                + "left as they were; keep JOURNEYS_KEK_PREVIOUS until they are dealt with")
+            throw AppError(
+                .incomplete,
+                "\(total.failed) wrapped values did not unwrap under their key-encryption key and were "
+                    + "left as they were; keep JOURNEYS_KEK_PREVIOUS until they are dealt with")
         }
         if total.remaining > 0 {
-            out("stopped after the batch limit: \(total.remaining) still under an older KEK; run 'journeys keys rotate-kek' again")
+            out(
+                "stopped after the batch limit: \(total.remaining) still under an older KEK; run 'journeys keys rotate-kek' again"
+            )
         } else {
             out("everything is under \(privacy.activeKeyID): the previous KEK can be removed from JOURNEYS_KEK_PREVIOUS")
         }

@@ -24,16 +24,18 @@ struct LoadCommand: Command {
             .optional("request-timeout", valueName: "S", help: "Seconds one request may take.", default: "20"),
             .optional("environment", valueName: "ENV", help: "The journeys' environment (UAT or PROD).", default: "UAT"),
             .optional("stop-file", valueName: "FILE", help: "End the load once this file exists."),
-            .optional("status-file", valueName: "FILE",
-                      help: "Rewritten every 0.25 s: waiting=N oldest=S finished=N stopped=0|1."),
+            .optional(
+                "status-file", valueName: "FILE",
+                help: "Rewritten every 0.25 s: waiting=N oldest=S finished=N stopped=0|1."),
             .optional("report", valueName: "FILE", help: "Write the report (JSON) here."),
         ])
     let configuration: LoadDriver.Configuration
     let report: String?
 
     init(arguments: ParsedArguments) throws {
-        var configuration = LoadDriver.Configuration(baseURL: try arguments.httpURL("base-url"),
-                                                     apiKey: try arguments.string("api-key"))
+        var configuration = LoadDriver.Configuration(
+            baseURL: try arguments.httpURL("base-url"),
+            apiKey: try arguments.string("api-key"))
         configuration.clients = try arguments.int("clients", in: 1...256)
         configuration.duration = try arguments.double("duration", in: 0...86_400)
         configuration.retryInterval = try arguments.double("retry-interval", in: 0.05...600)
@@ -59,9 +61,10 @@ struct LoadCommand: Command {
             }
         }
         let out = AppEnvironment.current.writeLine
-        out("\(result.keys.count) keys from \(result.clients) clients in "
-            + String(format: "%.1f s", result.endedAt - result.startedAt)
-            + ": \(result.acknowledged.count) acknowledged (2xx), \(result.unresolved.count) without a final answer")
+        out(
+            "\(result.keys.count) keys from \(result.clients) clients in "
+                + String(format: "%.1f s", result.endedAt - result.startedAt)
+                + ": \(result.acknowledged.count) acknowledged (2xx), \(result.unresolved.count) without a final answer")
         var table = TextTable(columns: ["status", .init("answers", alignment: .right)])
         for (status, count) in result.statusCounts.sorted(by: { Int($0.key) ?? 0 < Int($1.key) ?? 0 }) {
             table.append([status == "0" ? "no answer" : status, String(count)])

@@ -20,11 +20,15 @@ struct ProjectionsStatus: Command {
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: 1)
         defer { database.close() }
-        var table = TextTable(columns: ["projection", "checkpoint", .init("lag events", alignment: .right),
-                                        .init("lag s", alignment: .right), "updated"])
+        var table = TextTable(columns: [
+            "projection", "checkpoint", .init("lag events", alignment: .right),
+            .init("lag s", alignment: .right), "updated",
+        ])
         for status in try await ProjectionStatus.read(client: database.app) {
-            table.append([status.name, status.checkpoint.description, String(status.lagEvents),
-                          String(format: "%.1f", status.lagSeconds), EventJSONLine.timestamp(status.updatedAt)])
+            table.append([
+                status.name, status.checkpoint.description, String(status.lagEvents),
+                String(format: "%.1f", status.lagSeconds), EventJSONLine.timestamp(status.updatedAt),
+            ])
         }
         AppEnvironment.current.writeLine(table.render())
     }
@@ -55,13 +59,15 @@ struct ProjectionsRun: Command {
 struct ProjectionsRebuild: Command {
     static let configuration = CommandConfiguration(
         name: "rebuild", summary: "Rebuild a projection from position zero into fresh tables and swap them in.",
-        discussion: "The live tables keep answering until the atomic swap. Known: \(ProjectionRebuilder.names.joined(separator: ", ")).",
+        discussion:
+            "The live tables keep answering until the atomic swap. Known: \(ProjectionRebuilder.names.joined(separator: ", ")).",
         positionals: [PositionalSpec("name", help: "The projection to rebuild.")])
     let name: String
     init(arguments: ParsedArguments) throws {
         name = try arguments.string("name")
         guard ProjectionRebuilder.names.contains(name) else {
-            throw AppError(.invalidInput, "unknown projection '\(name)'; known: \(ProjectionRebuilder.names.joined(separator: ", "))")
+            throw AppError(
+                .invalidInput, "unknown projection '\(name)'; known: \(ProjectionRebuilder.names.joined(separator: ", "))")
         }
     }
 

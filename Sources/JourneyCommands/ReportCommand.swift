@@ -13,7 +13,9 @@ struct ReportCommand: Command {
 
     static let configuration = CommandConfiguration(
         name: "report", summary: "Print a compliance report over the journey read models.",
-        discussion: ReportName.allCases.map { "\($0.rawValue + String(repeating: " ", count: 17 - $0.rawValue.count))\($0.summary)" }.joined(separator: "\n") + "\n\n" + """
+        discussion: ReportName.allCases.map {
+            "\($0.rawValue + String(repeating: " ", count: 17 - $0.rawValue.count))\($0.summary)"
+        }.joined(separator: "\n") + "\n\n" + """
             The window holds journeys started from --from (inclusive) to --to (exclusive; a bare date \
             means the end of that day, UTC). Dates are ISO 8601: 2026-05-01 or 2026-05-01T12:30:00Z. \
             CSV prints each section as its own block (a `section` column, then the header), blocks \
@@ -26,10 +28,12 @@ struct ReportCommand: Command {
             .optional("environment", valueName: "ENV", help: "Only journeys in UAT or PROD."),
             .optional("format", valueName: "F", help: "table, csv or json.", default: "table"),
             .optional("subject", valueName: "REF", help: "subject-history: the subject reference (never a document number)."),
-            .optional("threshold-minutes", valueName: "N", help: "sla: minutes a success callback may wait for its result.",
-                      default: "10"),
-            .optional("stuck-minutes", valueName: "N", help: "sla: minutes without progress before a journey counts as stuck.",
-                      default: "60"),
+            .optional(
+                "threshold-minutes", valueName: "N", help: "sla: minutes a success callback may wait for its result.",
+                default: "10"),
+            .optional(
+                "stuck-minutes", valueName: "N", help: "sla: minutes without progress before a journey counts as stuck.",
+                default: "60"),
             .optional("tenant", valueName: "NAME", help: "Only journeys of this tenant (default: every tenant)."),
         ],
         positionals: [PositionalSpec("name", help: "The report: \(ReportName.known).")])
@@ -51,8 +55,10 @@ struct ReportCommand: Command {
         }
         self.format = format
         var values: [String: String] = [:]
-        for key in [ReportParameters.Key.from, ReportParameters.Key.to, ReportParameters.Key.environment,
-                    ReportParameters.Key.subject, ReportParameters.Key.thresholdMinutes, ReportParameters.Key.stuckMinutes] {
+        for key in [
+            ReportParameters.Key.from, ReportParameters.Key.to, ReportParameters.Key.environment,
+            ReportParameters.Key.subject, ReportParameters.Key.thresholdMinutes, ReportParameters.Key.stuckMinutes,
+        ] {
             values[key] = try arguments.optionalString(key)
         }
         self.values = values
@@ -90,11 +96,13 @@ struct ReportCommand: Command {
         case .json:
             return String(decoding: try document.json(), as: UTF8.self)
         case .table:
-            let header = "\(document.name.rawValue): journeys started \(ReportDate.format(document.parameters.from)) "
+            let header =
+                "\(document.name.rawValue): journeys started \(ReportDate.format(document.parameters.from)) "
                 + "to \(ReportDate.format(document.parameters.to))"
                 + (document.parameters.environment.map { " in \($0.rawValue)" } ?? "")
             let blocks = document.sections.map { section in
-                var table = TextTable(columns: section.columns.map { TextTable.Column($0.title, alignment: $0.isNumeric ? .right : .left) })
+                var table = TextTable(
+                    columns: section.columns.map { TextTable.Column($0.title, alignment: $0.isNumeric ? .right : .left) })
                 section.rows.forEach { table.append($0) }
                 return "\(section.title)\n\(table.render())"
             }

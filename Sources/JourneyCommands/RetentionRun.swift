@@ -42,8 +42,10 @@ struct RetentionRun: Command {
         var configuration = try Wiring.retentionConfiguration(environment.variables)
         configuration.batchSize = batchSize
         if !configuration.enabled && !dryRun {
-            throw AppError(.invalidInput, "retention is off (\(Retention.Configuration.Variable.enabled)=off): nothing done; "
-                + "unset it or set it to on to apply the policy, or use --dry-run")
+            throw AppError(
+                .invalidInput,
+                "retention is off (\(Retention.Configuration.Variable.enabled)=off): nothing done; "
+                    + "unset it or set it to on to apply the policy, or use --dry-run")
         }
         let database = try await Database.open(environment.database, poolSize: 2)
         defer { database.close() }
@@ -57,17 +59,22 @@ struct RetentionRun: Command {
         if dryRun {
             if json { return out(try SubjectsCommand.json(plan)) }
             out("dry run at \(RFC3339.string(from: now)); nothing changed")
-            out("would erase \(plan.subjectsToErase.count) subject(s) whose last journey ended before "
-                + "\(RFC3339.string(from: plan.erasureCutoff)) (reason \"\(configuration.erasureReason)\")")
+            out(
+                "would erase \(plan.subjectsToErase.count) subject(s) whose last journey ended before "
+                    + "\(RFC3339.string(from: plan.erasureCutoff)) (reason \"\(configuration.erasureReason)\")")
             for reference in plan.subjectsToErase { out("  subject \(reference)") }
-            out("would purge \(plan.idempotencyAnswersToPurge) idempotency answer(s) stored before "
-                + RFC3339.string(from: plan.idempotencyCutoff))
-            out("would drop the sealed tokens and links of \(plan.journeysWithTokensToDrop) journey(s) ended before "
-                + RFC3339.string(from: plan.tokenCutoff))
-            out("would delete \(plan.idempotencyKeysToDelete) idempotency key(s) answered or released before "
-                + RFC3339.string(from: configuration.idempotencyKeyCutoff(now: now)))
-            out("would delete \(plan.webhookDeliveriesToDelete) webhook deliveries delivered or given up before "
-                + RFC3339.string(from: configuration.webhookDeliveryCutoff(now: now)))
+            out(
+                "would purge \(plan.idempotencyAnswersToPurge) idempotency answer(s) stored before "
+                    + RFC3339.string(from: plan.idempotencyCutoff))
+            out(
+                "would drop the sealed tokens and links of \(plan.journeysWithTokensToDrop) journey(s) ended before "
+                    + RFC3339.string(from: plan.tokenCutoff))
+            out(
+                "would delete \(plan.idempotencyKeysToDelete) idempotency key(s) answered or released before "
+                    + RFC3339.string(from: configuration.idempotencyKeyCutoff(now: now)))
+            out(
+                "would delete \(plan.webhookDeliveriesToDelete) webhook deliveries delivered or given up before "
+                    + RFC3339.string(from: configuration.webhookDeliveryCutoff(now: now)))
             out("total: \(plan.total)")
             return
         }
@@ -81,13 +88,17 @@ struct RetentionRun: Command {
             throw AppError(.invalidInput, error.message)
         }
         if json { return out(try SubjectsCommand.json(outcome)) }
-        out("erased \(outcome.subjectsErased.count) subject(s) (\(outcome.journeysMarked) journey(s) marked SubjectErased, "
-            + "reason \"\(outcome.erasureReason)\")" + (outcome.subjectsSkipped > 0
-                ? "; \(outcome.subjectsSkipped) left alone (a journey still active or recent in the log)" : ""))
+        out(
+            "erased \(outcome.subjectsErased.count) subject(s) (\(outcome.journeysMarked) journey(s) marked SubjectErased, "
+                + "reason \"\(outcome.erasureReason)\")"
+                + (outcome.subjectsSkipped > 0
+                    ? "; \(outcome.subjectsSkipped) left alone (a journey still active or recent in the log)" : ""))
         for reference in outcome.subjectsErased { out("  subject \(reference)") }
         out("purged \(outcome.idempotencyAnswersPurged) idempotency answer(s)")
         out("dropped the sealed tokens and links of \(outcome.journeysWithTokensDropped) journey(s)")
-        out("deleted \(outcome.idempotencyKeysDeleted) idempotency key(s) and \(outcome.webhookDeliveriesDeleted) webhook deliveries")
+        out(
+            "deleted \(outcome.idempotencyKeysDeleted) idempotency key(s) and \(outcome.webhookDeliveriesDeleted) webhook deliveries"
+        )
         out("total: \(outcome.total)")
     }
 }

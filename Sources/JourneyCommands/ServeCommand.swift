@@ -31,23 +31,31 @@ struct ServeCommand: Command {
         options: [
             .optional("host", valueName: "ADDR", help: "Listen address.", default: "127.0.0.1"),
             .optional("port", valueName: "P", help: "Listen port (0 picks a free one).", default: "8080"),
-            .optional("max-connections-per-address", valueName: "N",
-                      help: "Simultaneous connections one client (IPv4 address or IPv6 /64) may hold (0: no limit; raise it behind a load balancer).",
-                      default: "256"),
-            .optional("request-head-timeout", valueName: "S",
-                      help: "Seconds a client has to send a whole request head before the connection is cut (0: off).",
-                      default: "10"),
-            .optional("request-body-timeout", valueName: "S",
-                      help: "Seconds a client has to send a whole request body once its head arrived before the connection is cut (0: off).",
-                      default: "30"),
+            .optional(
+                "max-connections-per-address", valueName: "N",
+                help:
+                    "Simultaneous connections one client (IPv4 address or IPv6 /64) may hold (0: no limit; raise it behind a load balancer).",
+                default: "256"),
+            .optional(
+                "request-head-timeout", valueName: "S",
+                help: "Seconds a client has to send a whole request head before the connection is cut (0: off).",
+                default: "10"),
+            .optional(
+                "request-body-timeout", valueName: "S",
+                help:
+                    "Seconds a client has to send a whole request body once its head arrived before the connection is cut (0: off).",
+                default: "30"),
             unicoConfigOption,
             .optional("concurrency", valueName: "N", help: "With --with-workers: items performed at once.", default: "8"),
             .optional("batch-size", valueName: "N", help: "With --with-workers: items claimed per poll.", default: "50"),
             .optional("poll-interval", valueName: "S", help: "With --with-workers: seconds between idle polls.", default: "2"),
             .optional("lease", valueName: "S", help: "With --with-workers: seconds a claim holds.", default: "60"),
         ],
-        flags: [FlagSpec("with-workers",
-                         help: "Also run the workers (expiry, retries, reconciliation, results, outbound webhooks).")])
+        flags: [
+            FlagSpec(
+                "with-workers",
+                help: "Also run the workers (expiry, retries, reconciliation, results, outbound webhooks).")
+        ])
     let host: String
     let port: Int
     let connectionsPerAddress: Int
@@ -88,7 +96,9 @@ struct ServeCommand: Command {
         configuration.metricsToken = variables[APIServer.Configuration.metricsTokenVariable]
         if let text = variables[APIServer.Configuration.reportsMaxLagVariable], !text.isEmpty {
             guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-                throw AppError(.invalidInput, "\(APIServer.Configuration.reportsMaxLagVariable) must be a number of seconds (0: no bound), not \(text)")
+                throw AppError(
+                    .invalidInput,
+                    "\(APIServer.Configuration.reportsMaxLagVariable) must be a number of seconds (0: no bound), not \(text)")
             }
             configuration.reportsMaxLag = seconds == 0 ? nil : seconds
         }
@@ -103,17 +113,24 @@ struct ServeCommand: Command {
         dependencies.sessionTokens = try Wiring.sessionTokens(variables, database: database)
         dependencies.secureSessionCookie = !DevelopmentKeys.isLoopback(host)
         developmentKeys.logWarning(AppEnvironment.current.logger("serve"))
-        let service = APIServer(configuration: configuration, database: database.app, reports: database.reports,
-                                dependencies: dependencies)
+        let service = APIServer(
+            configuration: configuration, database: database.app, reports: database.reports,
+            dependencies: dependencies)
         let worker = try workers.map {
-            try WorkerService(configuration: $0, database: database.app, dependencies: dependencies.engine, metrics: service.metrics)
+            try WorkerService(
+                configuration: $0, database: database.app, dependencies: dependencies.engine, metrics: service.metrics)
         }
         let webhooks = try worker.map { _ in try Wiring.outboundWebhooks(variables, database: database, projector: projector) }
-        let retention = try worker == nil ? nil : Wiring.retentionService(variables, database: database, projector: projector,
-                                                                          engine: dependencies.engine)
+        let retention =
+            try worker == nil
+            ? nil
+            : Wiring.retentionService(
+                variables, database: database, projector: projector,
+                engine: dependencies.engine)
         try service.start()
-        AppEnvironment.current.writeLine("listening on http://\(host):\(service.port ?? port)"
-            + (worker.map { " with worker \($0.configuration.workerID)" } ?? ""))
+        AppEnvironment.current.writeLine(
+            "listening on http://\(host):\(service.port ?? port)"
+                + (worker.map { " with worker \($0.configuration.workerID)" } ?? ""))
         var services = [AppServices.projections(projector)]
         if let webhooks { services.append(AppServices.webhooks(webhooks)) }
         if let worker { services.append(AppServices.worker(worker)) }

@@ -65,11 +65,16 @@ struct SubjectsFind: Command {
         discussion: "Give '-' as NUMBER to read it from standard input (keeps it out of the process list). "
             + "The number is never stored, printed or logged.",
         options: [
-            .required("document", valueName: "NUMBER", help: "The CPF (11 digits) or CNPJ (14), punctuation allowed; '-' reads standard input."),
-            .optional("type", valueName: "cpf|cnpj|DUI_TYPE_...", help: "The document type (default: from the number of digits)."),
+            .required(
+                "document", valueName: "NUMBER",
+                help: "The CPF (11 digits) or CNPJ (14), punctuation allowed; '-' reads standard input."),
+            .optional(
+                "type", valueName: "cpf|cnpj|DUI_TYPE_...", help: "The document type (default: from the number of digits)."),
             .optional("format", valueName: "text|json", help: "Output format.", default: "text"),
-            .optional("tenant", valueName: "NAME", help: "The tenant whose subject it is (each tenant has its own "
-                + "references).", default: Tenant.defaultName),
+            .optional(
+                "tenant", valueName: "NAME",
+                help: "The tenant whose subject it is (each tenant has its own "
+                    + "references).", default: Tenant.defaultName),
         ])
     let document: String
     let type: String?
@@ -113,17 +118,22 @@ struct SubjectsFind: Command {
 
 struct SubjectsExport: Command {
     static let configuration = CommandConfiguration(
-        name: "export", summary: "Write everything held about a subject (journeys, states, timelines, opened personal data, Human Tokens) as JSON.",
+        name: "export",
+        summary:
+            "Write everything held about a subject (journeys, states, timelines, opened personal data, Human Tokens) as JSON.",
         discussion: """
             The file is written with mode 0600; it holds personal data. Erased values appear as erased \
             markers. Each journey whose data is opened records a PersonalDataDisclosed event (actor cli, \
             the fields, --purpose) and lists its disclosures.
             """,
         options: [
-            .optional("output", valueName: "FILE", help: "Write to a new FILE (mode 0600; an existing file or a link is refused) instead of standard output."),
-            .optional("purpose", valueName: "TEXT",
-                      help: "Why the data is opened, recorded with each disclosure (1 to 200 characters; no personal data).",
-                      default: SubjectsExport.defaultPurpose),
+            .optional(
+                "output", valueName: "FILE",
+                help: "Write to a new FILE (mode 0600; an existing file or a link is refused) instead of standard output."),
+            .optional(
+                "purpose", valueName: "TEXT",
+                help: "Why the data is opened, recorded with each disclosure (1 to 200 characters; no personal data).",
+                default: SubjectsExport.defaultPurpose),
         ],
         positionals: [PositionalSpec("ref", help: "The subject reference (see 'journeys subjects find').")])
     static let defaultPurpose = "data subject request"
@@ -137,8 +147,10 @@ struct SubjectsExport: Command {
         if let output, output.isEmpty || output.hasSuffix("/") { throw AppError(.invalidInput, "--output must name a file") }
         let text = try arguments.optionalString("purpose") ?? Self.defaultPurpose
         guard let purpose = PersonalDataDisclosure.checkedPurpose(text) else {
-            throw AppError(.invalidInput, "--purpose must be 1 to \(PersonalDataDisclosure.maximumPurposeLength) "
-                           + "characters without control characters")
+            throw AppError(
+                .invalidInput,
+                "--purpose must be 1 to \(PersonalDataDisclosure.maximumPurposeLength) "
+                    + "characters without control characters")
         }
         if let issue = PersonalDataShape.issue(purpose, field: "--purpose", context: .prose) {
             throw AppError(.invalidInput, issue.message)
@@ -147,8 +159,9 @@ struct SubjectsExport: Command {
     }
 
     func run() async throws {
-        let disclosure = PersonalDataDisclosure(actor: "cli", keyID: nil, fields: [], purpose: purpose,
-                                                channel: "journeys subjects export")
+        let disclosure = PersonalDataDisclosure(
+            actor: "cli", keyID: nil, fields: [], purpose: purpose,
+            channel: "journeys subjects export")
         let export = try await SubjectsCommand.withSubjects { [reference] in
             try await $0.export(reference, disclosure: disclosure)
         }
@@ -156,8 +169,9 @@ struct SubjectsExport: Command {
         guard let output else { return AppEnvironment.current.writeLine(String(decoding: json, as: UTF8.self)) }
         // Created O_EXCL|O_NOFOLLOW, 0600, before any byte is written; an existing file is refused.
         try ExclusiveFile.write(json, to: output)
-        AppEnvironment.current.writeLine("wrote \(output): \(export.journeys.count) journey(s) of subject \(reference.rawValue)"
-            + (export.erased ? " (erased)" : ""))
+        AppEnvironment.current.writeLine(
+            "wrote \(output): \(export.journeys.count) journey(s) of subject \(reference.rawValue)"
+                + (export.erased ? " (erased)" : ""))
     }
 }
 
@@ -170,7 +184,11 @@ struct SubjectsErase: Command {
             Active journeys are abandoned. Stored idempotency answers of the journeys are dropped. \
             Idempotent: a second run says the subject was already erased and exits 0.
             """,
-        options: [.optional("reason", valueName: "TEXT", help: "Why (recorded in each journey's log; no personal data). Default: data subject request.")],
+        options: [
+            .optional(
+                "reason", valueName: "TEXT",
+                help: "Why (recorded in each journey's log; no personal data). Default: data subject request.")
+        ],
         positionals: [PositionalSpec("ref", help: "The subject reference (see 'journeys subjects find').")])
     let reference: SubjectReference
     let reason: String?
@@ -189,7 +207,9 @@ struct SubjectsErase: Command {
         if report.alreadyErased {
             return out("subject \(report.subjectReference) was already erased at \(when); nothing changed")
         }
-        out("subject \(report.subjectReference) erased at \(when): \(report.journeysMarked) of \(report.journeyIds.count) "
-            + "journey(s) marked, \(report.journeysAbandoned) abandoned, \(report.idempotencyAnswersPurged) stored answer(s) purged")
+        out(
+            "subject \(report.subjectReference) erased at \(when): \(report.journeysMarked) of \(report.journeyIds.count) "
+                + "journey(s) marked, \(report.journeysAbandoned) abandoned, \(report.idempotencyAnswersPurged) stored answer(s) purged"
+        )
     }
 }

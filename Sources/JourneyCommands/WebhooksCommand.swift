@@ -18,16 +18,20 @@ struct WebhooksCommand: CommandGroup {
             Secrets are sealed under JOURNEYS_KEK (JOURNEYS_KEK_ID, JOURNEYS_SUBJECT_REF_KEY as for serve; \
             development keys on the embedded database) and shown once.
             """,
-        subcommands: [WebhooksSet.self, WebhooksShow.self, WebhooksDisable.self, WebhooksDeliveries.self,
-                      WebhooksResend.self])
+        subcommands: [
+            WebhooksSet.self, WebhooksShow.self, WebhooksDisable.self, WebhooksDeliveries.self,
+            WebhooksResend.self,
+        ])
 
     /// Runs `body` with the app role's endpoint store; turns bad input and unknown keys into app errors.
     static func withStore<T: Sendable>(_ body: (WebhookEndpointStore) async throws -> T) async throws -> T {
         try await withDatabase { database in
             let variables = AppEnvironment.current.variables
             let sealer = try Wiring.webhookSecretSealer(variables, database: database)
-            return try await body(WebhookEndpointStore(client: database.app, sealer: sealer,
-                                                       destinations: try Wiring.webhookDestinations(variables)))
+            return try await body(
+                WebhookEndpointStore(
+                    client: database.app, sealer: sealer,
+                    destinations: try Wiring.webhookDestinations(variables)))
         }
     }
 
@@ -42,7 +46,8 @@ struct WebhooksCommand: CommandGroup {
         do {
             return try await body(database)
         } catch let error as WebhookError
-                    where [.invalidArgument, .invalidConfiguration, .destinationRefused].contains(error.code) {
+            where [.invalidArgument, .invalidConfiguration, .destinationRefused].contains(error.code)
+        {
             throw AppError(.invalidInput, error.message)
         } catch let error as WebhookError where error.code == .keyNotFound || error.code == .deliveryNotFound {
             throw AppError(.notFound, error.message)
@@ -64,10 +69,12 @@ struct WebhooksSet: Command {
         name: "set", summary: "Point a key's endpoint at a URL and enable it; a new secret is printed once.",
         options: [
             .required("url", valueName: "URL", help: "https URL (http only for 127.0.0.1, ::1 or localhost)."),
-            .optional("events", valueName: "TYPES", help: """
-                Comma-separated event types to receive, or 'all' (a new endpoint gets all; otherwise unchanged \
-                when omitted): \(JourneyWebhookEventType.all.map(\.rawValue).joined(separator: ", ")).
-                """),
+            .optional(
+                "events", valueName: "TYPES",
+                help: """
+                    Comma-separated event types to receive, or 'all' (a new endpoint gets all; otherwise unchanged \
+                    when omitted): \(JourneyWebhookEventType.all.map(\.rawValue).joined(separator: ", ")).
+                    """),
         ],
         flags: [FlagSpec("rotate-secret", help: "Issue a new secret even if the endpoint has one.")],
         positionals: [PositionalSpec("key", help: "The API key's id (UUID) or prefix.")])
@@ -94,8 +101,10 @@ struct WebhooksSet: Command {
     func run() async throws {
         let result = try await WebhooksCommand.withStore { [key, url, rotateSecret, events] store in
             let result = try await store.set(key: key, url: url, rotateSecret: rotateSecret, events: events)
-            return (endpoint: result.endpoint, newSecret: result.newSecret, created: result.created,
-                    sealedWithDevelopmentKey: store.sealer.activeKeyID == PrivacyConfiguration.developmentKeyID)
+            return (
+                endpoint: result.endpoint, newSecret: result.newSecret, created: result.created,
+                sealedWithDevelopmentKey: store.sealer.activeKeyID == PrivacyConfiguration.developmentKeyID
+            )
         }
         let out = AppEnvironment.current.writeLine
         out("key:      \(result.endpoint.apiKeyID.uuidString.lowercased())")
@@ -130,11 +139,14 @@ struct WebhooksShow: Command {
         }
         var table = TextTable(columns: ["ENDPOINT", "URL", "EVENTS", "STATUS", "CREATED", "SECRET KEY ID"])
         for endpoint in endpoints {
-            var status = endpoint.disabledAt.map { "disabled \(WebhooksCommand.format($0)): \(endpoint.disabledReason ?? "")" }
+            var status =
+                endpoint.disabledAt.map { "disabled \(WebhooksCommand.format($0)): \(endpoint.disabledReason ?? "")" }
                 ?? endpoint.failingSince.map { "enabled, failing since \(WebhooksCommand.format($0))" } ?? "enabled"
             if endpoint.keyRevoked { status = "key revoked, receives nothing; " + status }
-            table.append([endpoint.id.uuidString.lowercased(), endpoint.url, WebhooksCommand.events(endpoint), status,
-                          WebhooksCommand.format(endpoint.createdAt), endpoint.secretKeyID ?? "-"])
+            table.append([
+                endpoint.id.uuidString.lowercased(), endpoint.url, WebhooksCommand.events(endpoint), status,
+                WebhooksCommand.format(endpoint.createdAt), endpoint.secretKeyID ?? "-",
+            ])
         }
         out(String(table.render().dropLast()))
     }

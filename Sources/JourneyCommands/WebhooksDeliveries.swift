@@ -23,21 +23,26 @@ struct WebhooksDeliveries: Command {
     }
 
     func run() async throws {
-        let (keyID, deliveries) = try await WebhooksCommand.withLog { [key, limit] in try await $0.recent(key: key, limit: limit) }
+        let (keyID, deliveries) = try await WebhooksCommand.withLog { [key, limit] in try await $0.recent(key: key, limit: limit)
+        }
         let out = AppEnvironment.current.writeLine
         guard !deliveries.isEmpty else {
             return out("no webhook deliveries for API key \(keyID.uuidString.lowercased())")
         }
-        var table = TextTable(columns: ["DELIVERY", "TYPE", "MESSAGE", "CREATED", "STATUS",
-                                        TextTable.Column("ATTEMPTS", alignment: .right), "LAST", "NEXT TRY",
-                                        "DELIVERED AT", "ERROR"])
+        var table = TextTable(columns: [
+            "DELIVERY", "TYPE", "MESSAGE", "CREATED", "STATUS",
+            TextTable.Column("ATTEMPTS", alignment: .right), "LAST", "NEXT TRY",
+            "DELIVERED AT", "ERROR",
+        ])
         for delivery in deliveries {
             var status = delivery.status.rawValue
             if let original = delivery.resendOf { status += " (resend of \(original.uuidString.lowercased().prefix(8)))" }
-            table.append([delivery.id.uuidString.lowercased(), delivery.eventType, delivery.messageID,
-                          WebhooksCommand.format(delivery.createdAt), status, String(delivery.attempts),
-                          delivery.lastStatus.map(String.init) ?? "-", WebhooksCommand.format(delivery.nextAttemptAt),
-                          WebhooksCommand.format(delivery.deliveredAt), delivery.lastError ?? "-"])
+            table.append([
+                delivery.id.uuidString.lowercased(), delivery.eventType, delivery.messageID,
+                WebhooksCommand.format(delivery.createdAt), status, String(delivery.attempts),
+                delivery.lastStatus.map(String.init) ?? "-", WebhooksCommand.format(delivery.nextAttemptAt),
+                WebhooksCommand.format(delivery.deliveredAt), delivery.lastError ?? "-",
+            ])
         }
         out(String(table.render().dropLast()))
     }

@@ -7,7 +7,8 @@ import Workers
 struct WorkCommand: Command {
     static let configuration = CommandConfiguration(
         name: "work",
-        summary: "Run the workers until interrupted: token expiry, retries, absent-user abandonment, reconciliation, result fetching.",
+        summary:
+            "Run the workers until interrupted: token expiry, retries, absent-user abandonment, reconciliation, result fetching.",
         discussion: """
             The workers expire tokens (an opened capture holds its attempt for JOURNEYS_CAPTURE_GRACE, \
             default 600 s, past the expiry) and allow retries under the policy: an SDK journey's next \
@@ -35,9 +36,10 @@ struct WorkCommand: Command {
             .optional("batch-size", valueName: "N", help: "Items claimed per poll.", default: "50"),
             .optional("poll-interval", valueName: "S", help: "Seconds between polls when idle.", default: "2"),
             .optional("lease", valueName: "S", help: "Seconds a claim holds before another worker may take it.", default: "60"),
-            .optional("unico-share", valueName: "F",
-                      help: "Fraction of each environment's Unico rate limit (UNICO_*_RATE_LIMIT, default 10/s) this "
-                          + "process's own limiter allows; all processes together stay within the whole rate.", default: "1"),
+            .optional(
+                "unico-share", valueName: "F",
+                help: "Fraction of each environment's Unico rate limit (UNICO_*_RATE_LIMIT, default 10/s) this "
+                    + "process's own limiter allows; all processes together stay within the whole rate.", default: "1"),
             ServeCommand.unicoConfigOption,
         ],
         flags: [FlagSpec("no-projections", help: "Do not run the journey_state projection in this process.")])
@@ -69,13 +71,15 @@ struct WorkCommand: Command {
         defer { database.close() }
         let variables = AppEnvironment.current.variables
         let projector = try await database.verifiedProjector()
-        let dependencies = try Wiring.dependencies(variables, database: database,
-                                                   unicoConfig: unicoConfig, unicoShare: unicoShare)
+        let dependencies = try Wiring.dependencies(
+            variables, database: database,
+            unicoConfig: unicoConfig, unicoShare: unicoShare)
         DevelopmentKeys.of(variables, database: database).logWarning(AppEnvironment.current.logger("work"))
         let worker = try WorkerService(configuration: configuration, database: database.app, dependencies: dependencies.engine)
         let webhooks = try Wiring.outboundWebhooks(variables, database: database, projector: projector)
-        let retention = try Wiring.retentionService(variables, database: database, projector: projector,
-                                                    engine: dependencies.engine)
+        let retention = try Wiring.retentionService(
+            variables, database: database, projector: projector,
+            engine: dependencies.engine)
         AppEnvironment.current.writeLine("worker \(configuration.workerID) running")
         var services = [AppServices.webhooks(webhooks), AppServices.worker(worker)]
         if let retention { services.append(AppServices.retention(retention)) }

@@ -18,9 +18,11 @@ public struct AttemptTarget: Sendable {
     /// long as the process); nil leaves Unico's default, enough for an SDK journey's capture.
     public var processLifetime: Int?
 
-    public init(journeyID: JourneyID, attempt: Int, unicoClientReference: String, environment: Environment,
-                flow: Flow, purpose: Purpose, subject: ValidatedSubject, reference: SubjectReference,
-                tenant: String? = nil, processLifetime: Int? = nil) {
+    public init(
+        journeyID: JourneyID, attempt: Int, unicoClientReference: String, environment: Environment,
+        flow: Flow, purpose: Purpose, subject: ValidatedSubject, reference: SubjectReference,
+        tenant: String? = nil, processLifetime: Int? = nil
+    ) {
         self.journeyID = journeyID
         self.attempt = attempt
         self.unicoClientReference = unicoClientReference
@@ -49,14 +51,17 @@ public struct AttemptTarget: Sendable {
 
     /// The target of the journey's current attempt, its subject opened with `vault` on `connection`;
     /// nil before the journey started.
-    public static func current(_ state: JourneyState, vault: SubjectVault,
-                               on connection: PostgresConnection) throws -> AttemptTarget? {
+    public static func current(
+        _ state: JourneyState, vault: SubjectVault,
+        on connection: PostgresConnection
+    ) throws -> AttemptTarget? {
         guard let id = state.journeyID, let attempt = state.currentAttempt, let subject = state.subject,
-              let environment = state.environment, let flow = state.flow, let purpose = state.purpose
+            let environment = state.environment, let flow = state.flow, let purpose = state.purpose
         else { return nil }
-        return AttemptTarget(journeyID: id, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
-                             environment: environment, flow: flow, purpose: purpose,
-                             subject: try vault.open(subject, on: connection), reference: subject.reference,
-                             tenant: state.tenant, processLifetime: processLifetime(of: state))
+        return AttemptTarget(
+            journeyID: id, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
+            environment: environment, flow: flow, purpose: purpose,
+            subject: try vault.open(subject, on: connection), reference: subject.reference,
+            tenant: state.tenant, processLifetime: processLifetime(of: state))
     }
 }

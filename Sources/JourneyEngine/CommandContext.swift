@@ -25,29 +25,38 @@ public struct CommandContext {
 
     /// Decides and appends `command` in this transaction.
     @discardableResult
-    public func execute(_ command: JourneyCommand, journey id: JourneyID,
-                        metadata: EventMetadata) throws -> JourneyRepository.Outcome {
-        try JourneyRepository.execute(command, journey: id, metadata: metadata, now: now, randomUnit: random(),
-                                      on: connection)
+    public func execute(
+        _ command: JourneyCommand, journey id: JourneyID,
+        metadata: EventMetadata
+    ) throws -> JourneyRepository.Outcome {
+        try JourneyRepository.execute(
+            command, journey: id, metadata: metadata, now: now, randomUnit: random(),
+            on: connection)
     }
 
     /// Decides `commands` in turn and appends all their events at once; `known` (the stream's
     /// state and version as the caller knows them) skips the load.
     @discardableResult
-    public func execute(_ commands: [JourneyCommand], journey id: JourneyID, metadata: EventMetadata,
-                        known: (state: JourneyState, version: Int64)? = nil) throws -> JourneyRepository.Outcome {
-        try JourneyRepository.execute(commands, journey: id, metadata: metadata, now: now, randomUnit: random(),
-                                      known: known, on: connection)
+    public func execute(
+        _ commands: [JourneyCommand], journey id: JourneyID, metadata: EventMetadata,
+        known: (state: JourneyState, version: Int64)? = nil
+    ) throws -> JourneyRepository.Outcome {
+        try JourneyRepository.execute(
+            commands, journey: id, metadata: metadata, now: now, randomUnit: random(),
+            known: known, on: connection)
     }
 
     /// Decides `commands` on `known` and sends their append with this transaction's next
     /// statement or `COMMIT` (``JourneyRepository/enqueue(_:journey:metadata:now:randomUnit:known:on:)``),
     /// for a journey only this transaction can know (an id it just drew).
     @discardableResult
-    public func enqueue(_ commands: [JourneyCommand], journey id: JourneyID, metadata: EventMetadata,
-                        known: (state: JourneyState, version: Int64)) throws -> JourneyRepository.Outcome {
-        try JourneyRepository.enqueue(commands, journey: id, metadata: metadata, now: now, randomUnit: random(),
-                                      known: known, on: connection)
+    public func enqueue(
+        _ commands: [JourneyCommand], journey id: JourneyID, metadata: EventMetadata,
+        known: (state: JourneyState, version: Int64)
+    ) throws -> JourneyRepository.Outcome {
+        try JourneyRepository.enqueue(
+            commands, journey: id, metadata: metadata, now: now, randomUnit: random(),
+            known: known, on: connection)
     }
 
     /// The journey's state and version as this transaction sees them.

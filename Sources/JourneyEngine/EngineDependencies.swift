@@ -57,8 +57,10 @@ public struct EngineDependencies: Sendable {
     }
 
     /// Development sealing keys and the given Unico clients: for tests and the embedded database.
-    public static func development(database: PostgresClient,
-                                   unico: [Environment: HumanTokenAPIClient] = [:]) -> EngineDependencies {
+    public static func development(
+        database: PostgresClient,
+        unico: [Environment: HumanTokenAPIClient] = [:]
+    ) -> EngineDependencies {
         EngineDependencies(vault: SubjectVault(client: database, configuration: .development()), unico: unico)
     }
 }

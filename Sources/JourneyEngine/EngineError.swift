@@ -35,8 +35,10 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
     /// What interrupted the step, for `start_interrupted`.
     public var underlying: (any Error)?
 
-    public init(_ code: Code, _ message: String, environment: Environment? = nil, unico: HumanTokenAPIError? = nil,
-                journeyID: JourneyID? = nil, underlying: (any Error)? = nil) {
+    public init(
+        _ code: Code, _ message: String, environment: Environment? = nil, unico: HumanTokenAPIError? = nil,
+        journeyID: JourneyID? = nil, underlying: (any Error)? = nil
+    ) {
         self.code = code
         self.message = message
         self.environment = environment

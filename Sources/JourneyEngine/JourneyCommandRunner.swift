@@ -25,8 +25,10 @@ public struct JourneyCommandRunner: Sendable {
     /// Wakes followers of the log after each commit.
     private let events: EventStore
 
-    public init(database: PostgresClient, clock: @escaping @Sendable () -> Date = Date.init,
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+    public init(
+        database: PostgresClient, clock: @escaping @Sendable () -> Date = Date.init,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
         self.database = database
         self.clock = clock
         self.random = random
@@ -38,8 +40,10 @@ public struct JourneyCommandRunner: Sendable {
     ///
     /// In a timed task (`StageTimer.current`), the time to the body (pool, thread hop, `BEGIN`) is
     /// stage `transaction_begin` and the time after it (`COMMIT`, hop back) `transaction_commit`.
-    public func transaction<T: Sendable>(notify: Bool = true,
-                                         _ body: @escaping @Sendable (CommandContext) throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(
+        notify: Bool = true,
+        _ body: @escaping @Sendable (CommandContext) throws -> T
+    ) async throws -> T {
         var tries = 0
         let timer = StageTimer.current
         while true {
@@ -49,7 +53,8 @@ public struct JourneyCommandRunner: Sendable {
                 let called = ContinuousClock.now
                 let (result, ended) = try await database.transaction { [random] connection in
                     timer?.record(StartStage.transactionBegin, ContinuousClock.now - called)
-                    let result = try body(CommandContext(connection: connection, now: now, random: random, attempt: attempt, timer: timer))
+                    let result = try body(
+                        CommandContext(connection: connection, now: now, random: random, attempt: attempt, timer: timer))
                     return (result, ContinuousClock.now)
                 }
                 timer?.record(StartStage.transactionCommit, ContinuousClock.now - ended)
@@ -72,23 +77,28 @@ public struct JourneyCommandRunner: Sendable {
     /// alone. When another writer moved the stream first, it loads, decides and appends again
     /// (up to ``maximumAttempts`` tries). Followers are woken after the append.
     @discardableResult
-    public func execute(_ command: JourneyCommand, journey id: JourneyID,
-                        metadata: EventMetadata) async throws -> JourneyRepository.Outcome {
+    public func execute(
+        _ command: JourneyCommand, journey id: JourneyID,
+        metadata: EventMetadata
+    ) async throws -> JourneyRepository.Outcome {
         var tries = 0
         while true {
             tries += 1
             let now = clock()
             let (state, version) = try await load(id)
-            let (events, decided, newEvents) = try JourneyRepository.decide([command], state: state, now: now,
-                                                                            randomUnit: random(), metadata: metadata)
+            let (events, decided, newEvents) = try JourneyRepository.decide(
+                [command], state: state, now: now,
+                randomUnit: random(), metadata: metadata)
             guard !events.isEmpty else {
                 return JourneyRepository.Outcome(events: [], state: state, version: version, positions: [])
             }
             do {
-                let result = try await self.events.append(newEvents, to: JourneyRepository.stream(id),
-                                                          expectedVersion: .exact(version))
-                return JourneyRepository.Outcome(events: events, state: decided, version: result.streamVersion,
-                                                 positions: result.positions)
+                let result = try await self.events.append(
+                    newEvents, to: JourneyRepository.stream(id),
+                    expectedVersion: .exact(version))
+                return JourneyRepository.Outcome(
+                    events: events, state: decided, version: result.streamVersion,
+                    positions: result.positions)
             } catch let error as EventStoreError where error.code == .wrongExpectedVersion || error.code == .orderConflict {
                 if tries >= Self.maximumAttempts { throw error }
             }

@@ -49,31 +49,38 @@ extension Journeys {
             outcome = .failure(HumanTokenAPIError(.configuration, "no Unico client for the environment"))
         }
         let vault = dependencies.vault
-        return try await StageTimer.measure(StartStage.recordTransaction) { try await commands.transaction { context in
-            let result: Result<IssuedToken, EngineError>
-            var statements: [PostgresQuery] = []
-            let known = context.attempt == 1 ? known : nil
-            switch outcome {
-            case .success(let process):
-                let (issued, lookup) = try Self.record(process, target: target, metadata: metadata, vault: vault,
-                                                       known: known, sentAt: sentAt, in: context)
-                result = .success(issued)
-                statements.append(lookup)
-            case .failure(let error) where Self.leavesIntentOpen(error) && !missingClient:
-                result = .failure(Self.creationFailed(error))
-            case .failure(let error):
-                try context.execute([.recordProcessCreationFailed(attempt: target.attempt, failure: Self.failure(error))],
-                                    journey: target.journeyID, metadata: metadata, known: known)
-                result = .failure(missingClient
-                    ? EngineError(.unicoNotConfigured, "no Unico client for the environment", environment: target.environment)
-                    : Self.creationFailed(error))
+        return try await StageTimer.measure(StartStage.recordTransaction) {
+            try await commands.transaction { context in
+                let result: Result<IssuedToken, EngineError>
+                var statements: [PostgresQuery] = []
+                let known = context.attempt == 1 ? known : nil
+                switch outcome {
+                case .success(let process):
+                    let (issued, lookup) = try Self.record(
+                        process, target: target, metadata: metadata, vault: vault,
+                        known: known, sentAt: sentAt, in: context)
+                    result = .success(issued)
+                    statements.append(lookup)
+                case .failure(let error) where Self.leavesIntentOpen(error) && !missingClient:
+                    result = .failure(Self.creationFailed(error))
+                case .failure(let error):
+                    try context.execute(
+                        [.recordProcessCreationFailed(attempt: target.attempt, failure: Self.failure(error))],
+                        journey: target.journeyID, metadata: metadata, known: known)
+                    result = .failure(
+                        missingClient
+                            ? EngineError(
+                                .unicoNotConfigured, "no Unico client for the environment", environment: target.environment)
+                            : Self.creationFailed(error))
+                }
+                let outcome = AttemptOutcome(
+                    journeyID: target.journeyID, environment: target.environment, result: result,
+                    decidedAt: context.now)
+                let answered = try answer(outcome, context.connection)
+                try Self.enqueue(statements + answered.statements, on: context.connection)
+                return answered.value
             }
-            let outcome = AttemptOutcome(journeyID: target.journeyID, environment: target.environment, result: result,
-                                         decidedAt: context.now)
-            let answered = try answer(outcome, context.connection)
-            try Self.enqueue(statements + answered.statements, on: context.connection)
-            return answered.value
-        } }
+        }
     }
 
     /// Sends `statements` with the transaction's `COMMIT` (one round trip for both); the first
@@ -112,8 +119,10 @@ extension Journeys {
     }
 
     /// Calls Create Process for `target` with its deterministic client reference; never throws.
-    public static func createProcess(_ target: AttemptTarget, with unico: HumanTokenAPIClient,
-                                     priority: RequestPriority = .live) async -> Result<CreatedProcess, HumanTokenAPIError> {
+    public static func createProcess(
+        _ target: AttemptTarget, with unico: HumanTokenAPIClient,
+        priority: RequestPriority = .live
+    ) async -> Result<CreatedProcess, HumanTokenAPIError> {
         let subject = target.subject
         let person = ProcessPerson(
             duiType: .init(rawValue: subject.documentType.rawValue), duiValue: subject.documentNumber,
@@ -134,26 +143,34 @@ extension Journeys {
     /// Records the created process (its secrets sealed) and the token's issuance in one append;
     /// returns the token and the webhook lookup row's statement, which the caller runs in the
     /// same transaction.
-    static func record(_ process: CreatedProcess, target: AttemptTarget, metadata: EventMetadata,
-                       vault: SubjectVault, known: (state: JourneyState, version: Int64)? = nil, sentAt: Date? = nil,
-                       in context: CommandContext) throws -> (IssuedToken, lookup: PostgresQuery) {
+    static func record(
+        _ process: CreatedProcess, target: AttemptTarget, metadata: EventMetadata,
+        vault: SubjectVault, known: (state: JourneyState, version: Int64)? = nil, sentAt: Date? = nil,
+        in context: CommandContext
+    ) throws -> (IssuedToken, lookup: PostgresQuery) {
         var creation = try sealedCreation(process, target: target, tokenExpiresAt: nil, vault: vault, in: context)
         creation.sentAt = sentAt
-        let issued = try context.execute([.recordProcessCreated(creation), .issueToken], journey: target.journeyID,
-                                         metadata: metadata, known: known)
-        let expiresAt = issued.state.currentAttempt.flatMap(issued.state.webAppTokenExpiry(of:))
+        let issued = try context.execute(
+            [.recordProcessCreated(creation), .issueToken], journey: target.journeyID,
+            metadata: metadata, known: known)
+        let expiresAt =
+            issued.state.currentAttempt.flatMap(issued.state.webAppTokenExpiry(of:))
             ?? context.now.addingTimeInterval(JourneyTiming.webAppTokenLifetime)
-        return (IssuedToken(attempt: target.attempt, webAppToken: process.webAppToken, expiresAt: expiresAt),
-                lookupRow(process, target: target))
+        return (
+            IssuedToken(attempt: target.attempt, webAppToken: process.webAppToken, expiresAt: expiresAt),
+            lookupRow(process, target: target)
+        )
     }
 
     /// Records the created process (its secrets sealed) and its webhook lookup row, without
     /// issuing the token (workers: the app asks for it later). `tokenExpiresAt` nil means five
     /// minutes from the decision time.
     @discardableResult
-    static func recordCreated(_ process: CreatedProcess, target: AttemptTarget, metadata: EventMetadata,
-                              tokenExpiresAt: Date? = nil, sentAt: Date? = nil, vault: SubjectVault,
-                              in context: CommandContext) throws -> JourneyState {
+    static func recordCreated(
+        _ process: CreatedProcess, target: AttemptTarget, metadata: EventMetadata,
+        tokenExpiresAt: Date? = nil, sentAt: Date? = nil, vault: SubjectVault,
+        in context: CommandContext
+    ) throws -> JourneyState {
         var creation = try sealedCreation(process, target: target, tokenExpiresAt: tokenExpiresAt, vault: vault, in: context)
         creation.sentAt = sentAt
         let created = try context.execute(.recordProcessCreated(creation), journey: target.journeyID, metadata: metadata)
@@ -162,14 +179,20 @@ extension Journeys {
     }
 
     /// The created process with its secrets sealed (one lookup of the subject's key).
-    static func sealedCreation(_ process: CreatedProcess, target: AttemptTarget, tokenExpiresAt: Date?,
-                               vault: SubjectVault, in context: CommandContext) throws -> ProcessCreation {
+    static func sealedCreation(
+        _ process: CreatedProcess, target: AttemptTarget, tokenExpiresAt: Date?,
+        vault: SubjectVault, in context: CommandContext
+    ) throws -> ProcessCreation {
         let sealed = try context.measure(StartStage.seal) {
-            try vault.seal([(process.webAppToken, SealedName.webAppToken), (process.token, SealedName.processToken),
-                            (process.link, SealedName.link)], subject: target.reference, on: context.connection)
+            try vault.seal(
+                [
+                    (process.webAppToken, SealedName.webAppToken), (process.token, SealedName.processToken),
+                    (process.link, SealedName.link),
+                ], subject: target.reference, on: context.connection)
         }
-        return ProcessCreation(attempt: target.attempt, processID: ProcessID(process.id), webAppToken: sealed[0],
-                               processToken: sealed[1], link: sealed[2], tokenExpiresAt: tokenExpiresAt)
+        return ProcessCreation(
+            attempt: target.attempt, processID: ProcessID(process.id), webAppToken: sealed[0],
+            processToken: sealed[1], link: sealed[2], tokenExpiresAt: tokenExpiresAt)
     }
 
     /// The webhook's lookup row (schema/0005), in the transaction of the ProcessCreated event.

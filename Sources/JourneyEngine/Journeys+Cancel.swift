@@ -11,8 +11,10 @@ extension Journeys {
     /// `journey_not_found` when the journey has no events or belongs to a tenant other than
     /// `tenant` (when given); `invalid_transition` when it already ended otherwise.
     @discardableResult
-    public func cancel(_ id: JourneyID, _ cancellation: JourneyCancellation,
-                       tenant: String? = nil) async throws -> JourneyRepository.Outcome {
+    public func cancel(
+        _ id: JourneyID, _ cancellation: JourneyCancellation,
+        tenant: String? = nil
+    ) async throws -> JourneyRepository.Outcome {
         let metadata = metadata(actor: cancellation.actor)
         return try await commands.transaction { context in
             let loaded = try context.load(id)

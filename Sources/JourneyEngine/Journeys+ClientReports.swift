@@ -50,14 +50,18 @@ extension Journeys {
     /// Runs the command made from the current attempt number, decided on the one load that
     /// found it; `journey_not_found` without events. A duplicate report decides no event and
     /// writes nothing.
-    private func recordReport(_ id: JourneyID,
-                              _ command: @escaping @Sendable (Int) -> JourneyCommand) async throws -> JourneyState {
+    private func recordReport(
+        _ id: JourneyID,
+        _ command: @escaping @Sendable (Int) -> JourneyCommand
+    ) async throws -> JourneyState {
         let metadata = metadata(actor: Self.clientActor)
         return try await commands.transaction { context in
             let known = try context.load(id)
             guard known.version > 0 else { throw EngineError.notFound() }
-            return try context.execute([command(known.state.currentAttemptNumber)], journey: id, metadata: metadata,
-                                       known: known).state
+            return try context.execute(
+                [command(known.state.currentAttemptNumber)], journey: id, metadata: metadata,
+                known: known
+            ).state
         }
     }
 }

@@ -10,7 +10,8 @@ extension Journeys {
     /// appended, when the journey holds no Human Token. `journey_not_found` when it has no events
     /// or belongs to a tenant other than the disclosure's (when it names one).
     public func openHumanToken(_ id: JourneyID, disclosure: PersonalDataDisclosure) async throws
-        -> (state: JourneyState, humanToken: String?) {
+        -> (state: JourneyState, humanToken: String?)
+    {
         let metadata = metadata(actor: disclosure.actor)
         let vault = dependencies.vault
         return try await commands.transaction { context in
@@ -20,10 +21,12 @@ extension Journeys {
                 throw EngineError.notFound()
             }
             guard let sealed = state.humanToken, let subject = state.subject else { return (state, nil) }
-            let token = try vault.open(sealed, field: PersonalDataField.humanToken, subject: subject.reference,
-                                       on: context.connection)
-            try context.execute([.recordDisclosure(disclosure.with(fields: [PersonalDataField.humanToken]))],
-                                journey: id, metadata: metadata, known: loaded)
+            let token = try vault.open(
+                sealed, field: PersonalDataField.humanToken, subject: subject.reference,
+                on: context.connection)
+            try context.execute(
+                [.recordDisclosure(disclosure.with(fields: [PersonalDataField.humanToken]))],
+                journey: id, metadata: metadata, known: loaded)
             return (state, token)
         }
     }
@@ -32,7 +35,8 @@ extension Journeys {
     /// event and its stream version. `journey_not_found` when the journey has no events.
     @discardableResult
     public func recordDisclosure(_ id: JourneyID, _ disclosure: PersonalDataDisclosure) async throws
-        -> (event: PersonalDataDisclosed, version: Int64) {
+        -> (event: PersonalDataDisclosed, version: Int64)
+    {
         let metadata = metadata(actor: disclosure.actor)
         let outcome = try await commands.transaction { context in
             let loaded = try context.load(id)

@@ -50,8 +50,10 @@ extension Journeys {
     /// process Unico created for it, or creates it if absent (when `mayCreate`; else answers
     /// `.creation(.leftOpen)`). A failed lookup records nothing, unless it is the `lastTry`: then
     /// the attempt is recorded as failed. Unico is called with `priority`.
-    public func reconcileProcessCreation(_ state: JourneyState, lastTry: Bool, mayCreate: Bool = true,
-                                         priority: RequestPriority = .background) async throws -> Reconciliation {
+    public func reconcileProcessCreation(
+        _ state: JourneyState, lastTry: Bool, mayCreate: Bool = true,
+        priority: RequestPriority = .background
+    ) async throws -> Reconciliation {
         let vault = dependencies.vault
         guard let target = try await database.withConnection({ try AttemptTarget.current(state, vault: vault, on: $0) })
         else { return .creation(.stale) }
@@ -74,8 +76,9 @@ extension Journeys {
             // The lookup did not return the tokens: the attempt cannot be used; the policy retries.
             let failure = ProcessCreationFailure(
                 httpStatus: nil, message: "reconciled process without readable tokens", retryable: true)
-            try await commands.execute(.recordProcessCreationFailed(attempt: target.attempt, failure: failure),
-                                       journey: target.journeyID, metadata: workerMetadata)
+            try await commands.execute(
+                .recordProcessCreationFailed(attempt: target.attempt, failure: failure),
+                journey: target.journeyID, metadata: workerMetadata)
             return .adoptedUnusable
         }
         let lifetime = state.attemptLifetime
@@ -93,8 +96,9 @@ extension Journeys {
         guard dependencies.clock() >= closesAt else { return .waiting(until: closesAt) }
         let failure = ProcessCreationFailure(
             httpStatus: nil, message: "Create Process outcome unknown (lookup: none)", retryable: true)
-        try await commands.execute(.recordProcessCreationFailed(attempt: target.attempt, failure: failure),
-                                   journey: target.journeyID, metadata: workerMetadata)
+        try await commands.execute(
+            .recordProcessCreationFailed(attempt: target.attempt, failure: failure),
+            journey: target.journeyID, metadata: workerMetadata)
         return .closedUnknown
     }
 
@@ -102,7 +106,8 @@ extension Journeys {
     /// intent's `reconcileProcessCreation` item follows), or a failure the retry policy decides
     /// about (429 with its `Retry-After`, 5xx).
     private func createProcess(_ target: AttemptTarget, priority: RequestPriority = .background) async throws
-        -> CreationOutcome {
+        -> CreationOutcome
+    {
         guard let unico = dependencies.unicoClient(target.environment, tenant: target.tenant) else { return .noUnicoClient }
         let sentAt = dependencies.clock()
         switch await Self.createProcess(target, with: unico, priority: priority) {
@@ -117,18 +122,22 @@ extension Journeys {
         }
     }
 
-    private func recordCreated(_ process: CreatedProcess, target: AttemptTarget, tokenExpiresAt: Date?,
-                               sentAt: Date? = nil) async throws {
+    private func recordCreated(
+        _ process: CreatedProcess, target: AttemptTarget, tokenExpiresAt: Date?,
+        sentAt: Date? = nil
+    ) async throws {
         let (vault, metadata) = (dependencies.vault, workerMetadata)
         _ = try await commands.transaction { context in
-            try Self.recordCreated(process, target: target, metadata: metadata, tokenExpiresAt: tokenExpiresAt,
-                                   sentAt: sentAt, vault: vault, in: context)
+            try Self.recordCreated(
+                process, target: target, metadata: metadata, tokenExpiresAt: tokenExpiresAt,
+                sentAt: sentAt, vault: vault, in: context)
         }
     }
 
     private func recordFailure(_ target: AttemptTarget, _ error: HumanTokenAPIError) async throws {
-        try await commands.execute(.recordProcessCreationFailed(attempt: target.attempt, failure: Self.failure(error)),
-                                   journey: target.journeyID, metadata: workerMetadata)
+        try await commands.execute(
+            .recordProcessCreationFailed(attempt: target.attempt, failure: Self.failure(error)),
+            journey: target.journeyID, metadata: workerMetadata)
     }
 
     /// Metadata of one worker write: a fresh correlation id each.

@@ -25,7 +25,7 @@ extension Journeys {
         let (state, version) = try await commands.load(id)
         let number = requested ?? state.attemptsAwaitingResult.first?.number ?? 0
         guard version > 0, state.awaitsResult(number), let attempt = state.attempt(number),
-              let processID = attempt.processID, let environment = state.environment, let subject = state.subject
+            let processID = attempt.processID, let environment = state.environment, let subject = state.subject
         else { return .nothingToFetch }
         guard let unico = dependencies.unicoClient(environment, tenant: state.tenant) else {
             throw HumanTokenAPIError(.configuration, "no Unico client for the environment")
@@ -51,7 +51,7 @@ extension Journeys {
     public func probeResult(_ id: JourneyID, attempt number: Int) async throws -> ResultFetch {
         let (state, version) = try await commands.load(id)
         guard version > 0, state.mayProbeResult(number), let attempt = state.attempt(number),
-              let processID = attempt.processID, let environment = state.environment, let subject = state.subject
+            let processID = attempt.processID, let environment = state.environment, let subject = state.subject
         else { return .nothingToFetch }
         guard let unico = dependencies.unicoClient(environment, tenant: state.tenant) else {
             throw HumanTokenAPIError(.configuration, "no Unico client for the environment")
@@ -65,8 +65,10 @@ extension Journeys {
     }
 
     /// Records `snapshot` in one short transaction if the attempt still awaits its result.
-    private func record(_ snapshot: UnicoProcessSnapshot, attempt number: Int, subject: SubjectReference,
-                        journey id: JourneyID, probing: Bool = false) async throws -> ResultFetch {
+    private func record(
+        _ snapshot: UnicoProcessSnapshot, attempt number: Int, subject: SubjectReference,
+        journey id: JourneyID, probing: Bool = false
+    ) async throws -> ResultFetch {
         let vault = dependencies.vault
         let metadata = metadata(actor: Self.resultActor)
         return try await commands.transaction { context in
@@ -79,8 +81,9 @@ extension Journeys {
                 state: JourneyDomain.ProcessState(rawValue: snapshot.state.rawValue),
                 result: JourneyDomain.ProcessResult(rawValue: snapshot.result.rawValue),
                 humanToken: sealed, finishedAt: snapshot.finishedAt)
-            let outcome = try context.execute(.recordResult(attempt: number, snapshot: recorded), journey: id,
-                                              metadata: metadata)
+            let outcome = try context.execute(
+                .recordResult(attempt: number, snapshot: recorded), journey: id,
+                metadata: metadata)
             guard outcome.events.contains(where: { $0.eventType != ResultPending.eventType }) else { return .pending }
             return outcome.state.awaitsResult(number) ? .pending : .recorded(outcome.state.status)
         }

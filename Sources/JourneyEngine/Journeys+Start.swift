@@ -36,33 +36,40 @@ extension Journeys {
         let metadata = metadata(actor: actor)
         let (vault, policy) = (dependencies.vault, dependencies.retryPolicy)
         let step: StartStep<Answer>
-        do { step = try await StageTimer.measure(StartStage.startTransaction) {
-            try await commands.transaction(notify: false) { context in
-                let sealed = try context.measure(StartStage.seal) { try vault.seal(valid.subject, tenant: tenant, on: context.connection) }
-                let start = valid.command(journeyID: journeyID, subject: sealed, retryPolicy: policy, tenant: tenant,
-                                          processAtStart: processAtStart)
-                // A journey id just drawn has no stream yet: nothing to load, and nobody else can
-                // append to it, so the append leaves with the next statement (the claim) or COMMIT.
-                let outcome = try context.enqueue([.start(start)], journey: journeyID, metadata: metadata,
-                                                  known: (Journey.initialState, 0))
-                guard let attempt = outcome.state.currentAttempt else {
-                    // The process waits for the app's token request: answer now, in this transaction.
-                    let started = StartedJourney(journeyID: journeyID, environment: valid.environment, startedAt: context.now,
-                                                 firstTokenBy: outcome.state.continuationDeadline)
-                    let answered = try awaitingToken(started)
-                    try Self.enqueue(answered.statements, on: context.connection)
-                    return .answered(answered.value)
+        do {
+            step = try await StageTimer.measure(StartStage.startTransaction) {
+                try await commands.transaction(notify: false) { context in
+                    let sealed = try context.measure(StartStage.seal) {
+                        try vault.seal(valid.subject, tenant: tenant, on: context.connection)
+                    }
+                    let start = valid.command(
+                        journeyID: journeyID, subject: sealed, retryPolicy: policy, tenant: tenant,
+                        processAtStart: processAtStart)
+                    // A journey id just drawn has no stream yet: nothing to load, and nobody else can
+                    // append to it, so the append leaves with the next statement (the claim) or COMMIT.
+                    let outcome = try context.enqueue(
+                        [.start(start)], journey: journeyID, metadata: metadata,
+                        known: (Journey.initialState, 0))
+                    guard let attempt = outcome.state.currentAttempt else {
+                        // The process waits for the app's token request: answer now, in this transaction.
+                        let started = StartedJourney(
+                            journeyID: journeyID, environment: valid.environment, startedAt: context.now,
+                            firstTokenBy: outcome.state.continuationDeadline)
+                        let answered = try awaitingToken(started)
+                        try Self.enqueue(answered.statements, on: context.connection)
+                        return .answered(answered.value)
+                    }
+                    // Rolled back with everything above when another request holds the key.
+                    guard try claim(journeyID, context.connection) else { throw ClaimedElsewhere() }
+                    let target = AttemptTarget(
+                        journeyID: journeyID, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
+                        environment: valid.environment, flow: valid.flow, purpose: valid.purpose, subject: valid.subject,
+                        reference: sealed.reference, tenant: tenant,
+                        processLifetime: AttemptTarget.processLifetime(of: outcome.state))
+                    return .attempt(target, outcome.state, outcome.version)
                 }
-                // Rolled back with everything above when another request holds the key.
-                guard try claim(journeyID, context.connection) else { throw ClaimedElsewhere() }
-                let target = AttemptTarget(
-                    journeyID: journeyID, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
-                    environment: valid.environment, flow: valid.flow, purpose: valid.purpose, subject: valid.subject,
-                    reference: sealed.reference, tenant: tenant,
-                    processLifetime: AttemptTarget.processLifetime(of: outcome.state))
-                return .attempt(target, outcome.state, outcome.version)
             }
-        } } catch is ClaimedElsewhere {
+        } catch is ClaimedElsewhere {
             return .claimedElsewhere
         }
         let (target, state, version): (AttemptTarget, JourneyState, Int64)
@@ -76,8 +83,9 @@ extension Journeys {
             return .answered(try await runAttempt(target, metadata: metadata, known: (state, version), pipelined: answer))
         } catch {
             commands.notifyAppended()
-            throw EngineError(.startInterrupted, "the journey started but its first attempt was not recorded",
-                              journeyID: journeyID, underlying: error)
+            throw EngineError(
+                .startInterrupted, "the journey started but its first attempt was not recorded",
+                journeyID: journeyID, underlying: error)
         }
     }
 }

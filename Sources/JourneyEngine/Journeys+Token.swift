@@ -35,25 +35,30 @@ extension Journeys {
             let outcome = try context.execute(.issueToken, journey: id, metadata: metadata)
             let state = outcome.state
             guard let attempt = state.currentAttempt, let subject = state.subject, let environment = state.environment,
-                  let flow = state.flow, let purpose = state.purpose
+                let flow = state.flow, let purpose = state.purpose
             else { throw EngineError(.inconsistentState, "a journey with a token has no attempt") }
             if Self.handsOutCurrent(outcome.events, recording: TokenIssued.eventType), let sealed = attempt.webAppToken,
-               let expiresAt = state.webAppTokenExpiry(of: attempt) {
-                let token = try vault.open(sealed, field: SealedName.webAppToken, subject: subject.reference,
-                                           on: context.connection)
-                return .current(IssuedToken(attempt: attempt.number, webAppToken: token, expiresAt: expiresAt),
-                                environment)
+                let expiresAt = state.webAppTokenExpiry(of: attempt)
+            {
+                let token = try vault.open(
+                    sealed, field: SealedName.webAppToken, subject: subject.reference,
+                    on: context.connection)
+                return .current(
+                    IssuedToken(attempt: attempt.number, webAppToken: token, expiresAt: expiresAt),
+                    environment)
             }
-            return .newAttempt(AttemptTarget(
-                journeyID: id, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
-                environment: environment, flow: flow, purpose: purpose,
-                subject: try vault.open(subject, on: context.connection), reference: subject.reference,
-                tenant: state.tenant, processLifetime: AttemptTarget.processLifetime(of: state)))
+            return .newAttempt(
+                AttemptTarget(
+                    journeyID: id, attempt: attempt.number, unicoClientReference: attempt.unicoClientReference,
+                    environment: environment, flow: flow, purpose: purpose,
+                    subject: try vault.open(subject, on: context.connection), reference: subject.reference,
+                    tenant: state.tenant, processLifetime: AttemptTarget.processLifetime(of: state)))
         }
         switch step {
         case .current(let issued, let environment):
-            return AttemptOutcome(journeyID: id, environment: environment, result: .success(issued),
-                                  decidedAt: dependencies.clock())
+            return AttemptOutcome(
+                journeyID: id, environment: environment, result: .success(issued),
+                decidedAt: dependencies.clock())
         case .newAttempt(let target):
             return try await runAttempt(target, metadata: metadata)
         }
@@ -70,8 +75,8 @@ extension Journeys {
             guard known.version > 0 else { throw EngineError.notFound() }
             let outcome = try context.execute([.issueLink], journey: id, metadata: metadata, known: known)
             guard Self.handsOutCurrent(outcome.events, recording: LinkIssued.eventType),
-                  let attempt = outcome.state.currentAttempt, let sealed = attempt.link,
-                  let expiresAt = attempt.tokenExpiresAt, let subject = outcome.state.subject
+                let attempt = outcome.state.currentAttempt, let sealed = attempt.link,
+                let expiresAt = attempt.tokenExpiresAt, let subject = outcome.state.subject
             else { throw EngineError(.inconsistentState, "a journey with a link has no attempt") }
             let link = try vault.open(sealed, field: SealedName.link, subject: subject.reference, on: context.connection)
             return IssuedLink(attempt: attempt.number, link: link, expiresAt: expiresAt)

@@ -29,8 +29,10 @@ extension Journeys {
     /// Each field is cut to ``unmatchedFieldLimit`` characters: anyone holding the webhook
     /// credentials could otherwise grow the log forever with large values.
     public func recordUnmatchedWebhook(_ notice: WebhookNotice, flow: String?) async throws {
-        let fields: [String: String?] = ["processId": notice.processID.rawValue, "state": notice.state, "flow": flow,
-                                         "result": notice.result, "lastEvent": notice.lastEvent]
+        let fields: [String: String?] = [
+            "processId": notice.processID.rawValue, "state": notice.state, "flow": flow,
+            "result": notice.result, "lastEvent": notice.lastEvent,
+        ]
         let data = fields.mapValues { $0.map { String($0.prefix(Self.unmatchedFieldLimit)) } }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

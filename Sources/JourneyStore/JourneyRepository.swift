@@ -45,8 +45,10 @@ public enum JourneyRepository {
     }
 
     /// One decide-and-append on a caller's connection (inside the caller's transaction if open).
-    public static func execute(_ command: JourneyCommand, journey id: JourneyID, metadata: EventMetadata,
-                               now: Date, randomUnit: Double, on connection: PostgresConnection) throws -> Outcome {
+    public static func execute(
+        _ command: JourneyCommand, journey id: JourneyID, metadata: EventMetadata,
+        now: Date, randomUnit: Double, on connection: PostgresConnection
+    ) throws -> Outcome {
         try execute([command], journey: id, metadata: metadata, now: now, randomUnit: randomUnit, on: connection)
     }
 
@@ -56,12 +58,15 @@ public enum JourneyRepository {
     /// `known` skips the load: the caller's (state, version) of the stream, e.g. version 0 and the
     /// initial state for a journey id it just drew. When the stream moved past it, the append
     /// fails `wrong_expected_version` and nothing is written.
-    public static func execute(_ commands: [JourneyCommand], journey id: JourneyID, metadata: EventMetadata,
-                               now: Date, randomUnit: Double, known: (state: JourneyState, version: Int64)? = nil,
-                               on connection: PostgresConnection) throws -> Outcome {
+    public static func execute(
+        _ commands: [JourneyCommand], journey id: JourneyID, metadata: EventMetadata,
+        now: Date, randomUnit: Double, known: (state: JourneyState, version: Int64)? = nil,
+        on connection: PostgresConnection
+    ) throws -> Outcome {
         let (state, version) = try known ?? load(id, on: connection)
-        let (events, decided, newEvents) = try decide(commands, state: state, now: now, randomUnit: randomUnit,
-                                                      metadata: metadata)
+        let (events, decided, newEvents) = try decide(
+            commands, state: state, now: now, randomUnit: randomUnit,
+            metadata: metadata)
         guard !events.isEmpty else { return Outcome(events: [], state: state, version: version, positions: []) }
         let stream = stream(id)
         let result = try EventStore.append(newEvents, to: stream, expectedVersion: .exact(version), on: connection)
@@ -72,11 +77,14 @@ public enum JourneyRepository {
     /// connection's next statement or `COMMIT` (``EventStore/enqueueAppend(_:to:expectedVersion:on:)``):
     /// for a stream only the caller can know, e.g. a journey id it just drew. The outcome's
     /// version is `known`'s plus the events; its positions are empty (not read).
-    public static func enqueue(_ commands: [JourneyCommand], journey id: JourneyID, metadata: EventMetadata,
-                               now: Date, randomUnit: Double, known: (state: JourneyState, version: Int64),
-                               on connection: PostgresConnection) throws -> Outcome {
-        let (events, decided, newEvents) = try decide(commands, state: known.state, now: now, randomUnit: randomUnit,
-                                                      metadata: metadata)
+    public static func enqueue(
+        _ commands: [JourneyCommand], journey id: JourneyID, metadata: EventMetadata,
+        now: Date, randomUnit: Double, known: (state: JourneyState, version: Int64),
+        on connection: PostgresConnection
+    ) throws -> Outcome {
+        let (events, decided, newEvents) = try decide(
+            commands, state: known.state, now: now, randomUnit: randomUnit,
+            metadata: metadata)
         guard !events.isEmpty else { return Outcome(events: [], state: known.state, version: known.version, positions: []) }
         try EventStore.enqueueAppend(newEvents, to: stream(id), expectedVersion: .exact(known.version), on: connection)
         return Outcome(events: events, state: decided, version: known.version + Int64(newEvents.count), positions: [])
@@ -84,8 +92,10 @@ public enum JourneyRepository {
 
     /// Decides `commands` one after another on `state`: the events, the state they leave and
     /// the events encoded for the store.
-    public static func decide(_ commands: [JourneyCommand], state: JourneyState, now: Date, randomUnit: Double,
-                              metadata: EventMetadata) throws -> (events: [JourneyEvent], state: JourneyState, new: [NewEvent]) {
+    public static func decide(
+        _ commands: [JourneyCommand], state: JourneyState, now: Date, randomUnit: Double,
+        metadata: EventMetadata
+    ) throws -> (events: [JourneyEvent], state: JourneyState, new: [NewEvent]) {
         var events: [JourneyEvent] = []
         var decided = state
         for command in commands {
@@ -95,8 +105,9 @@ public enum JourneyRepository {
         }
         let newEvents = try events.map { event in
             let encoded = try event.encoded()
-            return NewEvent(type: encoded.type,
-                            data: JSONB(text: String(decoding: encoded.data, as: UTF8.self)), metadata: metadata)
+            return NewEvent(
+                type: encoded.type,
+                data: JSONB(text: String(decoding: encoded.data, as: UTF8.self)), metadata: metadata)
         }
         return (events, decided, newEvents)
     }

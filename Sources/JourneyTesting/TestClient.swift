@@ -12,12 +12,15 @@ public struct TestClient: Sendable {
     }
 
     /// Sends `method` to `uri` (a path with an optional query, e.g. `/v1/journeys?limit=3`).
-    public func execute(_ method: HTTPMethod, _ uri: String, headers: HTTPHeaders = HTTPHeaders(),
-                        body: Data = Data()) async -> TestResponse {
+    public func execute(
+        _ method: HTTPMethod, _ uri: String, headers: HTTPHeaders = HTTPHeaders(),
+        body: Data = Data()
+    ) async -> TestResponse {
         let (path, query) = Self.split(uri)
         let requestID = headers["X-Request-ID"] ?? UUID().uuidString.lowercased()
-        let request = HTTPRequest(method: method, path: path, queryItems: query, headers: headers, body: body,
-                                  remoteAddress: "127.0.0.1", requestID: requestID)
+        let request = HTTPRequest(
+            method: method, path: path, queryItems: query, headers: headers, body: body,
+            remoteAddress: "127.0.0.1", requestID: requestID)
         let response = await router.respond(to: request)
         var fields: [String: String] = [:]
         for field in response.headers {
@@ -30,8 +33,10 @@ public struct TestClient: Sendable {
 
     /// Sends a request the way the tests' callers do: `bearer` becomes `Authorization: Bearer …`,
     /// `json` a JSON body (sorted keys), `form` a form-encoded body.
-    public func send(_ method: String, _ uri: String, bearer: String? = nil, headers: [String: String] = [:],
-                     json: Any? = nil, form: String? = nil) async throws -> TestResponse {
+    public func send(
+        _ method: String, _ uri: String, bearer: String? = nil, headers: [String: String] = [:],
+        json: Any? = nil, form: String? = nil
+    ) async throws -> TestResponse {
         var fields = HTTPHeaders()
         if let bearer { fields["Authorization"] = "Bearer \(bearer)" }
         var body = Data()

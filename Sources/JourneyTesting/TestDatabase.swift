@@ -50,14 +50,18 @@ public struct TestDatabase: Sendable {
         }
         let database = TestDatabase(
             name: name, cluster: cluster, status: status,
-            app: try PostgresClient(url: status.url(user: EmbeddedPostgres.appRole, database: name),
-                                    configuration: .init(maxConnections: poolSize)),
-            owner: try PostgresClient(url: status.url(user: EmbeddedPostgres.ownerRole, database: name),
-                                      configuration: .init(maxConnections: 2)),
-            superuser: try PostgresClient(url: status.url(user: "postgres", database: name),
-                                          configuration: .init(maxConnections: 2)),
-            projector: try PostgresClient(url: status.url(user: EmbeddedPostgres.projectorRole, database: name),
-                                          configuration: .init(maxConnections: 2)),
+            app: try PostgresClient(
+                url: status.url(user: EmbeddedPostgres.appRole, database: name),
+                configuration: .init(maxConnections: poolSize)),
+            owner: try PostgresClient(
+                url: status.url(user: EmbeddedPostgres.ownerRole, database: name),
+                configuration: .init(maxConnections: 2)),
+            superuser: try PostgresClient(
+                url: status.url(user: "postgres", database: name),
+                configuration: .init(maxConnections: 2)),
+            projector: try PostgresClient(
+                url: status.url(user: EmbeddedPostgres.projectorRole, database: name),
+                configuration: .init(maxConnections: 2)),
             permit: permit)
         return database
     }
@@ -83,8 +87,9 @@ public struct TestDatabase: Sendable {
     /// This database with its application and owner pools (and optionally its projector pool)
     /// replaced (e.g. URLs through PgBouncer); drop the original (it closes the original pools).
     public func replacing(app: PostgresClient, owner: PostgresClient, projector: PostgresClient? = nil) -> TestDatabase {
-        TestDatabase(name: name, cluster: cluster, status: status, app: app, owner: owner, superuser: superuser,
-                     projector: projector ?? self.projector, permit: permit)
+        TestDatabase(
+            name: name, cluster: cluster, status: status, app: app, owner: owner, superuser: superuser,
+            projector: projector ?? self.projector, permit: permit)
     }
 
     /// Closes the pools, drops the database and gives its permit back.
@@ -111,8 +116,10 @@ public enum TestCluster {
 
     /// The cluster of `slot`.
     public static func cluster(slot: Int) -> EmbeddedPostgres {
-        EmbeddedPostgres(.init(directory: slot == 0 ? directory : directory + "/slot-\(slot)",
-                               database: "journeys", durable: false))
+        EmbeddedPostgres(
+            .init(
+                directory: slot == 0 ? directory : directory + "/slot-\(slot)",
+                database: "journeys", durable: false))
     }
 
     /// Starts slot 0's cluster on first use; throws (failing the test) when it cannot.
@@ -145,4 +152,3 @@ public enum TestCluster {
 
     static func nextNumber() -> Int { counter.add(1, ordering: .relaxed).newValue }
 }
-

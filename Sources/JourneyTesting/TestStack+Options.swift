@@ -59,8 +59,10 @@ extension TestStack {
         /// start it (``TestDatabase/create(migrated:poolSize:restartable:)``). Default false.
         public var restartable = false
 
-        public init(time: Time = .manual, faults: FaultScript = .none, retryPolicy: RetryPolicy = .standard,
-                    requestTimeout: TimeInterval = 5, listen: Bool = false) {
+        public init(
+            time: Time = .manual, faults: FaultScript = .none, retryPolicy: RetryPolicy = .standard,
+            requestTimeout: TimeInterval = 5, listen: Bool = false
+        ) {
             self.time = time
             self.faults = faults
             self.retryPolicy = retryPolicy

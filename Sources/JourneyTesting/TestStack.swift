@@ -49,14 +49,17 @@ public struct TestStack: Sendable {
     public func now() -> Date { options.time == .manual ? clock.now() : Date() }
 
     /// Sends a request to the service in-process (see ``TestClient/send(_:_:bearer:headers:json:form:)``).
-    public func send(_ method: String, _ uri: String, bearer: String? = nil, headers: [String: String] = [:],
-                     json: Any? = nil, form: String? = nil) async throws -> TestResponse {
+    public func send(
+        _ method: String, _ uri: String, bearer: String? = nil, headers: [String: String] = [:],
+        json: Any? = nil, form: String? = nil
+    ) async throws -> TestResponse {
         try await client.send(method, uri, bearer: bearer, headers: headers, json: json, form: form)
     }
 
     /// A worker over the stack's engine on the application pool unless `database` is given.
     public func worker(_ configuration: WorkerService.Configuration, database: PostgresClient? = nil) throws -> WorkerService {
-        try WorkerService(configuration: configuration, database: database ?? self.database.app, dependencies: dependencies.engine)
+        try WorkerService(
+            configuration: configuration, database: database ?? self.database.app, dependencies: dependencies.engine)
     }
 
     /// The UAT service account `journeys@acme`, generated once per process (RSA keys are slow to make).
@@ -70,8 +73,10 @@ public struct TestStack: Sendable {
 
     /// Runs `body` against a stack over a fresh database (or `database`, which the caller drops),
     /// then stops it and drops the database it created.
-    public static func with(_ options: Options = Options(), database: TestDatabase? = nil,
-                            _ body: (TestStack) async throws -> Void) async throws {
+    public static func with(
+        _ options: Options = Options(), database: TestDatabase? = nil,
+        _ body: (TestStack) async throws -> Void
+    ) async throws {
         if options.alone, TestPermits.reservation == nil {
             try await TestPermits.shared.alone { try await with(options, database: database, body) }
             return
@@ -133,9 +138,10 @@ public struct TestStack: Sendable {
             let keys = APIKeyStore(client: database.app)
             let reader = try await keys.create(name: "reader", scopes: [.journeysRead, .humanTokenRead]).plaintext
             let reporter = try await keys.create(name: "reporter", scopes: [.reportsRead]).plaintext
-            return TestStack(database: database, local: local, clock: clock, options: options,
-                             client: TestClient(router: local.service.router), writer: local.apiKey, reader: reader,
-                             reporter: reporter, projections: ProjectionRunner(client: database.projector))
+            return TestStack(
+                database: database, local: local, clock: clock, options: options,
+                client: TestClient(router: local.service.router), writer: local.apiKey, reader: reader,
+                reporter: reporter, projections: ProjectionRunner(client: database.projector))
         } catch {
             await local.stop()
             throw error

@@ -33,8 +33,9 @@ public enum TestTemplate {
         let admin = try PostgresClient(url: status.superuserURL, configuration: .init(maxConnections: 1))
         defer { admin.close() }
         try await admin.withConnection { connection in
-            try connection.execute(unsafeSQL: JourneyTestingStatements.copyDatabase(
-                database, template: name, owner: EmbeddedPostgres.ownerRole))
+            try connection.execute(
+                unsafeSQL: JourneyTestingStatements.copyDatabase(
+                    database, template: name, owner: EmbeddedPostgres.ownerRole))
         }
     }
 
@@ -55,8 +56,9 @@ public enum TestTemplate {
         }
         do {
             if !exists {
-                let owner = try PostgresClient(url: status.url(user: EmbeddedPostgres.ownerRole, database: name),
-                                               configuration: .init(maxConnections: 1))
+                let owner = try PostgresClient(
+                    url: status.url(user: EmbeddedPostgres.ownerRole, database: name),
+                    configuration: .init(maxConnections: 1))
                 defer { owner.close() }
                 _ = try await Migrator().migrate(owner)
             }

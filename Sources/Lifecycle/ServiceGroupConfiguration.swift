@@ -23,10 +23,12 @@ public struct ServiceGroupConfiguration: Sendable {
         /// How long the group waits for the service to stop once cancelled. Default 30 s.
         public var gracefulShutdownTimeout: Duration
 
-        public init(service: any Service, name: String? = nil,
-                    successTerminationBehavior: TerminationBehavior = .gracefullyShutdownGroup,
-                    failureTerminationBehavior: TerminationBehavior = .gracefullyShutdownGroup,
-                    gracefulShutdownTimeout: Duration = .seconds(30)) {
+        public init(
+            service: any Service, name: String? = nil,
+            successTerminationBehavior: TerminationBehavior = .gracefullyShutdownGroup,
+            failureTerminationBehavior: TerminationBehavior = .gracefullyShutdownGroup,
+            gracefulShutdownTimeout: Duration = .seconds(30)
+        ) {
             self.service = service
             self.name = name ?? String(describing: type(of: service))
             self.successTerminationBehavior = successTerminationBehavior

@@ -34,8 +34,9 @@ public struct Migrator: Sendable {
                     guard try Self.appliedChecksums(connection)[file.name] == nil else { return false }
                     do {
                         try connection.execute(unsafeSQL: file.sql)
-                        try connection.query(MigrationsStatements.recordApplied(
-                            version: file.version ?? 0, name: file.name, checksum: file.checksum))
+                        try connection.query(
+                            MigrationsStatements.recordApplied(
+                                version: file.version ?? 0, name: file.name, checksum: file.checksum))
                     } catch let error as PostgresError {
                         throw MigrationError(.migrationFailed, "\(file.name) failed and was rolled back: \(error.message)")
                     }
@@ -87,8 +88,10 @@ public struct Migrator: Sendable {
     static func checkUnchanged(_ files: [MigrationFile], applied: [String: String]) throws {
         for file in files {
             if let checksum = applied[file.name], checksum != file.checksum {
-                throw MigrationError(.checksumMismatch,
-                    "\(file.name) was changed after it was applied (checksum \(checksum.prefix(12)) in the database, \(file.checksum.prefix(12)) now); add a new migration instead")
+                throw MigrationError(
+                    .checksumMismatch,
+                    "\(file.name) was changed after it was applied (checksum \(checksum.prefix(12)) in the database, \(file.checksum.prefix(12)) now); add a new migration instead"
+                )
             }
         }
     }

@@ -50,8 +50,9 @@ public enum RoleCatalog {
         for (i, role) in result.enumerated() { index[role.name] = i }
         for row in try await client.query(MigrationsStatements.relationPrivileges(list)) {
             guard let i = index[try row.decode(0, as: String.self)] else { continue }
-            let relation = Relation(name: try row.decode(1), kind: try row.decode(2),
-                                    privileges: try row.decode(3), columns: try row.decode(4))
+            let relation = Relation(
+                name: try row.decode(1), kind: try row.decode(2),
+                privileges: try row.decode(3), columns: try row.decode(4))
             if !relation.privileges.isEmpty || !relation.columns.isEmpty { result[i].relations.append(relation) }
         }
         for row in try await client.query(MigrationsStatements.definerFunctions(list)) {

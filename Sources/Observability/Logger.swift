@@ -26,8 +26,10 @@ public struct Logger: Sendable {
     public var metadata: [String: String]
     private let sink: Sink
 
-    public init(label: String, logLevel: Level = .info, metadata: [String: String] = [:],
-                sink: @escaping Sink = Logger.standardError) {
+    public init(
+        label: String, logLevel: Level = .info, metadata: [String: String] = [:],
+        sink: @escaping Sink = Logger.standardError
+    ) {
         self.label = label
         self.logLevel = logLevel
         self.metadata = metadata

@@ -25,8 +25,10 @@ public final class MetricsRegistry: Sendable {
     }
 
     /// Records one observation in a histogram with `buckets` (upper bounds, ascending).
-    public func observe(_ name: String, help: String, labels: [String: String] = [:], value: Double,
-                        buckets: [Double] = MetricFamily.defaultBuckets) {
+    public func observe(
+        _ name: String, help: String, labels: [String: String] = [:], value: Double,
+        buckets: [Double] = MetricFamily.defaultBuckets
+    ) {
         update(name, help: help, kind: .histogram(buckets)) { $0.observe(value, labels: labels) }
     }
 

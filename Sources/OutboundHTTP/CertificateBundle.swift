@@ -43,7 +43,7 @@ public struct CertificateBundle: Sendable, Equatable {
             while let certificate = PEM_read_bio_X509(bio, nil, nil, nil) {
                 certificates.append(certificate)
             }
-            ERR_clear_error()   // the read past the last one leaves "no start line"
+            ERR_clear_error()  // the read past the last one leaves "no start line"
             return certificates
         }
     }

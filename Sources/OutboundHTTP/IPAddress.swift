@@ -70,11 +70,13 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         guard bytes.count == 16 else { return nil }
         let head = bytes.prefix(12)
         if head.elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff])
-            || head.elementsEqual([0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0]) {
+            || head.elementsEqual([0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0])
+        {
             return IPAddress(bytes: Array(bytes.suffix(4)))
         }
         if head.allSatisfy({ $0 == 0 }), bytes[12..<16].contains(where: { $0 != 0 }),
-           !bytes[12..<15].allSatisfy({ $0 == 0 }) || bytes[15] > 1 {
+            !bytes[12..<15].allSatisfy({ $0 == 0 }) || bytes[15] > 1
+        {
             return IPAddress(bytes: Array(bytes.suffix(4)))
         }
         if bytes[0] == 0x20, bytes[1] == 0x02 {

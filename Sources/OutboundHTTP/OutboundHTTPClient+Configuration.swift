@@ -14,8 +14,10 @@ extension OutboundHTTPClient {
         /// Certificates trusted for `https` besides the system's store (a private CA); none by default.
         public var trustedCertificates: CertificateBundle?
 
-        public init(timeout: TimeInterval = 15, connectTimeout: TimeInterval = 5, maxResponseBytes: Int = 64 << 10,
-                    maxHeadBytes: Int = 32 << 10, trustedCertificates: CertificateBundle? = nil) {
+        public init(
+            timeout: TimeInterval = 15, connectTimeout: TimeInterval = 5, maxResponseBytes: Int = 64 << 10,
+            maxHeadBytes: Int = 32 << 10, trustedCertificates: CertificateBundle? = nil
+        ) {
             self.timeout = timeout
             self.connectTimeout = connectTimeout
             self.maxResponseBytes = maxResponseBytes

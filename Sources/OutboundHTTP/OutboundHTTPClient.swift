@@ -37,15 +37,19 @@ public final class OutboundHTTPClient: Sendable {
     ///
     /// Throws `invalid_request`, `connect_failed` (each address's reason), `tls_failed`,
     /// `timed_out`, `connection_lost`, `malformed_response` or `cancelled`.
-    public func send(_ request: OutboundHTTPRequest, to addresses: [IPAddress]) async throws(OutboundHTTPError) -> OutboundHTTPResponse {
+    public func send(_ request: OutboundHTTPRequest, to addresses: [IPAddress]) async throws(OutboundHTTPError)
+        -> OutboundHTTPResponse
+    {
         let target = try request.target()
         let bytes = try request.serialized(for: target)
         guard !addresses.isEmpty else { throw OutboundHTTPError(.invalidRequest, "no address to connect to for \(target.host)") }
         let cancel = try CancelSignal()
-        let exchange = Exchange(target: target, bytes: bytes, addresses: addresses, configuration: configuration, tls: tls,
-                                cancel: cancel, bodyless: request.method.uppercased() == "HEAD")
+        let exchange = Exchange(
+            target: target, bytes: bytes, addresses: addresses, configuration: configuration, tls: tls,
+            cancel: cancel, bodyless: request.method.uppercased() == "HEAD")
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<OutboundHTTPResponse, OutboundHTTPError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<OutboundHTTPResponse, OutboundHTTPError>, Never>) in
                 let thread = Thread { continuation.resume(returning: exchange.run()) }
                 thread.stackSize = 1 << 20
                 thread.start()
@@ -61,7 +65,8 @@ public final class OutboundHTTPClient: Sendable {
     /// call ``send(_:to:)``.
     public func send(_ request: OutboundHTTPRequest) async throws(OutboundHTTPError) -> OutboundHTTPResponse {
         let host = try request.target().host
-        let addresses = if let literal = IPAddress(hostLiteral: host) { [literal] } else { try await SystemResolver.addresses(of: host) }
+        let addresses =
+            if let literal = IPAddress(hostLiteral: host) { [literal] } else { try await SystemResolver.addresses(of: host) }
         return try await send(request, to: addresses)
     }
 }

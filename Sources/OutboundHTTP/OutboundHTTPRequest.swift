@@ -37,7 +37,8 @@ public struct OutboundHTTPRequest: Sendable {
     /// The target; `invalid_request` when the URL is not one this client sends to.
     func target() throws(OutboundHTTPError) -> Target {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else {
             throw OutboundHTTPError(.invalidRequest, "only http and https URLs are sent")
         }
         guard var host = components.host, !host.isEmpty else { throw OutboundHTTPError(.invalidRequest, "the URL has no host") }

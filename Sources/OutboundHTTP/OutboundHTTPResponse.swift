@@ -16,8 +16,10 @@ public struct OutboundHTTPResponse: Sendable {
     /// The address that answered.
     public var address: IPAddress
 
-    public init(status: Int, reason: String = "", headers: [OutboundHTTPHeader] = [], body: Data = Data(),
-                bodyTruncated: Bool = false, address: IPAddress) {
+    public init(
+        status: Int, reason: String = "", headers: [OutboundHTTPHeader] = [], body: Data = Data(),
+        bodyTruncated: Bool = false, address: IPAddress
+    ) {
         self.status = status
         self.reason = reason
         self.headers = headers

@@ -78,7 +78,7 @@ struct ResponseParser {
                     guard available <= maxHeadBytes else {
                         throw OutboundHTTPError(.malformedResponse, "the answer's head is over \(maxHeadBytes) bytes")
                     }
-                    headResume = scan.resume - offset   // the defer drops `offset` bytes
+                    headResume = scan.resume - offset  // the defer drops `offset` bytes
                     return .needMore
                 }
                 headResume = 0
@@ -144,8 +144,10 @@ struct ResponseParser {
             state = .complete
             return .complete
         case .head:
-            throw OutboundHTTPError(.connectionLost, pending.isEmpty && head == nil
-                ? "the connection closed before an answer" : "the connection closed in the middle of the answer's head")
+            throw OutboundHTTPError(
+                .connectionLost,
+                pending.isEmpty && head == nil
+                    ? "the connection closed before an answer" : "the connection closed in the middle of the answer's head")
         default:
             throw OutboundHTTPError(.connectionLost, "the connection closed before the answer's body ended")
         }
@@ -178,7 +180,8 @@ struct ResponseParser {
             .map { $0.trimmingCharacters(in: .whitespaces) }
         guard let first = lengths.first else { return .untilClose }
         guard let length = Int(first), length >= 0, first.utf8.allSatisfy({ (48...57).contains($0) }),
-              lengths.allSatisfy({ $0 == first }) else {
+            lengths.allSatisfy({ $0 == first })
+        else {
             throw OutboundHTTPError(.malformedResponse, "the answer's Content-Length is invalid")
         }
         if length == 0 { return .complete }
@@ -210,7 +213,8 @@ struct ResponseParser {
 
     /// A line ending in LF (its CR dropped) starting at `start`: its range and the index after
     /// it; nil when incomplete; `malformed_response` when longer than `limit`.
-    static func line(in bytes: [UInt8], from start: Int, limit: Int) throws(OutboundHTTPError) -> (range: Range<Int>, next: Int)? {
+    static func line(in bytes: [UInt8], from start: Int, limit: Int) throws(OutboundHTTPError) -> (range: Range<Int>, next: Int)?
+    {
         let end = min(bytes.count, start + limit + 2)
         guard let newline = bytes[start..<end].firstIndex(of: UInt8(ascii: "\n")) else {
             guard bytes.count - start <= limit + 1 else {
@@ -226,7 +230,8 @@ struct ResponseParser {
     static func chunkSize(_ line: ArraySlice<UInt8>) throws(OutboundHTTPError) -> Int {
         let digits = line.prefix { $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: " ") && $0 != 0x09 }
         guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16), size >= 0,
-              digits.allSatisfy({ (48...57).contains($0) || (65...70).contains($0 & 0xdf) }) else {
+            digits.allSatisfy({ (48...57).contains($0) || (65...70).contains($0 & 0xdf) })
+        else {
             throw OutboundHTTPError(.malformedResponse, "a chunk size of the answer is not hexadecimal")
         }
         return size
@@ -251,7 +256,8 @@ struct ResponseParser {
                 continue
             }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-                  line[..<colon].allSatisfy(OutboundHTTPRequest.isTokenByte) else {
+                line[..<colon].allSatisfy(OutboundHTTPRequest.isTokenByte)
+            else {
                 throw OutboundHTTPError(.malformedResponse, "a header line of the answer is not name: value")
             }
             let name = String(decoding: line[..<colon], as: UTF8.self)
@@ -266,7 +272,8 @@ struct ResponseParser {
         let text = Array(line)
         let prefix = Array("HTTP/1.".utf8)
         guard text.count >= 12, text.starts(with: prefix), (48...57).contains(text[7]), text[8] == UInt8(ascii: " "),
-              text[9...11].allSatisfy({ (48...57).contains($0) }), text.count == 12 || text[12] == UInt8(ascii: " ") else {
+            text[9...11].allSatisfy({ (48...57).contains($0) }), text.count == 12 || text[12] == UInt8(ascii: " ")
+        else {
             throw OutboundHTTPError(.malformedResponse, "the answer is not HTTP/1.x")
         }
         let status = Int(String(decoding: text[9...11], as: UTF8.self))!

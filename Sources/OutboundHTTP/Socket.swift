@@ -33,8 +33,10 @@ final class Socket: Transport {
     }
 
     /// Connects to `address`; `connect_failed` with the system's reason, `timed_out` past `deadline`.
-    static func connect(to address: IPAddress, port: UInt16, until deadline: ContinuousClock.Instant,
-                        cancel: CancelSignal) throws(OutboundHTTPError) -> Socket {
+    static func connect(
+        to address: IPAddress, port: UInt16, until deadline: ContinuousClock.Instant,
+        cancel: CancelSignal
+    ) throws(OutboundHTTPError) -> Socket {
         let family = address.isIPv4 ? AF_INET : AF_INET6
         #if os(Linux)
         let descriptor = socket(family, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
@@ -87,7 +89,9 @@ final class Socket: Transport {
     }
 
     /// Reads what is there (waiting for something), 0 at the connection's end.
-    func read(into buffer: UnsafeMutableRawBufferPointer, until deadline: ContinuousClock.Instant) throws(OutboundHTTPError) -> Int {
+    func read(into buffer: UnsafeMutableRawBufferPointer, until deadline: ContinuousClock.Instant) throws(OutboundHTTPError)
+        -> Int
+    {
         while true {
             let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
             if count >= 0 { return count }
@@ -101,8 +105,10 @@ final class Socket: Transport {
 
     /// Waits until `events` may proceed; `cancelled` when the signal fires, `timed_out` past `deadline`.
     func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws(OutboundHTTPError) {
-        var watched = [pollfd(fd: descriptor, events: events, revents: 0),
-                       pollfd(fd: cancel.readEnd, events: Int16(POLLIN), revents: 0)]
+        var watched = [
+            pollfd(fd: descriptor, events: events, revents: 0),
+            pollfd(fd: cancel.readEnd, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             if cancel.isFired { throw OutboundHTTPError(.cancelled, "the request was cancelled") }
             let timeout = Self.milliseconds(until: deadline)
@@ -126,8 +132,10 @@ final class Socket: Transport {
         return Int32(clamping: milliseconds)
     }
 
-    static func withSocketAddress<Result>(_ address: IPAddress, port: UInt16,
-                                          _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+    static func withSocketAddress<Result>(
+        _ address: IPAddress, port: UInt16,
+        _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
+    ) -> Result {
         if address.isIPv4 {
             var socketAddress = sockaddr_in()
             socketAddress.sin_family = sa_family_t(AF_INET)

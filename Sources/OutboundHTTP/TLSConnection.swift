@@ -93,7 +93,9 @@ final class TLSConnection: Transport {
         }
     }
 
-    func read(into destination: UnsafeMutableRawBufferPointer, until deadline: ContinuousClock.Instant) throws(OutboundHTTPError) -> Int {
+    func read(into destination: UnsafeMutableRawBufferPointer, until deadline: ContinuousClock.Instant) throws(OutboundHTTPError)
+        -> Int
+    {
         while true {
             ERR_clear_error()
             let count = SSL_read(ssl, destination.baseAddress, Int32(clamping: destination.count))

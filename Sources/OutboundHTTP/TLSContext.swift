@@ -16,7 +16,7 @@ final class TLSContext: @unchecked Sendable {
         _ = SSL_CTX_set_default_verify_paths(context)
         if let bundle, let store = SSL_CTX_get_cert_store(context) {
             for certificate in bundle.certificates() {
-                _ = X509_STORE_add_cert(store, certificate)   // a duplicate is refused, harmlessly
+                _ = X509_STORE_add_cert(store, certificate)  // a duplicate is refused, harmlessly
                 X509_free(certificate)
             }
         }

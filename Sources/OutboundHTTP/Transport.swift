@@ -4,5 +4,6 @@ protocol Transport: AnyObject {
     /// Sends every byte of `bytes` before `deadline`.
     func write(_ bytes: [UInt8], until deadline: ContinuousClock.Instant) throws(OutboundHTTPError)
     /// Reads what is there, waiting until `deadline` for something; 0 at the connection's end.
-    func read(into buffer: UnsafeMutableRawBufferPointer, until deadline: ContinuousClock.Instant) throws(OutboundHTTPError) -> Int
+    func read(into buffer: UnsafeMutableRawBufferPointer, until deadline: ContinuousClock.Instant) throws(OutboundHTTPError)
+        -> Int
 }

@@ -72,8 +72,10 @@ public struct JourneyWebhookEventType: RawRepresentable, Sendable, Hashable, Com
         for entry in entries {
             let type = Self(rawValue: entry.lowercased())
             guard all.contains(type) else {
-                throw WebhookError(.invalidArgument, "events: unknown event type '\(entry)' (known: "
-                                   + all.map(\.rawValue).joined(separator: ", ") + ", or all)")
+                throw WebhookError(
+                    .invalidArgument,
+                    "events: unknown event type '\(entry)' (known: "
+                        + all.map(\.rawValue).joined(separator: ", ") + ", or all)")
             }
             if !types.contains(type) { types.append(type) }
         }

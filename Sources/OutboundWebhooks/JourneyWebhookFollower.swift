@@ -43,15 +43,18 @@ public final class JourneyWebhookFollower: Sendable {
     private let follower: LogFollower
 
     /// `client` must connect as `journeys_projector` (or the schema owner); `now` stamps the queued deliveries.
-    public init(client: PostgresClient, configuration: Configuration = Configuration(),
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        client: PostgresClient, configuration: Configuration = Configuration(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.client = client
         self.configuration = configuration
         self.now = now
         follower = LogFollower(
             client: client, checkpoint: .stored(name: Self.name),
-            configuration: .init(batchSize: configuration.batchSize, pollInterval: configuration.pollInterval,
-                                 listen: configuration.listen)
+            configuration: .init(
+                batchSize: configuration.batchSize, pollInterval: configuration.pollInterval,
+                listen: configuration.listen)
         ) { events, connection in
             _ = try Self.enqueue(endings: events, now: now(), on: connection)
         }
@@ -101,13 +104,18 @@ public final class JourneyWebhookFollower: Sendable {
         var enqueued = 0
         for step in steps {
             guard let start = starts[step.streamName.rawValue], let apiKeyID = start.apiKeyID,
-                  let wanted = subscriptions[apiKeyID] else { continue }
+                let wanted = subscriptions[apiKeyID]
+            else { continue }
             let event = try JourneyEvent(type: step.type, text: step.data.text)
             guard let type = JourneyWebhookEventType.of(event), wanted.contains(type) else { continue }
-            guard let journeyID = step.streamName.journeyID, let message = try JourneyWebhookMessage(event: event, eventID: step.id, journeyID: journeyID,
-                                                          started: start.event) else { continue }
-            enqueued += try WebhookOutbox.enqueue(apiKeyID: apiKeyID, messageID: message.messageID, type: message.type,
-                                                  payload: message.payload, now: now, on: connection)
+            guard let journeyID = step.streamName.journeyID,
+                let message = try JourneyWebhookMessage(
+                    event: event, eventID: step.id, journeyID: journeyID,
+                    started: start.event)
+            else { continue }
+            enqueued += try WebhookOutbox.enqueue(
+                apiKeyID: apiKeyID, messageID: message.messageID, type: message.type,
+                payload: message.payload, now: now, on: connection)
         }
         return enqueued
     }
@@ -117,7 +125,8 @@ public final class JourneyWebhookFollower: Sendable {
     /// Two reads per batch with endings, whatever their number: the streams' first events from the
     /// log, then the ids of the keys their actors name (`api-key:<prefix>`) from access control.
     static func startsOf(_ streams: [String], on connection: PostgresConnection) throws
-        -> [String: (event: JourneyStarted, apiKeyID: UUID?)] {
+        -> [String: (event: JourneyStarted, apiKeyID: UUID?)]
+    {
         let firsts = try EventStore.firstEvents(of: streams.map(StreamName.init), on: connection)
             .filter { $0.type == JourneyStarted.eventType }
         let prefixes = firsts.compactMap { keyPrefix(ofActor: $0.metadata.actor) }

@@ -26,25 +26,30 @@ public struct JourneyWebhookMessage: Sendable, Equatable {
     /// `started`; nil for an event that ``JourneyWebhookEventType/of(_:)`` does not send.
     public init?(event: JourneyEvent, eventID: UUID, journeyID: String, started: JourneyStarted?) throws {
         guard let type = JourneyWebhookEventType.of(event) else { return nil }
-        var data = MessageData(journeyId: journeyID, attempt: event.attempt, environment: started?.environment.rawValue,
-                               clientReference: started?.clientReference, occurredAt: event.occurredAt)
+        var data = MessageData(
+            journeyId: journeyID, attempt: event.attempt, environment: started?.environment.rawValue,
+            clientReference: started?.clientReference, occurredAt: event.occurredAt)
         switch event {
         case .captureOpened(let opened):
             data.superseded = opened.superseded
         case .attemptFailed(let failed):
-            data.reason = Reason(kind: failed.reason.kind.rawValue, sdkCode: failed.reason.sdkCode?.rawValue,
-                                 detail: failed.reason.detail)
+            data.reason = Reason(
+                kind: failed.reason.kind.rawValue, sdkCode: failed.reason.sdkCode?.rawValue,
+                detail: failed.reason.detail)
             data.retryAt = .some(failed.retryAt)
         case .attemptReplaced(let replaced):
             data.replacedBy = replaced.replacedBy
-            data.reason = Reason(kind: replaced.reason.rawValue, sdkCode: nil,
-                                 detail: replaced.reason == .newCapture ? "the app asked for a new capture"
-                                     : "the token was about to expire")
+            data.reason = Reason(
+                kind: replaced.reason.rawValue, sdkCode: nil,
+                detail: replaced.reason == .newCapture
+                    ? "the app asked for a new capture"
+                    : "the token was about to expire")
         case .journeyCompleted(let completed):
             data.outcome = completed.outcome.rawValue
         case .journeyAbandoned(let abandoned):
-            data.reason = Reason(kind: abandoned.reason.kind.rawValue, sdkCode: abandoned.reason.sdkCode?.rawValue,
-                                 detail: abandoned.reason.detail)
+            data.reason = Reason(
+                kind: abandoned.reason.kind.rawValue, sdkCode: abandoned.reason.sdkCode?.rawValue,
+                detail: abandoned.reason.detail)
         default:
             break
         }

@@ -24,8 +24,10 @@ public struct OutboundWebhookService: Sendable {
         /// Claims, timeouts and retries; ``WebhookDispatcher/Configuration`` defaults (retries over ≥ 72 h).
         public var dispatcher: WebhookDispatcher.Configuration
 
-        public init(follower: JourneyWebhookFollower.Configuration = .init(),
-                    dispatcher: WebhookDispatcher.Configuration = .init()) {
+        public init(
+            follower: JourneyWebhookFollower.Configuration = .init(),
+            dispatcher: WebhookDispatcher.Configuration = .init()
+        ) {
             self.follower = follower
             self.dispatcher = dispatcher
         }
@@ -41,14 +43,17 @@ public struct OutboundWebhookService: Sendable {
     ///   - app: the application-role client, for the dispatcher.
     ///   - sealer: opens the endpoints' sealed secrets.
     ///   - now: the clock; `random`: uniform in [0, 1), for retry jitter.
-    public init(owner: PostgresClient, app: PostgresClient, sealer: WebhookSecretSealer,
-                configuration: Configuration = Configuration(),
-                now: @escaping @Sendable () -> Date = { Date() },
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+    public init(
+        owner: PostgresClient, app: PostgresClient, sealer: WebhookSecretSealer,
+        configuration: Configuration = Configuration(),
+        now: @escaping @Sendable () -> Date = { Date() },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
         self.configuration = configuration
         self.follower = JourneyWebhookFollower(client: owner, configuration: configuration.follower, now: now)
-        self.dispatcher = WebhookDispatcher(client: app, sealer: sealer, configuration: configuration.dispatcher,
-                                            now: now, random: random)
+        self.dispatcher = WebhookDispatcher(
+            client: app, sealer: sealer, configuration: configuration.dispatcher,
+            now: now, random: random)
     }
 
     /// Runs the follower and the dispatcher until cancelled.

@@ -18,8 +18,10 @@ enum OutboundWebhooksStatements {
         NOT EXISTS (SELECT 1 FROM api_keys k WHERE k.id = e.api_key_id AND k.revoked_at IS NOT NULL)
         """
 
-    static func insertEndpoint(id: UUID, apiKeyID: UUID, url: String, sealedSecret: Data, keyID: String,
-                               eventTypes: [String]?, createdAt: Date) -> PostgresQuery {
+    static func insertEndpoint(
+        id: UUID, apiKeyID: UUID, url: String, sealedSecret: Data, keyID: String,
+        eventTypes: [String]?, createdAt: Date
+    ) -> PostgresQuery {
         """
         INSERT INTO webhook_endpoints (id, api_key_id, url, secret_sealed, secret_key_id, event_types, created_at)
         VALUES (\(id), \(apiKeyID), \(url), \(sealedSecret), \(keyID), \(NullableBind(eventTypes))::text[], \(createdAt))

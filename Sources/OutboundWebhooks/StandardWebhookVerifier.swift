@@ -21,8 +21,9 @@ public struct StandardWebhookVerifier: Sendable {
             headers.first { $0.key.lowercased() == name }?.value
         }
         guard let id = header(StandardWebhookSigner.idHeader),
-              let timestampText = header(StandardWebhookSigner.timestampHeader),
-              let signatures = header(StandardWebhookSigner.signatureHeader) else {
+            let timestampText = header(StandardWebhookSigner.timestampHeader),
+            let signatures = header(StandardWebhookSigner.signatureHeader)
+        else {
             throw WebhookVerificationError(.missingHeaders)
         }
         guard let timestamp = Int64(timestampText) else { throw WebhookVerificationError(.invalidTimestamp) }

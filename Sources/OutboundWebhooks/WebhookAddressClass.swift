@@ -41,17 +41,18 @@ public enum WebhookAddressClass: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Most specific first: metadata lies inside link-local and unique-local blocks.
-    static let table: [(IPNetwork, WebhookAddressClass)] = ([
-        ("169.254.169.254/32", .metadata), ("fd00:ec2::254/128", .metadata),
-        ("0.0.0.0/8", .unspecified), ("::/128", .unspecified),
-        ("127.0.0.0/8", .loopback), ("::1/128", .loopback),
-        ("10.0.0.0/8", .private), ("172.16.0.0/12", .private), ("192.168.0.0/16", .private),
-        ("100.64.0.0/10", .private), ("fc00::/7", .private),
-        ("169.254.0.0/16", .linkLocal), ("fe80::/10", .linkLocal),
-        ("224.0.0.0/4", .reserved), ("240.0.0.0/4", .reserved), ("ff00::/8", .reserved),
-        ("192.0.0.0/24", .special), ("192.0.2.0/24", .special), ("198.51.100.0/24", .special),
-        ("203.0.113.0/24", .special), ("198.18.0.0/15", .special), ("192.88.99.0/24", .special),
-        ("2001::/23", .special), ("2001:db8::/32", .special), ("3fff::/20", .special), ("100::/64", .special),
-        ("64:ff9b:1::/48", .special),
-    ] as [(String, WebhookAddressClass)]).map { (IPNetwork($0.0)!, $0.1) }
+    static let table: [(IPNetwork, WebhookAddressClass)] =
+        ([
+            ("169.254.169.254/32", .metadata), ("fd00:ec2::254/128", .metadata),
+            ("0.0.0.0/8", .unspecified), ("::/128", .unspecified),
+            ("127.0.0.0/8", .loopback), ("::1/128", .loopback),
+            ("10.0.0.0/8", .private), ("172.16.0.0/12", .private), ("192.168.0.0/16", .private),
+            ("100.64.0.0/10", .private), ("fc00::/7", .private),
+            ("169.254.0.0/16", .linkLocal), ("fe80::/10", .linkLocal),
+            ("224.0.0.0/4", .reserved), ("240.0.0.0/4", .reserved), ("ff00::/8", .reserved),
+            ("192.0.0.0/24", .special), ("192.0.2.0/24", .special), ("198.51.100.0/24", .special),
+            ("203.0.113.0/24", .special), ("198.18.0.0/15", .special), ("192.88.99.0/24", .special),
+            ("2001::/23", .special), ("2001:db8::/32", .special), ("3fff::/20", .special), ("100::/64", .special),
+            ("64:ff9b:1::/48", .special),
+        ] as [(String, WebhookAddressClass)]).map { (IPNetwork($0.0)!, $0.1) }
 }

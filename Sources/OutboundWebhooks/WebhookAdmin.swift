@@ -15,9 +15,11 @@ public struct WebhookAdmin: Sendable {
     public let destinations: WebhookDestinationPolicy
     private let now: @Sendable () -> Date
 
-    public init(client: PostgresClient, sealer: WebhookSecretSealer,
-                destinations: WebhookDestinationPolicy = WebhookDestinationPolicy(),
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        client: PostgresClient, sealer: WebhookSecretSealer,
+        destinations: WebhookDestinationPolicy = WebhookDestinationPolicy(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.client = client
         self.sealer = sealer
         self.destinations = destinations
@@ -46,8 +48,10 @@ public struct WebhookAdmin: Sendable {
     ///
     /// Throws `key_not_found` (no such key in the tenant), `key_revoked`, `invalid_argument` (the
     /// URL) or `destination_refused` (an IP-literal host the tenant's policy refuses).
-    public func create(tenant: String, apiKeyID: UUID, url: String,
-                       eventTypes: [JourneyWebhookEventType]?) async throws -> (endpoint: WebhookEndpoint, secret: WebhookSecret) {
+    public func create(
+        tenant: String, apiKeyID: UUID, url: String,
+        eventTypes: [JourneyWebhookEventType]?
+    ) async throws -> (endpoint: WebhookEndpoint, secret: WebhookSecret) {
         let policy = destinations.forTenant(tenant)
         let url = try WebhookURL.validate(url)
         try policy.checkRegistration(url: url)
@@ -60,8 +64,9 @@ public struct WebhookAdmin: Sendable {
                 throw WebhookError(.keyRevoked, "API key \(apiKeyID.uuidString.lowercased()) is revoked")
             }
             let secret = WebhookSecret.generate()
-            let id = try WebhookEndpoints.create(apiKeyID: apiKeyID, url: url, secret: secret, sealer: sealer,
-                                                 eventTypes: eventTypes, destinations: policy, now: now, on: connection)
+            let id = try WebhookEndpoints.create(
+                apiKeyID: apiKeyID, url: url, secret: secret, sealer: sealer,
+                eventTypes: eventTypes, destinations: policy, now: now, on: connection)
             return (try Self.find(id, tenant: tenant, on: connection), secret)
         }
     }
@@ -84,8 +89,10 @@ public struct WebhookAdmin: Sendable {
         try await client.transaction { connection in
             let endpoint = try Self.find(id, tenant: tenant, on: connection)
             guard !endpoint.keyRevoked else {
-                throw WebhookError(.keyRevoked, "the endpoint's API key (\(endpoint.apiKeyPrefix)) is revoked; "
-                                   + "register the endpoint under an active key")
+                throw WebhookError(
+                    .keyRevoked,
+                    "the endpoint's API key (\(endpoint.apiKeyPrefix)) is revoked; "
+                        + "register the endpoint under an active key")
             }
             guard endpoint.secretKeyID != nil else {
                 throw WebhookError(.secretMissing, "the endpoint has no secret; set it again with 'journeys webhooks set'")
@@ -96,8 +103,10 @@ public struct WebhookAdmin: Sendable {
     }
 
     /// Up to `limit` deliveries of endpoint `id` of `tenant`, newest first, older than `before`.
-    public func deliveries(endpoint id: UUID, tenant: String, before: (createdAt: Date, id: UUID)?,
-                           limit: Int) async throws -> DeliveryPage {
+    public func deliveries(
+        endpoint id: UUID, tenant: String, before: (createdAt: Date, id: UUID)?,
+        limit: Int
+    ) async throws -> DeliveryPage {
         try await client.transaction { connection in
             _ = try Self.find(id, tenant: tenant, on: connection)
             let rows = try connection.query(OutboundWebhooksStatements.endpointDeliveries(id, before: before, limit: limit + 1))

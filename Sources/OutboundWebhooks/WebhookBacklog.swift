@@ -22,7 +22,8 @@ public struct WebhookBacklog: Sendable, Equatable {
         guard let row = try await client.query(OutboundWebhooksStatements.backlog).first else {
             return WebhookBacklog(pending: 0, failing: 0, oldestQueuedAt: nil)
         }
-        return WebhookBacklog(pending: try row.decode(0), failing: try row.decode(1), oldestQueuedAt: try row.decode(2),
-                              autoDisabled: try row.decode(3))
+        return WebhookBacklog(
+            pending: try row.decode(0), failing: try row.decode(1), oldestQueuedAt: try row.decode(2),
+            autoDisabled: try row.decode(3))
     }
 }

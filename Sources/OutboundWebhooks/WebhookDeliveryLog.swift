@@ -21,7 +21,8 @@ public struct WebhookDeliveryLog: Sendable {
     /// The newest `limit` deliveries to the endpoints of key `reference` (id or prefix), newest first.
     ///
     /// Throws `invalid_argument` (bad reference or limit) or `key_not_found`.
-    public func recent(key reference: String, limit: Int = 20) async throws -> (keyID: UUID, deliveries: [WebhookDeliveryRecord]) {
+    public func recent(key reference: String, limit: Int = 20) async throws -> (keyID: UUID, deliveries: [WebhookDeliveryRecord])
+    {
         guard (1...1000).contains(limit) else {
             throw WebhookError(.invalidArgument, "limit must be between 1 and 1000")
         }
@@ -39,17 +40,25 @@ public struct WebhookDeliveryLog: Sendable {
     public func resend(_ id: UUID) async throws -> WebhookDeliveryRecord {
         let now = now()
         return try await client.transaction { connection in
-            guard let original = try connection.query(OutboundWebhooksStatements.delivery(id)).first
-                .map(WebhookDeliveryRecord.init(row:)) else {
+            guard
+                let original = try connection.query(OutboundWebhooksStatements.delivery(id)).first
+                    .map(WebhookDeliveryRecord.init(row:))
+            else {
                 throw WebhookError(.deliveryNotFound, "no webhook delivery has the id \(id.uuidString.lowercased())")
             }
-            if let pending = try connection.query(OutboundWebhooksStatements.pendingDelivery(
-                endpointID: original.endpointID, messageID: original.messageID)).first {
+            if let pending = try connection.query(
+                OutboundWebhooksStatements.pendingDelivery(
+                    endpointID: original.endpointID, messageID: original.messageID)
+            ).first {
                 let pendingID: UUID = try pending.decode("id")
                 let next: Date = try pending.decode("next_attempt_at")
-                let which = pendingID == id ? "it is still pending" : "delivery \(pendingID.uuidString.lowercased()) of the same message is pending"
-                throw WebhookError(.deliveryPending, "cannot resend delivery \(id.uuidString.lowercased()): \(which) "
-                                   + "(next try \(next.formatted(.iso8601)))")
+                let which =
+                    pendingID == id
+                    ? "it is still pending" : "delivery \(pendingID.uuidString.lowercased()) of the same message is pending"
+                throw WebhookError(
+                    .deliveryPending,
+                    "cannot resend delivery \(id.uuidString.lowercased()): \(which) "
+                        + "(next try \(next.formatted(.iso8601)))")
             }
             let newID = UUID()
             try connection.query(OutboundWebhooksStatements.resend(id, id: newID, now: now))

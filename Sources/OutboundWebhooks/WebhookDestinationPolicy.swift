@@ -48,8 +48,9 @@ public struct WebhookDestinationPolicy: Sendable, Equatable {
             } else if !entry.contains("/"), Self.isHostName(entry) {
                 hosts.insert(Self.normalized(entry))
             } else {
-                throw WebhookError(.invalidConfiguration,
-                                   "\(Self.variable): '\(entry)' is not a host name, an IP address or a CIDR block")
+                throw WebhookError(
+                    .invalidConfiguration,
+                    "\(Self.variable): '\(entry)' is not a host name, an IP address or a CIDR block")
             }
         }
         self.init(allowedHosts: hosts, allowedNetworks: networks)
@@ -67,15 +68,17 @@ public struct WebhookDestinationPolicy: Sendable, Equatable {
             if part.isEmpty { continue }
             let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard pieces.count == 2, !pieces[0].isEmpty, !pieces[1].isEmpty else {
-                throw WebhookError(.invalidConfiguration,
-                                   "\(Self.tenantVariable): '\(part.prefix(80))' is not tenant=host,network,...")
+                throw WebhookError(
+                    .invalidConfiguration,
+                    "\(Self.tenantVariable): '\(part.prefix(80))' is not tenant=host,network,...")
             }
             let entries: WebhookDestinationPolicy
             do {
                 entries = try WebhookDestinationPolicy(allowList: pieces[1])
             } catch {
-                throw WebhookError(.invalidConfiguration,
-                                   error.message.replacingOccurrences(of: Self.variable, with: "\(Self.tenantVariable) (\(pieces[0]))"))
+                throw WebhookError(
+                    .invalidConfiguration,
+                    error.message.replacingOccurrences(of: Self.variable, with: "\(Self.tenantVariable) (\(pieces[0]))"))
             }
             var merged = policy.tenantAllowances[pieces[0]] ?? WebhookDestinationPolicy()
             merged.allowedHosts.formUnion(entries.allowedHosts)
@@ -90,8 +93,9 @@ public struct WebhookDestinationPolicy: Sendable, Equatable {
         guard let tenant, let own = tenantAllowances[tenant] else {
             return WebhookDestinationPolicy(allowedHosts: allowedHosts, allowedNetworks: allowedNetworks)
         }
-        return WebhookDestinationPolicy(allowedHosts: allowedHosts.union(own.allowedHosts),
-                                        allowedNetworks: allowedNetworks + own.allowedNetworks)
+        return WebhookDestinationPolicy(
+            allowedHosts: allowedHosts.union(own.allowedHosts),
+            allowedNetworks: allowedNetworks + own.allowedNetworks)
     }
 
     /// Loopback allowed (`127.0.0.0/8`, `::1`), as local receivers and tests need.
@@ -104,7 +108,8 @@ public struct WebhookDestinationPolicy: Sendable, Equatable {
         if allowedHosts.contains(Self.normalized(host)) || allowedNetworks.contains(where: { $0.contains(address) }) {
             return nil
         }
-        let subject = IPAddress(hostLiteral: Self.bare(host)) == nil ? "host \(host) resolves to \(address), " : "host \(address) is "
+        let subject =
+            IPAddress(hostLiteral: Self.bare(host)) == nil ? "host \(host) resolves to \(address), " : "host \(address) is "
         return subject + "\(kind.phrase); outbound webhooks refuse it unless \(Self.variable) names it"
     }
 
@@ -147,9 +152,10 @@ public struct WebhookDestinationPolicy: Sendable, Equatable {
 
     static func isHostName(_ text: String) -> Bool {
         let labels = text.split(separator: ".", omittingEmptySubsequences: false)
-        return text.count <= 253 && labels.allSatisfy { label in
-            !label.isEmpty && label.count <= 63 && label.first != "-" && label.last != "-"
-                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
-        }
+        return text.count <= 253
+            && labels.allSatisfy { label in
+                !label.isEmpty && label.count <= 63 && label.first != "-" && label.last != "-"
+                    && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+            }
     }
 }

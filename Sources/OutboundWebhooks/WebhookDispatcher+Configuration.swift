@@ -61,17 +61,20 @@ extension WebhookDispatcher {
         public static func autoDisableAfter(_ text: String?) throws(WebhookError) -> TimeInterval? {
             guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return defaultAutoDisableAfter }
             guard let seconds = Int(text), seconds >= 0 else {
-                throw WebhookError(.invalidConfiguration, "\(autoDisableVariable) must be whole seconds (0: never), e.g. 259200 for 3 days")
+                throw WebhookError(
+                    .invalidConfiguration, "\(autoDisableVariable) must be whole seconds (0: never), e.g. 259200 for 3 days")
             }
             return seconds == 0 ? nil : TimeInterval(seconds)
         }
 
-        public init(batchSize: Int = 32, requestTimeout: TimeInterval = 15, leaseDuration: TimeInterval = 60,
-                    pollInterval: Duration = .seconds(1), retrySchedule: WebhookRetrySchedule = WebhookRetrySchedule(),
-                    maxRetryAfter: TimeInterval = 86400, destinations: WebhookDestinationPolicy = WebhookDestinationPolicy(),
-                    maxResponseBytes: Int = 64 << 10, autoDisableAfter: TimeInterval? = Configuration.defaultAutoDisableAfter,
-                    connectTimeout: TimeInterval = 5, resolver: HostResolver = .system,
-                    trustedCertificates: CertificateBundle? = nil) {
+        public init(
+            batchSize: Int = 32, requestTimeout: TimeInterval = 15, leaseDuration: TimeInterval = 60,
+            pollInterval: Duration = .seconds(1), retrySchedule: WebhookRetrySchedule = WebhookRetrySchedule(),
+            maxRetryAfter: TimeInterval = 86400, destinations: WebhookDestinationPolicy = WebhookDestinationPolicy(),
+            maxResponseBytes: Int = 64 << 10, autoDisableAfter: TimeInterval? = Configuration.defaultAutoDisableAfter,
+            connectTimeout: TimeInterval = 5, resolver: HostResolver = .system,
+            trustedCertificates: CertificateBundle? = nil
+        ) {
             self.autoDisableAfter = autoDisableAfter
             self.connectTimeout = connectTimeout
             self.resolver = resolver

@@ -34,19 +34,22 @@ public final class WebhookDispatcher: Sendable {
     ///   - now: the clock; defaults to the system clock.
     ///   - random: uniform in [0, 1), for jitter; defaults to the system generator.
     ///   - owner: the lease owner name; defaults to a random id per dispatcher.
-    public init(client: PostgresClient, sealer: WebhookSecretSealer, configuration: Configuration = Configuration(),
-                owner: String = "dispatcher-" + UUID().uuidString.lowercased(),
-                now: @escaping @Sendable () -> Date = { Date() },
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+    public init(
+        client: PostgresClient, sealer: WebhookSecretSealer, configuration: Configuration = Configuration(),
+        owner: String = "dispatcher-" + UUID().uuidString.lowercased(),
+        now: @escaping @Sendable () -> Date = { Date() },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
         self.client = client
         self.sealer = sealer
         self.configuration = configuration
         self.owner = owner
         self.now = now
         self.random = random
-        http = OutboundHTTPClient(configuration: .init(
-            timeout: configuration.requestTimeout, connectTimeout: configuration.connectTimeout,
-            maxResponseBytes: configuration.maxResponseBytes, trustedCertificates: configuration.trustedCertificates))
+        http = OutboundHTTPClient(
+            configuration: .init(
+                timeout: configuration.requestTimeout, connectTimeout: configuration.connectTimeout,
+                maxResponseBytes: configuration.maxResponseBytes, trustedCertificates: configuration.trustedCertificates))
     }
 
     /// Dispatches until cancelled; database errors are retried after the poll interval.
@@ -115,7 +118,9 @@ public final class WebhookDispatcher: Sendable {
         let body = delivery.body
         let timestamp = Int64(now().timeIntervalSince1970.rounded(.down))
         var headers = [OutboundHTTPHeader("Content-Type", "application/json"), OutboundHTTPHeader("User-Agent", Self.userAgent)]
-        for (name, value) in StandardWebhookSigner(secret: secret).headers(id: delivery.messageID, timestamp: timestamp, body: body) {
+        for (name, value) in StandardWebhookSigner(secret: secret).headers(
+            id: delivery.messageID, timestamp: timestamp, body: body)
+        {
             headers.append(OutboundHTTPHeader(name, value))
         }
         let request = OutboundHTTPRequest(method: "POST", url: url, headers: headers, body: body)
@@ -136,8 +141,9 @@ public final class WebhookDispatcher: Sendable {
             case 410: return .gone
             default:
                 let retryAfter = answer.header("Retry-After").flatMap { RetryAfter.parse($0, now: now()) }
-                return .failed(status: answer.status, error: "HTTP \(answer.status)",
-                               retryAfter: retryAfter.map { min($0, configuration.maxRetryAfter) })
+                return .failed(
+                    status: answer.status, error: "HTTP \(answer.status)",
+                    retryAfter: retryAfter.map { min($0, configuration.maxRetryAfter) })
             }
         case .failure(let error):
             return .failed(status: nil, error: "transport error: \(error.message)", retryAfter: nil)
@@ -171,7 +177,8 @@ public final class WebhookDispatcher: Sendable {
                 let reason = "410 Gone"
                 try connection.query(OutboundWebhooksStatements.disableEndpoint(delivery.endpointID, at: now, reason: reason))
                 try connection.query(
-                    OutboundWebhooksStatements.giveUpGone(endpointID: delivery.endpointID, delivery: delivery.id, owner: owner, at: now))
+                    OutboundWebhooksStatements.giveUpGone(
+                        endpointID: delivery.endpointID, delivery: delivery.id, owner: owner, at: now))
             case .failed(let status, let error, let retryAfter):
                 if schedule.shouldGiveUp(attempts: delivery.attempt, createdAt: delivery.createdAt, now: now) {
                     let reason = "gave up after \(delivery.attempt) attempts: \(error)"
@@ -185,8 +192,9 @@ public final class WebhookDispatcher: Sendable {
                 }
                 try connection.query(OutboundWebhooksStatements.endpointFailed(delivery.endpointID, at: now))
                 if let limit = autoDisableAfter {
-                    try connection.query(OutboundWebhooksStatements.autoDisable(
-                        delivery.endpointID, at: now, cutoff: now.addingTimeInterval(-limit), limit: Self.describe(limit)))
+                    try connection.query(
+                        OutboundWebhooksStatements.autoDisable(
+                            delivery.endpointID, at: now, cutoff: now.addingTimeInterval(-limit), limit: Self.describe(limit)))
                 }
             }
         }

@@ -15,9 +15,11 @@ public struct WebhookEndpointStore: Sendable {
     private let now: @Sendable () -> Date
 
     /// `client` may be the application role; `now` stamps creation and disabling.
-    public init(client: PostgresClient, sealer: WebhookSecretSealer,
-                destinations: WebhookDestinationPolicy = WebhookDestinationPolicy(),
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        client: PostgresClient, sealer: WebhookSecretSealer,
+        destinations: WebhookDestinationPolicy = WebhookDestinationPolicy(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.client = client
         self.sealer = sealer
         self.destinations = destinations
@@ -55,8 +57,10 @@ public struct WebhookEndpointStore: Sendable {
     ///
     /// Throws `invalid_argument` (bad URL or reference, revoked key), `destination_refused`
     /// (an IP-literal host ``destinations`` refuses) or `key_not_found`.
-    public func set(key reference: String, url: String, rotateSecret: Bool = false,
-                    events: Subscription = .unchanged) async throws -> SetResult {
+    public func set(
+        key reference: String, url: String, rotateSecret: Bool = false,
+        events: Subscription = .unchanged
+    ) async throws -> SetResult {
         let url = try WebhookURL.validate(url)
         try destinations.checkRegistration(url: url)
         let (sealer, destinations, now) = (sealer, destinations, now())
@@ -64,8 +68,9 @@ public struct WebhookEndpointStore: Sendable {
             let keyID = try Self.lockKey(reference, on: connection)
             if let current = try WebhookEndpoints.list(apiKeyID: keyID, on: connection).first {
                 let secret = rotateSecret || current.secretKeyID == nil ? WebhookSecret.generate() : nil
-                try WebhookEndpoints.update(current.id, url: url, secret: secret, sealer: sealer, destinations: destinations,
-                                            on: connection)
+                try WebhookEndpoints.update(
+                    current.id, url: url, secret: secret, sealer: sealer, destinations: destinations,
+                    on: connection)
                 switch events {
                 case .unchanged: break
                 case .all: try WebhookEndpoints.subscribe(current.id, to: nil, on: connection)
@@ -77,8 +82,9 @@ public struct WebhookEndpointStore: Sendable {
             let secret = WebhookSecret.generate()
             var types: [JourneyWebhookEventType]?
             if case .only(let only) = events { types = only }
-            let id = try WebhookEndpoints.create(apiKeyID: keyID, url: url, secret: secret, sealer: sealer, eventTypes: types,
-                                                 destinations: destinations, now: now, on: connection)
+            let id = try WebhookEndpoints.create(
+                apiKeyID: keyID, url: url, secret: secret, sealer: sealer, eventTypes: types,
+                destinations: destinations, now: now, on: connection)
             let created = try WebhookEndpoints.list(apiKeyID: keyID, on: connection).first { $0.id == id }
             guard let created else { throw WebhookError(.invalidArgument, "endpoint \(id) vanished") }
             return SetResult(endpoint: created, newSecret: secret, created: true)
@@ -108,8 +114,10 @@ public struct WebhookEndpointStore: Sendable {
     // MARK: - Keys
 
     /// The key with this id (UUID) or prefix (8 characters of a-z, 2-7), and whether it is revoked.
-    static func resolveKey(_ reference: String, on connection: PostgresConnection,
-                           lock: Bool = false) throws -> (id: UUID, revoked: Bool) {
+    static func resolveKey(
+        _ reference: String, on connection: PostgresConnection,
+        lock: Bool = false
+    ) throws -> (id: UUID, revoked: Bool) {
         let reference = reference.trimmingCharacters(in: .whitespaces)
         let id = UUID(uuidString: reference)
         let lowered = reference.lowercased()

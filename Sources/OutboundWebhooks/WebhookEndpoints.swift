@@ -10,22 +10,27 @@ public enum WebhookEndpoints {
     /// `destination_refused` for an IP-literal host that `destinations` refuses (the default
     /// policy refuses loopback, private, link-local and metadata addresses).
     @discardableResult
-    public static func create(id: UUID = UUID(), apiKeyID: UUID, url: String, secret: WebhookSecret,
-                              sealer: WebhookSecretSealer, eventTypes: [JourneyWebhookEventType]? = nil,
-                              destinations: WebhookDestinationPolicy = WebhookDestinationPolicy(), now: Date = Date(),
-                              on connection: PostgresConnection) throws -> UUID {
+    public static func create(
+        id: UUID = UUID(), apiKeyID: UUID, url: String, secret: WebhookSecret,
+        sealer: WebhookSecretSealer, eventTypes: [JourneyWebhookEventType]? = nil,
+        destinations: WebhookDestinationPolicy = WebhookDestinationPolicy(), now: Date = Date(),
+        on connection: PostgresConnection
+    ) throws -> UUID {
         let url = try WebhookURL.validate(url)
         try destinations.checkRegistration(url: url)
         let (sealed, keyID) = try sealer.seal(secret, endpointID: id)
-        try connection.query(OutboundWebhooksStatements.insertEndpoint(
-            id: id, apiKeyID: apiKeyID, url: url, sealedSecret: sealed, keyID: keyID,
-            eventTypes: eventTypes?.map(\.rawValue), createdAt: now))
+        try connection.query(
+            OutboundWebhooksStatements.insertEndpoint(
+                id: id, apiKeyID: apiKeyID, url: url, sealedSecret: sealed, keyID: keyID,
+                eventTypes: eventTypes?.map(\.rawValue), createdAt: now))
         return id
     }
 
     /// Points endpoint `id` at `url` and enables it; with `secret`, replaces its secret too.
-    static func update(_ id: UUID, url: String, secret: WebhookSecret?, sealer: WebhookSecretSealer,
-                       destinations: WebhookDestinationPolicy, on connection: PostgresConnection) throws {
+    static func update(
+        _ id: UUID, url: String, secret: WebhookSecret?, sealer: WebhookSecretSealer,
+        destinations: WebhookDestinationPolicy, on connection: PostgresConnection
+    ) throws {
         let url = try WebhookURL.validate(url)
         try destinations.checkRegistration(url: url)
         if let secret {
@@ -37,8 +42,10 @@ public enum WebhookEndpoints {
     }
 
     /// Sets which event types endpoint `id` receives (nil: every type).
-    public static func subscribe(_ id: UUID, to eventTypes: [JourneyWebhookEventType]?,
-                                 on connection: PostgresConnection) throws {
+    public static func subscribe(
+        _ id: UUID, to eventTypes: [JourneyWebhookEventType]?,
+        on connection: PostgresConnection
+    ) throws {
         try connection.query(OutboundWebhooksStatements.updateEventTypes(id, eventTypes: eventTypes?.map(\.rawValue)))
     }
 

@@ -13,7 +13,8 @@ public struct WebhookSecret: Sendable, Equatable, CustomStringConvertible {
     /// Parses `whsec_<base64>`; nil when the prefix or the base64 is wrong or the key is empty.
     public init?(_ text: String) {
         guard text.hasPrefix("whsec_"),
-              let key = Data(base64Encoded: String(text.dropFirst(6))), !key.isEmpty else { return nil }
+            let key = Data(base64Encoded: String(text.dropFirst(6))), !key.isEmpty
+        else { return nil }
         self.text = text
         self.key = key
     }

@@ -21,13 +21,18 @@ public struct WebhookSecretRewrap: RewrapTarget {
         return counts
     }
 
-    public func rows(after cursor: String?, notUnder activeKeyID: String, keyID: String?, limit: Int,
-                     on connection: PostgresConnection) throws -> [WrappedValue] {
+    public func rows(
+        after cursor: String?, notUnder activeKeyID: String, keyID: String?, limit: Int,
+        on connection: PostgresConnection
+    ) throws -> [WrappedValue] {
         let after = cursor.flatMap(UUID.init(uuidString:)) ?? UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
-        return try connection.query(OutboundWebhooksStatements.secretsToReseal(
-            after: after, notUnder: activeKeyID, keyID: keyID, limit: limit)).map { row in
-            WrappedValue(id: (try row.decode(0, as: UUID.self)).uuidString.lowercased(),
-                         wrapped: try row.decode(1), keyID: try row.decode(2))
+        return try connection.query(
+            OutboundWebhooksStatements.secretsToReseal(
+                after: after, notUnder: activeKeyID, keyID: keyID, limit: limit)
+        ).map { row in
+            WrappedValue(
+                id: (try row.decode(0, as: UUID.self)).uuidString.lowercased(),
+                wrapped: try row.decode(1), keyID: try row.decode(2))
         }
     }
 
@@ -35,12 +40,17 @@ public struct WebhookSecretRewrap: RewrapTarget {
         guard let endpointID = UUID(uuidString: row.id), activeKeyID == sealer.activeKeyID else {
             throw WebhookError(.invalidConfiguration, "the webhook secret sealer's active key id differs from the rotation's")
         }
-        return try sealer.seal(try sealer.open(row.wrapped, keyID: row.keyID, endpointID: endpointID), endpointID: endpointID).sealed
+        return try sealer.seal(try sealer.open(row.wrapped, keyID: row.keyID, endpointID: endpointID), endpointID: endpointID)
+            .sealed
     }
 
-    public func replace(_ row: WrappedValue, with rewrapped: Data, keyID: String, on connection: PostgresConnection) throws -> Bool {
+    public func replace(_ row: WrappedValue, with rewrapped: Data, keyID: String, on connection: PostgresConnection) throws
+        -> Bool
+    {
         guard let endpointID = UUID(uuidString: row.id) else { return false }
-        return try connection.query(OutboundWebhooksStatements.resealSecret(
-            endpointID, from: row.wrapped, fromKeyID: row.keyID, to: rewrapped, keyID: keyID)).affectedRows == 1
+        return try connection.query(
+            OutboundWebhooksStatements.resealSecret(
+                endpointID, from: row.wrapped, fromKeyID: row.keyID, to: rewrapped, keyID: keyID)
+        ).affectedRows == 1
     }
 }

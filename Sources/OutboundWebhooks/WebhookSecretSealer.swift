@@ -57,8 +57,9 @@ public struct WebhookSecretSealer: Sendable, CustomStringConvertible {
             throw WebhookError(.secretUnreadable, "the secret of endpoint \(endpointID) is sealed under unknown key id \(keyID)")
         }
         guard let box = try? AESGCM.SealedBox(combined: sealed),
-              let bytes = try? AESGCM.open(box, key: key, authenticating: Self.aad(endpointID: endpointID, keyID: keyID)),
-              let secret = WebhookSecret("whsec_" + bytes.base64EncodedString()) else {
+            let bytes = try? AESGCM.open(box, key: key, authenticating: Self.aad(endpointID: endpointID, keyID: keyID)),
+            let secret = WebhookSecret("whsec_" + bytes.base64EncodedString())
+        else {
             throw WebhookError(.secretUnreadable, "the secret of endpoint \(endpointID) did not open under key id \(keyID)")
         }
         return secret

@@ -10,8 +10,10 @@ extension PostgresClient {
     public var loopExecutor: any TaskExecutor { loop }
 
     /// Runs `operation`, and the child tasks it creates, preferring ``loopExecutor``.
-    public func withLoopExecutor<T, Failure: Error>(isolation: isolated (any Actor)? = #isolation,
-                                                    _ operation: () async throws(Failure) -> T) async throws(Failure) -> T {
+    public func withLoopExecutor<T, Failure: Error>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ operation: () async throws(Failure) -> T
+    ) async throws(Failure) -> T {
         try await withTaskExecutorPreference(loop, isolation: isolation, operation: operation)
     }
 

@@ -21,9 +21,11 @@ public final class PostgresClient: Sendable {
         public var statementCacheCapacity: Int = PostgresConnection.defaultStatementCacheCapacity
         /// Whether connections use the statement cache (`DATABASE_PREPARED_STATEMENTS`). Default `.auto`.
         public var preparedStatements: PreparedStatements = .auto
-        public init(maxConnections: Int = 8, acquireTimeout: Double = 30, listenDatabase: PostgresConfiguration? = nil,
-                    statementCacheCapacity: Int = PostgresConnection.defaultStatementCacheCapacity,
-                    preparedStatements: PreparedStatements = .auto) {
+        public init(
+            maxConnections: Int = 8, acquireTimeout: Double = 30, listenDatabase: PostgresConfiguration? = nil,
+            statementCacheCapacity: Int = PostgresConnection.defaultStatementCacheCapacity,
+            preparedStatements: PreparedStatements = .auto
+        ) {
             self.maxConnections = maxConnections
             self.acquireTimeout = acquireTimeout
             self.listenDatabase = listenDatabase
@@ -78,7 +80,9 @@ public final class PostgresClient: Sendable {
     }
 
     /// Runs `body` on `pooled`'s queue, then returns the connection to the pool.
-    private func run<T: Sendable>(on pooled: PooledConnection, _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+    private func run<T: Sendable>(on pooled: PooledConnection, _ body: @escaping @Sendable (PostgresConnection) throws -> T)
+        async throws -> T
+    {
         try await withCheckedThrowingContinuation { continuation in
             pooled.queue.async { [self] in
                 let result = Result {
@@ -101,7 +105,8 @@ public final class PostgresClient: Sendable {
             // Not prepared yet, or a restart to notice: the queue path prepares and reconnects.
             return try await run(on: pooled) { try $0.query(query) }
         }
-        let (outcome, isStale) = await withCheckedContinuation { (continuation: CheckedContinuation<(Result<PostgresRows, any Error>, isStale: Bool), Never>) in
+        let (outcome, isStale) = await withCheckedContinuation {
+            (continuation: CheckedContinuation<(Result<PostgresRows, any Error>, isStale: Bool), Never>) in
             let finish: @Sendable (OpaquePointer?) -> Void = { [self] result in
                 let finished = connection.finishSent(result, statement: query)
                 // A sent BEGIN must not leave its transaction open on a pooled connection.
@@ -118,7 +123,9 @@ public final class PostgresClient: Sendable {
     }
 
     /// Sends `query` on the caller's thread; on a send error the connection goes back and the error is thrown.
-    private func sendOrRelease(_ query: PostgresQuery, on connection: PostgresConnection, _ pooled: PooledConnection) throws -> Bool {
+    private func sendOrRelease(_ query: PostgresQuery, on connection: PostgresConnection, _ pooled: PooledConnection) throws
+        -> Bool
+    {
         do {
             return try connection.send(query)
         } catch {
@@ -128,7 +135,9 @@ public final class PostgresClient: Sendable {
     }
 
     /// Runs `body` in a transaction on one connection; rolls back when it throws.
-    public func transaction<T: Sendable>(isolation: String? = nil, _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(isolation: String? = nil, _ body: @escaping @Sendable (PostgresConnection) throws -> T)
+        async throws -> T
+    {
         try await withConnection { try $0.transaction(isolation: isolation, body) }
     }
 
@@ -151,7 +160,9 @@ public final class PostgresClient: Sendable {
     private func acquire() async throws -> PooledConnection {
         // An idle connection needs no continuation and no cancellation handler.
         if let pooled = state.withLock({ $0.machine.takeIdle() }) { return pooled }
-        let id = state.withLock { state -> Int in state.nextID += 1; return state.nextID }
+        let id = state.withLock { state -> Int in
+            state.nextID += 1; return state.nextID
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: Waiter) in
                 let action = state.withLock { $0.machine.acquire(waiterID: id, waiter: continuation) }
@@ -187,8 +198,10 @@ public final class PostgresClient: Sendable {
         let pooled = PooledConnection()
         pooled.queue.async { [self] in
             do {
-                try pooled.open(database, statementCacheCapacity: configuration.preparedStatements == .off ? 0 : configuration.statementCacheCapacity,
-                                detectProxy: configuration.preparedStatements == .auto)
+                try pooled.open(
+                    database,
+                    statementCacheCapacity: configuration.preparedStatements == .off ? 0 : configuration.statementCacheCapacity,
+                    detectProxy: configuration.preparedStatements == .auto)
                 waiter.resume(returning: pooled)
             } catch {
                 waiter.resume(throwing: error)

@@ -22,8 +22,9 @@ public struct PostgresConfiguration: Sendable {
             let detail = (errorMessage.map { String(cString: $0) } ?? "unparseable")
                 .replacingOccurrences(of: trimmed, with: "<the URL>")
             if let errorMessage { PQfreemem(errorMessage) }
-            throw PostgresError(.invalidConfiguration,
-                                "invalid database URL: \(detail.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw PostgresError(
+                .invalidConfiguration,
+                "invalid database URL: \(detail.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         PQconninfoFree(options)
         self.connectionString = trimmed

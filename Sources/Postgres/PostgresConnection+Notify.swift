@@ -33,10 +33,11 @@ extension PostgresConnection {
         var received: [PostgresNotification] = []
         while let notify = PQnotifies(handle) {
             let message = notify.pointee
-            received.append(PostgresNotification(
-                channel: String(cString: message.relname),
-                payload: message.extra.map { String(cString: $0) } ?? "",
-                backendPID: message.be_pid))
+            received.append(
+                PostgresNotification(
+                    channel: String(cString: message.relname),
+                    payload: message.extra.map { String(cString: $0) } ?? "",
+                    backendPID: message.be_pid))
             PQfreemem(notify)
         }
         return received

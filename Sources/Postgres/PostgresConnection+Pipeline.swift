@@ -24,11 +24,15 @@ extension PostgresConnection {
     /// connection turns out dead, however early libpq noticed; a pipeline cut short leaves the
     /// connection in pipeline mode, where ``isReusable`` is false and the pool closes it.
     func sendPipeline(_ queries: [PostgresQuery]) throws -> [Result<PostgresRows, PostgresError>] {
-        let names = try queries.map { query in statementCache.isEnabled ? try statementCache.name(for: query.sql) ?? prepare(query) : nil }
+        let names = try queries.map { query in
+            statementCache.isEnabled ? try statementCache.name(for: query.sql) ?? prepare(query) : nil
+        }
         roundTrips += 1
         guard PQenterPipelineMode(handle) == 1 else {
-            throw classified(PostgresError(isUsable ? .queryFailed : .connectionClosed,
-                                           "could not enter pipeline mode: \(Self.lastError(handle))"))
+            throw classified(
+                PostgresError(
+                    isUsable ? .queryFailed : .connectionClosed,
+                    "could not enter pipeline mode: \(Self.lastError(handle))"))
         }
         let outcome = Result { try runPipeline(queries, names: names) }
         PQexitPipelineMode(handle)
@@ -52,8 +56,9 @@ extension PostgresConnection {
                 return PQsendQueryParams(handle, query.sql, Int32(query.binds.count), nil, values, nil, nil, 0)
             }
             guard sent == 1 else {
-                throw PostgresError(isUsable ? .queryFailed : .connectionClosed,
-                                    "\(query): \(Self.lastError(handle))")
+                throw PostgresError(
+                    isUsable ? .queryFailed : .connectionClosed,
+                    "\(query): \(Self.lastError(handle))")
             }
         }
         guard PQpipelineSync(handle) == 1 else {

@@ -67,7 +67,8 @@ extension PostgresConnection {
     /// `prepared statement "…" does not exist` (26000) or `cached plan must not change result
     /// type` (0A000): both raised before the statement ran, so running it again is safe.
     static func isStalePreparedStatement(_ error: PostgresError) -> Bool {
-        error.sqlState == "26000" || (error.sqlState == "0A000" && error.message.contains("cached plan must not change result type"))
+        error.sqlState == "26000"
+            || (error.sqlState == "0A000" && error.message.contains("cached plan must not change result type"))
     }
 }
 

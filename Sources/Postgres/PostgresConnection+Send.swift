@@ -11,7 +11,9 @@ extension PostgresConnection {
     func send(_ query: PostgresQuery) throws -> Bool {
         let sent: Int32
         if statementCache.isEnabled {
-            guard PQtransactionStatus(handle) == PQTRANS_IDLE, let name = statementCache.name(for: query.sql) else { return false }
+            guard PQtransactionStatus(handle) == PQTRANS_IDLE, let name = statementCache.name(for: query.sql) else {
+                return false
+            }
             sent = withBindPointers(query.binds) { values in
                 PQsendQueryPrepared(handle, name, Int32(query.binds.count), values, nil, nil, 0)
             }
@@ -33,7 +35,8 @@ extension PostgresConnection {
     func finishSent(_ result: OpaquePointer?, statement: PostgresQuery) -> (Result<PostgresRows, any Error>, isStale: Bool) {
         let outcome = Result { try consume(result, statement: statement) }
         guard statementCache.isEnabled, case .failure(let error as PostgresError) = outcome,
-              Self.isStalePreparedStatement(error) else { return (outcome, false) }
+            Self.isStalePreparedStatement(error)
+        else { return (outcome, false) }
         if error.sqlState == "26000" {
             statementCache.removeAll()
         } else if let name = statementCache.remove(statement.sql) {

@@ -30,8 +30,10 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// Opens a connection, blocking until it is ready or fails. `statementCacheCapacity` named
     /// prepared statements are kept (see ``query(_:)``); 0 runs every statement unnamed.
-    public static func connect(_ configuration: PostgresConfiguration,
-                               statementCacheCapacity: Int = defaultStatementCacheCapacity) throws -> PostgresConnection {
+    public static func connect(
+        _ configuration: PostgresConfiguration,
+        statementCacheCapacity: Int = defaultStatementCacheCapacity
+    ) throws -> PostgresConnection {
         let keywords = ["dbname", "connect_timeout", "fallback_application_name"]
         let values = [configuration.connectionString, String(configuration.connectTimeout), configuration.applicationName]
         let handle: OpaquePointer? = withCStrings(keywords) { keys in
@@ -43,7 +45,8 @@ public final class PostgresConnection: @unchecked Sendable {
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = lastError(handle)
             PQfinish(handle)
-            let code: PostgresError.Code = message.contains("authentication failed") || message.contains("password")
+            let code: PostgresError.Code =
+                message.contains("authentication failed") || message.contains("password")
                 ? .authenticationFailed : .connectionFailed
             throw PostgresError(code, "could not connect to PostgreSQL: \(message)")
         }
@@ -144,8 +147,9 @@ public final class PostgresConnection: @unchecked Sendable {
     @discardableResult
     func consume(_ result: OpaquePointer?, statement: PostgresQuery) throws -> PostgresRows {
         guard let result else {
-            throw PostgresError(isUsable ? .queryFailed : .connectionClosed,
-                                "\(statement): \(Self.lastError(handle))")
+            throw PostgresError(
+                isUsable ? .queryFailed : .connectionClosed,
+                "\(statement): \(Self.lastError(handle))")
         }
         switch PQresultStatus(result) {
         case PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE:

@@ -43,7 +43,9 @@ public struct PostgresCopyText: Sendable {
     /// nothing to escape (most) is one bulk copy.
     public mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         separate()
-        if utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
+        if utf8.contains(where: {
+            $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
+        }) {
             for byte in utf8 { appendEscapedByte(byte) }
         } else {
             bytes.append(contentsOf: utf8)

@@ -107,7 +107,8 @@ enum PostgresText {
             let digit = bytes[index] &- 48
             guard digit < 10 else { return nil }
             let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflowB) = negative ? shifted.subtractingReportingOverflow(T(digit)) : shifted.addingReportingOverflow(T(digit))
+            let (next, overflowB) =
+                negative ? shifted.subtractingReportingOverflow(T(digit)) : shifted.addingReportingOverflow(T(digit))
             guard !overflowA, !overflowB else { return nil }
             value = next
             index += 1

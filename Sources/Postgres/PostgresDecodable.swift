@@ -131,7 +131,8 @@ extension Data: PostgresTextDecodable {
     }
     public init?(postgresBytes bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\\"), bytes[1] == UInt8(ascii: "x"),
-              let data = PostgresHex.decode(bytes: UnsafeBufferPointer(rebasing: bytes[2...])) else { return nil }
+            let data = PostgresHex.decode(bytes: UnsafeBufferPointer(rebasing: bytes[2...]))
+        else { return nil }
         self = data
     }
 }

@@ -62,7 +62,6 @@ final class PostgresEventLoop: Sendable {
         close(epoll)
     }
 
-
     /// Waits for the result of the statement just sent on `connection`, then calls `completion`
     /// on the loop thread with the first result (nil when the connection broke). Returns false
     /// (and calls nothing) when the socket cannot be watched or the loop is stopped.
@@ -146,7 +145,9 @@ final class PostgresEventLoop: Sendable {
                 guard state.stopped, state.pending.isEmpty, state.jobs.isEmpty else { return false }
                 state.exited = true
                 return true
-            }) { return }
+            }) {
+                return
+            }
         }
     }
 
@@ -162,11 +163,13 @@ final class PostgresEventLoop: Sendable {
 
     /// Reads what arrived on `fd`; completes its statement when the connection is idle again.
     private func service(_ fd: Int32) {
-        guard let entry = state.withLock({ state -> Pending? in
-            if let entry = state.pending[fd] { return entry }
-            unwatch(fd, in: &state)
-            return nil
-        }) else { return }
+        guard
+            let entry = state.withLock({ state -> Pending? in
+                if let entry = state.pending[fd] { return entry }
+                unwatch(fd, in: &state)
+                return nil
+            })
+        else { return }
         let handle = entry.connection.handle
         var broken = PQconsumeInput(handle) == 0
         while !broken, PQisBusy(handle) == 0 {

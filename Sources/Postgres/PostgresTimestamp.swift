@@ -11,8 +11,9 @@ enum PostgresTimestamp {
         var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         seconds -= days * 86_400
         let (year, month, day) = civil(fromDays: &days)
-        let text = String(format: "%04lld-%02lld-%02lld %02lld:%02lld:%02lld.%06lld+00",
-                          year, month, day, seconds / 3600, seconds % 3600 / 60, seconds % 60, micros)
+        let text = String(
+            format: "%04lld-%02lld-%02lld %02lld:%02lld:%02lld.%06lld+00",
+            year, month, day, seconds / 3600, seconds % 3600 / 60, seconds % 60, micros)
         return text
     }
 
@@ -36,7 +37,8 @@ enum PostgresTimestamp {
             return value
         }
         guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2) else { return nil }
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2)
+        else { return nil }
         var index = 19
         var micros: Int64 = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {

@@ -43,7 +43,8 @@ struct StatementCache {
     mutating func reserve(for sql: String) -> (name: String, evicted: String?) {
         let name = Self.name(of: sql)
         guard entries.count >= capacity,
-              let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) else { return (name, nil) }
+            let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })
+        else { return (name, nil) }
         entries[oldest.key] = nil
         return (name, oldest.value.name)
     }

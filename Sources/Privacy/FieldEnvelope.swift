@@ -20,11 +20,13 @@ enum FieldEnvelope {
 
     static func open(_ text: String, key: SecretKey, subject: SubjectReference, field: String) throws -> String {
         guard let bytes = Base64URL.decode(text), bytes.first == version,
-              let box = try? AESGCM.SealedBox(combined: bytes.dropFirst()) else {
+            let box = try? AESGCM.SealedBox(combined: bytes.dropFirst())
+        else {
             throw PrivacyError(.decryptionFailed, "the sealed \(field) is malformed")
         }
         guard let plaintext = try? AESGCM.open(box, key: key.bytes, authenticating: aad(subject: subject, field: field)),
-              let text = String(data: plaintext, encoding: .utf8) else {
+            let text = String(data: plaintext, encoding: .utf8)
+        else {
             throw PrivacyError(.decryptionFailed, "the sealed \(field) did not authenticate for this subject and field")
         }
         return text

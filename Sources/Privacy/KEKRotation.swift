@@ -47,8 +47,10 @@ public struct KEKRotation: Sendable {
     public let configuration: Configuration
 
     /// `client` connects as the schema owner.
-    public init(client: PostgresClient, privacy: PrivacyConfiguration, targets: [any RewrapTarget],
-                configuration: Configuration = Configuration()) {
+    public init(
+        client: PostgresClient, privacy: PrivacyConfiguration, targets: [any RewrapTarget],
+        configuration: Configuration = Configuration()
+    ) {
         self.client = client
         self.privacy = privacy
         self.targets = targets
@@ -77,8 +79,10 @@ public struct KEKRotation: Sendable {
         if let (keyID, counts) = missing.sorted(by: { $0.key < $1.key }).first {
             let variable = PrivacyConfiguration.Variable.previousKeys
             let hint = privacy.keyEncryptionKeys.count == 1 ? "\(variable) is not set" : "\(variable) does not hold it"
-            throw PrivacyError(.unknownKeyID, "\(counts.joined(separator: " and ")) are wrapped under key-encryption key "
-                + "\(keyID), which is not configured (\(hint)): add the previous KEK to \(variable); nothing was changed")
+            throw PrivacyError(
+                .unknownKeyID,
+                "\(counts.joined(separator: " and ")) are wrapped under key-encryption key "
+                    + "\(keyID), which is not configured (\(hint)): add the previous KEK to \(variable); nothing was changed")
         }
         for target in targets {
             let census = try await client.withConnection { try target.census(on: $0) }
@@ -87,9 +91,11 @@ public struct KEKRotation: Sendable {
                     try target.rows(after: nil, notUnder: active, keyID: keyID, limit: configuration.probeSize, on: $0)
                 }
                 guard sample.isEmpty || sample.contains(where: { (try? target.rewrap($0, activeKeyID: active)) != nil }) else {
-                    throw PrivacyError(.decryptionFailed, "the key-encryption key \(keyID) of "
-                        + "\(PrivacyConfiguration.Variable.previousKeys) does not unwrap the \(target.noun) wrapped under "
-                        + "that id: it is not the key that wrapped them; nothing was changed")
+                    throw PrivacyError(
+                        .decryptionFailed,
+                        "the key-encryption key \(keyID) of "
+                            + "\(PrivacyConfiguration.Variable.previousKeys) does not unwrap the \(target.noun) wrapped under "
+                            + "that id: it is not the key that wrapped them; nothing was changed")
                 }
             }
         }

@@ -17,8 +17,9 @@ enum KeyWrap {
 
     static func unwrap(_ wrapped: Data, subject: SubjectReference, keyID: String, kek: SecretKey) throws -> SecretKey {
         guard let box = try? AESGCM.SealedBox(combined: wrapped),
-              let key = try? AESGCM.open(box, key: kek.bytes, authenticating: aad(subject: subject, keyID: keyID)),
-              key.count == AESGCM.keyByteCount else {
+            let key = try? AESGCM.open(box, key: kek.bytes, authenticating: aad(subject: subject, keyID: keyID)),
+            key.count == AESGCM.keyByteCount
+        else {
             throw PrivacyError(.decryptionFailed, "the subject's data key did not unwrap under key-encryption key \(keyID)")
         }
         return SecretKey(key)

@@ -11,8 +11,10 @@ public protocol RewrapTarget: Sendable {
     /// Live wrapped values (erased ones left out) by the id of the KEK that wraps them.
     func census(on connection: PostgresConnection) throws -> [String: Int]
     /// Up to `limit` live rows not under `activeKeyID`, of `keyID` when given, in id order after `cursor`.
-    func rows(after cursor: String?, notUnder activeKeyID: String, keyID: String?, limit: Int,
-              on connection: PostgresConnection) throws -> [WrappedValue]
+    func rows(
+        after cursor: String?, notUnder activeKeyID: String, keyID: String?, limit: Int,
+        on connection: PostgresConnection
+    ) throws -> [WrappedValue]
     /// The value of `row` re-wrapped under `activeKeyID`; throws when `row` does not unwrap under its KEK.
     func rewrap(_ row: WrappedValue, activeKeyID: String) throws -> Data
     /// Replaces `row`'s wrapping if it is still the one read; false when it changed meanwhile.

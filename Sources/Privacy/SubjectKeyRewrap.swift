@@ -20,10 +20,15 @@ public struct SubjectKeyRewrap: RewrapTarget {
         return counts
     }
 
-    public func rows(after cursor: String?, notUnder activeKeyID: String, keyID: String?, limit: Int,
-                     on connection: PostgresConnection) throws -> [WrappedValue] {
-        try connection.query(PrivacyStatements.keysToRewrap(after: cursor ?? "", notUnder: activeKeyID, keyID: keyID,
-                                                             limit: limit)).map { row in
+    public func rows(
+        after cursor: String?, notUnder activeKeyID: String, keyID: String?, limit: Int,
+        on connection: PostgresConnection
+    ) throws -> [WrappedValue] {
+        try connection.query(
+            PrivacyStatements.keysToRewrap(
+                after: cursor ?? "", notUnder: activeKeyID, keyID: keyID,
+                limit: limit)
+        ).map { row in
             WrappedValue(id: try row.decode(0), wrapped: try row.decode(1), keyID: try row.decode(2))
         }
     }
@@ -31,14 +36,20 @@ public struct SubjectKeyRewrap: RewrapTarget {
     public func rewrap(_ row: WrappedValue, activeKeyID: String) throws -> Data {
         let subject = SubjectReference(row.id)
         guard let kek = privacy.keyEncryptionKeys[row.keyID], let active = privacy.keyEncryptionKeys[activeKeyID] else {
-            throw PrivacyError(.unknownKeyID, "a subject key is wrapped under key-encryption key \(row.keyID), which is not configured")
+            throw PrivacyError(
+                .unknownKeyID, "a subject key is wrapped under key-encryption key \(row.keyID), which is not configured")
         }
         let dataKey = try KeyWrap.unwrap(row.wrapped, subject: subject, keyID: row.keyID, kek: kek)
         return try KeyWrap.wrap(dataKey, subject: subject, keyID: activeKeyID, kek: active)
     }
 
-    public func replace(_ row: WrappedValue, with rewrapped: Data, keyID: String, on connection: PostgresConnection) throws -> Bool {
-        try connection.query(PrivacyStatements.rewrapKey(subject: row.id, from: row.wrapped, fromKeyID: row.keyID,
-                                                         to: rewrapped, keyID: keyID)).affectedRows == 1
+    public func replace(_ row: WrappedValue, with rewrapped: Data, keyID: String, on connection: PostgresConnection) throws
+        -> Bool
+    {
+        try connection.query(
+            PrivacyStatements.rewrapKey(
+                subject: row.id, from: row.wrapped, fromKeyID: row.keyID,
+                to: rewrapped, keyID: keyID)
+        ).affectedRows == 1
     }
 }

@@ -27,16 +27,18 @@ public struct SubjectReferencer: Sendable {
     ///
     /// Throws `invalid_document_number` when the number has no letters or digits.
     public func reference(documentType: DocumentType, documentNumber: String, tenant: String? = nil) throws
-        -> SubjectReference {
+        -> SubjectReference
+    {
         let number = Self.normalize(documentNumber: documentNumber)
         guard !number.isEmpty else {
             throw PrivacyError(.invalidDocumentNumber, "the document number has no letters or digits")
         }
-        let framed = if let tenant, tenant != JourneyStarted.defaultTenant {
-            Framing.frame("journeys.subject-ref.tenant.v1", tenant, documentType.rawValue, number)
-        } else {
-            Framing.frame("journeys.subject-ref.v1", documentType.rawValue, number)
-        }
+        let framed =
+            if let tenant, tenant != JourneyStarted.defaultTenant {
+                Framing.frame("journeys.subject-ref.tenant.v1", tenant, documentType.rawValue, number)
+            } else {
+                Framing.frame("journeys.subject-ref.v1", documentType.rawValue, number)
+            }
         return SubjectReference(Hex.encode(HMACSHA256.authenticate(framed, key: key.bytes)))
     }
 

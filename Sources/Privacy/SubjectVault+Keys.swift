@@ -36,11 +36,15 @@ extension SubjectVault {
         let wrapped = try KeyWrap.wrap(key, subject: subject, keyID: keyID, kek: configuration.activeKey)
         // One round trip: the new key, or the subject's row when it has one. A racing first use
         // (any process) wins or loses here; the loser reads the winner's key.
-        let rows = try connection.query(PrivacyStatements.insertOrReadKey(subject: subject.rawValue, wrapped: wrapped, keyID: keyID))
+        let rows = try connection.query(
+            PrivacyStatements.insertOrReadKey(subject: subject.rawValue, wrapped: wrapped, keyID: keyID))
         if let row = rows.first {
-            let found = try row.decode(3, as: Bool.self)
-                ? key : try unwrap(StoredKey(wrapped: try row.decode(0), keyID: try row.decode(1), erased: try row.decode(2)),
-                                   subject: subject)
+            let found =
+                try row.decode(3, as: Bool.self)
+                ? key
+                : try unwrap(
+                    StoredKey(wrapped: try row.decode(0), keyID: try row.decode(1), erased: try row.decode(2)),
+                    subject: subject)
             if cacheable { cache.store(found, for: subject.rawValue) }
             return found
         }
@@ -71,8 +75,9 @@ extension SubjectVault {
             throw PrivacyError(.subjectErased, "the subject was erased; its data key no longer exists")
         }
         guard let kek = configuration.keyEncryptionKeys[stored.keyID] else {
-            throw PrivacyError(.unknownKeyID,
-                               "the subject's data key is wrapped under key-encryption key \(stored.keyID), which is not configured")
+            throw PrivacyError(
+                .unknownKeyID,
+                "the subject's data key is wrapped under key-encryption key \(stored.keyID), which is not configured")
         }
         return try KeyWrap.unwrap(wrapped, subject: subject, keyID: stored.keyID, kek: kek)
     }

@@ -10,7 +10,8 @@ extension SubjectVault {
 
     /// Seals every personal field of `subject` on `connection`, under its reference in `tenant`.
     public func seal(_ subject: ValidatedSubject, tenant: String? = nil, on connection: PostgresConnection) throws
-        -> SealedSubject {
+        -> SealedSubject
+    {
         let reference = try referencer.reference(for: subject, tenant: tenant)
         let key = try dataKey(for: reference, creating: true, on: connection)
         func seal(_ value: String?, _ field: String) throws -> SealedField? {
@@ -19,8 +20,9 @@ extension SubjectVault {
         return SealedSubject(
             reference: reference,
             documentType: subject.documentType,
-            documentNumber: try Self.seal(subject.documentNumber, field: PersonalDataField.documentNumber,
-                                          subject: reference, key: key),
+            documentNumber: try Self.seal(
+                subject.documentNumber, field: PersonalDataField.documentNumber,
+                subject: reference, key: key),
             name: try seal(subject.name, PersonalDataField.name),
             friendlyName: try seal(subject.friendlyName, PersonalDataField.friendlyName),
             phone: try seal(subject.phone, PersonalDataField.phone),
@@ -50,8 +52,9 @@ extension SubjectVault {
         }
         return ValidatedSubject(
             documentType: subject.documentType,
-            documentNumber: try FieldEnvelope.open(subject.documentNumber.ciphertext, key: key, subject: reference,
-                                                   field: PersonalDataField.documentNumber),
+            documentNumber: try FieldEnvelope.open(
+                subject.documentNumber.ciphertext, key: key, subject: reference,
+                field: PersonalDataField.documentNumber),
             name: try open(subject.name, PersonalDataField.name),
             friendlyName: try open(subject.friendlyName, PersonalDataField.friendlyName),
             phone: try open(subject.phone, PersonalDataField.phone),

@@ -108,14 +108,18 @@ struct CopyFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         }
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
-                                                        forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        collector.failure = JSONStreamEncoder.Unsupported(description: "column \(key.stringValue): nested containers are not streamed")
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        collector.failure = JSONStreamEncoder.Unsupported(
+            description: "column \(key.stringValue): nested containers are not streamed")
         return JSONStreamValueEncoder.discarding.container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        collector.failure = JSONStreamEncoder.Unsupported(description: "column \(key.stringValue): nested containers are not streamed")
+        collector.failure = JSONStreamEncoder.Unsupported(
+            description: "column \(key.stringValue): nested containers are not streamed")
         return JSONStreamValueEncoder.discarding.unkeyedContainer()
     }
 

@@ -111,8 +111,10 @@ final class JSONStreamWriter {
                 case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
                 case 0..<0x20:
                     let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                              hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                    bytes.append(contentsOf: [
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                        hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                    ])
                 default: bytes.append(byte)
                 }
             }
@@ -186,8 +188,10 @@ struct JSONStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
     mutating func encode(_ value: UInt64, forKey key: Key) throws { writer.key(key, in: level); writer.integer(value) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { writer.key(key, in: level); try writer.value(value) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
-                                                        forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
         writer.key(key, in: level)
         writer.openContainer(UInt8(ascii: "{"), UInt8(ascii: "}"))
         return KeyedEncodingContainer(JSONStreamKeyedContainer<NestedKey>(writer: writer, level: level + 1))

@@ -11,7 +11,8 @@ import JourneyDomain
 enum JourneyStateJSON {
     static let stateKeys = [
         "status", "version", "journeyID", "environment", "flow", "purpose", "subject", "clientReference", "tenant",
-        "retryPolicy", "startedAt", "deadline", "attempts", "lastErrorCode", "lastFailure", "outcome", "humanToken", "completedAt",
+        "retryPolicy", "startedAt", "deadline", "attempts", "lastErrorCode", "lastFailure", "outcome", "humanToken",
+        "completedAt",
         "abandonedAt", "abandonReason", "subjectErasedAt", "supersededCallbacks", "webhooksReceived", "updatedAt",
     ]
 

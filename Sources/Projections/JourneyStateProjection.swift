@@ -33,11 +33,14 @@ public struct JourneyStateProjection: PipelinedProjection {
         /// The daily rollups (``DailyRollup``): `<daily>`, `<daily>_sdk_errors`, `<daily>_time_to_result`, `<daily>_result_bins`.
         public var daily: String
         public var dailySDKErrors: String { daily.replacingOccurrences(of: "journey_daily", with: "journey_daily_sdk_errors") }
-        public var dailyTimeToResult: String { daily.replacingOccurrences(of: "journey_daily", with: "journey_daily_time_to_result") }
+        public var dailyTimeToResult: String {
+            daily.replacingOccurrences(of: "journey_daily", with: "journey_daily_time_to_result")
+        }
         public var dailyResultBins: String { daily.replacingOccurrences(of: "journey_daily", with: "journey_daily_result_bins") }
         public static let live = Tables(state: "journey_state", attempts: "journey_attempts", daily: "journey_daily")
-        public static let rebuild = Tables(state: "journey_state_rebuild", attempts: "journey_attempts_rebuild",
-                                           daily: "journey_daily_rebuild")
+        public static let rebuild = Tables(
+            state: "journey_state_rebuild", attempts: "journey_attempts_rebuild",
+            daily: "journey_daily_rebuild")
     }
 
     /// Applies `events` (in global order) to `tables` on `connection` (inside the caller's
@@ -77,8 +80,9 @@ public struct JourneyStateProjection: PipelinedProjection {
         public init(events: [RecordedEvent]) throws {
             entries = try events.compactMap { event in
                 guard let id = event.streamName.journeyID else { return nil }
-                return Entry(id: id, streamVersion: event.streamVersion, position: event.position,
-                             event: .decoded(try JourneyEvent(type: event.type, text: event.data.text)))
+                return Entry(
+                    id: id, streamVersion: event.streamVersion, position: event.position,
+                    event: .decoded(try JourneyEvent(type: event.type, text: event.data.text)))
             }
         }
 
@@ -87,16 +91,18 @@ public struct JourneyStateProjection: PipelinedProjection {
             let decoder = EventJSON.makeDecoder()
             entries = try events.compactMap { event in
                 guard let id = StreamName.journeyID(ofStream: event.streamName) else { return nil }
-                return Entry(id: id, streamVersion: event.streamVersion, position: event.position,
-                             event: .decoded(try JourneyEvent(type: event.type, utf8: event.data, decoder: decoder)))
+                return Entry(
+                    id: id, streamVersion: event.streamVersion, position: event.position,
+                    event: .decoded(try JourneyEvent(type: event.type, utf8: event.data, decoder: decoder)))
             }
         }
 
         init(lazy events: [RecordedEvent]) {
             entries = events.compactMap { event in
                 guard let id = event.streamName.journeyID else { return nil }
-                return Entry(id: id, streamVersion: event.streamVersion, position: event.position,
-                             event: .stored(type: event.type, text: event.data.text))
+                return Entry(
+                    id: id, streamVersion: event.streamVersion, position: event.position,
+                    event: .stored(type: event.type, text: event.data.text))
             }
         }
     }
@@ -178,10 +184,15 @@ public struct JourneyStateProjection: PipelinedProjection {
             guard !changed.isEmpty else { return nil }
             let stateRows = changed.map { StateRow(id: $0.id, state: $0.state, position: $0.position) }
             states = try ReadModelRowsJSON.states(stateRows)
-            let attempts = changed.flatMap { journey in journey.state.attempts.map { AttemptRow(journeyID: journey.id, attempt: $0) } }
+            let attempts = changed.flatMap { journey in
+                journey.state.attempts.map { AttemptRow(journeyID: journey.id, attempt: $0) }
+            }
             self.attempts = attempts.isEmpty ? nil : ReadModelRowsJSON.attempts(attempts)
-            self.rollup = rollup ? DailyRollup.Rows(states: ReadModelRowsJSON.rollupStates(stateRows),
-                                                    attempts: ReadModelRowsJSON.rollupAttempts(attempts)) : nil
+            self.rollup =
+                rollup
+                ? DailyRollup.Rows(
+                    states: ReadModelRowsJSON.rollupStates(stateRows),
+                    attempts: ReadModelRowsJSON.rollupAttempts(attempts)) : nil
         }
     }
 
@@ -209,10 +220,13 @@ public struct JourneyStateProjection: PipelinedProjection {
     }
 
     /// The stored state of a journey, if projected.
-    public static func state(of journeyID: String, tables: Tables = .live, on connection: PostgresConnection) throws -> JourneyState? {
-        guard let text = try connection.query(ProjectionsStatements.state(of: journeyID, table: tables.state)).first?
-            .decode(0, as: String.self) else { return nil }
+    public static func state(of journeyID: String, tables: Tables = .live, on connection: PostgresConnection) throws
+        -> JourneyState?
+    {
+        guard
+            let text = try connection.query(ProjectionsStatements.state(of: journeyID, table: tables.state)).first?
+                .decode(0, as: String.self)
+        else { return nil }
         return try JSONDecoder().decode(JourneyState.self, from: Data(text.utf8))
     }
 }
-

@@ -27,14 +27,17 @@ public enum JourneyStateQueries {
     /// `limit`, those strictly after the keyset position `after` (start microseconds, journey id)
     /// when given. A nil filter matches every value; the creation range is
     /// `createdFrom <= started_at < createdTo`.
-    public static func page(tenant: String, subject: String?, clientReference: String? = nil, status: String?,
-                            environment: String?, createdFrom: Date? = nil, createdTo: Date? = nil,
-                            after: (startedMicros: Int64, journeyID: String)?, limit: Int,
-                            on client: PostgresClient) async throws -> [ListedJourney] {
-        let query = ProjectionsStatements.page(tenant: tenant, subject: subject, clientReference: clientReference,
-                                               status: status, environment: environment, createdFrom: createdFrom,
-                                               createdTo: createdTo, afterMicros: after?.startedMicros,
-                                               afterID: after?.journeyID, limit: limit)
+    public static func page(
+        tenant: String, subject: String?, clientReference: String? = nil, status: String?,
+        environment: String?, createdFrom: Date? = nil, createdTo: Date? = nil,
+        after: (startedMicros: Int64, journeyID: String)?, limit: Int,
+        on client: PostgresClient
+    ) async throws -> [ListedJourney] {
+        let query = ProjectionsStatements.page(
+            tenant: tenant, subject: subject, clientReference: clientReference,
+            status: status, environment: environment, createdFrom: createdFrom,
+            createdTo: createdTo, afterMicros: after?.startedMicros,
+            afterID: after?.journeyID, limit: limit)
         return try await client.query(query).map { row in
             ListedJourney(
                 journeyID: try row.decode(0), status: try row.decode(1), attempt: try row.decode(2),
@@ -47,8 +50,10 @@ public enum JourneyStateQueries {
 
     /// Journeys per stored status (statuses without journeys are absent), and how many of them
     /// have awaited their result for more than `minutes` since a success callback.
-    public static func statusCounts(resultOverdueAfterMinutes minutes: Int,
-                                    on client: PostgresClient) async throws -> (byStatus: [String: Int64], overdue: Int64) {
+    public static func statusCounts(
+        resultOverdueAfterMinutes minutes: Int,
+        on client: PostgresClient
+    ) async throws -> (byStatus: [String: Int64], overdue: Int64) {
         var counts: [String: Int64] = [:]
         var overdue: Int64 = 0
         for row in try await client.query(ProjectionsStatements.statusCounts(resultOverdueAfterMinutes: minutes)) {

@@ -45,8 +45,10 @@ public struct ProjectionRebuilder: Sendable {
     /// The machine's cores, at most 4.
     public static var defaultParallelism: Int { max(1, min(4, ProcessInfo.processInfo.activeProcessorCount)) }
 
-    public init(client: PostgresClient, batchSize: Int = ProjectionRebuilder.defaultBatchSize, cacheCapacity: Int = 50_000,
-                parallelism: Int = ProjectionRebuilder.defaultParallelism) {
+    public init(
+        client: PostgresClient, batchSize: Int = ProjectionRebuilder.defaultBatchSize, cacheCapacity: Int = 50_000,
+        parallelism: Int = ProjectionRebuilder.defaultParallelism
+    ) {
         self.client = client
         self.batchSize = max(1, batchSize)
         self.cacheCapacity = cacheCapacity
@@ -66,8 +68,10 @@ public struct ProjectionRebuilder: Sendable {
 
     /// Rebuilds `name`; returns the checkpoint the swapped-in tables reflect.
     @discardableResult
-    public func rebuild(name: String = JourneyStateProjection.name,
-                        progress: (@Sendable (_ done: Int, _ total: Int) throws -> Void)? = nil) async throws -> GlobalCheckpoint {
+    public func rebuild(
+        name: String = JourneyStateProjection.name,
+        progress: (@Sendable (_ done: Int, _ total: Int) throws -> Void)? = nil
+    ) async throws -> GlobalCheckpoint {
         guard name == JourneyStateProjection.name else {
             throw Failure(description: "unknown projection \(name); known: \(Self.names.joined(separator: ", "))")
         }
@@ -93,8 +97,9 @@ public struct ProjectionRebuilder: Sendable {
         // Readable events never appear before ones already read, so reading ahead of the writes
         // returns what a transaction would have read; the rebuild tables have no other writer.
         let partitions = (0..<parallelism).map { _ in
-            RebuildPartition(client: client, tables: fresh, columns: columns,
-                             cacheCapacity: max(1, cacheCapacity / parallelism))
+            RebuildPartition(
+                client: client, tables: fresh, columns: columns,
+                cacheCapacity: max(1, cacheCapacity / parallelism))
         }
         do {
             var batch = try await read(after: checkpoint)!

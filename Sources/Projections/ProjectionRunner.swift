@@ -50,9 +50,11 @@ public final class ProjectionRunner: Sendable {
         /// it, its writes not yet sent), inside the batch transaction; throwing rolls the batch
         /// back (for tests that fail a batch mid-way).
         public var afterEachEvent: (@Sendable (RecordedEvent) throws -> Void)?
-        public init(batchSize: Int = 500, pollInterval: Double = 0.5, listen: Bool = true, synchronousCommit: Bool = false,
-                    afterEachEvent: (@Sendable (RecordedEvent) throws -> Void)? = nil,
-                    afterCommit: (@Sendable ([RecordedEvent]) -> Void)? = nil) {
+        public init(
+            batchSize: Int = 500, pollInterval: Double = 0.5, listen: Bool = true, synchronousCommit: Bool = false,
+            afterEachEvent: (@Sendable (RecordedEvent) throws -> Void)? = nil,
+            afterCommit: (@Sendable ([RecordedEvent]) -> Void)? = nil
+        ) {
             self.batchSize = batchSize
             self.pollInterval = pollInterval
             self.listen = listen
@@ -72,17 +74,20 @@ public final class ProjectionRunner: Sendable {
     private let follower: LogFollower
 
     /// `client` must connect as `journeys_projector` (or the schema owner).
-    public init(client: PostgresClient, projection: any Projection = JourneyStateProjection(),
-                configuration: Configuration = Configuration()) {
+    public init(
+        client: PostgresClient, projection: any Projection = JourneyStateProjection(),
+        configuration: Configuration = Configuration()
+    ) {
         self.client = client
         self.configuration = configuration
         self.projection = projection
         let hook = configuration.afterEachEvent
         follower = LogFollower.pipelined(
             client: client, checkpoint: .stored(name: projection.name),
-            configuration: .init(batchSize: configuration.batchSize, pollInterval: .seconds(configuration.pollInterval),
-                                 listen: configuration.listen, synchronousCommit: configuration.synchronousCommit,
-                                 afterCommit: configuration.afterCommit)
+            configuration: .init(
+                batchSize: configuration.batchSize, pollInterval: .seconds(configuration.pollInterval),
+                listen: configuration.listen, synchronousCommit: configuration.synchronousCommit,
+                afterCommit: configuration.afterCommit)
         ) { events, connection in
             // A pipelined projection's writes go out after the hook, with the checkpoint and COMMIT.
             let writes: [PostgresQuery]

@@ -15,8 +15,9 @@ public struct ProjectionStatus: Sendable, Equatable {
     /// Every projection's status, by name. Works with the application role (SELECT only).
     public static func read(client: PostgresClient) async throws -> [ProjectionStatus] {
         try await CheckpointStore(client: client).statuses().map { status in
-            ProjectionStatus(name: status.name, checkpoint: status.checkpoint, updatedAt: status.updatedAt,
-                             lagEvents: status.lagEvents, lagSeconds: status.lagSeconds)
+            ProjectionStatus(
+                name: status.name, checkpoint: status.checkpoint, updatedAt: status.updatedAt,
+                lagEvents: status.lagEvents, lagSeconds: status.lagSeconds)
         }
     }
 

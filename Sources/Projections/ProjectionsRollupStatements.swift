@@ -12,8 +12,10 @@ extension ProjectionsStatements {
         // a statement at 9k journeys, twice a projection batch); an array keeps it on the keys.
         let only = ids == nil ? "" : "AND journey_id = ANY (ARRAY(SELECT journey_id FROM ids))"
         let bounds = "ARRAY[\(DailyRollup.timeToResultBounds.map { String(Int($0)) }.joined(separator: ","))]::float8[]"
-        let counters = ["journeys", "completed", "approved", "abandoned", "token_issued", "capture_opened", "callback_success",
-                        "result_fetched", "closed_by_user", "timed_out", "attempts", "expired_attempts"]
+        let counters = [
+            "journeys", "completed", "approved", "abandoned", "token_issued", "capture_opened", "callback_success",
+            "result_fetched", "closed_by_user", "timed_out", "attempts", "expired_attempts",
+        ]
         let add = counters.map { "\($0) = d.\($0) + EXCLUDED.\($0)" }.joined(separator: ", ")
         return """
             WITH ids AS (SELECT json_array_elements_text(\(nullable: ids)::json) AS journey_id),
@@ -67,7 +69,8 @@ extension ProjectionsStatements {
     /// ``AttemptRow``, every attempt of each of those journeys): one statement, run before the
     /// rows are written. Each rollup row gets the net change only, and rows whose counts do not
     /// change are not touched (a journey's later events mostly leave its day's counts alone).
-    static func rollupDelta(ids: String, states: String, attempts: String, tables: JourneyStateProjection.Tables) -> PostgresQuery {
+    static func rollupDelta(ids: String, states: String, attempts: String, tables: JourneyStateProjection.Tables) -> PostgresQuery
+    {
         let bounds = "ARRAY[\(DailyRollup.timeToResultBounds.map { String(Int($0)) }.joined(separator: ","))]::float8[]"
         let counters: [(name: String, sum: String)] = [
             ("journeys", "sum(j.s)"), ("completed", "sum(j.s) FILTER (WHERE j.status = 'completed')"),
@@ -157,8 +160,10 @@ extension ProjectionsStatements {
     /// with their row-level security and the tenant analysts' policies (`grant_read_models()` of
     /// migration 0040; raw SQL, one script, inside the swap's transaction).
     static func swapRollups(_ fresh: JourneyStateProjection.Tables, into live: JourneyStateProjection.Tables) -> String {
-        let pairs = [(fresh.daily, live.daily), (fresh.dailySDKErrors, live.dailySDKErrors),
-                     (fresh.dailyTimeToResult, live.dailyTimeToResult), (fresh.dailyResultBins, live.dailyResultBins)]
+        let pairs = [
+            (fresh.daily, live.daily), (fresh.dailySDKErrors, live.dailySDKErrors),
+            (fresh.dailyTimeToResult, live.dailyTimeToResult), (fresh.dailyResultBins, live.dailyResultBins),
+        ]
         return pairs.map { fresh, live in
             """
             DROP TABLE \(live);

@@ -147,8 +147,10 @@ enum ProjectionsStatements {
 
     /// One keyset page of started journeys, newest first, optionally filtered; `limit` rows at most.
     /// The columns ``JourneyStateQueries/ListedJourney`` reads, by index.
-    static func page(tenant: String, subject: String?, clientReference: String?, status: String?, environment: String?,
-                     createdFrom: Date?, createdTo: Date?, afterMicros: Int64?, afterID: String?, limit: Int) -> PostgresQuery {
+    static func page(
+        tenant: String, subject: String?, clientReference: String?, status: String?, environment: String?,
+        createdFrom: Date?, createdTo: Date?, afterMicros: Int64?, afterID: String?, limit: Int
+    ) -> PostgresQuery {
         """
         SELECT journey_id, status, current_attempt, environment, flow, purpose, client_reference,
                subject_reference, started_at, completed_at, abandoned_at, outcome, last_error_code,

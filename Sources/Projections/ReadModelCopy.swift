@@ -42,14 +42,17 @@ struct ReadModelCopy {
     }
 
     /// Copies `rows` into `tables` on `connection` (inside the caller's transaction).
-    static func write(_ rows: (state: PostgresCopyText, attempts: PostgresCopyText), columns: Columns,
-                      tables: JourneyStateProjection.Tables, on connection: PostgresConnection) throws {
+    static func write(
+        _ rows: (state: PostgresCopyText, attempts: PostgresCopyText), columns: Columns,
+        tables: JourneyStateProjection.Tables, on connection: PostgresConnection
+    ) throws {
         if !rows.state.isEmpty {
             try connection.copyIn(unsafeSQL: ProjectionsStatements.copy(into: tables.state, columns: columns.state), rows.state)
         }
         if !rows.attempts.isEmpty {
-            try connection.copyIn(unsafeSQL: ProjectionsStatements.copy(into: tables.attempts, columns: columns.attempts),
-                                  rows.attempts)
+            try connection.copyIn(
+                unsafeSQL: ProjectionsStatements.copy(into: tables.attempts, columns: columns.attempts),
+                rows.attempts)
         }
     }
 

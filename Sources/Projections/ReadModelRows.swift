@@ -97,11 +97,13 @@ struct AttemptRow: Encodable {
         callback_at = timestamp(attempt.callbackAt)
         result_fetched_at = timestamp(attempt.resultFetchedAt)
         outcome = attempt.processResult?.rawValue
-        error = attempt.failureReason.map { $0.kind.rawValue }
+        error =
+            attempt.failureReason.map { $0.kind.rawValue }
             ?? attempt.creationFailure.map { "processCreationFailed:\($0.httpStatus.map(String.init) ?? "no-answer")" }
         token_issued_at = timestamp(attempt.firstTokenIssuedAt)
         callback_outcome = attempt.callbackOutcome.map(JourneyStateProjection.outcomeName)
-        sdk_error_code = (attempt.callbackOutcome.flatMap(JourneyStateProjection.errorCode) ?? attempt.failureReason?.sdkCode)?.rawValue
+        sdk_error_code =
+            (attempt.callbackOutcome.flatMap(JourneyStateProjection.errorCode) ?? attempt.failureReason?.sdkCode)?.rawValue
         closed_by_user_at = timestamp(attempt.closedByUserAt)
         session_timed_out_at = timestamp(attempt.sessionTimedOutAt)
         link_issued_at = timestamp(attempt.linkIssuedAt)

@@ -53,8 +53,10 @@ enum ReadModelRowsJSON {
     }
 
     /// `rows` as a JSON array, each element written by `element`.
-    private static func array<Row>(_ rows: [Row], bytesEach: Int,
-                                   _ element: (Row, inout JSONBytes) throws -> Void) rethrows -> String {
+    private static func array<Row>(
+        _ rows: [Row], bytesEach: Int,
+        _ element: (Row, inout JSONBytes) throws -> Void
+    ) rethrows -> String {
         var json = JSONBytes(bytes: [], copyEscaped: false)
         json.bytes.reserveCapacity(rows.count * bytesEach)
         json.beginArray()

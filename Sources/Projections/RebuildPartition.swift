@@ -20,8 +20,10 @@ final class RebuildPartition: @unchecked Sendable {
     /// The write in flight (if any) has ended.
     private let idle = Atomic<Bool>(true)
 
-    init(client: PostgresClient, tables: JourneyStateProjection.Tables, columns: ReadModelCopy.Columns,
-         cacheCapacity: Int, flushBytes: Int = 8 << 20) {
+    init(
+        client: PostgresClient, tables: JourneyStateProjection.Tables, columns: ReadModelCopy.Columns,
+        cacheCapacity: Int, flushBytes: Int = 8 << 20
+    ) {
         self.client = client
         self.tables = tables
         self.flushBytes = flushBytes
@@ -63,7 +65,9 @@ final class RebuildPartition: @unchecked Sendable {
             // Its row may still be in the gathered text or in flight: written and committed first.
             try await flush()
             try await settle()
-            let stored = try await client.withConnection { [tables, reload] in try JourneyStateProjection.load(reload, tables: tables, on: $0) }
+            let stored = try await client.withConnection { [tables, reload] in
+                try JourneyStateProjection.load(reload, tables: tables, on: $0)
+            }
             states.merge(stored) { _, loaded in loaded }
             reloaded = Set(stored.keys)
         }

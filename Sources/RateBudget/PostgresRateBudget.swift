@@ -72,10 +72,12 @@ public final class PostgresRateBudget: SharedRateBudget {
     public func take(_ priority: RequestPriority) async -> Duration? {
         let reserve = priority == .live ? 0 : configuration.liveReserve
         do {
-            let query = configuration.shareBucket.map {
-                RateBudgetStatements.take(bucket: configuration.bucket, shareBucket: $0, rate: configuration.rate,
-                                          reserve: reserve, share: configuration.tenantShare)
-            } ?? RateBudgetStatements.take(bucket: configuration.bucket, rate: configuration.rate, reserve: reserve)
+            let query =
+                configuration.shareBucket.map {
+                    RateBudgetStatements.take(
+                        bucket: configuration.bucket, shareBucket: $0, rate: configuration.rate,
+                        reserve: reserve, share: configuration.tenantShare)
+                } ?? RateBudgetStatements.take(bucket: configuration.bucket, rate: configuration.rate, reserve: reserve)
             let wait = try await client.query(query).first?.decode(0, as: Double.self) ?? 0
             return wait > 0 ? .microseconds(Int64((wait * 1_000_000).rounded(.up))) : nil
         } catch {

@@ -48,9 +48,12 @@ public final class PostgresRequestLimits: Sendable {
         if let wait = local.withLock({ $0.take(buckets, cost: cost, now: now) }) { return Self.duration(wait) }
         let wait: Double
         do {
-            wait = try await client.query(RateBudgetStatements.take(
-                buckets: buckets.map(\.key), rates: buckets.map(\.rate), bursts: buckets.map(\.burst), cost: cost
-            )).first?.decode(0, as: Double.self) ?? 0
+            wait =
+                try await client.query(
+                    RateBudgetStatements.take(
+                        buckets: buckets.map(\.key), rates: buckets.map(\.rate), bursts: buckets.map(\.burst), cost: cost
+                    )
+                ).first?.decode(0, as: Double.self) ?? 0
         } catch {
             local.withLock { $0.refund(buckets, cost: cost) }
             throw Failure.unavailable(error)

@@ -21,7 +21,8 @@ public struct DashboardReports: Sendable, Equatable {
         async let expiry = ExpiryRetryReport.run(parameters, on: client)
         async let errors = SDKErrorReport.run(parameters, on: client)
         async let funnel = FunnelReport.run(parameters, on: client)
-        return DashboardReports(funnel: try await funnel, errors: try await errors, expiry: try await expiry,
-                                timing: try await timing)
+        return DashboardReports(
+            funnel: try await funnel, errors: try await errors, expiry: try await expiry,
+            timing: try await timing)
     }
 }

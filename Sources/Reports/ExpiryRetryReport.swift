@@ -39,14 +39,16 @@ public struct ExpiryRetryReport: Report, Equatable {
 
     public static func run(_ parameters: ReportParameters, on client: PostgresClient) async throws -> ExpiryRetryReport {
         let rows = try await client.query(ReportsStatements.expiryRetry(parameters))
-        var report = ExpiryRetryReport(journeys: 0, attempts: 0, expiredAttempts: 0, retries: 0, retriedJourneys: 0,
-                                       maxRetries: 0, retriedApproved: 0, days: [])
+        var report = ExpiryRetryReport(
+            journeys: 0, attempts: 0, expiredAttempts: 0, retries: 0, retriedJourneys: 0,
+            maxRetries: 0, retriedApproved: 0, days: [])
         for row in rows {
             let (journeys, attempts) = (try row.decode(1, as: Int.self), try row.decode(2, as: Int.self))
             let (expired, retried) = (try row.decode(3, as: Int.self), try row.decode(4, as: Int.self))
-            let day = Day(day: try row.decode(0, as: String.self), journeys: journeys, attempts: attempts, expiredAttempts: expired,
-                          retriedJourneys: retried, expiredShare: Cell.ratio(expired, attempts),
-                          retriedShare: Cell.ratio(retried, journeys))
+            let day = Day(
+                day: try row.decode(0, as: String.self), journeys: journeys, attempts: attempts, expiredAttempts: expired,
+                retriedJourneys: retried, expiredShare: Cell.ratio(expired, attempts),
+                retriedShare: Cell.ratio(retried, journeys))
             report.days.append(day)
             report.journeys += day.journeys
             report.attempts += day.attempts
@@ -62,8 +64,10 @@ public struct ExpiryRetryReport: Report, Equatable {
         return report
     }
 
-    init(journeys: Int, attempts: Int, expiredAttempts: Int, retries: Int, retriedJourneys: Int, maxRetries: Int,
-         retriedApproved: Int, days: [Day]) {
+    init(
+        journeys: Int, attempts: Int, expiredAttempts: Int, retries: Int, retriedJourneys: Int, maxRetries: Int,
+        retriedApproved: Int, days: [Day]
+    ) {
         self.journeys = journeys
         self.attempts = attempts
         self.expiredAttempts = expiredAttempts
@@ -85,13 +89,18 @@ public struct ExpiryRetryReport: Report, Equatable {
         ]
         return [
             ReportSection(name: "summary", title: "Expiry and retry", columns: ["measure", .number("value")], rows: summary),
-            ReportSection(name: "daily", title: "Per day (UTC)",
-                          columns: ["day", .number("journeys"), .number("attempts"), .number("expired"), .number("expired share"),
-                                    .number("retried"), .number("retried share")],
-                          rows: days.map {
-                              [$0.day, String($0.journeys), String($0.attempts), String($0.expiredAttempts),
-                               Cell.percent($0.expiredShare), String($0.retriedJourneys), Cell.percent($0.retriedShare)]
-                          }),
+            ReportSection(
+                name: "daily", title: "Per day (UTC)",
+                columns: [
+                    "day", .number("journeys"), .number("attempts"), .number("expired"), .number("expired share"),
+                    .number("retried"), .number("retried share"),
+                ],
+                rows: days.map {
+                    [
+                        $0.day, String($0.journeys), String($0.attempts), String($0.expiredAttempts),
+                        Cell.percent($0.expiredShare), String($0.retriedJourneys), Cell.percent($0.retriedShare),
+                    ]
+                }),
         ]
     }
 }

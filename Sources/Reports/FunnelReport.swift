@@ -37,9 +37,10 @@ public struct FunnelReport: Report, Equatable {
     public init(counts: [Int]) {
         let steps = Array(counts.prefix(Self.stepNames.count))
         self.steps = zip(Self.stepNames, steps).enumerated().map { index, pair in
-            Step(step: pair.0, journeys: pair.1,
-                 fromPrevious: index == 0 ? nil : Cell.ratio(pair.1, steps[index - 1]),
-                 fromStart: Cell.ratio(pair.1, steps[0]))
+            Step(
+                step: pair.0, journeys: pair.1,
+                fromPrevious: index == 0 ? nil : Cell.ratio(pair.1, steps[index - 1]),
+                fromStart: Cell.ratio(pair.1, steps[0]))
         }
         let opened = steps.count > 2 ? steps[2] : 0
         let drops = Array(counts.dropFirst(Self.stepNames.count)) + Array(repeating: 0, count: Self.dropOffNames.count)
@@ -55,11 +56,15 @@ public struct FunnelReport: Report, Equatable {
     }
 
     public var sections: [ReportSection] {
-        [ReportSection(name: "funnel", title: "Funnel",
-                       columns: ["step", .number("journeys"), .number("from previous"), .number("from start")],
-                       rows: steps.map { [$0.step, String($0.journeys), Cell.percent($0.fromPrevious), Cell.percent($0.fromStart)] }),
-         ReportSection(name: "drop-offs", title: "Drop-offs",
-                       columns: ["drop-off", .number("journeys"), .number("of capture opened")],
-                       rows: dropOffs.map { [$0.dropOff, String($0.journeys), Cell.percent($0.fromCaptureOpened)] })]
+        [
+            ReportSection(
+                name: "funnel", title: "Funnel",
+                columns: ["step", .number("journeys"), .number("from previous"), .number("from start")],
+                rows: steps.map { [$0.step, String($0.journeys), Cell.percent($0.fromPrevious), Cell.percent($0.fromStart)] }),
+            ReportSection(
+                name: "drop-offs", title: "Drop-offs",
+                columns: ["drop-off", .number("journeys"), .number("of capture opened")],
+                rows: dropOffs.map { [$0.dropOff, String($0.journeys), Cell.percent($0.fromCaptureOpened)] }),
+        ]
     }
 }

@@ -27,8 +27,9 @@ public enum ReportName: String, Sendable, CaseIterable, Codable {
     /// Parses a name; the error lists the known ones.
     public static func parse(_ text: String) throws(ReportError) -> ReportName {
         guard let name = ReportName(rawValue: text) else {
-            throw ReportError(.unknownReport, parameter: "name",
-                              "unknown report '\(text.prefix(40))'; known: \(known)")
+            throw ReportError(
+                .unknownReport, parameter: "name",
+                "unknown report '\(text.prefix(40))'; known: \(known)")
         }
         return name
     }

@@ -22,8 +22,10 @@ public struct ReportParameters: Sendable, Equatable {
     /// Where counts of whole days come from. Default ``ReportSource/rollups``.
     public var source: ReportSource = .rollups
 
-    public init(from: Date, to: Date, environment: Environment? = nil, subject: SubjectReference? = nil,
-                thresholdMinutes: Int = 10, stuckMinutes: Int = 60, now: Date, tenant: String? = nil) {
+    public init(
+        from: Date, to: Date, environment: Environment? = nil, subject: SubjectReference? = nil,
+        thresholdMinutes: Int = 10, stuckMinutes: Int = 60, now: Date, tenant: String? = nil
+    ) {
         self.from = from
         self.to = to
         self.environment = environment

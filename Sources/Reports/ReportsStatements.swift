@@ -185,7 +185,8 @@ enum ReportsStatements {
 
     /// The seconds from start (measure 0) or from the success callback (measure 1) to the result.
     private static func resultSeconds(_ measure: Int) -> String {
-        measure == 0 ? "extract(epoch FROM s.result_at - s.started_at)::float8"
+        measure == 0
+            ? "extract(epoch FROM s.result_at - s.started_at)::float8"
             : "extract(epoch FROM s.result_at - s.callback_at)::float8"
     }
 

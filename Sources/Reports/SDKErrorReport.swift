@@ -41,9 +41,10 @@ public struct SDKErrorReport: Report, Equatable {
         self.errorRate = Cell.ratio(errors, attempts)
         self.codes = counts.map { code, count in
             let entry = catalog.entry(for: SDKErrorCode(rawValue: code))
-            return Entry(code: code, count: count, share: Double(count) / Double(max(errors, 1)), meaning: entry.meaning,
-                         category: entry.category.rawValue, recommendedAction: entry.recommendedAction,
-                         retryable: entry.retryable, documented: entry.isDocumented, source: entry.source.rawValue)
+            return Entry(
+                code: code, count: count, share: Double(count) / Double(max(errors, 1)), meaning: entry.meaning,
+                category: entry.category.rawValue, recommendedAction: entry.recommendedAction,
+                retryable: entry.retryable, documented: entry.isDocumented, source: entry.source.rawValue)
         }
         self.offPageErrors = codes.filter { !$0.documented }.reduce(0) { $0 + $1.count }
     }
@@ -62,13 +63,19 @@ public struct SDKErrorReport: Report, Equatable {
 
     public var sections: [ReportSection] {
         let offPage = offPageErrors == 0 ? "" : "; \(offPageErrors) with codes not on the SDK Lite page"
-        return [ReportSection(
-            name: "sdk-errors", title: "SDK errors: \(errors) in \(attempts) attempts (\(Cell.percent(errorRate)))\(offPage)",
-            columns: [.number("code"), .number("count"), .number("share"), "category", "retryable", "source",
-                      "meaning", "recommended action"],
-            rows: codes.map {
-                [String($0.code), String($0.count), Cell.percent($0.share), $0.category, $0.retryable ? "yes" : "no",
-                 SDKErrorSource(rawValue: $0.source)?.label ?? $0.source, $0.meaning, $0.recommendedAction]
-            })]
+        return [
+            ReportSection(
+                name: "sdk-errors", title: "SDK errors: \(errors) in \(attempts) attempts (\(Cell.percent(errorRate)))\(offPage)",
+                columns: [
+                    .number("code"), .number("count"), .number("share"), "category", "retryable", "source",
+                    "meaning", "recommended action",
+                ],
+                rows: codes.map {
+                    [
+                        String($0.code), String($0.count), Cell.percent($0.share), $0.category, $0.retryable ? "yes" : "no",
+                        SDKErrorSource(rawValue: $0.source)?.label ?? $0.source, $0.meaning, $0.recommendedAction,
+                    ]
+                })
+        ]
     }
 }

@@ -35,25 +35,35 @@ public struct TimeToResultReport: Report, Equatable {
             let bucket = try row.decode(0, as: Int.self)
             if bucket >= 0, bucket < counts.count { counts[bucket] = try row.decode(1, as: Int.self) }
         }
-        let (fromStart, fromCallback) = parameters.source == .rollups
-            ? try await client.transaction(isolation: ResultPercentiles.isolation) { try ResultPercentiles.read(parameters, on: $0) }
+        let (fromStart, fromCallback) =
+            parameters.source == .rollups
+            ? try await client.transaction(isolation: ResultPercentiles.isolation) {
+                try ResultPercentiles.read(parameters, on: $0)
+            }
             : try await readModelPercentiles(parameters, on: client)
         var report = TimeToResultReport(fromStart: fromStart, fromCallback: fromCallback, histogram: [])
         report.histogram = labels.indices.map { index in
-            Bucket(label: labels[index], lowerSeconds: index == 0 ? 0 : bounds[index - 1],
-                   upperSeconds: index < bounds.count ? bounds[index] : nil, journeys: counts[index])
+            Bucket(
+                label: labels[index], lowerSeconds: index == 0 ? 0 : bounds[index - 1],
+                upperSeconds: index < bounds.count ? bounds[index] : nil, journeys: counts[index])
         }
         return report
     }
 
     /// `percentile_cont` over every journey of the window.
-    private static func readModelPercentiles(_ parameters: ReportParameters,
-                                             on client: PostgresClient) async throws -> (Percentiles, Percentiles) {
+    private static func readModelPercentiles(
+        _ parameters: ReportParameters,
+        on client: PostgresClient
+    ) async throws -> (Percentiles, Percentiles) {
         guard let row = try await client.query(ReportsStatements.timeToResultPercentiles(parameters)).first else {
             return (Percentiles(samples: 0), Percentiles(samples: 0))
         }
-        return (Percentiles(samples: try row.decode(0, as: Int.self), p50: try row.decode(1), p90: try row.decode(2), p99: try row.decode(3)),
-                Percentiles(samples: try row.decode(4, as: Int.self), p50: try row.decode(5), p90: try row.decode(6), p99: try row.decode(7)))
+        return (
+            Percentiles(
+                samples: try row.decode(0, as: Int.self), p50: try row.decode(1), p90: try row.decode(2), p99: try row.decode(3)),
+            Percentiles(
+                samples: try row.decode(4, as: Int.self), p50: try row.decode(5), p90: try row.decode(6), p99: try row.decode(7))
+        )
     }
 
     init(fromStart: Percentiles, fromCallback: Percentiles, histogram: [Bucket]) {
@@ -67,11 +77,13 @@ public struct TimeToResultReport: Report, Equatable {
             [name, String(p.samples), Cell.seconds(p.p50), Cell.seconds(p.p90), Cell.seconds(p.p99)]
         }
         return [
-            ReportSection(name: "percentiles", title: "Time to result (seconds)",
-                          columns: ["from", .number("journeys"), .number("p50"), .number("p90"), .number("p99")],
-                          rows: [line("start", fromStart), line("callback", fromCallback)]),
-            ReportSection(name: "histogram", title: "Time from start to result",
-                          columns: ["bucket", .number("journeys")], rows: histogram.map { [$0.label, String($0.journeys)] }),
+            ReportSection(
+                name: "percentiles", title: "Time to result (seconds)",
+                columns: ["from", .number("journeys"), .number("p50"), .number("p90"), .number("p99")],
+                rows: [line("start", fromStart), line("callback", fromCallback)]),
+            ReportSection(
+                name: "histogram", title: "Time from start to result",
+                columns: ["bucket", .number("journeys")], rows: histogram.map { [$0.label, String($0.journeys)] }),
         ]
     }
 }

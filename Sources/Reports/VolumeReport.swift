@@ -22,8 +22,10 @@ public struct VolumeReport: Report, Equatable {
 
     public static func run(_ parameters: ReportParameters, on client: PostgresClient) async throws -> VolumeReport {
         let groups = try await client.query(ReportsStatements.volume(parameters)).map { row in
-            Group(environment: try row.decode(0), flow: try row.decode(1), purpose: try row.decode(2), journeys: try row.decode(3),
-                  completed: try row.decode(4), approved: try row.decode(5), abandoned: try row.decode(6), inProgress: try row.decode(7))
+            Group(
+                environment: try row.decode(0), flow: try row.decode(1), purpose: try row.decode(2), journeys: try row.decode(3),
+                completed: try row.decode(4), approved: try row.decode(5), abandoned: try row.decode(6),
+                inProgress: try row.decode(7))
         }
         return VolumeReport(groups: groups)
     }
@@ -38,15 +40,21 @@ public struct VolumeReport: Report, Equatable {
 
     public var sections: [ReportSection] {
         var rows = groups.map {
-            [$0.environment, $0.flow, $0.purpose, String($0.journeys), String($0.completed), String($0.approved),
-             String($0.abandoned), String($0.inProgress)]
+            [
+                $0.environment, $0.flow, $0.purpose, String($0.journeys), String($0.completed), String($0.approved),
+                String($0.abandoned), String($0.inProgress),
+            ]
         }
         let sum = { (value: KeyPath<Group, Int>) in String(groups.reduce(0) { $0 + $1[keyPath: value] }) }
         rows.append(["total", "", "", sum(\.journeys), sum(\.completed), sum(\.approved), sum(\.abandoned), sum(\.inProgress)])
-        return [ReportSection(
-            name: "volume", title: "Journeys by environment, flow and purpose",
-            columns: ["environment", "flow", "purpose", .number("journeys"), .number("completed"), .number("approved"),
-                      .number("abandoned"), .number("in progress")],
-            rows: rows)]
+        return [
+            ReportSection(
+                name: "volume", title: "Journeys by environment, flow and purpose",
+                columns: [
+                    "environment", "flow", "purpose", .number("journeys"), .number("completed"), .number("approved"),
+                    .number("abandoned"), .number("in progress"),
+                ],
+                rows: rows)
+        ]
     }
 }

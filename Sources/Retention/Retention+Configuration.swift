@@ -23,9 +23,11 @@ extension Retention {
         /// Rows (subjects, answers, journeys) handled per statement or transaction. Default 200.
         public var batchSize: Int
 
-        public init(enabled: Bool = true, eraseAfterDays: Int = 365, idempotencyAnswerHours: Int = 24, tokenDays: Int = 7,
-                    interval: Duration = .seconds(3600), batchSize: Int = 200, idempotencyKeyDays: Int = 30,
-                    webhookDeliveryDays: Int = 30) {
+        public init(
+            enabled: Bool = true, eraseAfterDays: Int = 365, idempotencyAnswerHours: Int = 24, tokenDays: Int = 7,
+            interval: Duration = .seconds(3600), batchSize: Int = 200, idempotencyKeyDays: Int = 30,
+            webhookDeliveryDays: Int = 30
+        ) {
             self.idempotencyKeyDays = idempotencyKeyDays
             self.webhookDeliveryDays = webhookDeliveryDays
             self.enabled = enabled
@@ -56,18 +58,24 @@ extension Retention {
             func check(_ ok: Bool, _ field: String, _ message: String) throws {
                 if !ok { throw RetentionError(.invalidConfiguration, "\(field) \(message)", field: field) }
             }
-            try check(Self.dayRange.contains(eraseAfterDays), "eraseAfterDays", "must be a whole number of days in \(Self.dayRange)")
-            try check(Self.hourRange.contains(idempotencyAnswerHours), "idempotencyAnswerHours",
-                      "must be a whole number of hours in \(Self.hourRange)")
-            try check(Self.dayRange.contains(idempotencyKeyDays), "idempotencyKeyDays",
-                      "must be a whole number of days in \(Self.dayRange)")
-            try check(idempotencyKeyDays * 24 >= idempotencyAnswerHours, "idempotencyKeyDays",
-                      "must not end before the stored answer's \(idempotencyAnswerHours) hours")
-            try check(Self.dayRange.contains(webhookDeliveryDays), "webhookDeliveryDays",
-                      "must be a whole number of days in \(Self.dayRange)")
+            try check(
+                Self.dayRange.contains(eraseAfterDays), "eraseAfterDays", "must be a whole number of days in \(Self.dayRange)")
+            try check(
+                Self.hourRange.contains(idempotencyAnswerHours), "idempotencyAnswerHours",
+                "must be a whole number of hours in \(Self.hourRange)")
+            try check(
+                Self.dayRange.contains(idempotencyKeyDays), "idempotencyKeyDays",
+                "must be a whole number of days in \(Self.dayRange)")
+            try check(
+                idempotencyKeyDays * 24 >= idempotencyAnswerHours, "idempotencyKeyDays",
+                "must not end before the stored answer's \(idempotencyAnswerHours) hours")
+            try check(
+                Self.dayRange.contains(webhookDeliveryDays), "webhookDeliveryDays",
+                "must be a whole number of days in \(Self.dayRange)")
             try check(Self.dayRange.contains(tokenDays), "tokenDays", "must be a whole number of days in \(Self.dayRange)")
-            try check(interval >= .seconds(Self.intervalRange.lowerBound) && interval <= .seconds(Self.intervalRange.upperBound),
-                      "interval", "must be \(Self.intervalRange) seconds")
+            try check(
+                interval >= .seconds(Self.intervalRange.lowerBound) && interval <= .seconds(Self.intervalRange.upperBound),
+                "interval", "must be \(Self.intervalRange) seconds")
             try check(Self.batchRange.contains(batchSize), "batchSize", "must be in \(Self.batchRange)")
         }
 

@@ -25,9 +25,10 @@ extension Retention.Configuration {
         func whole(_ name: String, _ range: ClosedRange<Int>, _ unit: String) throws -> Int? {
             guard let text = variables[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
             guard let value = Int(text), range.contains(value) else {
-                throw RetentionError(.invalidConfiguration,
-                                     "\(name) must be a whole number of \(unit) in \(range.lowerBound)...\(range.upperBound)",
-                                     field: name)
+                throw RetentionError(
+                    .invalidConfiguration,
+                    "\(name) must be a whole number of \(unit) in \(range.lowerBound)...\(range.upperBound)",
+                    field: name)
             }
             return value
         }
@@ -41,11 +42,14 @@ extension Retention.Configuration {
             }
         }
         configuration.eraseAfterDays = try whole(Variable.eraseAfterDays, dayRange, "days") ?? configuration.eraseAfterDays
-        configuration.idempotencyAnswerHours = try whole(Variable.idempotencyHours, hourRange, "hours")
+        configuration.idempotencyAnswerHours =
+            try whole(Variable.idempotencyHours, hourRange, "hours")
             ?? configuration.idempotencyAnswerHours
         configuration.tokenDays = try whole(Variable.tokenDays, dayRange, "days") ?? configuration.tokenDays
-        configuration.idempotencyKeyDays = try whole(Variable.idempotencyKeyDays, dayRange, "days") ?? configuration.idempotencyKeyDays
-        configuration.webhookDeliveryDays = try whole(Variable.webhookDeliveryDays, dayRange, "days")
+        configuration.idempotencyKeyDays =
+            try whole(Variable.idempotencyKeyDays, dayRange, "days") ?? configuration.idempotencyKeyDays
+        configuration.webhookDeliveryDays =
+            try whole(Variable.webhookDeliveryDays, dayRange, "days")
             ?? configuration.webhookDeliveryDays
         if let seconds = try whole(Variable.interval, intervalRange, "seconds") {
             configuration.interval = .seconds(seconds)

@@ -42,13 +42,17 @@ public struct Retention: Sendable {
             guard batch.count == configuration.batchSize, let last = batch.last else { break }
             after = last
         }
-        let answers = try await count(RetentionStatements.idempotencyAnswersDue(before: configuration.idempotencyCutoff(now: now)))
-        let journeys = try await count(RetentionStatements.journeysHoldingTokens(endedBefore: configuration.tokenCutoff(now: now)))
-        var plan = RetentionPlan(now: now, subjectsToErase: references, erasureCutoff: configuration.erasureCutoff(now: now),
-                                 idempotencyAnswersToPurge: answers, idempotencyCutoff: configuration.idempotencyCutoff(now: now),
-                                 journeysWithTokensToDrop: journeys, tokenCutoff: configuration.tokenCutoff(now: now))
+        let answers = try await count(
+            RetentionStatements.idempotencyAnswersDue(before: configuration.idempotencyCutoff(now: now)))
+        let journeys = try await count(
+            RetentionStatements.journeysHoldingTokens(endedBefore: configuration.tokenCutoff(now: now)))
+        var plan = RetentionPlan(
+            now: now, subjectsToErase: references, erasureCutoff: configuration.erasureCutoff(now: now),
+            idempotencyAnswersToPurge: answers, idempotencyCutoff: configuration.idempotencyCutoff(now: now),
+            journeysWithTokensToDrop: journeys, tokenCutoff: configuration.tokenCutoff(now: now))
         plan.idempotencyKeyCutoff = configuration.idempotencyKeyCutoff(now: now)
-        plan.idempotencyKeysToDelete = try await count(RetentionStatements.idempotencyKeysDue(before: configuration.idempotencyKeyCutoff(now: now)))
+        plan.idempotencyKeysToDelete = try await count(
+            RetentionStatements.idempotencyKeysDue(before: configuration.idempotencyKeyCutoff(now: now)))
         plan.webhookDeliveryCutoff = configuration.webhookDeliveryCutoff(now: now)
         plan.webhookDeliveriesToDelete = try await count(
             RetentionStatements.webhookDeliveriesDue(before: configuration.webhookDeliveryCutoff(now: now)))
@@ -67,7 +71,8 @@ public struct Retention: Sendable {
         let answerCutoff = configuration.idempotencyCutoff(now: now)
         while true {
             let purged = try await database.query(
-                RetentionStatements.purgeIdempotencyAnswers(before: answerCutoff, limit: configuration.batchSize)).affectedRows
+                RetentionStatements.purgeIdempotencyAnswers(before: answerCutoff, limit: configuration.batchSize)
+            ).affectedRows
             outcome.idempotencyAnswersPurged += purged
             done += purged
             progress(done)
@@ -75,21 +80,29 @@ public struct Retention: Sendable {
         }
         let tokenCutoff = configuration.tokenCutoff(now: now)
         // Bounded: the projector may write a row back while this runs; the next run drops it.
-        let rounds = try await count(RetentionStatements.journeysHoldingTokens(endedBefore: tokenCutoff)) / configuration.batchSize + 2
+        let rounds =
+            try await count(RetentionStatements.journeysHoldingTokens(endedBefore: tokenCutoff)) / configuration.batchSize + 2
         for _ in 0..<rounds {
             let dropped = try await readModels.query(
-                RetentionStatements.dropTokens(endedBefore: tokenCutoff, limit: configuration.batchSize)).affectedRows
+                RetentionStatements.dropTokens(endedBefore: tokenCutoff, limit: configuration.batchSize)
+            ).affectedRows
             outcome.journeysWithTokensDropped += dropped
             done += dropped
             progress(done)
             if dropped < configuration.batchSize { break }
         }
         outcome.idempotencyKeysDeleted = try await purge { [configuration] in
-            RetentionStatements.purgeIdempotencyKeys(before: configuration.idempotencyKeyCutoff(now: now), limit: configuration.batchSize)
-        } each: { done += $0; progress(done) }
+            RetentionStatements.purgeIdempotencyKeys(
+                before: configuration.idempotencyKeyCutoff(now: now), limit: configuration.batchSize)
+        } each: {
+            done += $0; progress(done)
+        }
         outcome.webhookDeliveriesDeleted = try await purge { [configuration] in
-            RetentionStatements.purgeWebhookDeliveries(before: configuration.webhookDeliveryCutoff(now: now), limit: configuration.batchSize)
-        } each: { done += $0; progress(done) }
+            RetentionStatements.purgeWebhookDeliveries(
+                before: configuration.webhookDeliveryCutoff(now: now), limit: configuration.batchSize)
+        } each: {
+            done += $0; progress(done)
+        }
         return outcome
     }
 
@@ -136,15 +149,20 @@ public struct Retention: Sendable {
         guard !ids.isEmpty else { return false }
         for id in ids {
             let state = try await subjects.journeys.state(of: id)
-            guard state.status.isTerminal, let ended = state.completedAt ?? state.abandonedAt, ended < cutoff else { return false }
+            guard state.status.isTerminal, let ended = state.completedAt ?? state.abandonedAt, ended < cutoff else {
+                return false
+            }
         }
         return true
     }
 
     private func subjectsDue(now: Date, after: String) async throws -> [String] {
-        try await database.query(RetentionStatements.subjectsDue(endedBefore: configuration.erasureCutoff(now: now), after: after,
-                                                                 limit: configuration.batchSize))
-            .map { try $0.decode(0, as: String.self) }
+        try await database.query(
+            RetentionStatements.subjectsDue(
+                endedBefore: configuration.erasureCutoff(now: now), after: after,
+                limit: configuration.batchSize)
+        )
+        .map { try $0.decode(0, as: String.self) }
     }
 
     private func count(_ query: PostgresQuery) async throws -> Int {

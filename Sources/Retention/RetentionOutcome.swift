@@ -23,6 +23,7 @@ public struct RetentionOutcome: Sendable, Equatable, Encodable {
 
     /// Everything changed, in one number.
     public var total: Int {
-        subjectsErased.count + idempotencyAnswersPurged + journeysWithTokensDropped + idempotencyKeysDeleted + webhookDeliveriesDeleted
+        subjectsErased.count + idempotencyAnswersPurged + journeysWithTokensDropped + idempotencyKeysDeleted
+            + webhookDeliveriesDeleted
     }
 }

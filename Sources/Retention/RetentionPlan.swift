@@ -21,6 +21,7 @@ public struct RetentionPlan: Sendable, Equatable, Encodable {
 
     /// Subjects, answers and journeys in all: the length of a progress bar.
     public var total: Int {
-        subjectsToErase.count + idempotencyAnswersToPurge + journeysWithTokensToDrop + idempotencyKeysToDelete + webhookDeliveriesToDelete
+        subjectsToErase.count + idempotencyAnswersToPurge + journeysWithTokensToDrop + idempotencyKeysToDelete
+            + webhookDeliveriesToDelete
     }
 }

@@ -14,8 +14,10 @@ public struct RetentionService: Service {
     let retryAfterFailure: Duration
 
     /// `clock` gives the time each run applies the policy at.
-    public init(retention: Retention, clock: @escaping @Sendable () -> Date, logger: Logger = Logger(label: "retention"),
-                retryAfterFailure: Duration = .seconds(30)) {
+    public init(
+        retention: Retention, clock: @escaping @Sendable () -> Date, logger: Logger = Logger(label: "retention"),
+        retryAfterFailure: Duration = .seconds(30)
+    ) {
         self.retention = retention
         self.clock = clock
         self.logger = logger
@@ -28,14 +30,17 @@ public struct RetentionService: Service {
             do {
                 let outcome = try await retention.apply(now: clock())
                 if outcome.total > 0 || outcome.subjectsSkipped > 0 {
-                    logger.info("retention applied", metadata: [
-                        "subjects_erased": String(outcome.subjectsErased.count), "journeys_marked": String(outcome.journeysMarked),
-                        "subjects_skipped": String(outcome.subjectsSkipped),
-                        "idempotency_answers_purged": String(outcome.idempotencyAnswersPurged),
-                        "journeys_tokens_dropped": String(outcome.journeysWithTokensDropped),
-                    ])
+                    logger.info(
+                        "retention applied",
+                        metadata: [
+                            "subjects_erased": String(outcome.subjectsErased.count),
+                            "journeys_marked": String(outcome.journeysMarked),
+                            "subjects_skipped": String(outcome.subjectsSkipped),
+                            "idempotency_answers_purged": String(outcome.idempotencyAnswersPurged),
+                            "journeys_tokens_dropped": String(outcome.journeysWithTokensDropped),
+                        ])
                 }
-            } catch where !Task.isCancelled {
+            } catch  where !Task.isCancelled {
                 logger.warning("retention run failed", metadata: ["error": String(describing: type(of: error))])
                 wait = min(wait, retryAfterFailure)
             }

@@ -35,7 +35,7 @@ struct CaptureAPI: Sendable {
         let (status, body) = try await post(
             "sdk/captures", ["webAppToken": webAppToken, "environment": environment.rawValue], offline: network == .offline)
         if status == 201, let prepared = try? JSONDecoder().decode(Prepared.self, from: body),
-           !prepared.captureId.isEmpty, !prepared.processId.isEmpty
+            !prepared.captureId.isEmpty, !prepared.processId.isEmpty
         {
             return PreparedCapture(captureId: prepared.captureId, processId: prepared.processId)
         }

@@ -12,7 +12,8 @@ final class OutcomeCollector: AcessoBioManagerDelegate, AcessoBioSelfieDelegate 
             collector.continuation = continuation
             guard let camera = AcessoBioManager(viewController: host, delegate: collector).setEnvironment(environment).build()
             else {
-                collector.end(.error(ErrorBio(code: ErrorBio.Code.authenticationFailed, description: "the SDK could not be built")))
+                collector.end(
+                    .error(ErrorBio(code: ErrorBio.Code.authenticationFailed, description: "the SDK could not be built")))
                 return
             }
             camera.prepareAndOpenSelfieCamera(collector, webAppToken: webAppToken)

@@ -14,10 +14,11 @@ public enum ISO8601Date {
         calendar.timeZone = utc
         let (hour, minute, second) = (number(match.4), number(match.5), number(match.6))
         let (offsetHours, offsetMinutes) = (number(match.10), number(match.11))
-        let components = DateComponents(year: number(match.1), month: number(match.2), day: number(match.3),
-                                        hour: hour, minute: minute, second: second)
+        let components = DateComponents(
+            year: number(match.1), month: number(match.2), day: number(match.3),
+            hour: hour, minute: minute, second: second)
         guard components.isValidDate(in: calendar), hour < 24, minute < 60, second < 60,
-              offsetHours < 24, offsetMinutes < 60, let date = calendar.date(from: components)
+            offsetHours < 24, offsetMinutes < 60, let date = calendar.date(from: components)
         else { return nil }
         let fraction = match.7.flatMap { Double("0" + $0) } ?? 0
         let offset = Double(offsetHours * 3600 + offsetMinutes * 60) * (match.9 == "-" ? -1 : 1)

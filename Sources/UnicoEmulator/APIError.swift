@@ -24,8 +24,9 @@ struct APIError: Error, Sendable, Equatable {
     }
 
     static func rateLimited(retryAfterSeconds: Int) -> APIError {
-        APIError(status: .tooManyRequests, code: 8, message: "rate limit exceeded",
-                 headers: ["Retry-After": String(retryAfterSeconds)])
+        APIError(
+            status: .tooManyRequests, code: 8, message: "rate limit exceeded",
+            headers: ["Retry-After": String(retryAfterSeconds)])
     }
 
     static func internalError(status: HTTPStatus = .internalServerError, _ message: String = "internal error") -> APIError {

@@ -28,7 +28,7 @@ struct AssertionValidator: Sendable {
         }
         let parts = assertion.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
-              case .object(let unverified)? = JSONValueReader.value(payload)
+            case .object(let unverified)? = JSONValueReader.value(payload)
         else { throw .undecodable }
         guard case .string(let issuer)? = unverified["iss"] else { throw .undecodable }
         let candidates = accounts.filter { $0.issuer == issuer }
@@ -47,8 +47,8 @@ struct AssertionValidator: Sendable {
         guard Set(claims.keys).isSubset(of: Self.allowedClaims) else { throw .extraClaims }
         guard let scope = claims["scope"] else { throw .missingScope }
         guard case .string(let scopeValue) = scope,
-              case .string(let aud)? = claims["aud"],
-              let iat = claims["iat"]?.doubleValue, let exp = claims["exp"]?.doubleValue
+            case .string(let aud)? = claims["aud"],
+            let iat = claims["iat"]?.doubleValue, let exp = claims["exp"]?.doubleValue
         else { throw .undecodable }
         guard scopeValue == "*" else { throw .scopeNotAllowed }
         guard expected(aud, account.environment) else { throw .notValid }

@@ -35,7 +35,8 @@ struct CaptureTokenIssuer: Sendable {
         self.key = key
     }
 
-    func issue(kind: Kind, processID: String, environment: UnicoEmulator.Environment, now: Date, expiresAt: Date) throws -> String {
+    func issue(kind: Kind, processID: String, environment: UnicoEmulator.Environment, now: Date, expiresAt: Date) throws -> String
+    {
         let claims = Claims(
             iss: Self.issuer, kind: kind, pid: processID, env: environment,
             iat: Int64(now.timeIntervalSince1970.rounded(.down)),

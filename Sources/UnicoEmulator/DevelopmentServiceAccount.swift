@@ -35,13 +35,15 @@ public struct DevelopmentServiceAccount: Sendable {
         let pem = try privateKeyPEM()
         let url = URL(fileURLWithPath: path)
         try? FileManager.default.removeItem(at: url)
-        guard FileManager.default.createFile(
-            atPath: path, contents: Data(pem.utf8), attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: path, contents: Data(pem.utf8), attributes: [.posixPermissions: 0o600])
         else { throw EmulatorError(.keyMaterial, "could not write the private key file") }
     }
 
     /// A documented five-claim RS256 assertion for this account, as the real client builds it.
-    public func assertion(audience: String? = nil, issuedAt: Date, lifetime: TimeInterval = 3600) throws(EmulatorError) -> String {
+    public func assertion(audience: String? = nil, issuedAt: Date, lifetime: TimeInterval = 3600) throws(EmulatorError) -> String
+    {
         let iat = Int(issuedAt.timeIntervalSince1970.rounded(.down))
         let claims: [String: JSONValue] = [
             "iss": .string(account.issuer),

@@ -91,7 +91,7 @@ extension EmulatorCore {
     func finishCapture(_ request: HTTPRequest) -> HTTPResponse {
         do throws(SDKError) {
             guard case .object(let body)? = JSONValueReader.value(request.body),
-                  let outcome = body["outcome"]?.stringValue.flatMap(CaptureOutcome.init(rawValue:))
+                let outcome = body["outcome"]?.stringValue.flatMap(CaptureOutcome.init(rawValue:))
             else { throw .other(.badRequest, "outcome must be approved, rejected, expired or error") }
             let captureID = request.pathParameters["id"] ?? ""
             let now = now()
@@ -102,8 +102,9 @@ extension EmulatorCore {
                 }
                 guard !capture.finished else { throw .other(.conflict, "capture already finished") }
                 _ = process.expireIfDue(now: now)
-                guard process.finish(
-                    result: outcome.result, at: now, humanToken: humanToken, lastEvent: "EVENT_TYPE_SESSION_ENDED")
+                guard
+                    process.finish(
+                        result: outcome.result, at: now, humanToken: humanToken, lastEvent: "EVENT_TYPE_SESSION_ENDED")
                 else { throw .other(.conflict, "process already finished") }
                 state.processes[process.id] = process
                 state.captures[captureID]?.finished = true

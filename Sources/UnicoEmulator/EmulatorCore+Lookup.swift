@@ -12,7 +12,7 @@ extension EmulatorCore {
         do throws(APIError) {
             let grant = try authorize(request)
             guard let reference = request.queryItems.first(where: { $0.name == "clientReference" })?.value,
-                  !reference.isEmpty
+                !reference.isEmpty
             else { throw .invalidArgument("clientReference", "is required") }
             let now = now()
             let matches = state.withLock { state in
@@ -24,12 +24,16 @@ extension EmulatorCore {
             for process in matches {
                 let tokenExpiry = min(process.expiresAt, process.createdAt.addingTimeInterval(configuration.webAppTokenLifetime))
                 do {
-                    let token = try issuer.issue(kind: .token, processID: process.id, environment: process.environment,
-                                                 now: now, expiresAt: process.expiresAt)
-                    let webAppToken = try issuer.issue(kind: .webAppToken, processID: process.id,
-                                                       environment: process.environment, now: now, expiresAt: tokenExpiry)
-                    views.append(ProcessView(process, link: link(for: process.id), shape: configuration.responseShape,
-                                             token: token, webAppToken: webAppToken))
+                    let token = try issuer.issue(
+                        kind: .token, processID: process.id, environment: process.environment,
+                        now: now, expiresAt: process.expiresAt)
+                    let webAppToken = try issuer.issue(
+                        kind: .webAppToken, processID: process.id,
+                        environment: process.environment, now: now, expiresAt: tokenExpiry)
+                    views.append(
+                        ProcessView(
+                            process, link: link(for: process.id), shape: configuration.responseShape,
+                            token: token, webAppToken: webAppToken))
                 } catch {
                     throw .internalError()
                 }

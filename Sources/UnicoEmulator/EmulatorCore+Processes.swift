@@ -15,7 +15,8 @@ extension EmulatorCore {
             let token: String
             let webAppToken: String
             do {
-                token = try issuer.issue(kind: .token, processID: id, environment: grant.environment, now: now, expiresAt: expiresAt)
+                token = try issuer.issue(
+                    kind: .token, processID: id, environment: grant.environment, now: now, expiresAt: expiresAt)
                 webAppToken = try issuer.issue(
                     kind: .webAppToken, processID: id, environment: grant.environment, now: now, expiresAt: webAppTokenExpiry)
             } catch {
@@ -28,8 +29,10 @@ extension EmulatorCore {
                 createdAt: now, expiresAt: expiresAt, finishedAt: nil, humanToken: nil, lastEvent: nil,
                 captureStarted: false, notificationChannels: body.notificationChannels)
             state.withLock { $0.add(process) }
-            return JSONBody.response(ProcessView(process, link: link(for: id), shape: configuration.responseShape,
-                                                 token: token, webAppToken: webAppToken))
+            return JSONBody.response(
+                ProcessView(
+                    process, link: link(for: id), shape: configuration.responseShape,
+                    token: token, webAppToken: webAppToken))
         } catch {
             return error.response
         }
@@ -40,7 +43,7 @@ extension EmulatorCore {
         do throws(APIError) {
             let grant = try authorize(request)
             guard let id = request.pathParameters["id"], let process = process(id: id),
-                  process.tenantID == grant.tenantID, process.environment == grant.environment
+                process.tenantID == grant.tenantID, process.environment == grant.environment
             else { throw .notFound() }
             return JSONBody.response(ProcessView(process, link: link(for: process.id), shape: configuration.responseShape))
         } catch {

@@ -68,6 +68,8 @@ extension EmulatorCore {
         guard let id = request.pathParameters["id"], let process = process(id: id) else {
             return .html("<!doctype html><title>Unico emulator</title><p>Unknown process.</p>", status: .notFound)
         }
-        return .html("<!doctype html><title>Unico emulator</title><p>Capture journey for process \(process.id): \(process.state.rawValue).</p>")
+        return .html(
+            "<!doctype html><title>Unico emulator</title><p>Capture journey for process \(process.id): \(process.state.rawValue).</p>"
+        )
     }
 }

@@ -10,9 +10,9 @@ extension EmulatorCore {
         do throws(TokenEndpointError) {
             let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
             guard contentType.hasPrefix("application/x-www-form-urlencoded"),
-                  let form = FormBody.parse(request.body),
-                  form["grant_type"] == Self.jwtBearerGrant,
-                  let assertion = form["assertion"], !assertion.isEmpty
+                let form = FormBody.parse(request.body),
+                form["grant_type"] == Self.jwtBearerGrant,
+                let assertion = form["assertion"], !assertion.isEmpty
             else { throw .malformedRequest }
             let now = now()
             let accepted = try validator.validate(
@@ -29,9 +29,10 @@ extension EmulatorCore {
                 return true
             }
             guard fresh else { throw .replayed }
-            return JSONBody.response(TokenResponse(
-                access_token: accessToken, token_type: "Bearer",
-                expires_in: Int(configuration.accessTokenLifetime.rounded(.down))))
+            return JSONBody.response(
+                TokenResponse(
+                    access_token: accessToken, token_type: "Bearer",
+                    expires_in: Int(configuration.accessTokenLifetime.rounded(.down))))
         } catch {
             return error.response
         }

@@ -21,7 +21,8 @@ final class EmulatorWebhookSender: Sendable {
         self.configuration = configuration
         self.faults = faults
         if let configuration, case .oauth2(let tokenURL, let clientID, let clientSecret) = configuration.authentication,
-           let url = configuration.resolvedTokenURL(tokenURL) {
+            let url = configuration.resolvedTokenURL(tokenURL)
+        {
             tokens = WebhookTokenCache(tokenURL: url, clientID: clientID, clientSecret: clientSecret, now: now)
         } else {
             tokens = nil
@@ -116,7 +117,8 @@ final class EmulatorWebhookSender: Sendable {
 
     private func record(_ notification: WebhookNotification, isDuplicate: Bool, outcome: EmulatorWebhookRecord.Outcome) -> Int {
         log.withLock { log in
-            log.append(EmulatorWebhookRecord(notification: notification, isDuplicate: isDuplicate, attempts: [], outcome: outcome))
+            log.append(
+                EmulatorWebhookRecord(notification: notification, isDuplicate: isDuplicate, attempts: [], outcome: outcome))
             return log.count - 1
         }
     }

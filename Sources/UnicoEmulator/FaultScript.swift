@@ -85,8 +85,9 @@ public struct FaultScript: Codable, Sendable, Equatable {
         try check(clockOffsetSeconds.isFinite, "clockOffsetSeconds must be finite")
         try latencyMs?.validate("latencyMs")
         for (key, faults) in routes {
-            try check(key == "*" || Route(rawValue: key) != nil,
-                      "unknown route \(key.debugDescription); use * or one of \(Route.allCases.map(\.rawValue))")
+            try check(
+                key == "*" || Route(rawValue: key) != nil,
+                "unknown route \(key.debugDescription); use * or one of \(Route.allCases.map(\.rawValue))")
             try rate(faults.serverErrorRate, "routes.\(key).serverErrorRate")
             try rate(faults.rateLimitRate, "routes.\(key).rateLimitRate")
             try rate(faults.lostResponseRate, "routes.\(key).lostResponseRate")

@@ -3,7 +3,8 @@ import HTTPServer
 
 /// JSON encoding shared by every emulator response: sorted keys, unescaped slashes.
 enum JSONBody {
-    static func response(_ value: some Encodable, status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+    static func response(_ value: some Encodable, status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse
+    {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var headers = headers

@@ -93,8 +93,9 @@ struct ProcessCreationBody: Sendable, Equatable {
             }
             let channel = try requiredString(notification, "notificationChannel", prefix: path)
             guard notificationChannels.contains(channel) else {
-                throw .invalidArgument(path + "notificationChannel",
-                                       "must be one of \(notificationChannels.sorted().joined(separator: ", "))")
+                throw .invalidArgument(
+                    path + "notificationChannel",
+                    "must be one of \(notificationChannels.sorted().joined(separator: ", "))")
             }
             if channel == "NOTIFICATION_CHANNEL_EMAIL", email == nil {
                 throw .invalidArgument("person.email", "is required for NOTIFICATION_CHANNEL_EMAIL")
@@ -103,12 +104,16 @@ struct ProcessCreationBody: Sendable, Equatable {
                 throw .invalidArgument("person.phone", "is required for \(channel)")
             }
         }
-        return (duiType, items.compactMap { item in
-            guard case .object(let notification) = item, case .string(let channel)? = notification["notificationChannel"] else {
-                return nil
+        return (
+            duiType,
+            items.compactMap { item in
+                guard case .object(let notification) = item, case .string(let channel)? = notification["notificationChannel"]
+                else {
+                    return nil
+                }
+                return channel
             }
-            return channel
-        })
+        )
     }
 
     /// Parses a protobuf-JSON duration such as `"3600s"` or `"1.5s"`.
@@ -122,7 +127,9 @@ struct ProcessCreationBody: Sendable, Equatable {
         return seconds
     }
 
-    private static func requiredString(_ object: [String: JSONValue], _ name: String, prefix: String = "") throws(APIError) -> String {
+    private static func requiredString(_ object: [String: JSONValue], _ name: String, prefix: String = "") throws(APIError)
+        -> String
+    {
         guard let value = try optionalString(object, name, prefix: prefix) else {
             throw .invalidArgument(prefix + name, "is required")
         }
@@ -132,7 +139,9 @@ struct ProcessCreationBody: Sendable, Equatable {
         return value
     }
 
-    private static func optionalString(_ object: [String: JSONValue], _ name: String, prefix: String = "") throws(APIError) -> String? {
+    private static func optionalString(_ object: [String: JSONValue], _ name: String, prefix: String = "") throws(APIError)
+        -> String?
+    {
         switch object[name] {
         case nil, .null?: return nil
         case .string(let value)?: return value

@@ -31,8 +31,10 @@ struct ProcessView: Encodable, Sendable {
     var fields: Fields
     var shape: UnicoEmulator.ResponseShape
 
-    init(_ process: UnicoEmulator.ProcessRecord, link: String, shape: UnicoEmulator.ResponseShape,
-         token: String? = nil, webAppToken: String? = nil) {
+    init(
+        _ process: UnicoEmulator.ProcessRecord, link: String, shape: UnicoEmulator.ResponseShape,
+        token: String? = nil, webAppToken: String? = nil
+    ) {
         self.shape = shape
         fields = Fields(
             id: process.id, flow: process.flow, purpose: process.purpose, callbackUri: process.callbackUri,

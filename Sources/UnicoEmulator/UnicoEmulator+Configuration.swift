@@ -42,7 +42,8 @@ extension UnicoEmulator {
             host: String = "127.0.0.1",
             port: Int = 0,
             serviceAccounts: [ServiceAccount] = [],
-            tokenHosts: [Environment: String] = Dictionary(uniqueKeysWithValues: Environment.allCases.map { ($0, $0.defaultTokenHost) }),
+            tokenHosts: [Environment: String] = Dictionary(
+                uniqueKeysWithValues: Environment.allCases.map { ($0, $0.defaultTokenHost) }),
             acceptsBaseURLAsAudience: Bool = false,
             accessTokenLifetime: TimeInterval = 3600,
             rateLimitPerSecond: Int = 10,
@@ -81,8 +82,9 @@ extension UnicoEmulator {
             let script = try faultsFile.map { (path) throws(EmulatorError) in
                 try FaultScript.load(contentsOf: URL(fileURLWithPath: path))
             }
-            self.init(port: port, serviceAccounts: serviceAccounts, webhook: webhook,
-                      faultScript: script ?? .none, seed: seed)
+            self.init(
+                port: port, serviceAccounts: serviceAccounts, webhook: webhook,
+                faultScript: script ?? .none, seed: seed)
         }
 
         /// The expected `aud` for `environment`, without a trailing slash.

@@ -22,8 +22,9 @@ extension UnicoEmulator {
 
         /// Creates an account from a `BEGIN PUBLIC KEY` or `BEGIN RSA PUBLIC KEY` PEM.
         public init(tenantID: String, name: String, environment: Environment, publicKeyPEM: String) throws {
-            self.init(tenantID: tenantID, name: name, environment: environment,
-                      publicKey: try RSAPublicKey(pem: publicKeyPEM))
+            self.init(
+                tenantID: tenantID, name: name, environment: environment,
+                publicKey: try RSAPublicKey(pem: publicKeyPEM))
         }
 
         /// The `iss` claim this account signs with: `<name>@<tenant>.iam.acesso.io`.

@@ -38,15 +38,17 @@ extension UnicoEmulator {
             guard let colon = basicCredentials.firstIndex(of: ":"), colon != basicCredentials.startIndex else {
                 throw EmulatorError(.invalidConfiguration, "Basic webhook credentials must be written user:pass")
             }
-            self = .basic(user: String(basicCredentials[..<colon]),
-                          password: String(basicCredentials[basicCredentials.index(after: colon)...]))
+            self = .basic(
+                user: String(basicCredentials[..<colon]),
+                password: String(basicCredentials[basicCredentials.index(after: colon)...]))
         }
 
         /// The header to send, if any; the `oauth2` one is fetched at send time.
         var header: (name: String, value: String)? {
             switch self {
             case .none, .oauth2: nil
-            case .basic(let user, let password): ("Authorization", "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
+            case .basic(let user, let password):
+                ("Authorization", "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
             case .apiKey(let header, let value): (header, value)
             case .bearer(let token): ("Authorization", "Bearer " + token)
             }
@@ -94,7 +96,7 @@ extension UnicoEmulator {
         /// The OAuth2 token URL: `text` itself when absolute, else resolved against ``url``.
         func resolvedTokenURL(_ text: String) -> URL? {
             guard let resolved = URL(string: text, relativeTo: url)?.absoluteURL,
-                  ["http", "https"].contains(resolved.scheme?.lowercased() ?? "")
+                ["http", "https"].contains(resolved.scheme?.lowercased() ?? "")
             else { return nil }
             return resolved
         }

@@ -35,8 +35,9 @@ public final class UnicoEmulator: Sendable {
         self.configuration = configuration
         let faults = FaultPlan(script: configuration.faultScript, seed: configuration.seed)
         let (clock, offset) = (configuration.clock, configuration.faultScript.clockOffsetSeconds)
-        let dispatcher = EmulatorWebhookSender(configuration: configuration.webhook, faults: faults,
-                                               now: { clock.now().addingTimeInterval(offset) })
+        let dispatcher = EmulatorWebhookSender(
+            configuration: configuration.webhook, faults: faults,
+            now: { clock.now().addingTimeInterval(offset) })
         self.dispatcher = dispatcher
         core = EmulatorCore(
             configuration: configuration, faults: faults, signingKey: Ed25519PrivateKey.generate(),

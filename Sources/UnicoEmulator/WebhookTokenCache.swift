@@ -43,8 +43,8 @@ final class WebhookTokenCache: Sendable {
         request.setValue("Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
         request.httpBody = Data("grant_type=client_credentials".utf8)
         guard let (status, body) = await Self.send(request, session), status == 200,
-              let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
-              let token = json["access_token"] as? String, !token.isEmpty
+            let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+            let token = json["access_token"] as? String, !token.isEmpty
         else { return nil }
         let lifetime = (json["expires_in"] as? NSNumber)?.doubleValue ?? 60
         let margin = min(30, lifetime / 10)

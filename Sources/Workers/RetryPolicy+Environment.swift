@@ -36,8 +36,9 @@ extension RetryPolicy {
         func number(_ name: String, _ range: ClosedRange<Double>) throws -> Double? {
             guard let text = variables[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
             guard let value = Double(text), value.isFinite, range.contains(value) else {
-                throw WorkerError(.invalidConfiguration,
-                                  "\(name) must be a number in \(range.lowerBound)...\(range.upperBound)")
+                throw WorkerError(
+                    .invalidConfiguration,
+                    "\(name) must be a number in \(range.lowerBound)...\(range.upperBound)")
             }
             return value
         }
@@ -46,8 +47,9 @@ extension RetryPolicy {
         let coefficient = try number(Variable.backoffCoefficient, 1...100) ?? standard.backoffCoefficient
         let maximum = try number(Variable.maximumInterval, 0...86_400) ?? max(standard.maximumInterval, initial)
         guard maximum >= initial else {
-            throw WorkerError(.invalidConfiguration,
-                              "\(Variable.maximumInterval) must be at least \(Variable.initialInterval)")
+            throw WorkerError(
+                .invalidConfiguration,
+                "\(Variable.maximumInterval) must be at least \(Variable.initialInterval)")
         }
         let attempts = try number(Variable.maximumAttempts, 1...100)
         if let attempts, attempts.rounded() != attempts {
@@ -64,15 +66,17 @@ extension RetryPolicy {
             for part in text.split(separator: ",") {
                 let trimmed = part.trimmingCharacters(in: .whitespaces)
                 guard let code = Int(trimmed), code > 0 else {
-                    throw WorkerError(.invalidConfiguration,
-                                      "\(Variable.nonRetryableCodes) must be comma-separated positive SDK codes")
+                    throw WorkerError(
+                        .invalidConfiguration,
+                        "\(Variable.nonRetryableCodes) must be comma-separated positive SDK codes")
                 }
                 codes.insert(SDKErrorCode(rawValue: code))
             }
         }
-        return RetryPolicy(initialInterval: initial, backoffCoefficient: coefficient, maximumInterval: maximum,
-                           maximumAttempts: attempts.map { Int($0) } ?? standard.maximumAttempts,
-                           jitterFraction: jitter, nonRetryableCodes: codes, captureGrace: grace,
-                           abandonAfter: abandonAfter, linkLifetime: linkLifetime, maximumAge: maximumAge)
+        return RetryPolicy(
+            initialInterval: initial, backoffCoefficient: coefficient, maximumInterval: maximum,
+            maximumAttempts: attempts.map { Int($0) } ?? standard.maximumAttempts,
+            jitterFraction: jitter, nonRetryableCodes: codes, captureGrace: grace,
+            abandonAfter: abandonAfter, linkLifetime: linkLifetime, maximumAge: maximumAge)
     }
 }

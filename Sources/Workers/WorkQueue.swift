@@ -31,7 +31,9 @@ public struct WorkQueue: Sendable {
     @discardableResult
     public func seed(now: Date, limit: Int) async throws -> Int {
         let after = seedCursor.key.withLock { $0 }
-        guard let row = try await database.query(WorkersStatements.seed(now: now, after: after, limit: limit)).first else { return 0 }
+        guard let row = try await database.query(WorkersStatements.seed(now: now, after: after, limit: limit)).first else {
+            return 0
+        }
         let count: Int = try row.decode(0)
         let dueAt: String? = try row.decode(1)
         let journeyID: String? = try row.decode(2)
@@ -42,14 +44,16 @@ public struct WorkQueue: Sendable {
 
     /// Claims up to `limit` unfinished items whose lease ran out, for `worker` until `leaseUntil`.
     public func claim(worker: String, now: Date, leaseUntil: Date, limit: Int) async throws -> [WorkItem] {
-        let rows = try await database.query(WorkersStatements.claim(worker: worker, now: now, leaseUntil: leaseUntil, limit: limit))
+        let rows = try await database.query(
+            WorkersStatements.claim(worker: worker, now: now, leaseUntil: leaseUntil, limit: limit))
         return try rows.map { row in
             let kind: String = try row.decode(1)
             guard let parsed = DueWork.Kind(rawValue: kind) else {
                 throw WorkerError(.unreadableItem, "work_leases has an unknown kind \(kind)")
             }
-            return WorkItem(journeyID: JourneyID(try row.decode(0, as: String.self)), kind: parsed,
-                            attempt: try row.decode(2), dueAt: try row.decode(3), tries: try row.decode(4))
+            return WorkItem(
+                journeyID: JourneyID(try row.decode(0, as: String.self)), kind: parsed,
+                attempt: try row.decode(2), dueAt: try row.decode(3), tries: try row.decode(4))
         }
     }
 

@@ -35,16 +35,20 @@ public final class WorkerService: Sendable {
     private let counts = Mutex(Statistics())
 
     /// `database` connects as `journeys_app`; decision and lease times come from `dependencies.clock`.
-    public init(configuration: Configuration = Configuration(), database: PostgresClient,
-                dependencies: EngineDependencies, metrics: MetricsRegistry? = nil) throws {
+    public init(
+        configuration: Configuration = Configuration(), database: PostgresClient,
+        dependencies: EngineDependencies, metrics: MetricsRegistry? = nil
+    ) throws {
         try configuration.validate()
         // A Unico call must end before another worker may act on the same intent or item.
         for client in dependencies.allUnicoClients {
             let timeout = client.configuration.requestTimeout
             guard timeout < configuration.leaseDuration, timeout < JourneyTiming.processCreationGrace else {
-                throw WorkerError(.invalidConfiguration, "the Unico request timeout (\(timeout) s) must be shorter than "
-                    + "leaseDuration (\(configuration.leaseDuration) s) and the \(JourneyTiming.processCreationGrace) s "
-                    + "grace of a Create Process intent")
+                throw WorkerError(
+                    .invalidConfiguration,
+                    "the Unico request timeout (\(timeout) s) must be shorter than "
+                        + "leaseDuration (\(configuration.leaseDuration) s) and the \(JourneyTiming.processCreationGrace) s "
+                        + "grace of a Create Process intent")
             }
         }
         self.configuration = configuration
@@ -66,8 +70,9 @@ public final class WorkerService: Sendable {
             group.addTask { [self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: configuration.heartbeatInterval)
-                    _ = try? await queue.renew(worker: configuration.workerID,
-                                               leaseUntil: clock().addingTimeInterval(configuration.leaseDuration))
+                    _ = try? await queue.renew(
+                        worker: configuration.workerID,
+                        leaseUntil: clock().addingTimeInterval(configuration.leaseDuration))
                 }
             }
             group.addTask { [self] in
@@ -130,9 +135,10 @@ public final class WorkerService: Sendable {
     }
 
     private func claim(now: Date, limit: Int? = nil) async throws -> [WorkItem] {
-        try await queue.claim(worker: configuration.workerID, now: now,
-                              leaseUntil: now.addingTimeInterval(configuration.leaseDuration),
-                              limit: limit ?? configuration.batchSize)
+        try await queue.claim(
+            worker: configuration.workerID, now: now,
+            leaseUntil: now.addingTimeInterval(configuration.leaseDuration),
+            limit: limit ?? configuration.batchSize)
     }
 
     /// Performs `item`; returns its outcome when it is done for good (the caller marks it done),
@@ -142,10 +148,12 @@ public final class WorkerService: Sendable {
         do {
             result = try await performer.perform(item)
         } catch {
-            logger.warning("work item failed", metadata: [
-                "journey_id": item.journeyID.rawValue, "kind": item.kind.rawValue, "attempt": String(item.attempt),
-                "error": String(describing: type(of: error)),
-            ])
+            logger.warning(
+                "work item failed",
+                metadata: [
+                    "journey_id": item.journeyID.rawValue, "kind": item.kind.rawValue, "attempt": String(item.attempt),
+                    "error": String(describing: type(of: error)),
+                ])
             // A database failure: postpone if still possible; otherwise the lease runs out.
             let at = clock().addingTimeInterval(configuration.performer.backoff(afterTries: item.tries))
             _ = try? await queue.release(item, worker: configuration.workerID, until: at, outcome: "error")
@@ -171,7 +179,8 @@ public final class WorkerService: Sendable {
             if failed { $0.failed += 1 } else if done { $0.done += 1 } else { $0.postponed += 1 }
             if done { $0.outcomes[outcome, default: 0] += 1 }
         }
-        metrics?.increment("worker_items_total", help: "Due items performed by workers, by kind of ending.",
-                           labels: ["result": failed ? "failed" : done ? "done" : "postponed"])
+        metrics?.increment(
+            "worker_items_total", help: "Due items performed by workers, by kind of ending.",
+            labels: ["result": failed ? "failed" : done ? "done" : "postponed"])
     }
 }

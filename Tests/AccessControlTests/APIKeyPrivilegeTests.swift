@@ -24,7 +24,8 @@ import Testing
             let row = try #require(try await db.owner.query("SELECT array_to_string(scopes, ',') AS s, name FROM api_keys").first)
             #expect(try row.decode("s", as: String.self) == "reports:read")
             #expect(try row.decode("name", as: String.self) == "k")
-            try await db.app.query("UPDATE api_keys SET last_used_at = now(), webhook_url = 'https://example.test/hook' WHERE id = \(key.id)")
+            try await db.app.query(
+                "UPDATE api_keys SET last_used_at = now(), webhook_url = 'https://example.test/hook' WHERE id = \(key.id)")
         }
     }
 
@@ -55,10 +56,12 @@ import Testing
             ]
             for (scopes, prefix) in rows {
                 let error = await #expect(throws: PostgresError.self) {
-                    try await db.owner.query(PostgresQuery(unsafeSQL: """
-                        INSERT INTO api_keys (id, name, prefix, secret_hash, scopes)
-                        VALUES (gen_random_uuid(), 'n', '\(prefix)', \(hash), \(scopes))
-                        """))
+                    try await db.owner.query(
+                        PostgresQuery(
+                            unsafeSQL: """
+                                INSERT INTO api_keys (id, name, prefix, secret_hash, scopes)
+                                VALUES (gen_random_uuid(), 'n', '\(prefix)', \(hash), \(scopes))
+                                """))
                 }
                 #expect(error?.code == .checkViolation, "\(scopes) \(prefix)")
             }

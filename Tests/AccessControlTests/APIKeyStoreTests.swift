@@ -10,15 +10,19 @@ import Testing
         try await TestDatabase.with { db in
             let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
             let store = APIKeyStore(client: db.app, now: { clock.now() })
-            let (key, plaintext) = try await store.create(name: "  partner backend ", scopes: [.journeysWrite, .journeysRead, .journeysWrite])
+            let (key, plaintext) = try await store.create(
+                name: "  partner backend ", scopes: [.journeysWrite, .journeysRead, .journeysWrite])
             #expect(key.name == "partner backend")
             #expect(key.scopes == [.journeysWrite, .journeysRead])
             #expect(plaintext.hasPrefix("jk_\(key.prefix)_"))
             #expect(key.createdAt == clock.now() && key.lastUsedAt == nil && !key.isRevoked)
 
             let principal = try await store.authenticate(authorizationHeader: "Bearer \(plaintext)")
-            #expect(principal == Principal(keyID: key.id, name: "partner backend", prefix: key.prefix,
-                                           scopes: [.journeysWrite, .journeysRead]))
+            #expect(
+                principal
+                    == Principal(
+                        keyID: key.id, name: "partner backend", prefix: key.prefix,
+                        scopes: [.journeysWrite, .journeysRead]))
             #expect(principal.actor == "api-key:\(key.prefix)")
             #expect(try await store.authenticate(authorizationHeader: nil, apiKeyHeader: plaintext) == principal)
 
@@ -45,15 +49,15 @@ import Testing
             try await store.revoke(revokedKey.prefix)
             let secretOfLive = live.dropFirst(12)
             let headers: [(String?, String?)] = [
-                ("Bearer jk_abcdefgh_" + secretOfLive, nil),                   // unknown prefix
-                ("Bearer \(revoked)", nil),                                   // revoked
-                ("Bearer " + live.prefix(12) + revoked.dropFirst(12), nil),   // known prefix, wrong secret
-                ("Bearer \(live)x", nil),                                     // malformed
+                ("Bearer jk_abcdefgh_" + secretOfLive, nil),  // unknown prefix
+                ("Bearer \(revoked)", nil),  // revoked
+                ("Bearer " + live.prefix(12) + revoked.dropFirst(12), nil),  // known prefix, wrong secret
+                ("Bearer \(live)x", nil),  // malformed
                 ("Bearer not-a-key", nil),
-                ("Basic \(live)", nil),                                       // wrong scheme
+                ("Basic \(live)", nil),  // wrong scheme
                 ("Bearer", nil),
                 (nil, "jk_nope"),
-                ("Bearer \(live)", live),                                     // two credentials
+                ("Bearer \(live)", live),  // two credentials
             ]
             for (authorization, apiKey) in headers {
                 let error = await #expect(throws: AccessError.self) {
@@ -143,7 +147,10 @@ import Testing
                 #expect(error?.code == .invalidArgument, "\(name.prefix(10))")
             }
             let noScope = await #expect(throws: AccessError.self) { try await store.create(name: "x", scopes: []) }
-            #expect(noScope?.message.contains("journeys:write, journeys:read, reports:read, subjects:admin, human-token:read, webhooks:admin, admin") == true)
+            #expect(
+                noScope?.message.contains(
+                    "journeys:write, journeys:read, reports:read, subjects:admin, human-token:read, webhooks:admin, admin")
+                    == true)
             _ = try await store.create(name: String(repeating: "n", count: 100), scopes: [.admin])
 
             let malformed = await #expect(throws: AccessError.self) { try await store.revoke("jk_secret_material") }

@@ -28,10 +28,12 @@ import Testing
 
     func claims(sub: UUID? = nil, aud: String = "journey-client", iat: Date? = nil, exp: Date? = nil) -> [String: JSONValue] {
         let issued = iat ?? now
-        return ["sub": .string((sub ?? journeyA).uuidString.lowercased()), "aud": .string(aud),
-                "iat": .integer(Int(issued.timeIntervalSince1970)),
-                "exp": .integer(Int((exp ?? issued.addingTimeInterval(900)).timeIntervalSince1970)),
-                "jti": .string(UUID().uuidString.lowercased())]
+        return [
+            "sub": .string((sub ?? journeyA).uuidString.lowercased()), "aud": .string(aud),
+            "iat": .integer(Int(issued.timeIntervalSince1970)),
+            "exp": .integer(Int((exp ?? issued.addingTimeInterval(900)).timeIntervalSince1970)),
+            "jti": .string(UUID().uuidString.lowercased()),
+        ]
     }
 
     @Test func aValidTokenVerifiesForItsJourney() throws {
@@ -54,7 +56,8 @@ import Testing
         _ = try issuer.verify(token, journeyID: journeyA, now: now.addingTimeInterval(64))
         let error = try refusal(token, at: now.addingTimeInterval(65))
         #expect(error.code == .tokenExpired && error.httpStatus == 401)
-        #expect(try refusal(try issuer.issue(journeyID: journeyA, now: now), at: now.addingTimeInterval(3600)).code == .tokenExpired)
+        #expect(
+            try refusal(try issuer.issue(journeyID: journeyA, now: now), at: now.addingTimeInterval(3600)).code == .tokenExpired)
     }
 
     @Test func aTokenOfJourneyACannotBeUsedForJourneyB() throws {
@@ -67,8 +70,10 @@ import Testing
         let token = try issuer.issue(journeyID: journeyA, now: now)
         let parts = token.split(separator: ".").map(String.init)
         let payload = String(decoding: try #require(Base64URL.decode(parts[1])), as: UTF8.self)
-        for changed in [payload.replacingOccurrences(of: journeyA.uuidString.lowercased(), with: journeyB.uuidString.lowercased()),
-                        payload.replacingOccurrences(of: #""exp":"#, with: #""exp":9"#)] {
+        for changed in [
+            payload.replacingOccurrences(of: journeyA.uuidString.lowercased(), with: journeyB.uuidString.lowercased()),
+            payload.replacingOccurrences(of: #""exp":"#, with: #""exp":9"#),
+        ] {
             #expect(changed != payload)
             let tampered = [parts[0], Base64URL.encode(Data(changed.utf8)), parts[2]].joined(separator: ".")
             #expect(try refusal(tampered, journeyID: journeyB).code == .invalidToken)
@@ -98,11 +103,13 @@ import Testing
         let confused = try forged(claims(), key: .hs256(issuer.publicKey.rawRepresentation))
         let error = try refusal(confused)
         #expect(error.code == .invalidToken && error.message.contains("EdDSA"))
-        let unsigned = Base64URL.encode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8)) + "."
+        let unsigned =
+            Base64URL.encode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8)) + "."
             + Base64URL.encode(try JSONEncoder().encode(claims())) + "."
         #expect(try refusal(unsigned).code == .invalidToken)
         #expect(try refusal(unsigned + "c2ln").code == .invalidToken)
-        let relabelled = Base64URL.encode(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8)) + "."
+        let relabelled =
+            Base64URL.encode(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8)) + "."
             + (try issuer.issue(journeyID: journeyA, now: now)).split(separator: ".").dropFirst().joined(separator: ".")
         #expect(try refusal(relabelled).code == .invalidToken)
     }

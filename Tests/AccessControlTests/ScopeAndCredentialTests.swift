@@ -24,7 +24,9 @@ import Testing
         #expect(try Scope.parse("journeys:read") == .journeysRead)
         let error = try #require(throws: AccessError.self) { try Scope.parse("journeys:delete") }
         #expect(error.code == .invalidArgument && error.httpStatus == 400)
-        #expect(error.message.contains("journeys:write, journeys:read, reports:read, subjects:admin, human-token:read, webhooks:admin, admin"))
+        #expect(
+            error.message.contains(
+                "journeys:write, journeys:read, reports:read, subjects:admin, human-token:read, webhooks:admin, admin"))
     }
 
     @Test func everyCodeHasItsStatus() {
@@ -74,8 +76,10 @@ import Testing
         #expect(BearerCredentials.token(fromAuthorization: "Bearer abc") == "abc")
         #expect(BearerCredentials.token(fromAuthorization: "bearer   abc  ") == "abc")
         #expect(BearerCredentials.token(fromAuthorization: "BEARER abc") == "abc")
-        for header in ["Basic abc", "Bearer", "Bearer ", "Bearer a b", "Bearerabc", "abc",
-                       "Bearer " + String(repeating: "a", count: 9000)] {
+        for header in [
+            "Basic abc", "Bearer", "Bearer ", "Bearer a b", "Bearerabc", "abc",
+            "Bearer " + String(repeating: "a", count: 9000),
+        ] {
             #expect(BearerCredentials.token(fromAuthorization: header) == nil, "\(header.prefix(20))")
         }
     }

@@ -82,8 +82,10 @@ import Testing
         let cases: [([String: String], String)] = [
             ([:], "JOURNEYS_SESSION_KEY is not set"),
             (["JOURNEYS_SESSION_KEY": "short"], "JOURNEYS_SESSION_KEY must be 32 bytes"),
-            (["JOURNEYS_SESSION_KEY": good, "JOURNEYS_SESSION_KEYS_PREVIOUS": "\(good),oops!"],
-             "JOURNEYS_SESSION_KEYS_PREVIOUS entry 2 must be 32 bytes"),
+            (
+                ["JOURNEYS_SESSION_KEY": good, "JOURNEYS_SESSION_KEYS_PREVIOUS": "\(good),oops!"],
+                "JOURNEYS_SESSION_KEYS_PREVIOUS entry 2 must be 32 bytes"
+            ),
         ]
         for (variables, expected) in cases {
             let error = try #require(throws: AccessError.self) { try ClientTokenIssuer.sessions(environment: variables) }

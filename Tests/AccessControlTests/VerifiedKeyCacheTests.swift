@@ -18,8 +18,9 @@ import Testing
 
             try await elsewhere.revoke(key.prefix)
             clock.advance(by: 4.9)
-            #expect(try await serving.authenticate(authorizationHeader: bearer).keyID == key.id,
-                    "within the lifetime the verified key is not read again")
+            #expect(
+                try await serving.authenticate(authorizationHeader: bearer).keyID == key.id,
+                "within the lifetime the verified key is not read again")
             clock.advance(by: 0.2)
             let late = await captureError { try await serving.authenticate(authorizationHeader: bearer) }
             #expect(late as? AccessError == .invalidCredentials, "past the lifetime the revocation is seen")

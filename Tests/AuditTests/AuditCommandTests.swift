@@ -39,8 +39,9 @@ import Testing
             #expect(verified.output.contains("checkpoint 2 signed"))
 
             // A verifier holding only the public key.
-            let publicOnly = await journeys(["audit", "verify"], database: db,
-                                            extra: [AuditKeys.Configuration.publicKeysVariable: keyPath + ".pub"])
+            let publicOnly = await journeys(
+                ["audit", "verify"], database: db,
+                extra: [AuditKeys.Configuration.publicKeysVariable: keyPath + ".pub"])
             #expect(publicOnly.code == 0, "\(publicOnly.error)")
             #expect(publicOnly.output.contains("checkpoints=2 last=2"))
 
@@ -60,7 +61,9 @@ import Testing
             #expect(forged.error.contains("checkpoint(s) 3"))
 
             // An altered event: exit 3 naming the stream and version.
-            try await tamper(db, """
+            try await tamper(
+                db,
+                """
                 UPDATE events SET data = jsonb_set(data, '{attempt}', '9')
                 WHERE stream_name = '\(JourneyRepository.stream(id).rawValue)' AND stream_version = 4
                 """)
@@ -127,7 +130,9 @@ import Testing
             for secret in ["12345678909", "Maria"] { #expect(!String(decoding: data, as: UTF8.self).contains(secret)) }
 
             // Standard output without --output, and a tampered stream shows as broken in the bundle.
-            try await tamper(db, """
+            try await tamper(
+                db,
+                """
                 UPDATE events SET actor = 'mallory' WHERE stream_name = '\(JourneyRepository.stream(id).rawValue)' AND stream_version = 2
                 """)
             let printed = await journeys(["audit", "export", id.rawValue], database: db)
@@ -156,8 +161,9 @@ import Testing
                 #expect(result.error.contains(AuditKeys.Configuration.signingKeyVariable), "\(command)")
                 #expect(!result.error.contains("not a key"))
             }
-            let missing = await journeys(["audit", "verify"], database: db,
-                                         extra: [AuditKeys.Configuration.publicKeysVariable: folder + "/none.pub"])
+            let missing = await journeys(
+                ["audit", "verify"], database: db,
+                extra: [AuditKeys.Configuration.publicKeysVariable: folder + "/none.pub"])
             #expect(missing.code == 1)
             #expect(missing.error.contains("cannot read key file"))
             let noKey = await journeys(["audit", "verify", "--sign"], database: db)

@@ -45,7 +45,9 @@ import Testing
             #expect(report.isIntact, "\(report.failures)")
             #expect(report.checked == 2)
             #expect(report.lastGood?.id == second.id)
-            #expect(try await SignedCheckpointStore(client: db.app).latest(covering: JourneyRepository.stream(ids[0]))?.id == second.id)
+            #expect(
+                try await SignedCheckpointStore(client: db.app).latest(covering: JourneyRepository.stream(ids[0]))?.id
+                    == second.id)
         }
     }
 
@@ -53,7 +55,9 @@ import Testing
         try await seeded { db, ids, checkpoint in
             // Rewrite the last event of a stream and its hash and the stream head: the chain still links.
             let stream = JourneyRepository.stream(ids[1]).rawValue
-            try await tamper(db, """
+            try await tamper(
+                db,
+                """
                 WITH last AS (SELECT position FROM events WHERE stream_name = '\(stream)' ORDER BY stream_version DESC LIMIT 1)
                 UPDATE events SET actor = 'mallory',
                     hash = event_hash(previous_hash, stream_name, stream_version, event_id, event_type, data,
@@ -72,7 +76,9 @@ import Testing
     @Test func aRemovedEventIsCaughtByTheCheckpoint() async throws {
         try await seeded { db, ids, checkpoint in
             let stream = JourneyRepository.stream(ids[0]).rawValue
-            try await tamper(db, """
+            try await tamper(
+                db,
+                """
                 DELETE FROM events WHERE stream_name = '\(stream)'
                   AND stream_version = (SELECT max(stream_version) FROM events WHERE stream_name = '\(stream)');
                 UPDATE streams SET version = version - 1, head_hash = (SELECT hash FROM events WHERE stream_name = '\(stream)'
@@ -94,7 +100,8 @@ import Testing
             #expect(report.failures.map(\.checkpointID) == [forged.id])
             #expect(report.failures.first?.reason.contains("untrusted key") == true)
             // Trusting her key explicitly accepts it.
-            report = try await CheckpointVerifier(client: db.app, keys: AuditKeys(signingKey: key, trusted: [mallory.publicKey])).verify()
+            report = try await CheckpointVerifier(client: db.app, keys: AuditKeys(signingKey: key, trusted: [mallory.publicKey]))
+                .verify()
             #expect(report.isIntact)
             // Without configured keys, every checkpoint is signed by a key not trusted: it fails...
             report = try await CheckpointVerifier(client: db.app, keys: AuditKeys(signingKey: nil)).verify()
@@ -102,24 +109,29 @@ import Testing
             #expect(report.failures.allSatisfy { $0.reason.contains("not configured as trusted") })
             #expect(!report.trustedKeys)
             // ...unless unpinned keys are allowed: then signatures are checked against the stored keys only.
-            report = try await CheckpointVerifier(client: db.app, keys: AuditKeys(signingKey: nil),
-                                                  configuration: .init(allowUnpinnedKeys: true)).verify()
+            report = try await CheckpointVerifier(
+                client: db.app, keys: AuditKeys(signingKey: nil),
+                configuration: .init(allowUnpinnedKeys: true)
+            ).verify()
             #expect(report.isIntact)
             #expect(report.unpinned == 2)
             // Trusting one key and allowing unpinned ones accepts the other with a count.
-            report = try await CheckpointVerifier(client: db.app, keys: keys, configuration: .init(allowUnpinnedKeys: true)).verify()
+            report = try await CheckpointVerifier(client: db.app, keys: keys, configuration: .init(allowUnpinnedKeys: true))
+                .verify()
             #expect(report.isIntact)
             #expect(report.unpinned == 1)
 
             // A stored count changed behind the signature.
             try await tamper(db, "UPDATE audit_checkpoints SET events = events + 1 WHERE id = \(first.id)")
-            report = try await CheckpointVerifier(client: db.app, keys: AuditKeys(signingKey: key, trusted: [mallory.publicKey])).verify()
+            report = try await CheckpointVerifier(client: db.app, keys: AuditKeys(signingKey: key, trusted: [mallory.publicKey]))
+                .verify()
             #expect(report.failures.first?.checkpointID == first.id)
             #expect(report.failures.first?.reason.contains("signature does not match") == true)
 
             // A checkpoint removed from the chain.
             try await tamper(db, "DELETE FROM audit_checkpoints WHERE id = \(first.id)")
-            report = try await CheckpointVerifier(client: db.app, keys: AuditKeys(signingKey: key, trusted: [mallory.publicKey])).verify()
+            report = try await CheckpointVerifier(client: db.app, keys: AuditKeys(signingKey: key, trusted: [mallory.publicKey]))
+                .verify()
             #expect(report.failures.map(\.checkpointID) == [forged.id])
             #expect(report.failures.first?.reason.contains("removed") == true)
         }
@@ -128,15 +140,20 @@ import Testing
     @Test func checkpointsAreAppendOnlyForTheAppAndTheOwner() async throws {
         try await seeded { db, _, checkpoint throws in
             for client in [db.app, db.owner] {
-                for sql in ["UPDATE audit_checkpoints SET events = 0", "DELETE FROM audit_checkpoints", "TRUNCATE audit_checkpoints"] {
-                    let error = await #expect(throws: PostgresError.self) { try await client.query(PostgresQuery(unsafeSQL: sql)) }
+                for sql in [
+                    "UPDATE audit_checkpoints SET events = 0", "DELETE FROM audit_checkpoints", "TRUNCATE audit_checkpoints",
+                ] {
+                    let error = await #expect(throws: PostgresError.self) {
+                        try await client.query(PostgresQuery(unsafeSQL: sql))
+                    }
                     #expect(error?.sqlState == "42501", "\(sql)")
                 }
             }
             #expect(try await SignedCheckpointStore(client: db.app).all() == [checkpoint])
             // The chain refuses a fork: a second checkpoint claiming the same predecessor.
             let fork = await #expect(throws: PostgresError.self) {
-                try await db.app.query("""
+                try await db.app.query(
+                    """
                     INSERT INTO audit_checkpoints (created_at, transaction_id, position, streams, events, heads_digest,
                         previous_signature, public_key, signature)
                     VALUES (now(), '0', 0, 0, 0, \(Data(count: 32)), \(AuditCheckpoint.genesis), \(Data(count: 32)), \(Data(count: 64)))
@@ -162,12 +179,13 @@ import Testing
     @Test func theCutComparesTransactionIDsAsNumbersAcrossADigitBoundary() async throws {
         try await TestDatabase.with { db in
             try await db.superuser.withConnection { connection in
-                try connection.execute(unsafeSQL: """
-                    INSERT INTO events (transaction_id, stream_name, stream_version, event_id, event_type, data,
-                                        recorded_at, previous_hash, hash)
-                    VALUES ('99', 's-a', 1, gen_random_uuid(), 'T', '{}', now(), '\\x00', '\\x00'),
-                           ('100', 's-b', 1, gen_random_uuid(), 'T', '{}', now(), '\\x00', '\\x00')
-                    """)
+                try connection.execute(
+                    unsafeSQL: """
+                        INSERT INTO events (transaction_id, stream_name, stream_version, event_id, event_type, data,
+                                            recorded_at, previous_hash, hash)
+                        VALUES ('99', 's-a', 1, gen_random_uuid(), 'T', '{}', now(), '\\x00', '\\x00'),
+                               ('100', 's-b', 1, gen_random_uuid(), 'T', '{}', now(), '\\x00', '\\x00')
+                        """)
             }
             let cut = try await db.owner.withConnection { try LogSummary.currentCut(on: $0) }
             #expect(cut.transactionID == 100)
@@ -198,11 +216,12 @@ import Testing
         try await TestDatabase.with { db in
             func insert(_ transactionID: String, _ stream: String) async throws {
                 try await db.superuser.withConnection { connection in
-                    try connection.execute(unsafeSQL: """
-                        INSERT INTO events (transaction_id, stream_name, stream_version, event_id, event_type, data,
-                                            recorded_at, previous_hash, hash)
-                        VALUES ('\(transactionID)', '\(stream)', 1, gen_random_uuid(), 'T', '{}', now(), '\\x00', '\\x00')
-                        """)
+                    try connection.execute(
+                        unsafeSQL: """
+                            INSERT INTO events (transaction_id, stream_name, stream_version, event_id, event_type, data,
+                                                recorded_at, previous_hash, hash)
+                            VALUES ('\(transactionID)', '\(stream)', 1, gen_random_uuid(), 'T', '{}', now(), '\\x00', '\\x00')
+                            """)
                 }
             }
             try await insert("99", "s-a")

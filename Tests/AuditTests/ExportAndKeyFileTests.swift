@@ -46,8 +46,10 @@ import Testing
         let path = folder + "/audit.pem"
         try Data(try Ed25519PrivateKey.generate().pemPKCS8.utf8).write(to: URL(fileURLWithPath: path))
         let configuration = AuditKeys.Configuration(signingKeyPath: path)
-        for (mode, verdict) in [(0o600, "fine"), (0o640, "fine"), (0o400, "fine"), (0o644, "warning"), (0o604, "warning"),
-                                (0o660, "refused"), (0o602, "refused"), (0o666, "refused")] {
+        for (mode, verdict) in [
+            (0o600, "fine"), (0o640, "fine"), (0o400, "fine"), (0o644, "warning"), (0o604, "warning"),
+            (0o660, "refused"), (0o602, "refused"), (0o666, "refused"),
+        ] {
             chmod(path, mode_t(mode))
             switch KeyFileAccess.check(path, setting: "KEY") {
             case .fine: #expect(verdict == "fine", "\(String(mode, radix: 8))")

@@ -27,16 +27,21 @@ import Testing
             #expect(live.count > 6)
 
             for (batchSize, capacity) in [(3, 1), (4, 2), (7, 1000), (500, 1)] {
-                try await ProjectionRebuilder(client: db.owner, batchSize: batchSize, cacheCapacity: capacity, parallelism: 1).rebuild()
+                try await ProjectionRebuilder(client: db.owner, batchSize: batchSize, cacheCapacity: capacity, parallelism: 1)
+                    .rebuild()
                 #expect(try await rows(db) == live, "batch \(batchSize), cache \(capacity)")
             }
             // Folding on several partitions gives the serial fold's answer, evictions and reloads included.
             for (batchSize, capacity, parallelism) in [(3, 2, 2), (5, 3, 3), (500, 1000, 2), (1, 4, 4)] {
-                try await ProjectionRebuilder(client: db.owner, batchSize: batchSize, cacheCapacity: capacity,
-                                              parallelism: parallelism).rebuild()
+                try await ProjectionRebuilder(
+                    client: db.owner, batchSize: batchSize, cacheCapacity: capacity,
+                    parallelism: parallelism
+                ).rebuild()
                 #expect(try await rows(db) == live, "batch \(batchSize), cache \(capacity), \(parallelism) partitions")
             }
-            let states = try await db.owner.query("SELECT status FROM journey_state ORDER BY 1").map { try $0.decode(0, as: String.self) }
+            let states = try await db.owner.query("SELECT status FROM journey_state ORDER BY 1").map {
+                try $0.decode(0, as: String.self)
+            }
             #expect(states.contains("completed") && states.contains { $0 != "completed" })
         }
     }

@@ -21,14 +21,18 @@ import Timestamps
             #expect(table.output.contains("journey completed: approved"))
             #expect(table.output.contains("api-key:test"))
             #expect(table.output.contains("completed"))
-            for secret in ["12345678909", "Maria", sealed("12345678909").ciphertext, sealed("Maria Silva").ciphertext, sealed("ht").ciphertext] {
+            for secret in [
+                "12345678909", "Maria", sealed("12345678909").ciphertext, sealed("Maria Silva").ciphertext,
+                sealed("ht").ciphertext,
+            ] {
                 #expect(!table.output.contains(secret))
             }
 
             let failed = try #require(recorded.first { $0.type == "AttemptFailed" })
             let asOf = RFC3339.string(from: failed.recordedAt)
-            let json = await journeys(["audit", "show", "journey-" + id.rawValue.uppercased(), "--as-of", asOf, "--format", "json"],
-                                      database: db)
+            let json = await journeys(
+                ["audit", "show", "journey-" + id.rawValue.uppercased(), "--as-of", asOf, "--format", "json"],
+                database: db)
             #expect(json.code == 0, "\(json.error)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
             let state = try #require(object["state"] as? [String: Any])

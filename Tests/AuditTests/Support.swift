@@ -15,7 +15,8 @@ func sealed(_ label: String) -> SealedField {
 
 /// Runs `journeys` in-process against a test database; returns exit code, output and errors.
 func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [String: String] = [:]) async
-    -> (code: Int32, output: String, error: String) {
+    -> (code: Int32, output: String, error: String)
+{
     var variables = extra
     if let database {
         variables["DATABASE_URL"] = database.appURL
@@ -32,24 +33,33 @@ func approvedOnSecondAttempt(_ id: JourneyID) -> [JourneyCommand] {
     let first = ProcessID("proc-\(id.rawValue)-1")
     let second = ProcessID("proc-\(id.rawValue)-2")
     return [
-        .start(StartJourney(
-            journeyID: id, environment: .uat, flow: Flow("humantoken"), purpose: .creditProcess,
-            subject: SealedSubject(reference: SubjectReference("ref-\(id.rawValue)"), documentType: .brCPF,
-                                   documentNumber: sealed("12345678909"), name: sealed("Maria Silva")),
-            clientReference: "order-1")),
-        .recordProcessCreated(ProcessCreation(attempt: 1, processID: first, webAppToken: sealed("wat-1"),
-                                              processToken: nil, link: nil, tokenExpiresAt: nil)),
+        .start(
+            StartJourney(
+                journeyID: id, environment: .uat, flow: Flow("humantoken"), purpose: .creditProcess,
+                subject: SealedSubject(
+                    reference: SubjectReference("ref-\(id.rawValue)"), documentType: .brCPF,
+                    documentNumber: sealed("12345678909"), name: sealed("Maria Silva")),
+                clientReference: "order-1")),
+        .recordProcessCreated(
+            ProcessCreation(
+                attempt: 1, processID: first, webAppToken: sealed("wat-1"),
+                processToken: nil, link: nil, tokenExpiresAt: nil)),
         .issueToken,
         .recordCaptureOpened(attempt: 1),
         .recordCallback(attempt: 1, outcome: .error(code: .authenticationFailed)),
         .issueToken,
-        .recordProcessCreated(ProcessCreation(attempt: 2, processID: second, webAppToken: sealed("wat-2"),
-                                              processToken: nil, link: nil, tokenExpiresAt: nil)),
+        .recordProcessCreated(
+            ProcessCreation(
+                attempt: 2, processID: second, webAppToken: sealed("wat-2"),
+                processToken: nil, link: nil, tokenExpiresAt: nil)),
         .issueToken,
         .recordCaptureOpened(attempt: 2),
         .recordCallback(attempt: 2, outcome: .success(processID: second)),
-        .recordResult(attempt: 2, snapshot: ProcessSnapshot(state: .finished, result: .ok, humanToken: sealed("ht"),
-                                                            finishedAt: Date())),
+        .recordResult(
+            attempt: 2,
+            snapshot: ProcessSnapshot(
+                state: .finished, result: .ok, humanToken: sealed("ht"),
+                finishedAt: Date())),
     ]
 }
 
@@ -90,9 +100,11 @@ func temporaryFolder() throws -> String {
 /// can hold the cluster-wide horizon back for a moment).
 func waitUntilReadable(_ db: TestDatabase) async throws {
     try await waitUntil("every committed event is readable") {
-        let row = try await db.owner.query("""
+        let row = try await db.owner.query(
+            """
             SELECT count(*) FILTER (WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())), count(*) FROM events
-            """).first!
+            """
+        ).first!
         return try row.decode(0, as: Int.self) == row.decode(1, as: Int.self)
     }
 }

@@ -39,7 +39,8 @@ import Timestamps
             #expect(whenFailed.state.lastErrorCode == .authenticationFailed)
             #expect(whenFailed.entries.last?.description.contains("73302") == true)
             let completed = try #require(recorded.firstIndex { $0.type == "JourneyCompleted" })
-            let justBefore = try await JourneyTimeline.load(id, asOf: times[completed].addingTimeInterval(-0.000_001), client: db.app)
+            let justBefore = try await JourneyTimeline.load(
+                id, asOf: times[completed].addingTimeInterval(-0.000_001), client: db.app)
             #expect(justBefore.state.status != .completed)
             #expect(justBefore.state.currentAttemptNumber == 2)
             let now = try await JourneyTimeline.load(id, asOf: nil, client: db.app)
@@ -65,8 +66,9 @@ import Timestamps
             let recorded = try await EventStore(client: db.app).readStream(JourneyRepository.stream(id))
             let writer = Journeys(database: db.app, dependencies: .development(database: db.app))
             func request(_ asOf: String?) -> HTTPRequest {
-                HTTPRequest(method: .get, path: "/v1/journeys/\(id.rawValue)",
-                            queryItems: asOf.map { [URLQueryItem(name: "asOf", value: $0)] } ?? [])
+                HTTPRequest(
+                    method: .get, path: "/v1/journeys/\(id.rawValue)",
+                    queryItems: asOf.map { [URLQueryItem(name: "asOf", value: $0)] } ?? [])
             }
             #expect(try await writer.load(id, asOf: request(nil)).status == .completed)
             let failed = try #require(recorded.first { $0.type == "AttemptFailed" })

@@ -23,11 +23,12 @@ struct CommandLineToolTests {
         let (result, entries) = await execute(["events", "append", "--strem", "s", "--type", "T"])
         #expect(result.exitCode == 64)
         #expect(result.standardOutput == "")
-        #expect(result.standardError == """
-            journeys: error: unknown option '--strem'; did you mean '--stream'?
-            Run 'journeys events append --help' for usage.
+        #expect(
+            result.standardError == """
+                journeys: error: unknown option '--strem'; did you mean '--stream'?
+                Run 'journeys events append --help' for usage.
 
-            """)
+                """)
         #expect(entries.isEmpty)
     }
 

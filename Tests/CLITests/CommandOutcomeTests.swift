@@ -44,20 +44,24 @@ struct CommandOutcomeTests {
     }
 
     @Test func usageErrorsCarryAHelpHint() {
-        #expect(CommandOutcome.usageError(usage).diagnostic(toolName: "journeys")
-            == "journeys: error: unknown option '--x'\nRun 'journeys bench --help' for usage.\n")
+        #expect(
+            CommandOutcome.usageError(usage).diagnostic(toolName: "journeys")
+                == "journeys: error: unknown option '--x'\nRun 'journeys bench --help' for usage.\n")
         let missing = UsageError(
             code: .missingSubcommand, message: "'journeys events' needs a subcommand",
             commandPath: ["journeys", "events"])
-        #expect(CommandOutcome.usageError(missing).diagnostic(toolName: "journeys")
-            == "journeys: error: 'journeys events' needs a subcommand\n")
+        #expect(
+            CommandOutcome.usageError(missing).diagnostic(toolName: "journeys")
+                == "journeys: error: 'journeys events' needs a subcommand\n")
     }
 
     @Test func failuresAreDescribed() {
-        #expect(CommandOutcome.failure(Tampered()).diagnostic(toolName: "journeys")
-            == "journeys: error: chain broken at position 42\n")
-        #expect(CommandOutcome.failure(Described()).diagnostic(toolName: "journeys")
-            == "journeys: error: the ledger is closed\n")
+        #expect(
+            CommandOutcome.failure(Tampered()).diagnostic(toolName: "journeys")
+                == "journeys: error: chain broken at position 42\n")
+        #expect(
+            CommandOutcome.failure(Described()).diagnostic(toolName: "journeys")
+                == "journeys: error: the ledger is closed\n")
         #expect(CommandOutcome.failure(Localized()).diagnostic(toolName: "journeys") == "journeys: error: disk full\n")
         #expect(CommandOutcome.failure(Plain()).diagnostic(toolName: "journeys") == "journeys: error: Plain()\n")
         #expect(CommandOutcome.failure(CommandFailure.exit(2)).diagnostic(toolName: "journeys") == nil)

@@ -14,25 +14,26 @@ struct HelpTests {
 
     @Test func leafHelpShowsUsageOptionsDefaultsAndDiscussion() {
         let text = help(["events", "append", "--help"])
-        #expect(text == """
-            Append one event to a stream.
+        #expect(
+            text == """
+                Append one event to a stream.
 
-            Usage: journeys events append --stream <S> --type <T> [<options>]
+                Usage: journeys events append --stream <S> --type <T> [<options>]
 
-            Fails when the stream's version differs from --expected-version.
+                Fails when the stream's version differs from --expected-version.
 
-            Options:
-              --stream <S>   Stream to append to. (required)
-              --type <T>     Event type. (required)
-              --data <JSON>  Event payload. (default: {})
-              --expected-version <N|any|no-stream>
-                             Optimistic check. (default: any)
-              --id <UUID>    Event id for idempotency.
-              --tag <TAG>    A tag; repeat for more. (repeatable)
-              --json         Print the stored event as JSON.
-              -h, --help     Show help for this command.
+                Options:
+                  --stream <S>   Stream to append to. (required)
+                  --type <T>     Event type. (required)
+                  --data <JSON>  Event payload. (default: {})
+                  --expected-version <N|any|no-stream>
+                                 Optimistic check. (default: any)
+                  --id <UUID>    Event id for idempotency.
+                  --tag <TAG>    A tag; repeat for more. (repeatable)
+                  --json         Print the stored event as JSON.
+                  -h, --help     Show help for this command.
 
-            """)
+                """)
     }
 
     @Test func groupHelpListsSubcommandsWithSummaries() {
@@ -54,8 +55,9 @@ struct HelpTests {
     @Test func positionalsAppearInUsageAndArguments() {
         let text = help(["report", "--help"])
         #expect(text.contains("Usage: journeys report --from <DATE> [<options>] <name> [<filters>...]"))
-        #expect(text.contains(
-            "Arguments:\n  <name>          The report to run.\n  [<filters>...]  Extra filters. (optional)"))
+        #expect(
+            text.contains(
+                "Arguments:\n  <name>          The report to run.\n  [<filters>...]  Extra filters. (optional)"))
         #expect(text.contains("--format <FORMAT>  Output format. (default: table)"))
     }
 
@@ -78,9 +80,11 @@ struct HelpTests {
     }
 
     @Test func helpCommandRejectsUnknownPaths() {
-        #expect(usageError(["help", "events", "apend"])?.message
-            == "unknown command 'apend' for 'journeys events'; did you mean 'append'?")
-        #expect(usageError(["help", "bench", "extra"])?.message
-            == "'journeys bench' has no subcommands, so 'extra' names nothing")
+        #expect(
+            usageError(["help", "events", "apend"])?.message
+                == "unknown command 'apend' for 'journeys events'; did you mean 'append'?")
+        #expect(
+            usageError(["help", "bench", "extra"])?.message
+                == "'journeys bench' has no subcommands, so 'extra' names nothing")
     }
 }

@@ -9,10 +9,12 @@ struct ProgressBarTests {
     }
 
     @Test func formatsAPlainLineAndSummary() {
-        #expect(ProgressBar.line(label: "append", done: 500, total: 1000, elapsed: .seconds(50))
-            == "append: 50% (500/1000), 10/s, ETA 0:50")
-        #expect(ProgressBar.summary(label: "append", done: 1000, elapsed: .milliseconds(7500))
-            == "append: 1000 done in 0:08, 133/s")
+        #expect(
+            ProgressBar.line(label: "append", done: 500, total: 1000, elapsed: .seconds(50))
+                == "append: 50% (500/1000), 10/s, ETA 0:50")
+        #expect(
+            ProgressBar.summary(label: "append", done: 1000, elapsed: .milliseconds(7500))
+                == "append: 1000 done in 0:08, 133/s")
     }
 
     @Test func formatsRates() {

@@ -11,24 +11,30 @@ struct AESGCMTests {
 
     static let zeroKey = String(repeating: "00", count: 32)
     static let feffeKey = "feffe9928665731c6d6a8f9467308308feffe9928665731c6d6a8f9467308308"
-    static let longPlaintext = "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
+    static let longPlaintext =
+        "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
         + "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255"
-    static let longCiphertext = "522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa"
+    static let longCiphertext =
+        "522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa"
         + "8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f662898015ad"
 
     /// McGrew & Viega, "The Galois/Counter Mode of Operation", AES-256 test cases 13–16.
     static let vectors = [
-        Vector(name: "Test Case 13", key: zeroKey, iv: String(repeating: "00", count: 12),
-               plaintext: "", aad: "", ciphertext: "", tag: "530f8afbc74536b9a963b4f1c4cb738b"),
-        Vector(name: "Test Case 14", key: zeroKey, iv: String(repeating: "00", count: 12),
-               plaintext: String(repeating: "00", count: 16), aad: "",
-               ciphertext: "cea7403d4d606b6e074ec5d3baf39d18", tag: "d0d1c8a799996bf0265b98b5d48ab919"),
-        Vector(name: "Test Case 15", key: feffeKey, iv: "cafebabefacedbaddecaf888",
-               plaintext: longPlaintext, aad: "", ciphertext: longCiphertext,
-               tag: "b094dac5d93471bdec1a502270e3cc6c"),
-        Vector(name: "Test Case 16 (with AAD)", key: feffeKey, iv: "cafebabefacedbaddecaf888",
-               plaintext: String(longPlaintext.dropLast(8)), aad: "feedfacedeadbeeffeedfacedeadbeefabaddad2",
-               ciphertext: String(longCiphertext.dropLast(8)), tag: "76fc6ece0f4e1768cddf8853bb2d551b"),
+        Vector(
+            name: "Test Case 13", key: zeroKey, iv: String(repeating: "00", count: 12),
+            plaintext: "", aad: "", ciphertext: "", tag: "530f8afbc74536b9a963b4f1c4cb738b"),
+        Vector(
+            name: "Test Case 14", key: zeroKey, iv: String(repeating: "00", count: 12),
+            plaintext: String(repeating: "00", count: 16), aad: "",
+            ciphertext: "cea7403d4d606b6e074ec5d3baf39d18", tag: "d0d1c8a799996bf0265b98b5d48ab919"),
+        Vector(
+            name: "Test Case 15", key: feffeKey, iv: "cafebabefacedbaddecaf888",
+            plaintext: longPlaintext, aad: "", ciphertext: longCiphertext,
+            tag: "b094dac5d93471bdec1a502270e3cc6c"),
+        Vector(
+            name: "Test Case 16 (with AAD)", key: feffeKey, iv: "cafebabefacedbaddecaf888",
+            plaintext: String(longPlaintext.dropLast(8)), aad: "feedfacedeadbeeffeedfacedeadbeefabaddad2",
+            ciphertext: String(longCiphertext.dropLast(8)), tag: "76fc6ece0f4e1768cddf8853bb2d551b"),
     ]
 
     @Test("GCM spec vectors", arguments: vectors)
@@ -92,7 +98,9 @@ struct AESGCMTests {
             try AESGCM.seal(Data(), key: Self.key, nonce: Data(count: 16))
         }
         #expect(badNonce.code == .invalidArgument)
-        #expect(throws: CryptoError.self) { try AESGCM.SealedBox(nonce: Data(count: 12), ciphertext: Data(), tag: Data(count: 12)) }
+        #expect(throws: CryptoError.self) {
+            try AESGCM.SealedBox(nonce: Data(count: 12), ciphertext: Data(), tag: Data(count: 12))
+        }
         let short = try #require(throws: CryptoError.self) { try AESGCM.SealedBox(combined: Data(count: 27)) }
         #expect(short.code == .invalidEncoding)
         // The smallest valid box: empty plaintext.

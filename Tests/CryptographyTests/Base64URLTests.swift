@@ -4,10 +4,12 @@ import Testing
 
 @Suite("Base64URL")
 struct Base64URLTests {
-    @Test("RFC 4648 §10 vectors, unpadded", arguments: [
-        ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"),
-        ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy"),
-    ])
+    @Test(
+        "RFC 4648 §10 vectors, unpadded",
+        arguments: [
+            ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"),
+            ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy"),
+        ])
     func rfc4648(plain: String, encoded: String) {
         #expect(Base64URL.encode(Data(plain.utf8)) == encoded)
         #expect(Base64URL.decode(encoded) == Data(plain.utf8))
@@ -27,10 +29,12 @@ struct Base64URLTests {
         #expect(Base64URL.decode("Zm8=") == Data("fo".utf8))
     }
 
-    @Test("rejects malformed input", arguments: [
-        "Z", "Zm9vY", "Zg=", "Zg===", "Z===", "Zm=8", "=Zm8", "Zm 9v", "Zm9v\n", "Zm9v!", "é",
-        "Zh", "Zm9", // non-zero trailing bits: non-canonical
-    ])
+    @Test(
+        "rejects malformed input",
+        arguments: [
+            "Z", "Zm9vY", "Zg=", "Zg===", "Z===", "Zm=8", "=Zm8", "Zm 9v", "Zm9v\n", "Zm9v!", "é",
+            "Zh", "Zm9",  // non-zero trailing bits: non-canonical
+        ])
     func rejects(input: String) {
         #expect(Base64URL.decode(input) == nil)
     }
@@ -42,10 +46,12 @@ struct Base64URLTests {
             let encoded = Base64URL.encode(data)
             #expect(!encoded.contains("=") && !encoded.contains("+") && !encoded.contains("/"))
             #expect(Base64URL.decode(encoded) == data)
-            #expect(encoded == data.base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-")
-                .replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: ""))
+            #expect(
+                encoded
+                    == data.base64EncodedString()
+                    .replacingOccurrences(of: "+", with: "-")
+                    .replacingOccurrences(of: "/", with: "_")
+                    .replacingOccurrences(of: "=", with: ""))
         }
     }
 }

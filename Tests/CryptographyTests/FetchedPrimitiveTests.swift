@@ -12,8 +12,9 @@ struct FetchedPrimitiveTests {
         for keyLength in 0...140 {
             let key = Data((0..<keyLength).map { _ in UInt8.random(in: 0...255, using: &generator) })
             let message = Data((0..<(keyLength * 7 % 300)).map { _ in UInt8.random(in: 0...255, using: &generator) })
-            #expect(HMACSHA256.authenticate(message, key: key) == HMACSHA256.referenceMAC(message, key: key),
-                    "key length \(keyLength)")
+            #expect(
+                HMACSHA256.authenticate(message, key: key) == HMACSHA256.referenceMAC(message, key: key),
+                "key length \(keyLength)")
         }
     }
 
@@ -45,8 +46,9 @@ struct FetchedPrimitiveTests {
                 group.addTask {
                     let signed = (try? key.signature(for: message)) == expected
                     let verifies = key.publicKey.isValidSignature(expected, for: message)
-                    let refuses = !key.publicKey.isValidSignature(index.isMultiple(of: 2) ? badSignature : expected,
-                                                                  for: index.isMultiple(of: 2) ? message : message + Data([1]))
+                    let refuses = !key.publicKey.isValidSignature(
+                        index.isMultiple(of: 2) ? badSignature : expected,
+                        for: index.isMultiple(of: 2) ? message : message + Data([1]))
                     return signed && verifies && refuses
                 }
             }

@@ -22,7 +22,9 @@ import Testing
     func givesWhatJSONDecoderGives(_ text: String) {
         let data = Data(text.utf8)
         let expected = try? JSONDecoder().decode(JSONValue.self, from: data)
-        #expect(JSONValueReader.value(data) == expected, "\(String(describing: JSONValueReader.value(data))) \(String(describing: expected))")
+        #expect(
+            JSONValueReader.value(data) == expected,
+            "\(String(describing: JSONValueReader.value(data))) \(String(describing: expected))")
     }
 
     @Test func invalidUTF8IsRefusedLikeJSONDecoder() {
@@ -49,11 +51,15 @@ import Testing
         case 3: return .number(Double.random(in: -1000...1000, using: &generator))
         case 4:
             let pool = Array("ab\"\\/\n\té✓ 0-_")
-            return .string(String((0..<Int.random(in: 0...12, using: &generator)).map { _ in pool.randomElement(using: &generator)! }))
-        case 5: return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in random(depth: depth + 1, using: &generator) })
+            return .string(
+                String((0..<Int.random(in: 0...12, using: &generator)).map { _ in pool.randomElement(using: &generator)! }))
+        case 5:
+            return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in random(depth: depth + 1, using: &generator) })
         default:
             var members: [String: JSONValue] = [:]
-            for index in 0..<Int.random(in: 0...4, using: &generator) { members["k\(index)"] = random(depth: depth + 1, using: &generator) }
+            for index in 0..<Int.random(in: 0...4, using: &generator) {
+                members["k\(index)"] = random(depth: depth + 1, using: &generator)
+            }
             return .object(members)
         }
     }

@@ -59,11 +59,13 @@ struct JWTTests {
 
     @Test("RFC 7515 A.1 HS256 example verifies")
     func rfc7515Example() throws {
-        let token = "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9"
+        let token =
+            "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9"
             + ".eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ"
             + ".dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
-        let key = try #require(Base64URL.decode(
-            "AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow"))
+        let key = try #require(
+            Base64URL.decode(
+                "AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow"))
         let verified = try JWT.verify(token, with: .hs256(key))
         #expect(verified.issuer == "joe")
         #expect(verified.claims["http://example.com/is_root"] == true)
@@ -76,8 +78,9 @@ struct JWTTests {
 
     @Test("RFC 8037 A.4 EdDSA example signature matches")
     func rfc8037Example() throws {
-        let key = try Ed25519PrivateKey(rawRepresentation: try #require(
-            Base64URL.decode("nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A")))
+        let key = try Ed25519PrivateKey(
+            rawRepresentation: try #require(
+                Base64URL.decode("nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A")))
         #expect(Base64URL.encode(key.publicKey.rawRepresentation) == "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo")
         let input = Data("eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc".utf8)
         let expected = "hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg"
@@ -168,8 +171,9 @@ struct JWTTests {
             try JWT.sign(claims: ["a": 1], header: ["alg": "HS256"], with: .rs256(Self.rsa))
         }
         #expect(mismatch.code == .invalidArgument)
-        #expect(try JWT.sign(claims: ["a": 1], header: ["alg": "RS256", "typ": "at+jwt"], with: .rs256(Self.rsa))
-            .hasPrefix(Base64URL.encode(Data(#"{"alg":"RS256","typ":"at+jwt"}"#.utf8))))
+        #expect(
+            try JWT.sign(claims: ["a": 1], header: ["alg": "RS256", "typ": "at+jwt"], with: .rs256(Self.rsa))
+                .hasPrefix(Base64URL.encode(Data(#"{"alg":"RS256","typ":"at+jwt"}"#.utf8))))
         let weak = try #require(throws: CryptoError.self) { try JWT.sign(claims: ["a": 1], with: .hs256(Data(count: 31))) }
         #expect(weak.code == .invalidKey)
         let token = try JWT.sign(claims: ["a": 1], with: .hs256(Self.secret))
@@ -211,7 +215,9 @@ struct JWTTests {
         #expect(try JWT.verify(token, with: key, now: now).notBefore == now)
         _ = try JWT.verify(token, with: key, now: now.addingTimeInterval(299))
 
-        let expired = try #require(throws: CryptoError.self) { try JWT.verify(token, with: key, now: now.addingTimeInterval(300)) }
+        let expired = try #require(throws: CryptoError.self) {
+            try JWT.verify(token, with: key, now: now.addingTimeInterval(300))
+        }
         #expect(expired.code == .tokenExpired && expired.code.rawValue == "token_expired")
         _ = try JWT.verify(token, with: key, now: now.addingTimeInterval(330), leeway: 60)
 

@@ -83,7 +83,8 @@ struct RSATests {
         try cli.mustRun("pkey", "-in", "key.pem", "-pubout", "-out", "pub.pem")
         let keyPEM = try cli.readText("key.pem")
         #expect(keyPEM.hasPrefix("-----BEGIN PRIVATE KEY-----"))
-        try crossCheck(cli: cli, key: try RSAPrivateKey(pem: keyPEM), publicKey: try RSAPublicKey(pem: try cli.readText("pub.pem")))
+        try crossCheck(
+            cli: cli, key: try RSAPrivateKey(pem: keyPEM), publicKey: try RSAPublicKey(pem: try cli.readText("pub.pem")))
     }
 
     @Test("PKCS#1 key from openssl genrsa -traditional: Swift signs, openssl verifies, and the reverse")
@@ -134,8 +135,9 @@ struct RSATests {
         try cli.mustRun("pkey", "-in", "weak.pem", "-pubout", "-out", "weakpub.pem")
         try cli.mustRun("genpkey", "-algorithm", "ED25519", "-out", "ed.pem")
         try cli.mustRun("pkey", "-in", "ed.pem", "-pubout", "-out", "edpub.pem")
-        try cli.mustRun("genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048",
-                        "-aes-256-cbc", "-pass", "pass:hunter2", "-out", "encrypted.pem")
+        try cli.mustRun(
+            "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048",
+            "-aes-256-cbc", "-pass", "pass:hunter2", "-out", "encrypted.pem")
         try cli.mustRun("genrsa", "-traditional", "-aes256", "-passout", "pass:hunter2", "-out", "encrypted1.pem", "2048")
 
         let weak = try cli.readText("weak.pem")

@@ -43,9 +43,11 @@ import Testing
 
     /// The journey's events as `(type, data)`, in stream order, read as the schema owner.
     static func events(_ id: String, _ db: TestDatabase) async throws -> [(type: String, data: String)] {
-        try await db.owner.query("""
+        try await db.owner.query(
+            """
             SELECT event_type, data::text FROM events WHERE stream_name = \("journey-" + id) ORDER BY stream_version
-            """).map { (try $0.decode(0, as: String.self), try $0.decode(1, as: String.self)) }
+            """
+        ).map { (try $0.decode(0, as: String.self), try $0.decode(1, as: String.self)) }
     }
 
     static func disclosures(_ id: String, _ db: TestDatabase) async throws -> [[String: Any]] {
@@ -73,14 +75,16 @@ import Testing
 
             switch opening {
             case .humanTokenRoute:
-                let opened = try await stack.send("GET", "/v1/journeys/\(journey.id)/human-token",
-                                                  bearer: opener.plaintext, headers: headers)
+                let opened = try await stack.send(
+                    "GET", "/v1/journeys/\(journey.id)/human-token",
+                    bearer: opener.plaintext, headers: headers)
                 #expect(opened.status == 200, "\(opened.text)")
                 #expect(opened["humanToken"] as? String == journey.tokens[2])
                 #expect(opened.headers["cache-control"] == "no-store")
             case .subjectExportRoute:
-                let export = try await stack.send("GET", "/v1/subjects/\(reference)/export",
-                                                  bearer: opener.plaintext, headers: headers)
+                let export = try await stack.send(
+                    "GET", "/v1/subjects/\(reference)/export",
+                    bearer: opener.plaintext, headers: headers)
                 #expect(export.status == 200, "\(export.text)")
                 #expect(export.headers["cache-control"] == "no-store")
                 let listed = try #require((export["journeys"] as? [[String: Any]])?.first?["disclosures"] as? [[String: Any]])
@@ -123,8 +127,9 @@ import Testing
             let listed = try #require(document["disclosures"] as? [[String: Any]])
             #expect(listed.first?["purpose"] as? String == Self.purpose)
             #expect(listed.first?["channel"] as? String == opening.channel)
-            let export = try await stack.send("GET", "/v1/subjects/\(reference)/export", bearer: opener.plaintext,
-                                              headers: ["Disclosure-Purpose": "auditor review"])
+            let export = try await stack.send(
+                "GET", "/v1/subjects/\(reference)/export", bearer: opener.plaintext,
+                headers: ["Disclosure-Purpose": "auditor review"])
             let exported = try #require((export["journeys"] as? [[String: Any]])?.first?["disclosures"] as? [[String: Any]])
             #expect(exported.map { $0["purpose"] as? String } == [Self.purpose, "auditor review"])
 
@@ -206,12 +211,14 @@ import Testing
                 "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": Self.person.cpf, "name": Self.person.name],
                 "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
             ]
-            let started = try await stack.send("POST", "/v1/journeys", bearer: stack.writer,
-                                               headers: ["Idempotency-Key": "cache-1"], json: body)
+            let started = try await stack.send(
+                "POST", "/v1/journeys", bearer: stack.writer,
+                headers: ["Idempotency-Key": "cache-1"], json: body)
             #expect(started.status == 201, "\(started.text)")
             #expect(started.headers["cache-control"] == "no-store")
-            let replayed = try await stack.send("POST", "/v1/journeys", bearer: stack.writer,
-                                                headers: ["Idempotency-Key": "cache-1"], json: body)
+            let replayed = try await stack.send(
+                "POST", "/v1/journeys", bearer: stack.writer,
+                headers: ["Idempotency-Key": "cache-1"], json: body)
             #expect(replayed.status == 201)
             #expect(replayed.headers["cache-control"] == "no-store")
             let id = try #require(started["journeyId"] as? String)

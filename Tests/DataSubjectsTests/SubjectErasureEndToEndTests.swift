@@ -20,10 +20,12 @@ import Testing
         let phone: String
     }
 
-    static let one = Person(cpf: "52998224725", formatted: "529.982.247-25", name: "Joana Primeira Pereira",
-                            email: "joana.primeira@example.com", phone: "+5511987650001")
-    static let two = Person(cpf: "11144477735", formatted: "111.444.777-35", name: "Carlos Segundo Lima",
-                            email: "carlos.segundo@example.com", phone: "+5511987650002")
+    static let one = Person(
+        cpf: "52998224725", formatted: "529.982.247-25", name: "Joana Primeira Pereira",
+        email: "joana.primeira@example.com", phone: "+5511987650001")
+    static let two = Person(
+        cpf: "11144477735", formatted: "111.444.777-35", name: "Carlos Segundo Lima",
+        email: "carlos.segundo@example.com", phone: "+5511987650002")
 
     /// The `Disclosure-Purpose` header the routes that open personal data require.
     static let purpose = ["Disclosure-Purpose": "LGPD Art. 18 request #77"]
@@ -34,23 +36,30 @@ import Testing
         let tokens: [String]
     }
 
-    static func complete(_ person: Person, stack: TestStack, writer: String? = nil, idempotencyKey: String) async throws -> Completed {
+    static func complete(_ person: Person, stack: TestStack, writer: String? = nil, idempotencyKey: String) async throws
+        -> Completed
+    {
         let body: [String: Any] = [
-            "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": person.cpf, "name": person.name,
-                        "email": person.email, "phone": person.phone],
+            "subject": [
+                "documentType": "DUI_TYPE_BR_CPF", "documentNumber": person.cpf, "name": person.name,
+                "email": person.email, "phone": person.phone,
+            ],
             "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
         ]
-        let started = try await stack.send("POST", "/v1/journeys", bearer: writer ?? stack.writer,
-                                           headers: ["Idempotency-Key": idempotencyKey], json: body)
+        let started = try await stack.send(
+            "POST", "/v1/journeys", bearer: writer ?? stack.writer,
+            headers: ["Idempotency-Key": idempotencyKey], json: body)
         #expect(started.status == 201, "\(started.text)")
         let id = try #require(started["journeyId"] as? String)
         let clientToken = try #require(started["clientToken"] as? String)
         let webAppToken = try #require(started["webAppToken"] as? String)
-        let device = await SimulatedDevice(emulatorURL: stack.emulatorURL).run(webAppToken: webAppToken, environment: .UAT,
-                                                                              user: .approve)
+        let device = await SimulatedDevice(emulatorURL: stack.emulatorURL).run(
+            webAppToken: webAppToken, environment: .UAT,
+            user: .approve)
         let processID = try #require(device.processId)
-        let callback = try await stack.send("POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
-                                            json: ["outcome": "success", "processId": processID])
+        let callback = try await stack.send(
+            "POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
+            json: ["outcome": "success", "processId": processID])
         #expect(callback["status"] as? String == "completed", "\(callback.text)")
         let humanToken = try #require(try await stack.unico.getProcess(processID).humanToken)
         return Completed(id: id, tokens: [clientToken, webAppToken, humanToken])
@@ -62,7 +71,8 @@ import Testing
     /// `pg_dump --data-only` of `database`; blocking, so callers run it `offPool`.
     static func dump(_ database: TestDatabase) throws -> String {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
-        let bin = ProcessInfo.processInfo.environment["PG_BINDIR"]
+        let bin =
+            ProcessInfo.processInfo.environment["PG_BINDIR"]
             ?? versions.sorted().last.map { "/usr/lib/postgresql/\($0)/bin" } ?? "/usr/bin"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "\(bin)/pg_dump")
@@ -88,13 +98,16 @@ import Testing
         options.emulatorRateLimit = 1000
         try await TestStack.with(options) { stack in
             let db = stack.database
-            let dpo = try await APIKeyStore(client: db.app).create(name: "dpo", scopes: [.subjectsAdmin, .humanTokenRead]).plaintext
+            let dpo = try await APIKeyStore(client: db.app).create(name: "dpo", scopes: [.subjectsAdmin, .humanTokenRead])
+                .plaintext
             // Subject 2 belongs to another company on the same deployment (tenant `beta`).
             _ = try await TenantStore(client: db.app).create(name: "beta")
             let betaKeys = APIKeyStore(client: db.app)
             let betaWriter = try await betaKeys.create(name: "beta backend", scopes: [.journeysWrite], tenant: "beta").plaintext
-            let betaReader = try await betaKeys.create(name: "beta reader", scopes: [.journeysRead, .humanTokenRead, .reportsRead],
-                                                       tenant: "beta").plaintext
+            let betaReader = try await betaKeys.create(
+                name: "beta reader", scopes: [.journeysRead, .humanTokenRead, .reportsRead],
+                tenant: "beta"
+            ).plaintext
             let first = try await Self.complete(Self.one, stack: stack, writer: stack.writer, idempotencyKey: "order-1")
             let second = try await Self.complete(Self.two, stack: stack, writer: betaWriter, idempotencyKey: "order-2")
             let signer = Ed25519PrivateKey.generate()
@@ -115,7 +128,8 @@ import Testing
             #expect(found["known"] as? Bool == true)
             #expect(found["journeyIds"] as? [String] == [first.id])
             #expect(!found.text.contains(Self.one.cpf))
-            let asReference = try await stack.send("GET", "/v1/subjects/\(Self.one.cpf)/export", bearer: dpo, headers: Self.purpose)
+            let asReference = try await stack.send(
+                "GET", "/v1/subjects/\(Self.one.cpf)/export", bearer: dpo, headers: Self.purpose)
             #expect(asReference.status == 400)
             #expect(asReference.code == "document_given_as_reference")
             let asDocument = try await stack.send("GET", "/v1/subjects?document=\(reference)", bearer: dpo)
@@ -142,8 +156,9 @@ import Testing
             #expect((journeys.first?["timeline"] as? [Any])?.isEmpty == false)
 
             // Erase, then erase again.
-            let erased = try await stack.send("DELETE", "/v1/subjects/\(reference)", bearer: dpo,
-                                              json: ["reason": "LGPD Art. 18 request #77"])
+            let erased = try await stack.send(
+                "DELETE", "/v1/subjects/\(reference)", bearer: dpo,
+                json: ["reason": "LGPD Art. 18 request #77"])
             #expect(erased.status == 200, "\(erased.text)")
             #expect(erased["alreadyErased"] as? Bool == false)
             #expect(erased["journeysMarked"] as? Int == 1)
@@ -154,7 +169,8 @@ import Testing
             #expect(try await stack.send("DELETE", "/v1/subjects/\(unknown)", bearer: dpo).status == 404)
 
             // Afterwards: sealed fields answer subject_erased; the export says erased.
-            let token = try await stack.send("GET", "/v1/journeys/\(first.id)/human-token", bearer: stack.reader, headers: Self.purpose)
+            let token = try await stack.send(
+                "GET", "/v1/journeys/\(first.id)/human-token", bearer: stack.reader, headers: Self.purpose)
             #expect(token.status == 410)
             #expect(token.code == "subject_erased")
             let journey = try await stack.send("GET", "/v1/journeys/\(first.id)", bearer: stack.reader)
@@ -170,9 +186,11 @@ import Testing
             #expect(afterExport.text.contains("subject erased by api-key:"))
 
             // Subject 2 (tenant beta) untouched, and out of the default tenant's reach.
-            let other = try await stack.send("GET", "/v1/journeys/\(second.id)/human-token", bearer: betaReader, headers: Self.purpose)
+            let other = try await stack.send(
+                "GET", "/v1/journeys/\(second.id)/human-token", bearer: betaReader, headers: Self.purpose)
             #expect(other["humanToken"] as? String == second.tokens[2])
-            let across = try await stack.send("GET", "/v1/journeys/\(second.id)/human-token", bearer: stack.reader, headers: Self.purpose)
+            let across = try await stack.send(
+                "GET", "/v1/journeys/\(second.id)/human-token", bearer: stack.reader, headers: Self.purpose)
             #expect(across.status == 404)
 
             // Nothing in the database holds subject 1's data or tokens in plaintext; subject 2's answer stays.
@@ -184,10 +202,12 @@ import Testing
             #expect(after.contains(reference))
 
             // A new journey for the erased document is refused: the subject's key is a tombstone.
-            let restart = try await stack.send("POST", "/v1/journeys", bearer: stack.writer, json: [
-                "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": Self.one.cpf],
-                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
-            ])
+            let restart = try await stack.send(
+                "POST", "/v1/journeys", bearer: stack.writer,
+                json: [
+                    "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": Self.one.cpf],
+                    "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
+                ])
             #expect(restart.status == 410, "\(restart.text)")
             #expect(restart.code == "subject_erased")
 
@@ -205,13 +225,16 @@ import Testing
                 String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(offset)).prefix(10))
             }
             for reporter in [stack.reporter, betaReader] {
-                let funnel = try await stack.send("GET", "/v1/reports/funnel?from=\(date(-day))&to=\(date(day))", bearer: reporter)
+                let funnel = try await stack.send(
+                    "GET", "/v1/reports/funnel?from=\(date(-day))&to=\(date(day))", bearer: reporter)
                 #expect(funnel.status == 200, "\(funnel.text)")
                 let steps = try #require((funnel["result"] as? [String: Any])?["steps"] as? [[String: Any]])
                 #expect(steps.first?["journeys"] as? Int == 1)
             }
-            let all = try await FunnelReport.run(ReportParameters(from: Date().addingTimeInterval(-day),
-                                                                  to: Date().addingTimeInterval(day), now: Date()), on: db.app)
+            let all = try await FunnelReport.run(
+                ReportParameters(
+                    from: Date().addingTimeInterval(-day),
+                    to: Date().addingTimeInterval(day), now: Date()), on: db.app)
             #expect(all.steps.first?.journeys == 2)
         }
     }

@@ -15,7 +15,8 @@ import Testing
     ]
 
     func journeys(_ arguments: [String], _ database: TestDatabase, keys: [String: String] = SubjectsCommandTests.keys) async
-        -> (code: Int32, output: String, error: String) {
+        -> (code: Int32, output: String, error: String)
+    {
         var variables = keys
         variables["DATABASE_URL"] = database.appURL
         variables["DATABASE_ADMIN_URL"] = database.ownerURL

@@ -22,8 +22,9 @@ import Testing
             dup2(pipe[0], STDIN_FILENO)
             close(pipe[0])
             clearerr(stdin)
-            let found = await SubjectsCommandTests().journeys(["subjects", "find", "--document", "-", "--format", "json"],
-                                                              stack.database)
+            let found = await SubjectsCommandTests().journeys(
+                ["subjects", "find", "--document", "-", "--format", "json"],
+                stack.database)
             dup2(saved, STDIN_FILENO)
             close(saved)
             clearerr(stdin)

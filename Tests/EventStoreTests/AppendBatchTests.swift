@@ -22,10 +22,12 @@ import Testing
                 var positions: [Int64] = []
                 for n in 0..<3 {
                     let events = (0..<(4 + s)).map { i in
-                        NewEvent(type: i == 1 ? "Zählung" : "Counted",
-                                 data: JSONB(text: #"{"n": \#(n), "s": "ç\n\"é\"", "i": \#(i)}"#),
-                                 metadata: EventMetadata(correlationID: i == 2 ? nil : UUID(), causationID: i == 3 ? UUID() : nil,
-                                                         actor: i == 0 ? nil : "actör-\(i)"))
+                        NewEvent(
+                            type: i == 1 ? "Zählung" : "Counted",
+                            data: JSONB(text: #"{"n": \#(n), "s": "ç\n\"é\"", "i": \#(i)}"#),
+                            metadata: EventMetadata(
+                                correlationID: i == 2 ? nil : UUID(), causationID: i == 3 ? UUID() : nil,
+                                actor: i == 0 ? nil : "actör-\(i)"))
                     }
                     let expected: ExpectedVersion = n == 0 ? .noStream : (n == 1 ? .exact(version) : .any)
                     let result = try await store.append(events, to: name, expectedVersion: expected)
@@ -44,18 +46,22 @@ import Testing
                     #expect(event.previousHash == previous, "version \(event.streamVersion)")
                     previous = event.hash
                 }
-                let head = try await db.owner.query("""
+                let head = try await db.owner.query(
+                    """
                     SELECT s.version, s.head_hash, s.last_transaction_id = (SELECT max(e.transaction_id) FROM events e \
                     WHERE e.stream_name = s.stream_name) FROM streams s WHERE s.stream_name = \(name.rawValue)
-                    """).first
+                    """
+                ).first
                 #expect(try head?.decode(0, as: Int64.self) == version)
                 #expect(try head?.decode(1, as: Data.self) == previous)
                 #expect(try head?.decode(2, as: Bool.self) == true)
             }
-            let mismatches = try await db.owner.query("""
+            let mismatches = try await db.owner.query(
+                """
                 SELECT count(*) FROM events WHERE hash <> event_hash(previous_hash, stream_name, stream_version, event_id, \
                 event_type, data, correlation_id, causation_id, actor, recorded_at)
-                """).first?.decode(0, as: Int64.self)
+                """
+            ).first?.decode(0, as: Int64.self)
             #expect(mismatches == 0)
             let report = try await ChainVerifier(client: db.app).verify()
             #expect(report.isIntact && report.events == 4 * 3 + 5 * 3 + 6 * 3)
@@ -71,11 +77,13 @@ import Testing
             let first = (0..<3).map { event($0) }
             let created = try await store.append(first, to: name, expectedVersion: .noStream)
             #expect(created.streamVersion == 3 && created.positions.count == 3)
-            let row = try await db.owner.query("""
+            let row = try await db.owner.query(
+                """
                 SELECT s.version, s.head_hash = e.hash, s.last_transaction_id = e.transaction_id
                 FROM streams s JOIN events e ON e.stream_name = s.stream_name AND e.stream_version = 3
                 WHERE s.stream_name = \(name.rawValue)
-                """).first
+                """
+            ).first
             #expect(try row?.decode(0, as: Int64.self) == 3)
             #expect(try row?.decode(1, as: Bool.self) == true)
             #expect(try row?.decode(2, as: Bool.self) == true)
@@ -86,16 +94,22 @@ import Testing
             #expect(written.streamVersion == 5 && written.positions[0] > created.positions[2])
             #expect(try await store.append(second, to: name, expectedVersion: .exact(3)) == written)
 
-            let notNew = await captureError { try await store.append([event(6), event(7)], to: name, expectedVersion: .noStream) }
+            let notNew = await captureError {
+                try await store.append([event(6), event(7)], to: name, expectedVersion: .noStream)
+            }
             #expect((notNew as? EventStoreError)?.code == .wrongExpectedVersion)
             #expect((notNew as? EventStoreError)?.currentVersion == 5)
-            let partial = await captureError { try await store.append([first[0], event(8)], to: name, expectedVersion: .noStream) }
+            let partial = await captureError {
+                try await store.append([first[0], event(8)], to: name, expectedVersion: .noStream)
+            }
             #expect((partial as? EventStoreError)?.code == .duplicateEventID)
             let fresh = stream("freshN")
             let clash = await captureError { try await store.append([event(9)] + second, to: fresh, expectedVersion: .noStream) }
             #expect((clash as? EventStoreError)?.code == .duplicateEventID)
             let repeated = event(10)
-            let twice = await captureError { try await store.append([repeated, repeated], to: fresh, expectedVersion: .noStream) }
+            let twice = await captureError {
+                try await store.append([repeated, repeated], to: fresh, expectedVersion: .noStream)
+            }
             #expect((twice as? EventStoreError)?.code == .duplicateEventID)
             #expect(try await store.streamVersion(fresh) == nil)
             #expect(try await store.streamVersion(name) == 5)

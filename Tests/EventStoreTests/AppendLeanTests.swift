@@ -19,9 +19,12 @@ import Testing
             for n in 0..<6 {
                 let store = n.isMultiple(of: 2) ? direct : grouped
                 let events = (0..<(n % 3 + 1)).map { i in
-                    NewEvent(type: i == 0 ? "Zählung" : "Counted", data: JSONB(text: #"{"n": \#(n), "s": "ç\n\"é\"", "a": [1, 2.50]}"#),
-                             metadata: EventMetadata(correlationID: i == 1 ? nil : UUID(), causationID: n == 3 ? UUID() : nil,
-                                                     actor: i == 2 ? nil : "actör-\(n)"))
+                    NewEvent(
+                        type: i == 0 ? "Zählung" : "Counted",
+                        data: JSONB(text: #"{"n": \#(n), "s": "ç\n\"é\"", "a": [1, 2.50]}"#),
+                        metadata: EventMetadata(
+                            correlationID: i == 1 ? nil : UUID(), causationID: n == 3 ? UUID() : nil,
+                            actor: i == 2 ? nil : "actör-\(n)"))
                 }
                 let result = try await store.append(events, to: name, expectedVersion: version == 0 ? .noStream : .exact(version))
                 version = result.streamVersion
@@ -32,10 +35,12 @@ import Testing
             for event in read {
                 #expect(EventHash.hash(of: event) == event.hash, "version \(event.streamVersion)")
             }
-            let mismatches = try await db.owner.query("""
+            let mismatches = try await db.owner.query(
+                """
                 SELECT count(*) FROM events WHERE hash <> event_hash(previous_hash, stream_name, stream_version, event_id, \
                 event_type, data, correlation_id, causation_id, actor, recorded_at)
-                """).first?.decode(0, as: Int64.self)
+                """
+            ).first?.decode(0, as: Int64.self)
             #expect(mismatches == 0)
             let report = try await ChainVerifier(client: db.app).verify()
             #expect(report.isIntact && report.events == 12)
@@ -60,7 +65,9 @@ import Testing
             // At the right version, an id stored in another stream: the same error, nothing written.
             let other = stream("other")
             try await store.append([event(9)], to: other, expectedVersion: .noStream)
-            let clash = await captureError { try await store.append([event(10), first[0]], to: other, expectedVersion: .exact(1)) }
+            let clash = await captureError {
+                try await store.append([event(10), first[0]], to: other, expectedVersion: .exact(1))
+            }
             #expect((clash as? EventStoreError)?.code == .duplicateEventID)
             let fresh = stream("fresh")
             let clashNew = await captureError { try await store.append([first[1]], to: fresh, expectedVersion: .noStream) }
@@ -88,7 +95,9 @@ import Testing
             let name = stream()
             try await store.append([event(1)], to: name, expectedVersion: .noStream)
             let onConnection = await captureError {
-                try await db.app.withConnection { try EventStore.append([event(2)], to: name, expectedVersion: .exact(4), on: $0) }
+                try await db.app.withConnection {
+                    try EventStore.append([event(2)], to: name, expectedVersion: .exact(4), on: $0)
+                }
             }
             let standAlone = await captureError { try await store.append([event(2)], to: name, expectedVersion: .exact(4)) }
             #expect((onConnection as? EventStoreError)?.description == (standAlone as? EventStoreError)?.description)

@@ -19,9 +19,11 @@ import Testing
             for n in 0..<8 {
                 let count = n == 4 ? 3 : 1
                 let events = (0..<count).map { i in
-                    NewEvent(type: n == 1 ? "Zählung" : "Counted", data: JSONB(text: #"{"n": \#(n), "s": "ç\n\"é\"", "i": \#(i)}"#),
-                             metadata: EventMetadata(correlationID: n == 2 ? nil : UUID(), causationID: n == 3 ? UUID() : nil,
-                                                     actor: n == 5 ? nil : "actör-\(n)"))
+                    NewEvent(
+                        type: n == 1 ? "Zählung" : "Counted", data: JSONB(text: #"{"n": \#(n), "s": "ç\n\"é\"", "i": \#(i)}"#),
+                        metadata: EventMetadata(
+                            correlationID: n == 2 ? nil : UUID(), causationID: n == 3 ? UUID() : nil,
+                            actor: n == 5 ? nil : "actör-\(n)"))
                 }
                 let expected: ExpectedVersion = n == 0 ? .noStream : (n.isMultiple(of: 2) ? .any : .exact(version))
                 let result = try await store.append(events, to: name, expectedVersion: expected)
@@ -40,12 +42,15 @@ import Testing
                 #expect(event.previousHash == previous, "version \(event.streamVersion)")
                 previous = event.hash
             }
-            let mismatches = try await db.owner.query("""
+            let mismatches = try await db.owner.query(
+                """
                 SELECT count(*) FROM events WHERE hash <> event_hash(previous_hash, stream_name, stream_version, event_id, \
                 event_type, data, correlation_id, causation_id, actor, recorded_at)
-                """).first?.decode(0, as: Int64.self)
+                """
+            ).first?.decode(0, as: Int64.self)
             #expect(mismatches == 0)
-            let head = try await db.owner.query("SELECT version, head_hash FROM streams WHERE stream_name = \(name.rawValue)").first
+            let head = try await db.owner.query("SELECT version, head_hash FROM streams WHERE stream_name = \(name.rawValue)")
+                .first
             #expect(try head?.decode(0, as: Int64.self) == 10)
             #expect(try head?.decode(1, as: Data.self) == previous)
             let report = try await ChainVerifier(client: db.app).verify()
@@ -63,10 +68,12 @@ import Testing
             let created = try await store.append(first, to: name, expectedVersion: .noStream)
             #expect(created.streamVersion == 1 && created.positions.count == 1)
             // A new stream's row is written with the event: its head, version and last writer.
-            let row = try await db.owner.query("""
+            let row = try await db.owner.query(
+                """
                 SELECT s.version, s.head_hash = e.hash, s.last_transaction_id = e.transaction_id, e.previous_hash
                 FROM streams s JOIN events e USING (stream_name) WHERE s.stream_name = \(name.rawValue)
-                """).first
+                """
+            ).first
             #expect(try row?.decode(0, as: Int64.self) == 1)
             #expect(try row?.decode(1, as: Bool.self) == true)
             #expect(try row?.decode(2, as: Bool.self) == true)
@@ -106,7 +113,9 @@ import Testing
                     group.addTask {
                         let one = [event(n)]
                         while true {
-                            do { return try await store.append(one, to: name, expectedVersion: .any).streamVersion } catch let error as EventStoreError where error.code == .orderConflict {}
+                            do { return try await store.append(one, to: name, expectedVersion: .any).streamVersion } catch let
+                                error as EventStoreError where error.code == .orderConflict
+                            {}
                         }
                     }
                 }

@@ -72,7 +72,9 @@ import Testing
         // A forger who rewrites one event and recomputes its hash breaks the next link.
         try await TestDatabase.with { db in
             let target = try await seed(EventStore(client: db.app))
-            _ = try await tamper(db, """
+            _ = try await tamper(
+                db,
+                """
                 UPDATE events SET data = '{"n": 42}',
                   hash = event_hash(previous_hash, stream_name, stream_version, event_id, event_type, '{"n": 42}',
                                     correlation_id, causation_id, actor, recorded_at)
@@ -86,9 +88,11 @@ import Testing
     /// Runs `sql` as the superuser with triggers off, restricted to one event; returns its position.
     func tamper(_ db: TestDatabase, _ sql: String, stream: StreamName, version: Int64) async throws -> Int64 {
         try await db.superuser.withConnection { connection in
-            let position = try connection.query("""
+            let position = try connection.query(
+                """
                 SELECT position FROM events WHERE stream_name = \(stream.rawValue) AND stream_version = \(version)
-                """).first!.decode(0, as: Int64.self)
+                """
+            ).first!.decode(0, as: Int64.self)
             try connection.execute(unsafeSQL: "SET session_replication_role = replica")
             try connection.query(PostgresQuery(unsafeSQL: sql + " WHERE position = $1", binds: [String(position)]))
             try connection.execute(unsafeSQL: "RESET session_replication_role")

@@ -31,12 +31,14 @@ import Testing
         try await TestDatabase.with { (db: TestDatabase) async throws in
             let journey = StreamName.journey(UUID())
             let other = stream()
-            let error = await captureError {
-                try await db.app.transaction { connection in
-                    try EventStore.enqueueAppend([event(1)], to: other, expectedVersion: .noStream, on: connection)
-                    try EventStore.enqueueAppend([event(1, type: "Counted")], to: journey, expectedVersion: .noStream, on: connection)
-                }
-            } as? PostgresError
+            let error =
+                await captureError {
+                    try await db.app.transaction { connection in
+                        try EventStore.enqueueAppend([event(1)], to: other, expectedVersion: .noStream, on: connection)
+                        try EventStore.enqueueAppend(
+                            [event(1, type: "Counted")], to: journey, expectedVersion: .noStream, on: connection)
+                    }
+                } as? PostgresError
             #expect(error?.sqlState == "JS005")
             let store = EventStore(client: db.app, grouping: .off)
             #expect(try await store.streamVersion(journey) == nil)

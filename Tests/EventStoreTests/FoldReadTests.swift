@@ -12,7 +12,9 @@ import Testing
             for (n, text) in texts.enumerated() {
                 // Journey streams take only journey event types (migration 0041).
                 let journeyTypes = ["JourneyStarted", "ProcessCreationRequested", "ProcessCreated"]
-                let events = (0...n).map { NewEvent(type: n.isMultiple(of: 2) ? journeyTypes[$0] : "Typed\($0)", data: JSONB(text: text)) }
+                let events = (0...n).map {
+                    NewEvent(type: n.isMultiple(of: 2) ? journeyTypes[$0] : "Typed\($0)", data: JSONB(text: text))
+                }
                 try await store.append(events, to: stream(n.isMultiple(of: 2) ? "journey" : "other"), expectedVersion: .noStream)
             }
             let all = try await readAll(store, after: .start, count: 10)

@@ -20,9 +20,10 @@ import Testing
                 // readers elsewhere in the cluster are never held back (one long transaction with
                 // many subtransactions once stalled every other reader).
                 try await db.owner.withConnection { connection in
-                    try connection.execute(unsafeSQL: """
-                        DO $$ BEGIN FOR i IN 1..\(burn) LOOP PERFORM pg_current_xact_id(); COMMIT; END LOOP; END $$;
-                        """)
+                    try connection.execute(
+                        unsafeSQL: """
+                            DO $$ BEGIN FOR i IN 1..\(burn) LOOP PERFORM pg_current_xact_id(); COMMIT; END LOOP; END $$;
+                            """)
                 }
             }
             var appended: [UUID] = []

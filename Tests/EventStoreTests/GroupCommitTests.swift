@@ -19,7 +19,8 @@ import Testing
                         var version: Int64 = 0
                         for n in 0..<5 {
                             let batch = (0...((writer + n) % 3)).map { event(n * 10 + $0) }
-                            let result = try await store.append(batch, to: name, expectedVersion: version == 0 ? .noStream : .exact(version))
+                            let result = try await store.append(
+                                batch, to: name, expectedVersion: version == 0 ? .noStream : .exact(version))
                             #expect(result.streamVersion == version + Int64(batch.count))
                             #expect(result.positions.count == batch.count)
                             version = result.streamVersion
@@ -35,7 +36,9 @@ import Testing
             #expect(all.count == report.events)
             var versions: [StreamName: Int64] = [:]
             for event in all {
-                #expect(event.streamVersion == (versions[event.streamName] ?? 0) + 1, "stream \(event.streamName) out of global order")
+                #expect(
+                    event.streamVersion == (versions[event.streamName] ?? 0) + 1, "stream \(event.streamName) out of global order"
+                )
                 versions[event.streamName] = event.streamVersion
             }
             // 200 appends in fewer transactions: they were grouped.
@@ -52,9 +55,14 @@ import Testing
             let stored = event(7)
             let first = try await direct.append([stored], to: dup, expectedVersion: .noStream)
 
-            let directConflict = await captureError { try await direct.append([event(2)], to: busy, expectedVersion: .exact(5)) } as? EventStoreError
-            let directDuplicate = await captureError { try await direct.append([stored], to: other, expectedVersion: .any) } as? EventStoreError
-            let directEmpty = await captureError { try await direct.append([event(1)], to: StreamName(""), expectedVersion: .any) } as? EventStoreError
+            let directConflict =
+                await captureError { try await direct.append([event(2)], to: busy, expectedVersion: .exact(5)) }
+                as? EventStoreError
+            let directDuplicate =
+                await captureError { try await direct.append([stored], to: other, expectedVersion: .any) } as? EventStoreError
+            let directEmpty =
+                await captureError { try await direct.append([event(1)], to: StreamName(""), expectedVersion: .any) }
+                as? EventStoreError
 
             let appends = [
                 GroupedAppend(events: [event(1), event(2)], stream: fresh, expected: .noStream),
@@ -69,7 +77,8 @@ import Testing
             guard case .written(let written) = outcomes[0] else { Issue.record("fresh: \(outcomes[0])"); return }
             #expect(written.streamVersion == 2)
             guard case .refused(let conflict) = outcomes[1], case .refused(let duplicate) = outcomes[2],
-                  case .refused(let empty) = outcomes[3] else { Issue.record("\(outcomes)"); return }
+                case .refused(let empty) = outcomes[3]
+            else { Issue.record("\(outcomes)"); return }
             for (grouped, single) in [(conflict, directConflict), (duplicate, directDuplicate), (empty, directEmpty)] {
                 #expect(grouped.code == single?.code)
                 #expect(grouped.message == single?.message)
@@ -167,11 +176,14 @@ import Testing
             ]
             let group = Task { try await db.app.withConnection { try EventStore.appendGroup(appends, on: $0) } }
             try await waitUntil("the group waits on the held stream") {
-                try await db.superuser.query("""
+                try await db.superuser.query(
+                    """
                     SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%append_events_group%'
-                    """).isEmpty == false
+                    """
+                ).isEmpty == false
             }
-            try await db.superuser.query("""
+            try await db.superuser.query(
+                """
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%append_events_group%' AND pid <> pg_backend_pid()
                 """)
             let failure = await captureError { _ = try await group.value }
@@ -202,7 +214,9 @@ import Testing
                             // An order conflict (retry the transaction) writes nothing; anything else fails the test.
                             let error = await captureError {
                                 if writer % 3 == 0 {
-                                    _ = try await db.app.transaction { try EventStore.append(batch, to: target, expectedVersion: .any, on: $0) }
+                                    _ = try await db.app.transaction {
+                                        try EventStore.append(batch, to: target, expectedVersion: .any, on: $0)
+                                    }
                                 } else {
                                     _ = try await grouped.append(batch, to: target, expectedVersion: .any)
                                 }
@@ -217,7 +231,9 @@ import Testing
             #expect(all.count == (try await grouped.eventCount()))
             var versions: [StreamName: Int64] = [:]
             for event in all {
-                #expect(event.streamVersion == (versions[event.streamName] ?? 0) + 1, "stream \(event.streamName) out of global order")
+                #expect(
+                    event.streamVersion == (versions[event.streamName] ?? 0) + 1, "stream \(event.streamName) out of global order"
+                )
                 versions[event.streamName] = event.streamVersion
             }
             #expect(try await ChainVerifier(client: db.app).verify().isIntact)

@@ -20,7 +20,8 @@ import Testing
             let appends = [
                 GroupedAppend(events: [event(1)], stream: fresh[0], expected: .noStream),
                 GroupedAppend(events: [event(1)], stream: old, expected: .exact(1)),
-                GroupedAppend(events: (1...4).map { event($0, actor: $0 == 2 ? nil : "actör") }, stream: fresh[1], expected: .noStream),
+                GroupedAppend(
+                    events: (1...4).map { event($0, actor: $0 == 2 ? nil : "actör") }, stream: fresh[1], expected: .noStream),
                 GroupedAppend(events: [event(3)], stream: taken, expected: .noStream),
                 GroupedAppend(events: [event(2)], stream: fresh[0], expected: .noStream),
                 GroupedAppend(events: [event(1)], stream: fresh[2], expected: .any),
@@ -28,7 +29,9 @@ import Testing
             let outcomes = try await db.app.withConnection { try EventStore.appendGroup(appends, on: $0) }
             var positions: [Int64] = []
             for index in [0, 1, 2, 5] {
-                guard case .written(let result) = outcomes[index] else { Issue.record("append \(index): \(outcomes[index])"); continue }
+                guard case .written(let result) = outcomes[index] else {
+                    Issue.record("append \(index): \(outcomes[index])"); continue
+                }
                 let read = try await store.readStream(appends[index].stream)
                 #expect(Array(read.suffix(appends[index].events.count).map(\.id)) == appends[index].events.map(\.id))
                 #expect(Array(read.suffix(appends[index].events.count).map(\.position)) == result.positions)
@@ -40,20 +43,24 @@ import Testing
             #expect(refusal.code == .wrongExpectedVersion && refusal.currentVersion == 2)
             guard case .alone = outcomes[4] else { Issue.record("repeated stream: \(outcomes[4])"); return }
             for name in fresh {
-                let row = try await db.owner.query("""
+                let row = try await db.owner.query(
+                    """
                     SELECT s.version, s.head_hash = e.hash, s.last_transaction_id = e.transaction_id
                     FROM streams s JOIN events e ON e.stream_name = s.stream_name AND e.stream_version = s.version
                     WHERE s.stream_name = \(name.rawValue)
-                    """).first
+                    """
+                ).first
                 #expect(try row?.decode(1, as: Bool.self) == true, "\(name.rawValue)")
                 #expect(try row?.decode(2, as: Bool.self) == true, "\(name.rawValue)")
             }
             #expect(try await store.streamVersion(fresh[1]) == 4)
             #expect(try await store.streamVersion(taken) == 2)
-            let mismatches = try await db.owner.query("""
+            let mismatches = try await db.owner.query(
+                """
                 SELECT count(*) FROM events WHERE hash <> event_hash(previous_hash, stream_name, stream_version, event_id, \
                 event_type, data, correlation_id, causation_id, actor, recorded_at)
-                """).first?.decode(0, as: Int64.self)
+                """
+            ).first?.decode(0, as: Int64.self)
             #expect(mismatches == 0)
             let report = try await ChainVerifier(client: db.app).verify()
             #expect(report.isIntact && report.events == 3 + 1 + 1 + 4 + 1 && report.streams == 5)

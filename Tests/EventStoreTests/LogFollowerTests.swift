@@ -28,8 +28,10 @@ import Testing
             let first = event(0)
             try await store.append([first], to: stream(), expectedVersion: .noStream)
             let seen = Seen()
-            let follower = LogFollower(client: db.app, checkpoint: .after(.start),
-                                       configuration: .init(pollInterval: .seconds(60))) { batch, _ in seen.add(batch) }
+            let follower = LogFollower(
+                client: db.app, checkpoint: .after(.start),
+                configuration: .init(pollInterval: .seconds(60))
+            ) { batch, _ in seen.add(batch) }
             let running = Task { try await follower.run() }
             defer { running.cancel() }
             // The first read happens at start; this one proves the follower is up and listening.
@@ -48,8 +50,10 @@ import Testing
     @Test func pollingDeliversWithoutNotify() async throws {
         try await TestDatabase.with { db in
             let seen = Seen()
-            let follower = LogFollower(client: db.app, checkpoint: .after(.start),
-                                       configuration: .init(pollInterval: .milliseconds(50), listen: false)) { batch, _ in seen.add(batch) }
+            let follower = LogFollower(
+                client: db.app, checkpoint: .after(.start),
+                configuration: .init(pollInterval: .milliseconds(50), listen: false)
+            ) { batch, _ in seen.add(batch) }
             let running = Task { try await follower.run() }
             defer { running.cancel() }
             // Appended on a caller's connection: no NOTIFY is sent.
@@ -67,8 +71,10 @@ import Testing
             let name = "test_follower"
             let seen = Seen()
             func follower() -> LogFollower {
-                LogFollower(client: db.owner, checkpoint: .stored(name: name),
-                            configuration: .init(batchSize: 2, pollInterval: .milliseconds(50))) { batch, _ in seen.add(batch) }
+                LogFollower(
+                    client: db.owner, checkpoint: .stored(name: name),
+                    configuration: .init(batchSize: 2, pollInterval: .milliseconds(50))
+                ) { batch, _ in seen.add(batch) }
             }
             let before = (0..<5).map { event($0) }
             for e in before { try await store.append([e], to: stream(), expectedVersion: .noStream) }
@@ -124,8 +130,10 @@ import Testing
         try await TestDatabase.with { db in
             let store = EventStore(client: db.app)
             let seen = Seen()
-            let follower = LogFollower(client: db.owner, checkpoint: .stored(name: "ordering"),
-                                       configuration: .init(pollInterval: .milliseconds(20))) { batch, _ in seen.add(batch) }
+            let follower = LogFollower(
+                client: db.owner, checkpoint: .stored(name: "ordering"),
+                configuration: .init(pollInterval: .milliseconds(20))
+            ) { batch, _ in seen.add(batch) }
             let running = Task { try await follower.run() }
             defer { running.cancel() }
 

@@ -67,8 +67,10 @@ import Testing
 
     @Test func badFileNamesAreRefused() async throws {
         try await TestDatabase.with(migrated: false) { db in
-            for files in [[MigrationFile(name: "init.sql", sql: "SELECT 1")],
-                          [MigrationFile(name: "0001_a.sql", sql: "SELECT 1"), MigrationFile(name: "0001_b.sql", sql: "SELECT 1")]] {
+            for files in [
+                [MigrationFile(name: "init.sql", sql: "SELECT 1")],
+                [MigrationFile(name: "0001_a.sql", sql: "SELECT 1"), MigrationFile(name: "0001_b.sql", sql: "SELECT 1")],
+            ] {
                 let error = await captureError { try await Migrator(files: files).migrate(db.owner) } as? MigrationError
                 #expect(error?.code == .invalidFile)
             }

@@ -20,8 +20,10 @@ import Testing
             let slowEvent = event(-1, type: "Slow")
             struct Rollback: Error {}
 
-            let follower = LogFollower(client: db.app, checkpoint: .after(.start),
-                                       configuration: .init(batchSize: 50, pollInterval: .milliseconds(50))) { batch, _ in
+            let follower = LogFollower(
+                client: db.app, checkpoint: .after(.start),
+                configuration: .init(batchSize: 50, pollInterval: .milliseconds(50))
+            ) { batch, _ in
                 let now = ContinuousClock.now
                 delivered.events.withLock { $0 += batch }
                 if batch.contains(where: { $0.id == slowEvent.id }) { delivered.slowDeliveredAt.withLock { $0 = now } }
@@ -82,16 +84,23 @@ import Testing
                 let expected = (versions[event.streamName] ?? 0) + 1
                 if event.streamVersion != expected, !reported {
                     reported = true
-                    let rows = try await db.app.query("""
+                    let rows = try await db.app.query(
+                        """
                         SELECT stream_version, transaction_id::text, position FROM events
                         WHERE stream_name = \(event.streamName.rawValue) ORDER BY stream_version
-                        """).map { "v\(try $0.decode(0, as: Int64.self))@\(try $0.decode(1, as: String.self)):\(try $0.decode(2, as: Int64.self))" }
-                    let seen = events.filter { $0.streamName == event.streamName }.map { "v\($0.streamVersion)@\($0.transactionID):\($0.position)" }
+                        """
+                    ).map {
+                        "v\(try $0.decode(0, as: Int64.self))@\(try $0.decode(1, as: String.self)):\(try $0.decode(2, as: Int64.self))"
+                    }
+                    let seen = events.filter { $0.streamName == event.streamName }.map {
+                        "v\($0.streamVersion)@\($0.transactionID):\($0.position)"
+                    }
                     Issue.record("stream \(event.streamName) out of order; stored \(rows); delivered \(seen)")
                 }
                 versions[event.streamName] = event.streamVersion
             }
-            let delay = delivered.slowDeliveredAt.withLock { $0 }.flatMap { at in slowCommittedAt.withLock { $0 }.map { at - $0 } }
+            let delay = delivered.slowDeliveredAt.withLock { $0 }.flatMap { at in slowCommittedAt.withLock { $0 }.map { at - $0 }
+            }
             #expect(delay != nil && delay! < .seconds(2), "held transaction delivered \(String(describing: delay)) after commit")
         }
     }

@@ -23,8 +23,10 @@ import Testing
             try await db.owner.withConnection { try $0.execute(unsafeSQL: Self.table) }
             let store = EventStore(client: db.app)
             for n in 0..<7 { try await store.append([event(n)], to: stream(), expectedVersion: .noStream) }
-            let follower = LogFollower.pipelined(client: db.owner, checkpoint: .stored(name: "pipelined"),
-                                                 configuration: .init(batchSize: 3, synchronousCommit: false)) { events, _ in
+            let follower = LogFollower.pipelined(
+                client: db.owner, checkpoint: .stored(name: "pipelined"),
+                configuration: .init(batchSize: 3, synchronousCommit: false)
+            ) { events, _ in
                 [Self.record(events)]
             }
             #expect(try await follower.catchUp() == 7)
@@ -45,16 +47,20 @@ import Testing
             // One connection: the good batch after the failure runs where the failed one ran.
             let pool = try PostgresClient(url: db.ownerURL, configuration: .init(maxConnections: 1))
             defer { pool.close() }
-            let failing = LogFollower.pipelined(client: pool, checkpoint: .stored(name: "pipelined"),
-                                                configuration: .init(batchSize: 2)) { events, _ in
+            let failing = LogFollower.pipelined(
+                client: pool, checkpoint: .stored(name: "pipelined"),
+                configuration: .init(batchSize: 2)
+            ) { events, _ in
                 [Self.record(events), "SELECT 1 / 0"]
             }
             await #expect(throws: PostgresError.self) { try await failing.runBatch() }
             #expect(try await Self.seen(db).isEmpty)
             #expect(try await CheckpointStore(client: db.app).checkpoint("pipelined") == .start)
 
-            let good = LogFollower.pipelined(client: pool, checkpoint: .stored(name: "pipelined"),
-                                             configuration: .init(batchSize: 2)) { events, _ in [Self.record(events)] }
+            let good = LogFollower.pipelined(
+                client: pool, checkpoint: .stored(name: "pipelined"),
+                configuration: .init(batchSize: 2)
+            ) { events, _ in [Self.record(events)] }
             #expect(try await good.catchUp() == 4)
             let all = try await store.readAll(after: .start, limit: 100)
             #expect(try await Self.seen(db) == all.map(\.position))

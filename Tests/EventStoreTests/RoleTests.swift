@@ -37,11 +37,13 @@ import Testing
 
     @Test func projectorWritesTheReadModelsCheckpointsAndOutbox() async throws {
         try await TestDatabase.with { db in
-            try await db.projector.query("""
+            try await db.projector.query(
+                """
                 INSERT INTO journey_state (journey_id, status, version, updated_position, state) VALUES ('j1', 'started', 1, 1, '{}')
                 """)
             try await db.projector.query("UPDATE journey_state SET status = 'completed' WHERE journey_id = 'j1'")
-            try await db.projector.query("INSERT INTO journey_attempts (journey_id, attempt, requested_at) VALUES ('j1', 1, now())")
+            try await db.projector.query(
+                "INSERT INTO journey_attempts (journey_id, attempt, requested_at) VALUES ('j1', 1, now())")
             try await db.projector.query("UPDATE projection_checkpoints SET position = 0 WHERE name = 'journey_state'")
             let fitness = try await RoleCatalog.projectorFitness(db.projector)
             #expect(fitness == RoleCatalog.ProjectorFitness(role: "journeys_projector", canProject: true, canWriteLog: false))
@@ -54,7 +56,8 @@ import Testing
         try await TestDatabase.with { db in
             let analyst = try PostgresClient(url: db.analystURL, configuration: .init(maxConnections: 1))
             defer { analyst.close() }
-            try await db.projector.query("""
+            try await db.projector.query(
+                """
                 INSERT INTO journey_state (journey_id, status, subject_reference, client_reference, current_process_id, version,
                                            updated_position, state)
                 VALUES ('j1', 'completed', 'subject-ref', 'client-ref', 'process-1', 1, 1, '{"sealed": "x"}')
@@ -63,17 +66,21 @@ import Testing
             #expect(try row.decode(0, as: String.self) == "j1")
             _ = try await analyst.query("SELECT * FROM analyst_attempts")
             _ = try await analyst.query("SELECT * FROM analyst_projections")
-            for statement: PostgresQuery in ["SELECT * FROM journey_state", "SELECT * FROM journey_attempts", "SELECT * FROM events",
-                                             "SELECT * FROM subject_keys", "SELECT * FROM api_keys", "SELECT * FROM webhook_endpoints",
-                                             "SELECT * FROM webhook_deliveries", "SELECT * FROM idempotency_keys",
-                                             "INSERT INTO journey_state (journey_id, status, version, updated_position, state) VALUES ('x', 's', 1, 1, '{}')"] {
+            for statement: PostgresQuery in [
+                "SELECT * FROM journey_state", "SELECT * FROM journey_attempts", "SELECT * FROM events",
+                "SELECT * FROM subject_keys", "SELECT * FROM api_keys", "SELECT * FROM webhook_endpoints",
+                "SELECT * FROM webhook_deliveries", "SELECT * FROM idempotency_keys",
+                "INSERT INTO journey_state (journey_id, status, version, updated_position, state) VALUES ('x', 's', 1, 1, '{}')",
+            ] {
                 let error = await captureError { try await analyst.query(statement) } as? PostgresError
                 #expect(error?.code == .insufficientPrivilege, "\(statement.sql)")
             }
             // No sealed state, token, subject or client reference, or Unico process id in any view.
-            let columns = try await db.owner.query("""
+            let columns = try await db.owner.query(
+                """
                 SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_name LIKE 'analyst\\_%'
-                """).map { try $0.decode(1, as: String.self) }
+                """
+            ).map { try $0.decode(1, as: String.self) }
             #expect(!columns.isEmpty)
             for forbidden in ["state", "subject_reference", "client_reference", "current_process_id", "process_id", "payload"] {
                 #expect(!columns.contains(forbidden), "\(forbidden)")
@@ -84,15 +91,19 @@ import Testing
 
     @Test func definerFunctionsPinTheirSearchPathAndNobodyCreatesInPublic() async throws {
         try await TestDatabase.with { db in
-            let loose = try await db.owner.query("""
+            let loose = try await db.owner.query(
+                """
                 SELECT p.oid::regprocedure::text FROM pg_proc p
                 WHERE p.prosecdef AND p.pronamespace = 'public'::regnamespace
                   AND NOT coalesce(p.proconfig, '{}') @> ARRAY['search_path=pg_catalog, public, pg_temp']
-                """).map { try $0.decode(0, as: String.self) }
+                """
+            ).map { try $0.decode(0, as: String.self) }
             #expect(loose.isEmpty, "\(loose)")
-            let definers = try await db.owner.query("SELECT count(*) FROM pg_proc WHERE prosecdef AND pronamespace = 'public'::regnamespace")
+            let definers = try await db.owner.query(
+                "SELECT count(*) FROM pg_proc WHERE prosecdef AND pronamespace = 'public'::regnamespace")
             #expect(try definers.first?.decode(0, as: Int.self) ?? 0 >= 3)
-            let publicCreate = try await db.owner.query("""
+            let publicCreate = try await db.owner.query(
+                """
                 SELECT count(*) FROM pg_namespace n, aclexplode(n.nspacl) a
                 WHERE n.nspname = 'public' AND a.grantee = 0 AND a.privilege_type = 'CREATE'
                 """)
@@ -120,9 +131,12 @@ import Testing
             #expect(try role("journeys_projector").owned == 0)
             #expect(try rights("journeys_app", "api_keys")?.contains("UPDATE (revoked_at") == true)
             #expect(try role("journeys_app").definerFunctions.contains { $0.hasPrefix("append_events(") })
-            #expect(try role("journeys_analyst").relations.map(\.name).sorted()
-                == ["analyst_attempts", "analyst_journeys", "analyst_projections", "journey_attempts", "journey_daily",
-                    "journey_daily_result_bins", "journey_daily_sdk_errors", "journey_daily_time_to_result", "journey_state"])
+            #expect(
+                try role("journeys_analyst").relations.map(\.name).sorted()
+                    == [
+                        "analyst_attempts", "analyst_journeys", "analyst_projections", "journey_attempts", "journey_daily",
+                        "journey_daily_result_bins", "journey_daily_sdk_errors", "journey_daily_time_to_result", "journey_state",
+                    ])
             // The analyst views are security_invoker (migration 0040): the analyst reads their columns
             // of the read models by column grants only, never the sealed state or references.
             #expect(try rights("journeys_analyst", "journey_state")?.hasPrefix("|SELECT (") == true)

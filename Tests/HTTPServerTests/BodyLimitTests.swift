@@ -25,7 +25,9 @@ struct BodyLimitTests {
 
     @Test func tooLargeContentLengthIs413BeforeTheBodyIsRead() async throws {
         try await withServer(makeRouter(), configuration: configuration) { port in
-            let response = try await rawRequest(port: port, """
+            let response = try await rawRequest(
+                port: port,
+                """
                 POST /upload HTTP/1.1\r
                 Host: x\r
                 Content-Length: 10000000\r
@@ -42,7 +44,8 @@ struct BodyLimitTests {
 
     @Test func tooLargeContentLengthWithBodyAlreadySentIs413() async throws {
         try await withServer(makeRouter(), configuration: configuration) { port in
-            let response = try await rawRequest(port: port, "POST", "/upload", body: String(repeating: "b", count: Self.limit + 1))
+            let response = try await rawRequest(
+                port: port, "POST", "/upload", body: String(repeating: "b", count: Self.limit + 1))
             #expect(response.status == 413)
             #expect(try response.json()["code"] as? String == "payload_too_large")
         }
@@ -64,7 +67,8 @@ struct BodyLimitTests {
 
     @Test func smallChunkedBodyIsAccepted() async throws {
         try await withServer(makeRouter(), configuration: configuration) { port in
-            let request = "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            let request =
+                "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
                 + "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
             let response = try await rawRequest(port: port, request)
             #expect(response.status == 200)

@@ -42,8 +42,9 @@ struct OversizedRequestTests {
     @Test(arguments: [40 << 10, 64 << 10, 150 << 10])
     func aHugeHeaderIsAnswered431WithAProblem(size: Int) async throws {
         try await withServer(makeRouter(), configuration: configuration) { port in
-            let response = try await rawRequest(port: port, "GET", "/ping",
-                                                headers: ["Authorization": "Bearer " + String(repeating: "h", count: size)])
+            let response = try await rawRequest(
+                port: port, "GET", "/ping",
+                headers: ["Authorization": "Bearer " + String(repeating: "h", count: size)])
             #expect(response.status == 431)
             #expect(response.header("Content-Type") == "application/problem+json")
             #expect(try response.json()["code"] as? String == "header_fields_too_large")
@@ -53,8 +54,9 @@ struct OversizedRequestTests {
 
     @Test func aHeadUnderTheLimitIsServed() async throws {
         try await withServer(makeRouter(), configuration: configuration) { port in
-            let response = try await rawRequest(port: port, "GET", "/ping",
-                                                headers: ["Authorization": "Bearer " + String(repeating: "h", count: 16 << 10)])
+            let response = try await rawRequest(
+                port: port, "GET", "/ping",
+                headers: ["Authorization": "Bearer " + String(repeating: "h", count: 16 << 10)])
             #expect(response.status == 200)
         }
     }

@@ -12,8 +12,9 @@ struct ProblemResponseTests {
         var router = Router()
         router.get("/conflict") { _ in
             await Task.yield()  // thrown after a suspension, as a real handler's would be
-            throw Problem(status: .conflict, code: "journey_already_finished", detail: "The journey is finished.",
-                          type: "https://errors.example/journey_already_finished", extra: ["journey_id": "j1"])
+            throw Problem(
+                status: .conflict, code: "journey_already_finished", detail: "The journey is finished.",
+                type: "https://errors.example/journey_already_finished", extra: ["journey_id": "j1"])
         }
         router.get("/crash") { _ in throw Leaky() }
         return router

@@ -26,7 +26,8 @@ struct ShutdownTests {
 
     @Test func gracefulShutdownLetsAnInFlightRequestFinish() async throws {
         let release = TestGate()
-        let server = HTTPServer(configuration: .init(port: 0), router: makeRouter(release: release), accessLog: AccessLogEntry.discard)
+        let server = HTTPServer(
+            configuration: .init(port: 0), router: makeRouter(release: release), accessLog: AccessLogEntry.discard)
         try server.start()
         let port = try #require(server.port)
         async let response = rawRequest(port: port, "GET", "/work", timeout: Self.held)
@@ -46,7 +47,8 @@ struct ShutdownTests {
 
     @Test func requestsArrivingDuringTheDrainGet503AndAClose() async throws {
         let release = TestGate()
-        let server = HTTPServer(configuration: .init(port: 0), router: makeRouter(release: release), accessLog: AccessLogEntry.discard)
+        let server = HTTPServer(
+            configuration: .init(port: 0), router: makeRouter(release: release), accessLog: AccessLogEntry.discard)
         try server.start()
         let port = try #require(server.port)
         async let first = rawRequest(port: port, "GET", "/work", timeout: Self.held)
@@ -63,7 +65,8 @@ struct ShutdownTests {
 
     @Test func runReturnsAfterCancellation() async throws {
         let release = TestGate()
-        let server = HTTPServer(configuration: .init(port: 0), router: makeRouter(release: release), accessLog: AccessLogEntry.discard)
+        let server = HTTPServer(
+            configuration: .init(port: 0), router: makeRouter(release: release), accessLog: AccessLogEntry.discard)
         let service = Task { try await server.run() }
         let port = try await waitFor("the server listens") { server.port }
         async let response = rawRequest(port: port, "GET", "/work", timeout: Self.held)
@@ -79,7 +82,8 @@ struct ShutdownTests {
         let release = TestGate()
         defer { release.open() }
         let configuration = HTTPServer.Configuration(port: 0, shutdownTimeout: .milliseconds(200))
-        let server = HTTPServer(configuration: configuration, router: makeRouter(release: release), accessLog: AccessLogEntry.discard)
+        let server = HTTPServer(
+            configuration: configuration, router: makeRouter(release: release), accessLog: AccessLogEntry.discard)
         try server.start()
         let port = try #require(server.port)
         async let response = rawRequest(port: port, "GET", "/work", timeout: Self.held)

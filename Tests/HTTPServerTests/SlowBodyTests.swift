@@ -33,8 +33,9 @@ struct SlowBodyTests {
 
     @Test func bodySentOneByteAtATimeIsCutAtTheBodyDeadline() async throws {
         // Each byte restarts the idle timeout (30 s); the body deadline (1 s) is not restarted.
-        let configuration = HTTPServer.Configuration(port: 0, connectionTimeout: .seconds(30),
-                                                     requestBodyTimeout: .seconds(1))
+        let configuration = HTTPServer.Configuration(
+            port: 0, connectionTimeout: .seconds(30),
+            requestBodyTimeout: .seconds(1))
         let server = HTTPServer(configuration: configuration, router: makeRouter(), accessLog: AccessLogEntry.discard)
         try server.start()
         do {
@@ -67,8 +68,9 @@ struct SlowBodyTests {
 
     @Test func withoutABodyDeadlineATricklingBodyOutlivesIt() async throws {
         // A client that closes mid-body leaves MHD's side open until a timeout: do not wait for it.
-        let configuration = HTTPServer.Configuration(port: 0, connectionTimeout: .seconds(30),
-                                                     requestBodyTimeout: .zero, shutdownTimeout: .milliseconds(100))
+        let configuration = HTTPServer.Configuration(
+            port: 0, connectionTimeout: .seconds(30),
+            requestBodyTimeout: .zero, shutdownTimeout: .milliseconds(100))
         try await withServer(makeRouter(), configuration: configuration) { port in
             let lived = try await trickleBody(port: port, every: .milliseconds(200), limit: .milliseconds(1500))
             #expect(lived == nil, "cut after \(lived.map { "\($0)" } ?? "")")
@@ -89,8 +91,9 @@ struct SlowBodyTests {
     }
 
     @Test func negativeBodyTimeoutIsRejected() {
-        let server = HTTPServer(configuration: .init(port: 0, requestBodyTimeout: .seconds(-1)), router: makeRouter(),
-                                accessLog: AccessLogEntry.discard)
+        let server = HTTPServer(
+            configuration: .init(port: 0, requestBodyTimeout: .seconds(-1)), router: makeRouter(),
+            accessLog: AccessLogEntry.discard)
         #expect { try server.start() } throws: { ($0 as? HTTPServerError)?.code == .invalidConfiguration }
     }
 }

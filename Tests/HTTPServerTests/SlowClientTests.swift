@@ -44,8 +44,9 @@ struct SlowClientTests {
 
     @Test func headSentOneLineAtATimeIsCutAtTheHeadDeadline() async throws {
         // The idle timeout (30 s) never fires: every line restarts it. The head deadline does.
-        let configuration = HTTPServer.Configuration(port: 0, connectionTimeout: .seconds(30),
-                                                     requestHeadTimeout: .seconds(1))
+        let configuration = HTTPServer.Configuration(
+            port: 0, connectionTimeout: .seconds(30),
+            requestHeadTimeout: .seconds(1))
         let server = HTTPServer(configuration: configuration, router: makeRouter(), accessLog: AccessLogEntry.discard)
         try server.start()
         do {
@@ -75,8 +76,9 @@ struct SlowClientTests {
 
     @Test func keptAliveConnectionWaitsTheIdleTimeoutForItsNextHead() async throws {
         // The next head is due one idle timeout (here 3 s) after the response, not one head timeout (1 s).
-        let configuration = HTTPServer.Configuration(port: 0, connectionTimeout: .seconds(3),
-                                                     requestHeadTimeout: .seconds(1))
+        let configuration = HTTPServer.Configuration(
+            port: 0, connectionTimeout: .seconds(3),
+            requestHeadTimeout: .seconds(1))
         try await withServer(makeRouter(), configuration: configuration) { port in
             let (first, second, gap) = try await onThread {
                 let socket = try RawSocket(port: port)
@@ -129,8 +131,10 @@ struct SlowClientTests {
     }
 
     @Test func negativeLimitsAreRejected() {
-        for configuration in [HTTPServer.Configuration(port: 0, connectionLimitPerAddress: -1),
-                              HTTPServer.Configuration(port: 0, requestHeadTimeout: .seconds(-1))] {
+        for configuration in [
+            HTTPServer.Configuration(port: 0, connectionLimitPerAddress: -1),
+            HTTPServer.Configuration(port: 0, requestHeadTimeout: .seconds(-1)),
+        ] {
             let server = HTTPServer(configuration: configuration, router: makeRouter(), accessLog: AccessLogEntry.discard)
             #expect { try server.start() } throws: { ($0 as? HTTPServerError)?.code == .invalidConfiguration }
         }

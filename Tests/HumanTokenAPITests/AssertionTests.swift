@@ -11,8 +11,9 @@ struct AssertionTests {
         draw: { $0.upperBound })
 
     @Test func eachSecondsFirstLifetimeIsDrawnFromTheRange() {
-        let signer = AssertionSigner(issuer: "sa@acme.iam.acesso.io", audience: "https://identityhomolog.acesso.io",
-                                     key: TestKeys.account)
+        let signer = AssertionSigner(
+            issuer: "sa@acme.iam.acesso.io", audience: "https://identityhomolog.acesso.io",
+            key: TestKeys.account)
         let lifetimes = (0..<200).map { second in
             let claims = signer.claims(at: Date(timeIntervalSince1970: 1_750_000_000 + Double(second)))
             return claims.exp - claims.iat
@@ -26,10 +27,11 @@ struct AssertionTests {
         let assertion = try signer.assertion(at: now)
         let verified = try JWT.verify(assertion, with: .rs256(TestKeys.account.publicKey))
         #expect(verified.header == ["alg": "RS256", "typ": "JWT"])
-        #expect(verified.claims == [
-            "iss": "sa@acme.iam.acesso.io", "aud": "https://identityhomolog.acesso.io", "scope": "*",
-            "iat": .integer(1_750_000_000), "exp": .integer(1_750_003_600),
-        ])
+        #expect(
+            verified.claims == [
+                "iss": "sa@acme.iam.acesso.io", "aud": "https://identityhomolog.acesso.io", "scope": "*",
+                "iat": .integer(1_750_000_000), "exp": .integer(1_750_003_600),
+            ])
         let header = try #require(Base64URL.decode(assertion.split(separator: ".")[0]))
         #expect(String(decoding: header, as: UTF8.self) == #"{"alg":"RS256","typ":"JWT"}"#)
     }

@@ -68,10 +68,12 @@ struct ConfigurationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try TestKeys.accountPKCS1.write(to: directory.appendingPathComponent("k.pem"), atomically: true, encoding: .utf8)
         let file = directory.appendingPathComponent("unico.json")
-        try Data(#"""
+        try Data(
+            #"""
             {"uat": {"serviceAccount": "sa", "tenant": "t1", "privateKeyFile": "k.pem"},
              "prod": {"serviceAccount": "sa", "tenant": "t1", "privateKeyFile": "k.pem", "lookup": "search"}}
-            """#.utf8).write(to: file)
+            """#.utf8
+        ).write(to: file)
         #expect(try HumanTokenAPIConfiguration.load(contentsOf: file, environment: .uat).lookup == .none)
         #expect(try HumanTokenAPIConfiguration.load(contentsOf: file, environment: .prod).lookup == .search)
     }
@@ -84,19 +86,20 @@ struct ConfigurationTests {
         #expect(configuration.tokenHost.absoluteString == "https://identityhomolog.acesso.io")
     }
 
-    @Test(arguments: [
-        ("UNICO_UAT_TENANT", nil, "UNICO_UAT_TENANT"),
-        ("UNICO_UAT_SERVICE_ACCOUNT", nil, "UNICO_UAT_SERVICE_ACCOUNT"),
-        ("UNICO_UAT_PRIVATE_KEY_FILE", nil, "UNICO_UAT_PRIVATE_KEY_FILE"),
-        ("UNICO_UAT_PRIVATE_KEY_FILE", "/nonexistent/key.pem", "UNICO_UAT_PRIVATE_KEY_FILE"),
-        ("UNICO_UAT_TOKEN_HOST", "http://identity.example", "UNICO_UAT_TOKEN_HOST"),
-        ("UNICO_UAT_API_HOST", "not a url", "UNICO_UAT_API_HOST"),
-        ("UNICO_UAT_REQUEST_TIMEOUT", "ten", "UNICO_UAT_REQUEST_TIMEOUT"),
-        ("UNICO_UAT_REQUEST_TIMEOUT", "0", "UNICO_UAT_REQUEST_TIMEOUT"),
-        ("UNICO_UAT_RATE_LIMIT", "-1", "UNICO_UAT_RATE_LIMIT"),
-        ("UNICO_UAT_TOKEN_REFRESH_MARGIN", "-5", "UNICO_UAT_TOKEN_REFRESH_MARGIN"),
-        ("UNICO_UAT_TENANT", "acme corp", "UNICO_UAT_TENANT"),
-    ] as [(String, String?, String)])
+    @Test(
+        arguments: [
+            ("UNICO_UAT_TENANT", nil, "UNICO_UAT_TENANT"),
+            ("UNICO_UAT_SERVICE_ACCOUNT", nil, "UNICO_UAT_SERVICE_ACCOUNT"),
+            ("UNICO_UAT_PRIVATE_KEY_FILE", nil, "UNICO_UAT_PRIVATE_KEY_FILE"),
+            ("UNICO_UAT_PRIVATE_KEY_FILE", "/nonexistent/key.pem", "UNICO_UAT_PRIVATE_KEY_FILE"),
+            ("UNICO_UAT_TOKEN_HOST", "http://identity.example", "UNICO_UAT_TOKEN_HOST"),
+            ("UNICO_UAT_API_HOST", "not a url", "UNICO_UAT_API_HOST"),
+            ("UNICO_UAT_REQUEST_TIMEOUT", "ten", "UNICO_UAT_REQUEST_TIMEOUT"),
+            ("UNICO_UAT_REQUEST_TIMEOUT", "0", "UNICO_UAT_REQUEST_TIMEOUT"),
+            ("UNICO_UAT_RATE_LIMIT", "-1", "UNICO_UAT_RATE_LIMIT"),
+            ("UNICO_UAT_TOKEN_REFRESH_MARGIN", "-5", "UNICO_UAT_TOKEN_REFRESH_MARGIN"),
+            ("UNICO_UAT_TENANT", "acme corp", "UNICO_UAT_TENANT"),
+        ] as [(String, String?, String)])
     func environmentErrorsNameTheVariable(variable: String, value: String?, named: String) throws {
         let directory = try TestKeys.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -114,19 +117,24 @@ struct ConfigurationTests {
 
     @Test func aKeyThatIsNotAKeyIsNamedAndNotPrinted() throws {
         let notAKey = "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWJ5dGVz\n-----END PRIVATE KEY-----\n"
-        let failure = try #require(error {
-            try HumanTokenAPIConfiguration.fromEnvironment(
-                ["UNICO_UAT_SERVICE_ACCOUNT": "sa", "UNICO_UAT_TENANT": "t", "UNICO_UAT_PRIVATE_KEY": notAKey],
-                environment: .uat)
-        })
+        let failure = try #require(
+            error {
+                try HumanTokenAPIConfiguration.fromEnvironment(
+                    ["UNICO_UAT_SERVICE_ACCOUNT": "sa", "UNICO_UAT_TENANT": "t", "UNICO_UAT_PRIVATE_KEY": notAKey],
+                    environment: .uat)
+            })
         #expect(failure.field == "UNICO_UAT_PRIVATE_KEY")
         #expect(!failure.description.contains("c2VjcmV0"))
-        let both = try #require(error {
-            try HumanTokenAPIConfiguration.fromEnvironment(
-                ["UNICO_UAT_SERVICE_ACCOUNT": "sa", "UNICO_UAT_TENANT": "t", "UNICO_UAT_PRIVATE_KEY": TestKeys.accountPKCS8,
-                 "UNICO_UAT_PRIVATE_KEY_FILE": "/tmp/x.pem"],
-                environment: .uat)
-        })
+        let both = try #require(
+            error {
+                try HumanTokenAPIConfiguration.fromEnvironment(
+                    [
+                        "UNICO_UAT_SERVICE_ACCOUNT": "sa", "UNICO_UAT_TENANT": "t",
+                        "UNICO_UAT_PRIVATE_KEY": TestKeys.accountPKCS8,
+                        "UNICO_UAT_PRIVATE_KEY_FILE": "/tmp/x.pem",
+                    ],
+                    environment: .uat)
+            })
         #expect(both.field == "UNICO_UAT_PRIVATE_KEY_FILE")
     }
 
@@ -135,12 +143,14 @@ struct ConfigurationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try TestKeys.accountPKCS8.write(to: directory.appendingPathComponent("uat.pem"), atomically: true, encoding: .utf8)
         let file = directory.appendingPathComponent("unico.json")
-        try Data("""
+        try Data(
+            """
             {"uat": {"serviceAccount": "sa", "tenant": "acme", "privateKeyFile": "uat.pem",
                      "apiHost": "http://127.0.0.1:8080", "tokenHost": "http://localhost:8081/",
                      "requestTimeout": 2, "tokenRefreshMargin": 0, "rateLimit": 2.5},
              "prod": {"tenant": "x"}}
-            """.utf8).write(to: file)
+            """.utf8
+        ).write(to: file)
         let configuration = try HumanTokenAPIConfiguration.load(contentsOf: file, environment: .uat)
         #expect(configuration.privateKey == .file(directory.appendingPathComponent("uat.pem").path))
         #expect(configuration.apiHost.absoluteString == "http://127.0.0.1:8080")
@@ -174,9 +184,11 @@ struct ConfigurationTests {
     }
 
     @Test func unreadableFileIsNamed() throws {
-        let failure = try #require(error {
-            try HumanTokenAPIConfiguration.load(contentsOf: URL(fileURLWithPath: "/nonexistent/unico.json"), environment: .uat)
-        })
+        let failure = try #require(
+            error {
+                try HumanTokenAPIConfiguration.load(
+                    contentsOf: URL(fileURLWithPath: "/nonexistent/unico.json"), environment: .uat)
+            })
         #expect(failure.field == "/nonexistent/unico.json")
     }
 
@@ -186,8 +198,10 @@ struct ConfigurationTests {
         let keyBody = TestKeys.accountPKCS8.split(separator: "\n")[1]
         var dumped = ""
         dump(configuration, to: &dumped)
-        for text in [configuration.description, String(describing: configuration), String(reflecting: configuration),
-                     "\(configuration.privateKey)", dumped] {
+        for text in [
+            configuration.description, String(describing: configuration), String(reflecting: configuration),
+            "\(configuration.privateKey)", dumped,
+        ] {
             #expect(!text.contains(keyBody))
             #expect(!text.contains("BEGIN"))
         }

@@ -47,7 +47,8 @@ struct Emulated: Sendable {
         var request = URLRequest(url: baseURL.appendingPathComponent("oauth2/token"))
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        let encoded = assertion.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-._"))) ?? ""
+        let encoded =
+            assertion.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-._"))) ?? ""
         request.httpBody = Data("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(encoded)".utf8)
         return try await send(request)
     }
@@ -102,10 +103,11 @@ func withEmulator(
         .init(tenantID: Emulated.tenant, name: Emulated.uatAccount, environment: .uat, publicKey: TestKeys.account.publicKey),
         .init(tenantID: Emulated.tenant, name: Emulated.prodAccount, environment: .prod, publicKey: TestKeys.account.publicKey),
     ]
-    let emulator = try UnicoEmulator(configuration: .init(
-        port: 0, serviceAccounts: accounts, acceptsBaseURLAsAudience: true,
-        accessTokenLifetime: accessTokenLifetime, rateLimitPerSecond: rateLimit, responseShape: shape, faultScript: faults,
-        clock: clock ?? SystemEmulatorClock(), accessLog: { _ in }))
+    let emulator = try UnicoEmulator(
+        configuration: .init(
+            port: 0, serviceAccounts: accounts, acceptsBaseURLAsAudience: true,
+            accessTokenLifetime: accessTokenLifetime, rateLimitPerSecond: rateLimit, responseShape: shape, faultScript: faults,
+            clock: clock ?? SystemEmulatorClock(), accessLog: { _ in }))
     try emulator.start()
     do {
         let emulated = Emulated(emulator: emulator, baseURL: try #require(emulator.baseURL), clock: clock)

@@ -11,19 +11,20 @@ struct ErrorMappingTests {
         HTTPExchange.Response(status: status, headers: headers, body: Data(body.utf8))
     }
 
-    @Test(arguments: [
-        ("person.duiValue must contain only digits", "person.duiValue"),
-        ("invalid value for field 'purpose'", "purpose"),
-        ("duiValue: 123.456.789-00 is not valid", "person.duiValue"),
-        ("friendly_name longer than 50 characters", "person.friendlyName"),
-        ("person.notifications[0].notificationChannel: unknown channel", "person.notifications[0].notificationChannel"),
-        ("the channel in person.notifications[1].notificationChannel is unknown", "person.notifications.notificationChannel"),
-        ("body: must be a JSON object", "body"),
-        ("expiresIn must look like 3600s", "expiresIn"),
-        ("missing required field: flow", "flow"),
-        ("callbackUri is required", "callbackUri"),
-        ("something went wrong", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("person.duiValue must contain only digits", "person.duiValue"),
+            ("invalid value for field 'purpose'", "purpose"),
+            ("duiValue: 123.456.789-00 is not valid", "person.duiValue"),
+            ("friendly_name longer than 50 characters", "person.friendlyName"),
+            ("person.notifications[0].notificationChannel: unknown channel", "person.notifications[0].notificationChannel"),
+            ("the channel in person.notifications[1].notificationChannel is unknown", "person.notifications.notificationChannel"),
+            ("body: must be a JSON object", "body"),
+            ("expiresIn must look like 3600s", "expiresIn"),
+            ("missing required field: flow", "flow"),
+            ("callbackUri is required", "callbackUri"),
+            ("something went wrong", nil),
+        ] as [(String, String?)])
     func invalidArgumentNamesTheField(message: String, field: String?) {
         let body = #"{"error":{"code":3,"message":"\#(message)"}}"#
         let error = HumanTokenAPIError.fromAPI(response(400, body), now: now, what: "Create Process")

@@ -91,9 +91,10 @@ struct FaultTests {
     @Test func anUnreachableHostIsATransportError() async throws {
         guard let port = FreePort.pick() else { return }
         let base = URL(string: "http://127.0.0.1:\(port)")!
-        let client = try HumanTokenAPIClient(configuration: HumanTokenAPIConfiguration(
-            environment: .uat, serviceAccount: "sa", tenant: "acme", privateKey: .pem(TestKeys.accountPKCS8),
-            tokenHost: base, apiHost: base))
+        let client = try HumanTokenAPIClient(
+            configuration: HumanTokenAPIConfiguration(
+                environment: .uat, serviceAccount: "sa", tenant: "acme", privateKey: .pem(TestKeys.accountPKCS8),
+                tokenHost: base, apiHost: base))
         let error = await apiError { try await client.createProcess(Samples.fullRequest()) }
         #expect(error?.code == .transport)
         expectNoSecrets(error, Samples.personalData)

@@ -41,9 +41,10 @@ final class HeldUnico: Sendable {
 
     /// A client with a request timeout far beyond any prompt cancellation.
     func client(requestTimeout: TimeInterval = 30) throws -> HumanTokenAPIClient {
-        try HumanTokenAPIClient(configuration: HumanTokenAPIConfiguration(
-            environment: .uat, serviceAccount: "journeys", tenant: "acme", privateKey: .pem(TestKeys.accountPKCS8),
-            tokenHost: baseURL, apiHost: baseURL, requestTimeout: requestTimeout))
+        try HumanTokenAPIClient(
+            configuration: HumanTokenAPIConfiguration(
+                environment: .uat, serviceAccount: "journeys", tenant: "acme", privateKey: .pem(TestKeys.accountPKCS8),
+                tokenHost: baseURL, apiHost: baseURL, requestTimeout: requestTimeout))
     }
 
     /// Answers every held request and every later one at once.

@@ -45,7 +45,9 @@ struct ProcessCallTests {
         }
     }
 
-    @Test(arguments: [("approved", UnicoProcessResult.ok), ("rejected", .invalidIdentity), ("expired", .expired), ("error", .error)])
+    @Test(arguments: [
+        ("approved", UnicoProcessResult.ok), ("rejected", .invalidIdentity), ("expired", .expired), ("error", .error),
+    ])
     func finishedProcessCarriesResultAndHumanToken(outcome: String, result: UnicoProcessResult) async throws {
         try await withEmulator { unico in
             let client = try unico.client()
@@ -94,11 +96,13 @@ struct ProcessCallTests {
             defer { try? FileManager.default.removeItem(at: directory) }
             let keyFile = directory.appendingPathComponent("uat.pem")
             try TestKeys.accountPKCS1.write(to: keyFile, atomically: true, encoding: .utf8)
-            let configuration = try HumanTokenAPIConfiguration.fromEnvironment([
-                "UNICO_UAT_TOKEN_HOST": unico.baseURL.absoluteString + "/", "UNICO_UAT_API_HOST": unico.baseURL.absoluteString,
-                "UNICO_UAT_SERVICE_ACCOUNT": Emulated.uatAccount, "UNICO_UAT_TENANT": Emulated.tenant,
-                "UNICO_UAT_PRIVATE_KEY_FILE": keyFile.path,
-            ], environment: .uat)
+            let configuration = try HumanTokenAPIConfiguration.fromEnvironment(
+                [
+                    "UNICO_UAT_TOKEN_HOST": unico.baseURL.absoluteString + "/",
+                    "UNICO_UAT_API_HOST": unico.baseURL.absoluteString,
+                    "UNICO_UAT_SERVICE_ACCOUNT": Emulated.uatAccount, "UNICO_UAT_TENANT": Emulated.tenant,
+                    "UNICO_UAT_PRIVATE_KEY_FILE": keyFile.path,
+                ], environment: .uat)
             let client = try HumanTokenAPIClient(configuration: configuration)
             let created = try await client.createProcess(Samples.minimalRequest())
             #expect(try await client.getProcess(created.id).state == .created)

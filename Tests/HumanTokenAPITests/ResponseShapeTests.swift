@@ -95,10 +95,11 @@ struct ResponseShapeTests {
         } catch let error as HumanTokenAPIError {
             #expect(error.field == "UNICO_UAT_LOOKUP")
         }
-        let configured = try HumanTokenAPIConfiguration.fromEnvironment(variables.merging([
-            "UNICO_UAT_CREATE_PROCESS_PATH": "/client/v1/process", "UNICO_UAT_GET_PROCESS_PATH": "/client/v1/process/{id}",
-            "UNICO_UAT_LOOKUP": "none",
-        ]) { $1 }, environment: .uat)
+        let configured = try HumanTokenAPIConfiguration.fromEnvironment(
+            variables.merging([
+                "UNICO_UAT_CREATE_PROCESS_PATH": "/client/v1/process", "UNICO_UAT_GET_PROCESS_PATH": "/client/v1/process/{id}",
+                "UNICO_UAT_LOOKUP": "none",
+            ]) { $1 }, environment: .uat)
         #expect(configured.createProcessPath == "/client/v1/process")
         #expect(configured.getProcessPath == "/client/v1/process/{id}")
         #expect(configured.findProcessesPath == "/processes")
@@ -130,7 +131,9 @@ struct StubUnico: Sendable {
         }
         let flat = #"{"id":"p-1","token":"t-1","link":"https://l/p-1","webAppToken":"w-1","state":"PROCESS_STATE_CREATED"}"#
         router.post("/oauth2/token") { _ in json(#"{"access_token":"a","token_type":"Bearer","expires_in":3600}"#) }
-        router.post("/client/v1/process") { _ in hits.record("POST /client/v1/process"); return json(flat) }
+        router.post("/client/v1/process") { _ in
+            hits.record("POST /client/v1/process"); return json(flat)
+        }
         router.get("/client/v1/process/{id}") { request in
             hits.record("GET /client/v1/process/\(request.pathParameters["id"] ?? "")")
             return json(#"{"process":{"id":"p-1","state":"PROCESS_STATE_CREATED"}}"#)
@@ -148,8 +151,9 @@ struct StubUnico: Sendable {
             response.headers["Location"] = "/client/v1/process"
             return response
         }
-        return StubUnico(server: HTTPServer(configuration: .init(port: 0), router: router, accessLog: AccessLogEntry.discard),
-                         hits: hits)
+        return StubUnico(
+            server: HTTPServer(configuration: .init(port: 0), router: router, accessLog: AccessLogEntry.discard),
+            hits: hits)
     }
 }
 

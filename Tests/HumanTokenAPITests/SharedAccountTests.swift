@@ -62,8 +62,9 @@ struct SharedAccountTests {
     }
 
     @Test func assertionsOfOneSignerNeverRepeatWithinASecond() throws {
-        let signer = AssertionSigner(issuer: "sa@acme.iam.acesso.io", audience: "https://identity.acesso.io",
-                                     key: TestKeys.account, draw: { $0.lowerBound })
+        let signer = AssertionSigner(
+            issuer: "sa@acme.iam.acesso.io", audience: "https://identity.acesso.io",
+            key: TestKeys.account, draw: { $0.lowerBound })
         let claims = (0..<5000).map { _ in signer.claims(at: Self.second) }
         // 3,541 distinct lifetimes (60...3600) before the count-down wraps.
         #expect(Set(claims.prefix(3541)).count == 3541)

@@ -18,44 +18,59 @@ import Testing
             let admin = try await APIKeyStore(client: h.database.app)
                 .create(name: "privacy", scopes: [.subjectsAdmin, .humanTokenRead]).plaintext
             let body = JourneyHarness.startBody()
-            let started = try await book.record(h, "Start a journey", "POST", "/v1/journeys", bearer: h.writer,
-                                                headers: ["Idempotency-Key": "order-42-start"], json: body)
+            let started = try await book.record(
+                h, "Start a journey", "POST", "/v1/journeys", bearer: h.writer,
+                headers: ["Idempotency-Key": "order-42-start"], json: body)
             let id = try #require(started["journeyId"] as? String)
             let clientToken = try #require(started["clientToken"] as? String)
             let webAppToken = try #require(started["webAppToken"] as? String)
-            try await book.record(h, "The app opens the capture", "POST", "/v1/journeys/\(id)/capture-opened",
-                                  bearer: clientToken, json: ["attempt": 1])
-            let outcome = await SimulatedDevice(emulatorURL: h.emulatorURL).run(webAppToken: webAppToken, environment: .UAT,
-                                                                                  user: .approve)
+            try await book.record(
+                h, "The app opens the capture", "POST", "/v1/journeys/\(id)/capture-opened",
+                bearer: clientToken, json: ["attempt": 1])
+            let outcome = await SimulatedDevice(emulatorURL: h.emulatorURL).run(
+                webAppToken: webAppToken, environment: .UAT,
+                user: .approve)
             let processID = try #require(outcome.processId)
-            try await book.record(h, "The app reports onSuccess", "POST", "/v1/journeys/\(id)/callback",
-                                  bearer: clientToken, json: ["outcome": "success", "processId": processID, "attempt": 1])
+            try await book.record(
+                h, "The app reports onSuccess", "POST", "/v1/journeys/\(id)/callback",
+                bearer: clientToken, json: ["outcome": "success", "processId": processID, "attempt": 1])
             try await book.record(h, "Read a journey", "GET", "/v1/journeys/\(id)", bearer: h.reader)
-            try await book.record(h, "The Human Token", "GET", "/v1/journeys/\(id)/human-token", bearer: h.reader,
-                                  headers: ["Disclosure-Purpose": "credit analysis of order 42"])
+            try await book.record(
+                h, "The Human Token", "GET", "/v1/journeys/\(id)/human-token", bearer: h.reader,
+                headers: ["Disclosure-Purpose": "credit analysis of order 42"])
             try await book.record(h, "The audit trail", "GET", "/v1/journeys/\(id)/events", bearer: h.reader)
             try await book.record(h, "List journeys", "GET", "/v1/journeys?clientReference=order-42&limit=10", bearer: h.reader)
-            try await book.record(h, "Pull the steps", "GET", "/v1/events?after=0&types=journey.completed&limit=10",
-                                  bearer: h.reader)
+            try await book.record(
+                h, "Pull the steps", "GET", "/v1/events?after=0&types=journey.completed&limit=10",
+                bearer: h.reader)
 
-            let second = try await h.start(JourneyHarness.startBody { $0["createProcess"] = nil; $0["clientReference"] = "order-43" })
+            let second = try await h.start(
+                JourneyHarness.startBody {
+                    $0["createProcess"] = nil; $0["clientReference"] = "order-43"
+                })
             let secondID = try #require(second["journeyId"] as? String)
             let secondToken = try #require(second["clientToken"] as? String)
             try await book.record(h, "A person who comes back", "POST", "/v1/journeys/\(secondID)/client-token", bearer: h.writer)
             try await book.record(h, "The app asks for a token", "POST", "/v1/journeys/\(secondID)/token", bearer: secondToken)
-            try await book.record(h, "The link, for an app without the SDK", "GET", "/v1/journeys/\(secondID)/link",
-                                  bearer: secondToken)
-            try await book.record(h, "The app reports a drop-off", "POST", "/v1/journeys/\(secondID)/callback",
-                                  bearer: secondToken, json: ["outcome": "closedByUser"])
-            try await book.record(h, "Cancel a journey", "POST", "/v1/journeys/\(secondID)/cancel", bearer: h.writer,
-                                  json: ["reason": "order 43 withdrawn by the customer"])
-            let found = try await book.record(h, "Find a data subject", "GET", "/v1/subjects?document=12345678909",
-                                              bearer: admin)
+            try await book.record(
+                h, "The link, for an app without the SDK", "GET", "/v1/journeys/\(secondID)/link",
+                bearer: secondToken)
+            try await book.record(
+                h, "The app reports a drop-off", "POST", "/v1/journeys/\(secondID)/callback",
+                bearer: secondToken, json: ["outcome": "closedByUser"])
+            try await book.record(
+                h, "Cancel a journey", "POST", "/v1/journeys/\(secondID)/cancel", bearer: h.writer,
+                json: ["reason": "order 43 withdrawn by the customer"])
+            let found = try await book.record(
+                h, "Find a data subject", "GET", "/v1/subjects?document=12345678909",
+                bearer: admin)
             let reference = try #require(found["subjectReference"] as? String)
-            try await book.record(h, "Erase a data subject", "DELETE", "/v1/subjects/\(reference)", bearer: admin,
-                                  json: ["reason": "data subject request"])
-            try await book.record(h, "A bad request", "POST", "/v1/journeys", bearer: h.writer,
-                                  json: JourneyHarness.startBody { $0["purpose"] = "marketing" })
+            try await book.record(
+                h, "Erase a data subject", "DELETE", "/v1/subjects/\(reference)", bearer: admin,
+                json: ["reason": "data subject request"])
+            try await book.record(
+                h, "A bad request", "POST", "/v1/journeys", bearer: h.writer,
+                json: JourneyHarness.startBody { $0["purpose"] = "marketing" })
 
             let text = book.markdown
             if ProcessInfo.processInfo.environment["JOURNEYS_REGENERATE_OPENAPI"] == "1" {
@@ -73,16 +88,23 @@ struct ExampleBook {
     private var placeholders: [String: String] = [:]
 
     @discardableResult
-    mutating func record(_ h: JourneyHarness, _ title: String, _ method: String, _ path: String, bearer: String,
-                         headers: [String: String] = [:], json: [String: Any]? = nil) async throws -> TestResponse {
+    mutating func record(
+        _ h: JourneyHarness, _ title: String, _ method: String, _ path: String, bearer: String,
+        headers: [String: String] = [:], json: [String: Any]? = nil
+    ) async throws -> TestResponse {
         let answer = try await h.send(method, path, bearer: bearer, headers: headers, json: json)
-        var request = ["\(method) \(stable(path))", "Authorization: Bearer \(bearer.hasPrefix("jk_") ? "jk_…" : "<clientToken>")"]
+        var request = [
+            "\(method) \(stable(path))", "Authorization: Bearer \(bearer.hasPrefix("jk_") ? "jk_…" : "<clientToken>")",
+        ]
         request += headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         if let json { request += ["Content-Type: application/json", "", render(json)] }
         var response = ["\(answer.status)"]
-        for name in ["content-type", "cache-control"] { if let value = answer.headers[name] { response.append("\(name): \(value)") } }
+        for name in ["content-type", "cache-control"] {
+            if let value = answer.headers[name] { response.append("\(name): \(value)") }
+        }
         if let object = try? JSONSerialization.jsonObject(with: answer.body) { response += ["", render(object)] }
-        sections.append("## \(title)\n\n```\n\(request.joined(separator: "\n"))\n```\n\n```\n\(response.joined(separator: "\n"))\n```\n")
+        sections.append(
+            "## \(title)\n\n```\n\(request.joined(separator: "\n"))\n```\n\n```\n\(response.joined(separator: "\n"))\n```\n")
         return answer
     }
 
@@ -99,8 +121,10 @@ struct ExampleBook {
     }
 
     private func render(_ object: Any) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: abridged(object),
-                                                options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(
+                withJSONObject: abridged(object),
+                options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
         return stable(String(decoding: data, as: UTF8.self))
     }
 
@@ -108,12 +132,13 @@ struct ExampleBook {
     private func abridged(_ value: Any, key: String = "") -> Any {
         let opaque: Set = ["clientToken", "webAppToken", "humanToken", "hash", "previousHash", "link", "nextCursor", "data"]
         if let object = value as? [String: Any] {
-            return Dictionary(uniqueKeysWithValues: object.map { member -> (String, Any) in
-                if opaque.contains(member.key), key == "events" || member.key != "data" {
-                    return (member.key, "<\(member.key)>")
-                }
-                return (member.key, abridged(member.value, key: member.key))
-            })
+            return Dictionary(
+                uniqueKeysWithValues: object.map { member -> (String, Any) in
+                    if opaque.contains(member.key), key == "events" || member.key != "data" {
+                        return (member.key, "<\(member.key)>")
+                    }
+                    return (member.key, abridged(member.value, key: member.key))
+                })
         }
         if let array = value as? [Any] { return array.prefix(2).map { abridged($0, key: key) } }
         return value

@@ -24,7 +24,8 @@ import Testing
             #expect(reason["kind"] as? String == "cancelled")
             #expect(reason["detail"] as? String == Self.reason)
             #expect(try await h.eventTypes(id).suffix(2) == ["JourneyCancelled", "JourneyAbandoned"])
-            let data = try await h.database.owner.query("""
+            let data = try await h.database.owner.query(
+                """
                 SELECT data->>'actor', data->>'reason' FROM events
                 WHERE stream_name = \("journey-" + id) AND event_type = 'JourneyCancelled'
                 """)
@@ -82,11 +83,13 @@ import Testing
             #expect(app.status == 401 || app.status == 403, "the app's client token cannot cancel: \(app.text)")
 
             _ = try await TenantStore(client: h.database.app).create(name: "acme")
-            let acme = try await APIKeyStore(client: h.database.app).create(name: "acme", scopes: [.journeysWrite], tenant: "acme")
+            let acme = try await APIKeyStore(client: h.database.app).create(
+                name: "acme", scopes: [.journeysWrite], tenant: "acme")
             let other = try await h.send("POST", "/v1/journeys/\(id)/cancel", bearer: acme.plaintext, json: body)
             #expect(other.status == 404 && other.code == "journey_not_found", "\(other.text)")
-            let unknown = try await h.send("POST", "/v1/journeys/\(UUID().uuidString.lowercased())/cancel",
-                                           bearer: h.writer, json: body)
+            let unknown = try await h.send(
+                "POST", "/v1/journeys/\(UUID().uuidString.lowercased())/cancel",
+                bearer: h.writer, json: body)
             #expect(unknown.status == 404 && unknown.code == "journey_not_found")
 
             #expect(try await h.eventTypes(id).contains("JourneyCancelled") == false, "no refused call cancelled it")
@@ -120,8 +123,9 @@ import Testing
             }
             let form = try await h.stack.send("POST", path, bearer: h.writer, form: "reason=x")
             #expect(form.status == 415, "\(form.text)")
-            let notJSON = try await h.send("POST", path, bearer: h.writer, headers: ["Content-Type": "application/json"],
-                                           json: nil)
+            let notJSON = try await h.send(
+                "POST", path, bearer: h.writer, headers: ["Content-Type": "application/json"],
+                json: nil)
             #expect(notJSON.status == 422 && notJSON.field == "reason", "an empty body is a missing reason")
             #expect(try await h.eventTypes(id).contains("JourneyCancelled") == false)
         }

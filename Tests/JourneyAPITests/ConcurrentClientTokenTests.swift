@@ -18,8 +18,10 @@ import UnicoEmulator
     static let burst = 100
 
     /// Sends `count` requests at once (a task each) and returns every answer.
-    func burst(_ count: Int = Self.burst,
-               _ request: @escaping @Sendable (Int) async throws -> TestResponse) async throws -> [TestResponse] {
+    func burst(
+        _ count: Int = Self.burst,
+        _ request: @escaping @Sendable (Int) async throws -> TestResponse
+    ) async throws -> [TestResponse] {
         try await withThrowingTaskGroup(of: TestResponse.self) { group in
             for n in 0..<count { group.addTask { try await request(n) } }
             var answers: [TestResponse] = []
@@ -31,18 +33,22 @@ import UnicoEmulator
     /// Checks that every answer is a 2xx, or a 409/503 problem+json carrying `Retry-After`, or
     /// (when `refusals` names it) a 409 domain refusal; returns the answers' statuses counted.
     @discardableResult
-    func expectAnswered(_ answers: [TestResponse], route: String, refusals: Set<String> = [],
-                        sourceLocation: SourceLocation = #_sourceLocation) -> [Int: Int] {
+    func expectAnswered(
+        _ answers: [TestResponse], route: String, refusals: Set<String> = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [Int: Int] {
         var statuses: [Int: Int] = [:]
         for answer in answers {
             statuses[answer.status, default: 0] += 1
             if (200..<300).contains(answer.status) { continue }
             let problem = answer.headers["content-type"]?.hasPrefix("application/problem+json") == true
             if answer.status == 409, problem, let code = answer.code, refusals.contains(code) { continue }
-            let retryable = (answer.status == 409 || answer.status == 503) && problem
+            let retryable =
+                (answer.status == 409 || answer.status == 503) && problem
                 && answer.headers["retry-after"] != nil
-            #expect(retryable, "\(route) answered \(answer.status) \(answer.code ?? answer.text)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                retryable, "\(route) answered \(answer.status) \(answer.code ?? answer.text)",
+                sourceLocation: sourceLocation)
         }
         #expect(statuses[500] == nil, "\(route): \(statuses)", sourceLocation: sourceLocation)
         return statuses
@@ -50,18 +56,22 @@ import UnicoEmulator
 
     /// The journey's attempts and Unico's processes for it agree: one process per attempt that
     /// has one, and no process for an attempt the journey does not know.
-    func expectOneProcessPerAttempt(_ h: JourneyHarness, _ id: String,
-                                    sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func expectOneProcessPerAttempt(
+        _ h: JourneyHarness, _ id: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let rows = try await h.database.owner.query(
             "SELECT process_id, attempt FROM process_journeys WHERE journey_id = \(id) ORDER BY attempt")
         let recorded = try rows.map { (try $0.decode(0, as: String.self), try $0.decode(1, as: Int.self)) }
         let attempts = try await h.count("ProcessCreationRequested", id)
         let processes = h.emulator.processes().filter { $0.clientReference?.hasPrefix(id + "-a") == true }
-        #expect(processes.count == attempts, "Unico has \(processes.count) processes for \(attempts) attempts",
-                sourceLocation: sourceLocation)
+        #expect(
+            processes.count == attempts, "Unico has \(processes.count) processes for \(attempts) attempts",
+            sourceLocation: sourceLocation)
         #expect(Set(processes.map(\.id)) == Set(recorded.map(\.0)), sourceLocation: sourceLocation)
-        #expect(Set(recorded.map(\.1)).count == recorded.count, "two processes for one attempt",
-                sourceLocation: sourceLocation)
+        #expect(
+            Set(recorded.map(\.1)).count == recorded.count, "two processes for one attempt",
+            sourceLocation: sourceLocation)
         for (processID, attempt) in recorded {
             let reference = ProcessCreationRequested.unicoClientReference(journeyID: JourneyID(id), attempt: attempt)
             #expect(processes.first { $0.id == processID }?.clientReference == reference, sourceLocation: sourceLocation)
@@ -160,8 +170,9 @@ import UnicoEmulator
             let clientToken = try #require(started["clientToken"] as? String)
             _ = try await h.send("POST", "/v1/journeys/\(id)/capture-opened", bearer: clientToken)
             let callbacks = try await burst { _ in
-                try await h.send("POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
-                                 json: ["outcome": "error", "code": 73302])
+                try await h.send(
+                    "POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
+                    json: ["outcome": "error", "code": 73302])
             }
             expectAnswered(callbacks, route: "POST callback error")
             #expect(try await h.count("CallbackReceived", id) == 1)

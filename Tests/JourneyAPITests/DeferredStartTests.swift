@@ -27,7 +27,8 @@ import Testing
             let token = try await h.send("POST", "/v1/journeys/\(id)/token", bearer: clientToken)
             #expect(token.status == 200, "\(token.text)")
             #expect(token["attempt"] as? Int == 1 && token["webAppToken"] is String)
-            #expect(try await h.eventTypes(id) == ["JourneyStarted", "ProcessCreationRequested", "ProcessCreated", "TokenIssued"])
+            #expect(
+                try await h.eventTypes(id) == ["JourneyStarted", "ProcessCreationRequested", "ProcessCreated", "TokenIssued"])
             #expect(try await Self.processCount(h, journey: id) == 1)
         }
     }
@@ -81,7 +82,8 @@ import Testing
             // The fresh token works on the app's routes; the old one still does until it expires.
             let token = try await h.send("POST", "/v1/journeys/\(id)/token", bearer: fresh)
             #expect(token.status == 200 && token["attempt"] as? Int == 1)
-            let old = try await h.send("POST", "/v1/journeys/\(id)/token", bearer: try #require(started["clientToken"] as? String))
+            let old = try await h.send(
+                "POST", "/v1/journeys/\(id)/token", bearer: try #require(started["clientToken"] as? String))
             #expect(old.status == 200 && old["webAppToken"] as? String == token["webAppToken"] as? String)
             // Nothing is recorded for the renewal itself.
             #expect(try await h.eventTypes(id).filter { $0 == "JourneyStarted" }.count == 1)
@@ -90,7 +92,8 @@ import Testing
             #expect(byApp.status == 401 || byApp.status == 403, "\(byApp.text)")
             let byReader = try await h.send("POST", "/v1/journeys/\(id)/client-token", bearer: h.reader)
             #expect(byReader.status == 403 && byReader["scope"] as? String == Scope.journeysWrite.rawValue)
-            let unknown = try await h.send("POST", "/v1/journeys/\(UUID().uuidString.lowercased())/client-token", bearer: h.writer)
+            let unknown = try await h.send(
+                "POST", "/v1/journeys/\(UUID().uuidString.lowercased())/client-token", bearer: h.writer)
             #expect(unknown.status == 404)
         }
     }

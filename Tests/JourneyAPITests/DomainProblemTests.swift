@@ -7,8 +7,9 @@ import Testing
 /// (the domain's tests show `retry_not_due` carries the seconds until the step is due).
 @Suite struct DomainProblemTests {
     @Test func retryNotDueSaysWhenInWholeSecondsAndNamesTheState() {
-        let refusal = DomainError(code: .retryNotDue, message: "cannot retry attempt 1: the retry is due in 8 s",
-                                  status: .retryScheduled, attempt: 1, retryAfter: 7.2)
+        let refusal = DomainError(
+            code: .retryNotDue, message: "cannot retry attempt 1: the retry is due in 8 s",
+            status: .retryScheduled, attempt: 1, retryAfter: 7.2)
         let problem = Problem.domain(refusal)
         #expect(problem.status.code == 409)
         #expect(problem.code == "retry_not_due")

@@ -8,8 +8,10 @@ import UnicoEmulator
 /// always reaches a final answer, also when the journey its key started has ended.
 @Suite struct EndedJourneyKeyTests {
     @Test func aRetryAfterTheJourneyEndedGetsAFinalAnswer() async throws {
-        var options = TestStack.Options(time: .system, faults: FaultScript(
-            routes: [FaultScript.Route.createProcess.rawValue: .init(serverErrorRate: 1)]))
+        var options = TestStack.Options(
+            time: .system,
+            faults: FaultScript(
+                routes: [FaultScript.Route.createProcess.rawValue: .init(serverErrorRate: 1)]))
         var policy = RetryPolicy.standard
         policy.maximumAttempts = 1
         options.retryPolicy = policy

@@ -21,7 +21,8 @@ import Testing
                     let dpo = try await APIKeyStore(client: db.app).create(name: "dpo", scopes: [.subjectsAdmin]).plaintext
                     let found = try await one.send("POST", "/v1/subjects/find", bearer: dpo, json: ["document": "12345678909"])
                     let reference = try #require(found["subjectReference"] as? String)
-                    let erased = try await one.send("DELETE", "/v1/subjects/\(reference)", bearer: dpo, json: ["reason": "LGPD request"])
+                    let erased = try await one.send(
+                        "DELETE", "/v1/subjects/\(reference)", bearer: dpo, json: ["reason": "LGPD request"])
                     #expect(erased.status == 200, "\(erased.text)")
 
                     let again = try await two.send("POST", "/v1/journeys", bearer: two.writer, json: body)

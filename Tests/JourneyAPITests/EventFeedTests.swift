@@ -16,17 +16,21 @@ import Testing
     private func setUp(_ h: JourneyHarness) async throws -> Tenants {
         var ids: [String] = []
         for _ in 0..<2 {
-            let started = try await h.send("POST", "/v1/journeys", bearer: h.writer,
-                                           json: JourneyHarness.startBody { $0["createProcess"] = nil })
+            let started = try await h.send(
+                "POST", "/v1/journeys", bearer: h.writer,
+                json: JourneyHarness.startBody { $0["createProcess"] = nil })
             #expect(started.status == 201, "\(started.text)")
             ids.append(try #require(started["journeyId"] as? String))
         }
         let cancelled = try await h.send("POST", "/v1/journeys/\(ids[0])/cancel", bearer: h.writer, json: ["reason": "duplicate"])
         #expect(cancelled.status == 200)
         _ = try await TenantStore(client: h.database.app).create(name: "acme")
-        let acme = try await APIKeyStore(client: h.database.app).create(name: "acme", scopes: [.journeysWrite, .journeysRead],
-                                                                       tenant: "acme").plaintext
-        let started = try await h.send("POST", "/v1/journeys", bearer: acme, json: JourneyHarness.startBody { $0["createProcess"] = nil })
+        let acme = try await APIKeyStore(client: h.database.app).create(
+            name: "acme", scopes: [.journeysWrite, .journeysRead],
+            tenant: "acme"
+        ).plaintext
+        let started = try await h.send(
+            "POST", "/v1/journeys", bearer: acme, json: JourneyHarness.startBody { $0["createProcess"] = nil })
         return Tenants(acme: acme, defaultIDs: ids, acmeID: try #require(started["journeyId"] as? String))
     }
 

@@ -26,7 +26,8 @@ import UnicoEmulator
             #expect(first.status == 201)
             let journeyID = try #require(first["journeyId"] as? String)
             // What a crash between recording the start and storing the answer leaves behind.
-            _ = try await h.database.owner.query("""
+            _ = try await h.database.owner.query(
+                """
                 UPDATE idempotency_keys SET state = 'in_progress', response_status = NULL, response_body = NULL,
                     completed_at = NULL, created_at = now() - interval '2 minutes'
                 WHERE key = 'crashed'
@@ -59,10 +60,11 @@ import UnicoEmulator
             #expect(waiting.allSatisfy { $0.code == "idempotency_key_in_progress" && $0.headers["retry-after"] != nil })
             var final = answers.filter { $0.status != 409 }
             for _ in waiting {
-                final.append(try await waitFor("the key's final answer") {
-                    let answer = try await h.start(key: "burst")
-                    return answer.status == 409 ? nil : answer
-                })
+                final.append(
+                    try await waitFor("the key's final answer") {
+                        let answer = try await h.start(key: "burst")
+                        return answer.status == 409 ? nil : answer
+                    })
             }
             #expect(final.count == 100)
             #expect(final.allSatisfy { $0.status == 201 })
@@ -91,13 +93,15 @@ import UnicoEmulator
     }
 
     @Test func unicoRateLimitAnswers429WithRetryAfter() async throws {
-        let faults = FaultScript(routes: [FaultScript.Route.createProcess.rawValue: .init(rateLimitRate: 1, retryAfterSeconds: 2)])
+        let faults = FaultScript(routes: [FaultScript.Route.createProcess.rawValue: .init(rateLimitRate: 1, retryAfterSeconds: 2)]
+        )
         try await withJourneys(faults: faults) { h in
             let answer = try await h.start()
             #expect(answer.status == 429)
             #expect(answer.code == "unico_rate_limited")
             #expect(answer.headers["retry-after"] == "2")
-            let rows = try await h.database.owner.query("SELECT count(*)::int FROM events WHERE event_type = 'ProcessCreationFailed'")
+            let rows = try await h.database.owner.query(
+                "SELECT count(*)::int FROM events WHERE event_type = 'ProcessCreationFailed'")
             #expect(try rows.first?.decode(0, as: Int.self) == 1)
         }
     }

@@ -13,7 +13,8 @@ import UnicoEmulator
     /// What a `kill -9` between recording the start and storing the answer leaves: the key in
     /// progress under a lease its dead owner renewed `leaseLeft` before it lapses.
     static func orphan(_ h: JourneyHarness, _ key: String, leaseLeft seconds: Double) async throws {
-        _ = try await h.database.owner.query("""
+        _ = try await h.database.owner.query(
+            """
             UPDATE idempotency_keys SET state = 'in_progress', response_status = NULL, response_body = NULL,
                 completed_at = NULL, owner = gen_random_uuid(),
                 lease_until = clock_timestamp() + make_interval(secs => \(seconds))
@@ -101,10 +102,12 @@ import UnicoEmulator
                 #expect(claimed)
                 // Twice the lease passes while the owner works: its renewals keep the retry out.
                 do {
-                    _ = try await store.replay(retry, wait: .milliseconds(1200), recover: { _ in
-                        recoveries.add()
-                        return .text("taken")
-                    })
+                    _ = try await store.replay(
+                        retry, wait: .milliseconds(1200),
+                        recover: { _ in
+                            recoveries.add()
+                            return .text("taken")
+                        })
                     Issue.record("the retry took over a live key")
                 } catch let problem as Problem {
                     #expect(problem.status == .conflict)
@@ -161,9 +164,11 @@ import UnicoEmulator
             #expect(claimed)
             var retry = dead
             retry.owner = UUID()
-            let pending = try await store.replay(retry, wait: .zero, recover: { journeyID in
-                Problem(status: .conflict, code: "process_creation_pending").about(journey: journeyID).response
-            })
+            let pending = try await store.replay(
+                retry, wait: .zero,
+                recover: { journeyID in
+                    Problem(status: .conflict, code: "process_creation_pending").about(journey: journeyID).response
+                })
             #expect(pending.status == .conflict)
             #expect(try await store.lookup(dead)?.state == .released)
             retry.owner = UUID()

@@ -21,8 +21,9 @@ import Testing
             for (field, value) in cases {
                 let answer = try await h.start(JourneyHarness.startBody { $0[field] = value })
                 #expect(answer.status == 422, "\(field)=\(value): \(answer.text)")
-                #expect(answer["code"] as? String == "validation_failed" && answer["field"] as? String == field,
-                        "\(field)=\(value): \(answer.text)")
+                #expect(
+                    answer["code"] as? String == "validation_failed" && answer["field"] as? String == field,
+                    "\(field)=\(value): \(answer.text)")
             }
             #expect(try await h.journeyCount() == 0)
         }
@@ -31,11 +32,12 @@ import Testing
     @Test func aGoodStartShowsBothAndBoundsItsClientToken() async throws {
         try await withJourneys { h in
             let deadline = Date().addingTimeInterval(1800).addingTimeInterval(0.5).rounded
-            let started = try await h.start(JourneyHarness.startBody {
-                $0["createProcess"] = nil
-                $0["maximumAttempts"] = 2
-                $0["deadline"] = Self.stamp(deadline)
-            })
+            let started = try await h.start(
+                JourneyHarness.startBody {
+                    $0["createProcess"] = nil
+                    $0["maximumAttempts"] = 2
+                    $0["deadline"] = Self.stamp(deadline)
+                })
             #expect(started.status == 201, "\(started.text)")
             let id = try #require(started["journeyId"] as? String)
             // The client token (1 h by default) and the first-token window end at the deadline.

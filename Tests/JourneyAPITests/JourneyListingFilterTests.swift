@@ -9,10 +9,12 @@ import Testing
 /// range, combined, cursor-paginated, confined to the caller's tenant; a bad one is a 400 naming it.
 @Suite(.serialized) struct JourneyListingFilterTests {
     private func start(_ h: JourneyHarness, reference: String, key: String? = nil) async throws -> String {
-        let answer = try await h.send("POST", "/v1/journeys", bearer: key ?? h.writer, json: JourneyHarness.startBody {
-            $0["clientReference"] = reference
-            $0["createProcess"] = nil
-        })
+        let answer = try await h.send(
+            "POST", "/v1/journeys", bearer: key ?? h.writer,
+            json: JourneyHarness.startBody {
+                $0["clientReference"] = reference
+                $0["createProcess"] = nil
+            })
         #expect(answer.status == 201, "\(answer.text)")
         return try #require(answer["journeyId"] as? String)
     }
@@ -32,8 +34,10 @@ import Testing
             let cancel = try await h.send("POST", "/v1/journeys/\(a1)/cancel", bearer: h.writer, json: ["reason": "duplicate"])
             #expect(cancel.status == 200)
             _ = try await TenantStore(client: h.database.app).create(name: "acme")
-            let acme = try await APIKeyStore(client: h.database.app).create(name: "acme", scopes: [.journeysWrite, .journeysRead],
-                                                                           tenant: "acme").plaintext
+            let acme = try await APIKeyStore(client: h.database.app).create(
+                name: "acme", scopes: [.journeysWrite, .journeysRead],
+                tenant: "acme"
+            ).plaintext
             let acmeA = try await start(h, reference: "order-a", key: acme)
             _ = try await ProjectionRunner(client: h.database.owner, configuration: .init(listen: false)).catchUp()
             let format = ISO8601DateFormatter()

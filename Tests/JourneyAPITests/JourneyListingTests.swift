@@ -12,10 +12,11 @@ import Testing
     private func start(_ h: JourneyHarness, count: Int, document: String, flow: String = "humantoken") async throws -> [String] {
         var ids: [String] = []
         for _ in 0..<count {
-            let answer = try await h.start(JourneyHarness.startBody {
-                $0["subject"] = ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": document, "name": "Maria Silva"]
-                $0["flow"] = flow
-            })
+            let answer = try await h.start(
+                JourneyHarness.startBody {
+                    $0["subject"] = ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": document, "name": "Maria Silva"]
+                    $0["flow"] = flow
+                })
             #expect(answer.status == 201)
             ids.append(try #require(answer["journeyId"] as? String))
         }
@@ -71,12 +72,14 @@ import Testing
 
     @Test func badParametersAreProblemsNamingTheParameter() async throws {
         try await withJourneys { h in
-            for (query, parameter) in [("state=sleeping", "state"), ("limit=0", "limit"), ("limit=201", "limit"),
-                                       ("cursor=not-a-cursor", "cursor"), ("environment=DEV", "environment"),
-                                       ("subject=12%2034", "subject"),
-                                       ("cursor=" + Self.crafted(Int64.max), "cursor"),
-                                       ("cursor=" + Self.crafted(Int64.min), "cursor"),
-                                       ("cursor=" + Self.crafted(300_000_000_000_000_000), "cursor")] {
+            for (query, parameter) in [
+                ("state=sleeping", "state"), ("limit=0", "limit"), ("limit=201", "limit"),
+                ("cursor=not-a-cursor", "cursor"), ("environment=DEV", "environment"),
+                ("subject=12%2034", "subject"),
+                ("cursor=" + Self.crafted(Int64.max), "cursor"),
+                ("cursor=" + Self.crafted(Int64.min), "cursor"),
+                ("cursor=" + Self.crafted(300_000_000_000_000_000), "cursor"),
+            ] {
                 let answer = try await h.send("GET", "/v1/journeys?\(query)", bearer: h.reader)
                 #expect(answer.status == 400, "\(query)")
                 #expect(answer.code == "invalid_query")
@@ -98,7 +101,8 @@ import Testing
             #expect(text.contains(#"journeys_by_state{state="completed"} 0"#))
             #expect(text.contains("journeys_awaiting_result_over_sla 0"))
             // A journey whose success callback is 11 minutes old without a result is flagged.
-            _ = try await h.database.owner.query("""
+            _ = try await h.database.owner.query(
+                """
                 UPDATE journey_state SET status = 'awaitingResult', callback_at = now() - interval '11 minutes'
                 WHERE journey_id = (SELECT journey_id FROM journey_state LIMIT 1)
                 """)

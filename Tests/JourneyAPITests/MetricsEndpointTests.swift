@@ -8,8 +8,10 @@ import Testing
 /// `/metrics`: bounded method labels, gauges cached by the injected clock, optional bearer token.
 @Suite struct MetricsEndpointTests {
     /// The service over a fresh database with `configure` applied and a test clock.
-    func withMetricsService(clock: TestClock = TestClock(), _ configure: (inout APIServer.Configuration) -> Void = { _ in },
-                            _ body: (TestClient, APIServer) async throws -> Void) async throws {
+    func withMetricsService(
+        clock: TestClock = TestClock(), _ configure: (inout APIServer.Configuration) -> Void = { _ in },
+        _ body: (TestClient, APIServer) async throws -> Void
+    ) async throws {
         try await TestDatabase.with { db in
             var dependencies = try JourneyDependencies.development(database: db.app)
             dependencies.clock = clock.read
@@ -43,7 +45,12 @@ import Testing
             metrics.set("test_gauge_reads", help: "Reads so far.", to: Double(count))
             #expect(now == clock.now())
         }
-        try await withMetricsService(clock: clock, { $0.metricsGauges = [reader]; $0.metricsGaugeLifetime = .seconds(5) }) { client, _ in
+        try await withMetricsService(
+            clock: clock,
+            {
+                $0.metricsGauges = [reader]; $0.metricsGaugeLifetime = .seconds(5)
+            }
+        ) { client, _ in
             for _ in 0..<3 {
                 let scrape = try await client.send("GET", "/metrics")
                 #expect(scrape.status == 200)
@@ -85,8 +92,10 @@ import Testing
     @Test func stackExposesBacklogLagAndWorkGauges() async throws {
         try await TestStack.with { stack in
             let text = try await stack.send("GET", "/metrics").text
-            for line in ["journeys_webhook_backlog 0", "journeys_webhook_failing 0", "journeys_webhook_oldest_pending_seconds 0",
-                         "journeys_work_failing 0", "journeys_due_overdue 0", "journeys_awaiting_result_over_sla 0"] {
+            for line in [
+                "journeys_webhook_backlog 0", "journeys_webhook_failing 0", "journeys_webhook_oldest_pending_seconds 0",
+                "journeys_work_failing 0", "journeys_due_overdue 0", "journeys_awaiting_result_over_sla 0",
+            ] {
                 #expect(text.contains(line), "missing \(line)")
             }
         }

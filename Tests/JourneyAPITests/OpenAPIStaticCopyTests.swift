@@ -13,8 +13,9 @@ import Testing
     /// The document as the copy stores it: sorted keys, indented, slashes unescaped, a final newline.
     static func pretty(_ json: Data) throws -> Data {
         let object = try JSONSerialization.jsonObject(with: json)
-        var data = try JSONSerialization.data(withJSONObject: object,
-                                              options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        var data = try JSONSerialization.data(
+            withJSONObject: object,
+            options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         data.append(0x0A)
         return data
     }
@@ -29,7 +30,9 @@ import Testing
                     try expected.write(to: Self.copy)
                 }
                 let stored = try? Data(contentsOf: Self.copy)
-                #expect(stored == expected, """
+                #expect(
+                    stored == expected,
+                    """
                     \(Self.copy.path) differs from the served /openapi.json: run ops/regenerate-openapi.sh and commit it
                     """)
             }

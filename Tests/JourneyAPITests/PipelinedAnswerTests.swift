@@ -13,7 +13,8 @@ import Testing
             let answer = try await h.start(key: "pipelined")
             #expect(answer.status == 201)
             let journeyID = try #require(answer["journeyId"] as? String)
-            let key = try await h.database.owner.query("""
+            let key = try await h.database.owner.query(
+                """
                 SELECT state, response_status, response_body FROM idempotency_keys WHERE key = 'pipelined'
                 """)
             let row = try #require(key.first)
@@ -38,7 +39,8 @@ import Testing
             let valid = try StartJourneyInput(
                 environment: "UAT", flow: "humantoken", purpose: "creditprocess",
                 subject: SubjectInput(documentType: "DUI_TYPE_BR_CPF", documentNumber: "12345678909"),
-                clientReference: nil).validated()
+                clientReference: nil
+            ).validated()
             let error = await captureError {
                 _ = try await journeys.start(valid, actor: "test") { _, _ in
                     PipelinedAnswer(0, statements: ["SELECT 1 / 0"])

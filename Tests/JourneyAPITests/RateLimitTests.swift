@@ -22,8 +22,10 @@ import Testing
     }
 
     /// Only the given limits, none refilling during a test.
-    func limits(apiKey: Double? = nil, tenant: Double? = nil, clientToken: Double? = nil,
-                webhookTokenFailures: Double? = nil) -> RequestRateLimits {
+    func limits(
+        apiKey: Double? = nil, tenant: Double? = nil, clientToken: Double? = nil,
+        webhookTokenFailures: Double? = nil
+    ) -> RequestRateLimits {
         var limits = RequestRateLimits.off
         limits.apiKey = apiKey.map { .init(rate: 0.001, burst: $0) }
         limits.tenant = tenant.map { .init(rate: 0.001, burst: $0) }
@@ -88,7 +90,9 @@ import Testing
             #expect(limited.code == "rate_limited")
             #expect(limited.headers["retry-after"] != nil)
             let metrics = service.metrics.render()
-            #expect(metrics.contains(#"http_rate_limited_total{limit="client_token",route="/v1/journeys/{id}/link"} 1"#), "\(metrics)")
+            #expect(
+                metrics.contains(#"http_rate_limited_total{limit="client_token",route="/v1/journeys/{id}/link"} 1"#), "\(metrics)"
+            )
             #expect(!metrics.contains(id))
         }
     }
@@ -99,8 +103,9 @@ import Testing
             let issuer = WebhookTokenIssuer(clientID: "unico", clientSecret: secret)
             let api = router(h, limits(webhookTokenFailures: 2), webhook: WebhookAuthenticator(.oauth2(issuer)))
             func attempt(_ secret: String) async throws -> TestResponse {
-                try await api.send("POST", "/v1/unico/oauth/token",
-                                   form: "grant_type=client_credentials&client_id=unico&client_secret=\(secret)")
+                try await api.send(
+                    "POST", "/v1/unico/oauth/token",
+                    form: "grant_type=client_credentials&client_id=unico&client_secret=\(secret)")
             }
             #expect(try await attempt(secret).status == 200)
             #expect(try await attempt("guess-1").status == 401)
@@ -126,8 +131,10 @@ import Testing
             limits.apiKey = .init(rate: 100_000, burst: 100_000)
             limits.tenant = .init(rate: 100_000, burst: 100_000)
             var means: [String: Duration] = [:]
-            for (name, api) in [("off", router(h, .off)), ("on", router(h, limits)), ("off again", router(h, .off)),
-                                ("on again", router(h, limits))] {
+            for (name, api) in [
+                ("off", router(h, .off)), ("on", router(h, limits)), ("off again", router(h, .off)),
+                ("on again", router(h, limits)),
+            ] {
                 let started = ContinuousClock.now
                 for _ in 0..<200 {
                     let answer = try await api.send("GET", path, bearer: h.reader)
@@ -159,9 +166,12 @@ import Testing
         let token = "Zq3xW9bT7kLm2Rp8Vn4Yc6Hd1Fg5Js0UaEe7Ki9Oo3Xw"
         try await withJourneys(webhook: WebhookAuthenticator(.bearer(token: token))) { h in
             let huge = String(repeating: "x", count: 100_000)
-            let answer = try await h.send("POST", "/v1/webhooks/unico", headers: ["Authorization": "Bearer \(token)"],
-                                          json: ["processId": "no-such-process", "state": huge, "lastEvent": huge,
-                                                 "result": huge, "flow": huge])
+            let answer = try await h.send(
+                "POST", "/v1/webhooks/unico", headers: ["Authorization": "Bearer \(token)"],
+                json: [
+                    "processId": "no-such-process", "state": huge, "lastEvent": huge,
+                    "result": huge, "flow": huge,
+                ])
             #expect(answer.status == 202, "\(answer.text)")
             let rows = try await h.database.owner.query(
                 "SELECT length(data::text) FROM events WHERE stream_name = 'unico-webhooks'")

@@ -31,8 +31,9 @@ extension JourneyHarness {
     }
 
     func callbackSuccess(_ c: Captured) async throws -> Answer {
-        try await send("POST", "/v1/journeys/\(c.id)/callback", bearer: c.clientToken,
-                       json: ["outcome": "success", "processId": c.processID])
+        try await send(
+            "POST", "/v1/journeys/\(c.id)/callback", bearer: c.clientToken,
+            json: ["outcome": "success", "processId": c.processID])
     }
 
     /// Asks `GET /v1/journeys/{id}` until it answers `status`.
@@ -103,13 +104,20 @@ private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID
     }
 
     @Test(arguments: [
-        (WebhookAuthenticator(.basic(user: "unico", password: "p4ss:word")),
-         UnicoEmulator.WebhookAuthentication.basic(user: "unico", password: "p4ss:word")),
-        (WebhookAuthenticator(.header(name: "X-Unico-Key", value: "k-123")),
-         UnicoEmulator.WebhookAuthentication.apiKey(header: "X-Unico-Key", value: "k-123")),
+        (
+            WebhookAuthenticator(.basic(user: "unico", password: "p4ss:word")),
+            UnicoEmulator.WebhookAuthentication.basic(user: "unico", password: "p4ss:word")
+        ),
+        (
+            WebhookAuthenticator(.header(name: "X-Unico-Key", value: "k-123")),
+            UnicoEmulator.WebhookAuthentication.apiKey(header: "X-Unico-Key", value: "k-123")
+        ),
         (bearerAuth, UnicoEmulator.WebhookAuthentication.bearer(token: "wh-secret-token")),
-        (oauthAuth, UnicoEmulator.WebhookAuthentication.oauth2(
-            tokenURL: "/v1/unico/oauth/token", clientID: "unico", clientSecret: "s3cret:with:colons")),
+        (
+            oauthAuth,
+            UnicoEmulator.WebhookAuthentication.oauth2(
+                tokenURL: "/v1/unico/oauth/token", clientID: "unico", clientSecret: "s3cret:with:colons")
+        ),
     ])
     func emulatorWebhookBeforeCallbackCompletesTheJourney(
         service: WebhookAuthenticator, emulator: UnicoEmulator.WebhookAuthentication
@@ -129,11 +137,13 @@ private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID
             let late = try await h.callbackSuccess(c)
             #expect(late.status == 200)
             #expect(late["status"] as? String == "completed")
-            let wrongProcess = try await h.send("POST", "/v1/journeys/\(c.id)/callback", bearer: c.clientToken,
-                                                json: ["outcome": "success", "processId": "another-process"])
+            let wrongProcess = try await h.send(
+                "POST", "/v1/journeys/\(c.id)/callback", bearer: c.clientToken,
+                json: ["outcome": "success", "processId": "another-process"])
             #expect(wrongProcess.status == 409)
-            let lateError = try await h.send("POST", "/v1/journeys/\(c.id)/callback", bearer: c.clientToken,
-                                             json: ["outcome": "error", "code": 73302])
+            let lateError = try await h.send(
+                "POST", "/v1/journeys/\(c.id)/callback", bearer: c.clientToken,
+                json: ["outcome": "error", "code": 73302])
             #expect(lateError.status == 409)
             #expect(try await h.count("ResultFetched", c.id) == 1)
         }
@@ -141,8 +151,10 @@ private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID
 
     @Test func wrongOrMissingCredentialsAre401AndAudited() async throws {
         try await withJourneys(webhook: bearerAuth) { h in
-            let payload: [String: any Sendable] = ["processId": "p-1", "state": "PROCESS_STATE_FINISHED", "flow": "humantoken",
-                                          "result": "ok"]
+            let payload: [String: any Sendable] = [
+                "processId": "p-1", "state": "PROCESS_STATE_FINISHED", "flow": "humantoken",
+                "result": "ok",
+            ]
             let missing = try await h.webhook(payload, headers: [:])
             #expect(missing.status == 401)
             #expect(missing.code == "webhook_unauthorized")
@@ -164,27 +176,34 @@ private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID
 
     @Test func unknownProcessIs202AndMalformedIs400() async throws {
         try await withJourneys(webhook: bearerAuth) { h in
-            let unknown = try await h.webhook(["processId": "no-such-process", "state": "PROCESS_STATE_FINISHED",
-                                               "flow": "humantoken", "result": "ok"], headers: bearerHeader)
+            let unknown = try await h.webhook(
+                [
+                    "processId": "no-such-process", "state": "PROCESS_STATE_FINISHED",
+                    "flow": "humantoken", "result": "ok",
+                ], headers: bearerHeader)
             #expect(unknown.status == 202)
             #expect(unknown.code == "unknown_process")
             #expect(try await h.journeyCount() == 0)
-            let unmatched = try await h.database.owner.query("""
+            let unmatched = try await h.database.owner.query(
+                """
                 SELECT event_type, data->>'processId', actor FROM events WHERE stream_name = 'unico-webhooks'
                 """)
             #expect(unmatched.count == 1)
             #expect(try unmatched.first?.decode(0, as: String.self) == "UnmatchedWebhookReceived")
             #expect(try unmatched.first?.decode(1, as: String.self) == "no-such-process")
             #expect(try unmatched.first?.decode(2, as: String.self) == "unico-webhook")
-            let malformed = try await h.send("POST", "/v1/webhooks/unico", headers: bearerHeader.merging(
-                ["Content-Type": "application/json"]) { $1 }, json: ["state": "x"])
+            let malformed = try await h.send(
+                "POST", "/v1/webhooks/unico",
+                headers: bearerHeader.merging(
+                    ["Content-Type": "application/json"]) { $1 }, json: ["state": "x"])
             #expect(malformed.status == 400)
             #expect(malformed.headers["content-type"] == "application/problem+json")
             let wrongType = try await h.webhook(["processId": 42, "state": "x"], headers: bearerHeader)
             #expect(wrongType.status == 400)
             // Found by the API fuzzer: a NUL in a string became a 500 when the event hit jsonb.
-            let nul = try await h.webhook(["processId": "p-1", "state": "PROCESS_STATE_FINISHED", "result": "o\u{0}k"],
-                                          headers: bearerHeader)
+            let nul = try await h.webhook(
+                ["processId": "p-1", "state": "PROCESS_STATE_FINISHED", "result": "o\u{0}k"],
+                headers: bearerHeader)
             #expect(nul.status == 400)
             #expect(nul.code == "invalid_json")
         }
@@ -193,15 +212,20 @@ private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID
     @Test func duplicateAndOutOfOrderWebhooksRecordOneResult() async throws {
         try await withJourneys(webhook: bearerAuth) { h in
             let c = try await h.capture(.approve)
-            let payload: [String: any Sendable] = ["processId": c.processID, "state": "PROCESS_STATE_FINISHED",
-                                          "flow": "humantoken", "result": "ok"]
+            let payload: [String: any Sendable] = [
+                "processId": c.processID, "state": "PROCESS_STATE_FINISHED",
+                "flow": "humantoken", "result": "ok",
+            ]
             async let first = h.webhook(payload, headers: bearerHeader)
             async let second = h.webhook(payload, headers: bearerHeader)
             let answers = try await [first, second]
             #expect(answers.allSatisfy { $0.status == 200 })
             // A stale notice delivered after the result changes nothing either.
-            let stale = try await h.webhook(["processId": c.processID, "state": "PROCESS_STATE_CREATED",
-                                             "flow": "humantoken"], headers: bearerHeader)
+            let stale = try await h.webhook(
+                [
+                    "processId": c.processID, "state": "PROCESS_STATE_CREATED",
+                    "flow": "humantoken",
+                ], headers: bearerHeader)
             #expect(stale.status == 200)
             #expect(stale["status"] as? String == "completed")
             #expect(try await h.count("WebhookReceived", c.id) == 3)
@@ -219,7 +243,8 @@ private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID
     @Test func processLookupIsWrittenWithTheProcessAndIsInsertOnlyForTheService() async throws {
         try await withJourneys(webhook: bearerAuth) { h in
             let c = try await h.capture(.approve)
-            let rows = try await h.database.owner.query("""
+            let rows = try await h.database.owner.query(
+                """
                 SELECT p.journey_id, p.attempt, e.data->>'processID' FROM process_journeys p
                 JOIN events e ON e.event_type = 'ProcessCreated' AND e.stream_name = 'journey-' || p.journey_id
                 """)
@@ -242,10 +267,12 @@ private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID
             let c = try await h.capture(.approve)
             let id = JourneyID(c.id)
             // Await the result without the route's own fetch: record the callback directly.
-            let journeys = Journeys(database: h.database.app,
-                                    dependencies: .development(database: h.database.app, unico: [.uat: h.unico]))
-            try await journeys.commands.execute(.recordCallback(attempt: 1, outcome: .success(processID: ProcessID(c.processID))),
-                                                journey: id, metadata: EventMetadata(actor: "test"))
+            let journeys = Journeys(
+                database: h.database.app,
+                dependencies: .development(database: h.database.app, unico: [.uat: h.unico]))
+            try await journeys.commands.execute(
+                .recordCallback(attempt: 1, outcome: .success(processID: ProcessID(c.processID))),
+                journey: id, metadata: EventMetadata(actor: "test"))
             let outcomes = try await withThrowingTaskGroup(of: ResultFetch.self) { group in
                 for _ in 0..<6 { group.addTask { try await journeys.fetchResult(id) } }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -264,8 +291,11 @@ private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID
             let callback = try await h.callbackSuccess(c)
             #expect(callback.status == 200)
             #expect(callback["status"] as? String == "awaitingResult")
-            let webhook = try await h.webhook(["processId": c.processID, "state": "PROCESS_STATE_FINISHED",
-                                               "flow": "humantoken", "result": "ok"], headers: bearerHeader)
+            let webhook = try await h.webhook(
+                [
+                    "processId": c.processID, "state": "PROCESS_STATE_FINISHED",
+                    "flow": "humantoken", "result": "ok",
+                ], headers: bearerHeader)
             #expect(webhook.status == 200)
             #expect(webhook["status"] as? String == "awaitingResult")
             #expect(try await h.count("ResultFetched", c.id) == 0)
@@ -286,16 +316,21 @@ private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID
                 "SELECT process_id FROM process_journeys WHERE journey_id = \(id)")
             let processID = try #require(try rows.first?.decode(0, as: String.self))
             // A (premature) success callback: Unico has not finished, so the result is pending.
-            let early = try await h.send("POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
-                                         json: ["outcome": "success", "processId": processID])
+            let early = try await h.send(
+                "POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
+                json: ["outcome": "success", "processId": processID])
             #expect(early.status == 200)
             #expect(early["status"] as? String == "awaitingResult")
             #expect(try await h.count("ResultPending", id) == 1)
-            let outcome = await SimulatedDevice(emulatorURL: h.emulatorURL).run(webAppToken: webAppToken, environment: .UAT,
-                                                                               user: .approve)
+            let outcome = await SimulatedDevice(emulatorURL: h.emulatorURL).run(
+                webAppToken: webAppToken, environment: .UAT,
+                user: .approve)
             #expect(outcome.processId == processID)
-            let webhook = try await h.webhook(["processId": processID, "state": "PROCESS_STATE_FINISHED",
-                                               "flow": "humantoken", "result": "ok"], headers: bearerHeader)
+            let webhook = try await h.webhook(
+                [
+                    "processId": processID, "state": "PROCESS_STATE_FINISHED",
+                    "flow": "humantoken", "result": "ok",
+                ], headers: bearerHeader)
             #expect(webhook.status == 200)
             #expect(webhook["status"] as? String == "completed")
             #expect(webhook["journeyId"] as? String == id)
@@ -308,16 +343,22 @@ private let oauthAuth = WebhookAuthenticator(.oauth2(WebhookTokenIssuer(clientID
             let started = try await h.start()
             let id = try #require(started["journeyId"] as? String)
             let clientToken = try #require(started["clientToken"] as? String)
-            let firstProcess = try #require(try await h.database.owner.query(
-                "SELECT process_id FROM process_journeys WHERE journey_id = \(id) AND attempt = 1").first?
+            let firstProcess = try #require(
+                try await h.database.owner.query(
+                    "SELECT process_id FROM process_journeys WHERE journey_id = \(id) AND attempt = 1"
+                ).first?
                 .decode(0, as: String.self))
-            let failed = try await h.send("POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
-                                          json: ["outcome": "error", "code": 73302])
+            let failed = try await h.send(
+                "POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
+                json: ["outcome": "error", "code": 73302])
             #expect(failed.status == 200)
             let fresh = try await h.send("POST", "/v1/journeys/\(id)/token", bearer: clientToken)
             #expect(fresh["attempt"] as? Int == 2)
-            let late = try await h.webhook(["processId": firstProcess, "state": "PROCESS_STATE_FINISHED",
-                                            "flow": "humantoken", "result": "expired"], headers: bearerHeader)
+            let late = try await h.webhook(
+                [
+                    "processId": firstProcess, "state": "PROCESS_STATE_FINISHED",
+                    "flow": "humantoken", "result": "expired",
+                ], headers: bearerHeader)
             #expect(late.status == 200)
             #expect(late["status"] as? String == "tokenIssued")
             let journey = try await h.send("GET", "/v1/journeys/\(id)", bearer: h.reader)

@@ -104,14 +104,20 @@ import UnicoEmulator
                     try IdempotencyStore.finish(claim, journeyID: "j-1", response: response, on: connection)
                 }
             }
-            let replay = try await store.replay(kept, wait: .zero, recover: { _ in Issue.record("recovered"); return .text("no") })
+            let replay = try await store.replay(
+                kept, wait: .zero,
+                recover: { _ in
+                    Issue.record("recovered"); return .text("no")
+                })
             #expect(replay.status.code == 422)
             #expect(replay.body == refused.response.body)
             #expect(replay.headers["Idempotent-Replayed"] == "true")
-            let recovered = try await store.replay(released, wait: .zero, recover: { journeyID in
-                #expect(journeyID == "j-1")
-                return Problem(status: .conflict, code: "process_creation_pending").about(journey: journeyID).response
-            })
+            let recovered = try await store.replay(
+                released, wait: .zero,
+                recover: { journeyID in
+                    #expect(journeyID == "j-1")
+                    return Problem(status: .conflict, code: "process_creation_pending").about(journey: journeyID).response
+                })
             #expect(recovered.status == .conflict)
             #expect(try await store.lookup(released)?.state == .released)
 

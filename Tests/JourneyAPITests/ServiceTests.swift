@@ -8,9 +8,11 @@ import Postgres
 import Testing
 
 /// The service against `database`, with development keys and `unico` clients, called in-process.
-func withService(_ database: PostgresClient, unico: [Environment: HumanTokenAPIClient] = [:],
-                 webhookAuthentication: WebhookAuthenticator? = nil,
-                 _ body: (TestClient, APIServer) async throws -> Void) async throws {
+func withService(
+    _ database: PostgresClient, unico: [Environment: HumanTokenAPIClient] = [:],
+    webhookAuthentication: WebhookAuthenticator? = nil,
+    _ body: (TestClient, APIServer) async throws -> Void
+) async throws {
     var dependencies = try JourneyDependencies.development(database: database, unico: unico)
     dependencies.webhookAuthentication = webhookAuthentication
     let service = APIServer(configuration: APIServer.Configuration(), database: database, dependencies: dependencies)

@@ -16,10 +16,12 @@ import UnicoEmulator
 
             let opened = try await h.send("POST", "/v1/journeys/\(id)/capture-opened", bearer: clientToken)
             #expect(opened.status == 200)
-            let outcome = await SimulatedDevice(emulatorURL: h.emulatorURL).run(webAppToken: webAppToken, environment: .UAT, user: .approve)
+            let outcome = await SimulatedDevice(emulatorURL: h.emulatorURL).run(
+                webAppToken: webAppToken, environment: .UAT, user: .approve)
             let processID = try #require(outcome.processId)
-            let callback = try await h.send("POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
-                                            json: ["outcome": "success", "processId": processID])
+            let callback = try await h.send(
+                "POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
+                json: ["outcome": "success", "processId": processID])
             #expect(callback.status == 200)
             #expect(callback["status"] as? String == "completed")
 
@@ -28,9 +30,12 @@ import UnicoEmulator
             #expect(journey["status"] as? String == "completed")
             #expect(journey["outcome"] as? String == "approved")
             #expect(journey["clientReference"] as? String == "order-42")
-            #expect(try await h.eventTypes(id) == ["JourneyStarted", "ProcessCreationRequested", "ProcessCreated",
-                                                   "TokenIssued", "CaptureOpened", "CallbackReceived",
-                                                   "ResultFetched", "JourneyCompleted"])
+            #expect(
+                try await h.eventTypes(id) == [
+                    "JourneyStarted", "ProcessCreationRequested", "ProcessCreated",
+                    "TokenIssued", "CaptureOpened", "CallbackReceived",
+                    "ResultFetched", "JourneyCompleted",
+                ])
             let events = try await h.send("GET", "/v1/journeys/\(id)/events", bearer: h.reader)
             let list = try #require(events["events"] as? [[String: Any]])
             #expect(list.count == 8)
@@ -49,15 +54,17 @@ import UnicoEmulator
             #expect(token["attempt"] as? Int == 1)
             let byKey = try await h.send("POST", "/v1/journeys/\(id)/token", bearer: h.writer)
             #expect(byKey.status == 200)
-            let failed = try await h.send("POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
-                                          json: ["outcome": "error", "code": 73302])
+            let failed = try await h.send(
+                "POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
+                json: ["outcome": "error", "code": 73302])
             #expect(failed.status == 200)
             let journey = try await h.send("GET", "/v1/journeys/\(id)", bearer: h.reader)
             let last = try #require(journey["lastErrorCode"] as? [String: Any])
             #expect(last["code"] as? Int == 73302)
             #expect((last["meaning"] as? String)?.isEmpty == false)
-            let again = try await h.send("POST", "/v1/journeys/\(id)/capture-opened", bearer: clientToken,
-                                         json: ["attempt": 1])
+            let again = try await h.send(
+                "POST", "/v1/journeys/\(id)/capture-opened", bearer: clientToken,
+                json: ["attempt": 1])
             #expect(again.status == 409)
             #expect(again.headers["content-type"] == "application/problem+json")
             let fresh = try await h.send("POST", "/v1/journeys/\(id)/token", bearer: clientToken)
@@ -69,9 +76,10 @@ import UnicoEmulator
 
     @Test func validationErrorsNameTheField() async throws {
         try await withJourneys { h in
-            let noNumber = try await h.start(JourneyHarness.startBody {
-                $0["subject"] = ["documentType": "DUI_TYPE_BR_CPF"]
-            })
+            let noNumber = try await h.start(
+                JourneyHarness.startBody {
+                    $0["subject"] = ["documentType": "DUI_TYPE_BR_CPF"]
+                })
             #expect(noNumber.status == 422)
             #expect(noNumber.code == "validation_failed")
             #expect(noNumber["field"] as? String == "subject.documentNumber")
@@ -109,8 +117,9 @@ import UnicoEmulator
             let tokenA = try #require(a["clientToken"] as? String)
             let idB = try #require(b["journeyId"] as? String)
             for path in ["capture-opened", "callback", "token"] {
-                let answer = try await h.send("POST", "/v1/journeys/\(idB)/\(path)", bearer: tokenA,
-                                              json: ["outcome": "error", "code": 73302])
+                let answer = try await h.send(
+                    "POST", "/v1/journeys/\(idB)/\(path)", bearer: tokenA,
+                    json: ["outcome": "error", "code": 73302])
                 #expect(answer.status == 403, "\(path)")
                 #expect(answer.code == "wrong_journey", "\(path)")
             }

@@ -23,7 +23,8 @@ import Testing
             let ids = try [first, second].map { try #require($0["journeyId"] as? String) }
             #expect(ids[0] != ids[1])
             for id in ids {
-                #expect(try await h.eventTypes(id) == ["JourneyStarted", "ProcessCreationRequested", "ProcessCreated", "TokenIssued"])
+                #expect(
+                    try await h.eventTypes(id) == ["JourneyStarted", "ProcessCreationRequested", "ProcessCreated", "TokenIssued"])
             }
             let journey = try await h.send("GET", "/v1/journeys/\(ids[1])", bearer: h.reader)
             #expect(journey.status == 200)

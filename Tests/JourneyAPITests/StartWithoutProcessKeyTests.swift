@@ -5,7 +5,9 @@ import Testing
 /// no claim, no lease, and a duplicate replays the stored answer.
 @Suite struct StartWithoutProcessKeyTests {
     static func body(_ reference: String = "order-7") -> [String: Any] {
-        JourneyHarness.startBody { $0["createProcess"] = nil; $0["clientReference"] = reference }
+        JourneyHarness.startBody {
+            $0["createProcess"] = nil; $0["clientReference"] = reference
+        }
     }
 
     @Test func concurrentDuplicatesMakeOneJourneyAndAllGetItsAnswer() async throws {
@@ -19,7 +21,8 @@ import Testing
             #expect(answers.filter { $0.headers["idempotent-replayed"] == "true" }.count == 39)
             #expect(answers.first?["webAppToken"] == nil && answers.first?["clientToken"] is String)
             #expect(try await h.journeyCount() == 1)
-            let rows = try await h.database.owner.query("""
+            let rows = try await h.database.owner.query(
+                """
                 SELECT state, lease_until IS NULL FROM idempotency_keys WHERE key = 'signup-7'
                 """)
             #expect(try rows.first?.decode(0, as: String.self) == "completed")

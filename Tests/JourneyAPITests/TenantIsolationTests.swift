@@ -28,7 +28,8 @@ import Testing
         for (tenant, count) in [("default", 2), ("acme", 1)] {
             tenants.keys[tenant] = try await keys.create(name: "\(tenant) backend", scopes: Self.scopes, tenant: tenant).plaintext
             for _ in 0..<count {
-                let answer = try await h.send("POST", "/v1/journeys", bearer: tenants.keys[tenant], json: JourneyHarness.startBody())
+                let answer = try await h.send(
+                    "POST", "/v1/journeys", bearer: tenants.keys[tenant], json: JourneyHarness.startBody())
                 #expect(answer.status == 201, "\(answer.text)")
                 tenants.journeys[tenant, default: []].append(try #require(answer["journeyId"] as? String))
             }
@@ -80,7 +81,8 @@ import Testing
             day.dateFormat = "yyyy-MM-dd"
             day.timeZone = TimeZone(identifier: "UTC")
             day.locale = Locale(identifier: "en_US_POSIX")
-            let window = "from=\(day.string(from: Date().addingTimeInterval(-86_400)))&to=\(day.string(from: Date().addingTimeInterval(86_400)))"
+            let window =
+                "from=\(day.string(from: Date().addingTimeInterval(-86_400)))&to=\(day.string(from: Date().addingTimeInterval(86_400)))"
             var references: [String: String] = [:]
             for tenant in ["default", "acme"] {
                 let key = t.keys[tenant]
@@ -96,7 +98,9 @@ import Testing
                 let steps = try #require((funnel["result"] as? [String: Any])?["steps"] as? [[String: Any]])
                 #expect(steps.first?["journeys"] as? Int == own.count, "\(tenant)'s funnel counts its own journeys")
                 let volume = try await h.send("GET", "/v1/reports/volume?\(window)", bearer: key)
-                #expect(volume.status == 200 && !volume.text.contains(t.journeys[tenant == "acme" ? "default" : "acme"]?.first ?? "-"))
+                #expect(
+                    volume.status == 200 && !volume.text.contains(t.journeys[tenant == "acme" ? "default" : "acme"]?.first ?? "-")
+                )
 
                 let dashboard = try await h.send("GET", "/dashboard?\(window)", bearer: key)
                 #expect(dashboard.status == 200)
@@ -114,16 +118,18 @@ import Testing
             let acmeReference = try #require(references["acme"])
             let filtered = try await h.send("GET", "/v1/journeys?subject=\(acmeReference)", bearer: t.keys["default"])
             #expect((filtered["items"] as? [Any])?.isEmpty == true)
-            let history = try await h.send("GET", "/v1/reports/subject-history?\(window)&subject=\(acmeReference)",
-                                           bearer: t.keys["default"])
+            let history = try await h.send(
+                "GET", "/v1/reports/subject-history?\(window)&subject=\(acmeReference)",
+                bearer: t.keys["default"])
             #expect(((history["result"] as? [String: Any])?["journeys"] as? [Any])?.isEmpty == true)
             for (method, path) in [("GET", "/v1/subjects/\(acmeReference)/export"), ("DELETE", "/v1/subjects/\(acmeReference)")] {
                 let answer = try await h.send(method, path, bearer: t.keys["default"], headers: h.purpose)
                 #expect(answer.status == 404, "\(method) \(path) with the default tenant's key")
                 #expect(answer.code == "unknown_subject")
             }
-            let export = try await h.send("GET", "/v1/subjects/\(acmeReference)/export", bearer: t.keys["acme"],
-                                          headers: h.purpose)
+            let export = try await h.send(
+                "GET", "/v1/subjects/\(acmeReference)/export", bearer: t.keys["acme"],
+                headers: h.purpose)
             #expect(export.status == 200)
             #expect(export["erased"] as? Bool == false, "the other tenant's attempt erased nothing")
             #expect((export["journeys"] as? [Any])?.count == 1)
@@ -145,8 +151,9 @@ import Testing
             data["tenant"] = nil
             data["journeyID"] = oldID
             let text = String(decoding: try JSONSerialization.data(withJSONObject: data), as: UTF8.self)
-            _ = try await store.append([NewEvent(type: "JourneyStarted", data: JSONB(text: text))],
-                                       to: StreamName("journey-\(oldID)"), expectedVersion: .noStream)
+            _ = try await store.append(
+                [NewEvent(type: "JourneyStarted", data: JSONB(text: text))],
+                to: StreamName("journey-\(oldID)"), expectedVersion: .noStream)
             _ = try await ProjectionRunner(client: h.database.owner, configuration: .init(listen: false)).catchUp()
 
             #expect(try await h.send("GET", "/v1/journeys/\(oldID)", bearer: t.keys["default"]).status == 200)

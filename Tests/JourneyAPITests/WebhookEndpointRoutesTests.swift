@@ -32,10 +32,12 @@ import Testing
             #expect(try await h.send("GET", "/v1/webhook-endpoints").status == 401)
             #expect(try Scope.parse("webhooks:admin") == .webhooksAdmin)
 
-            let created = try await h.send("POST", "/v1/webhook-endpoints", bearer: k.admin, json: [
-                "url": "https://hooks.example.com/journeys", "eventTypes": ["journey.completed"],
-                "apiKeyId": k.worker.id.uuidString,
-            ])
+            let created = try await h.send(
+                "POST", "/v1/webhook-endpoints", bearer: k.admin,
+                json: [
+                    "url": "https://hooks.example.com/journeys", "eventTypes": ["journey.completed"],
+                    "apiKeyId": k.worker.id.uuidString,
+                ])
             #expect(created.status == 201, "\(created.text)")
             #expect((created["secret"] as? String)?.hasPrefix("whsec_") == true)
             #expect(created["apiKeyId"] as? String == k.worker.id.uuidString.lowercased())
@@ -45,7 +47,8 @@ import Testing
             let id = try #require(created["id"] as? String)
             let secret = try #require(created["secret"] as? String)
 
-            let own = try await h.send("POST", "/v1/webhook-endpoints", bearer: k.admin, json: ["url": "https://hooks.example.com/all"])
+            let own = try await h.send(
+                "POST", "/v1/webhook-endpoints", bearer: k.admin, json: ["url": "https://hooks.example.com/all"])
             #expect(own.status == 201 && own["eventTypes"] == nil, "absent eventTypes: every type")
 
             let list = try await h.send("GET", "/v1/webhook-endpoints", bearer: k.admin)
@@ -61,11 +64,17 @@ import Testing
             let foreign = try await h.send("GET", "/v1/webhook-endpoints/\(id)", bearer: k.acmeAdmin)
             #expect(foreign.status == 404 && foreign.code == "endpoint_not_found")
             #expect(try await h.send("POST", "/v1/webhook-endpoints/\(id)/disable", bearer: k.acmeAdmin).status == 404)
-            let stolen = try await h.send("POST", "/v1/webhook-endpoints", bearer: k.acmeAdmin, json: [
-                "url": "https://hooks.example.com/x", "apiKeyId": k.worker.id.uuidString])
+            let stolen = try await h.send(
+                "POST", "/v1/webhook-endpoints", bearer: k.acmeAdmin,
+                json: [
+                    "url": "https://hooks.example.com/x", "apiKeyId": k.worker.id.uuidString,
+                ])
             #expect(stolen.status == 422 && stolen.code == "key_not_found" && stolen.field == "apiKeyId")
-            let acmeOwn = try await h.send("POST", "/v1/webhook-endpoints", bearer: k.acmeAdmin, json: [
-                "url": "https://hooks.acme.example/x", "apiKeyId": k.acmeKey.id.uuidString])
+            let acmeOwn = try await h.send(
+                "POST", "/v1/webhook-endpoints", bearer: k.acmeAdmin,
+                json: [
+                    "url": "https://hooks.acme.example/x", "apiKeyId": k.acmeKey.id.uuidString,
+                ])
             #expect(acmeOwn.status == 201)
             #expect((try await h.send("GET", "/v1/webhook-endpoints", bearer: k.admin)["items"] as? [Any])?.count == 2)
         }
@@ -87,11 +96,13 @@ import Testing
             #expect(answer.status == 400 && answer.field == "apiKeyId")
             answer = try await create(["url": "http://hooks.example.com/x"])
             #expect(answer.status == 422 && answer.code == "validation_failed" && answer.field == "url")
-            for refused in ["https://10.1.2.3/x", "https://169.254.169.254/x", "https://192.0.2.10/x", "https://[2001:db8::1]/x"] {
+            for refused in ["https://10.1.2.3/x", "https://169.254.169.254/x", "https://192.0.2.10/x", "https://[2001:db8::1]/x"]
+            {
                 answer = try await create(["url": refused])
                 #expect(answer.status == 422 && answer.code == "destination_refused" && answer.field == "url", "\(refused)")
             }
-            answer = try await h.send("POST", "/v1/webhook-endpoints", bearer: k.admin, headers: ["Content-Type": "application/json"])
+            answer = try await h.send(
+                "POST", "/v1/webhook-endpoints", bearer: k.admin, headers: ["Content-Type": "application/json"])
             #expect(answer.status == 400 && answer.code == "invalid_json")
             answer = try await h.send("GET", "/v1/webhook-endpoints/not-a-uuid", bearer: k.admin)
             #expect(answer.status == 400 && answer.field == "id")
@@ -109,13 +120,17 @@ import Testing
     @Test func disableEnableDeliveriesByCursorAndResend() async throws {
         try await withJourneys { h in
             let k = try await keys(h)
-            let created = try await h.send("POST", "/v1/webhook-endpoints", bearer: k.admin, json: [
-                "url": "https://hooks.example.com/x", "apiKeyId": k.worker.id.uuidString])
+            let created = try await h.send(
+                "POST", "/v1/webhook-endpoints", bearer: k.admin,
+                json: [
+                    "url": "https://hooks.example.com/x", "apiKeyId": k.worker.id.uuidString,
+                ])
             let id = try #require(created["id"] as? String)
             let endpointID = try #require(UUID(uuidString: id))
 
-            let disabled = try await h.send("POST", "/v1/webhook-endpoints/\(id)/disable", bearer: k.admin,
-                                            json: ["reason": "receiver migrating"])
+            let disabled = try await h.send(
+                "POST", "/v1/webhook-endpoints/\(id)/disable", bearer: k.admin,
+                json: ["reason": "receiver migrating"])
             #expect(disabled.status == 200 && disabled["status"] as? String == "disabled")
             #expect(disabled["disabledReason"] as? String == "receiver migrating")
             let enabled = try await h.send("POST", "/v1/webhook-endpoints/\(id)/enable", bearer: k.admin)
@@ -125,12 +140,14 @@ import Testing
             let start = Date()
             for index in 0..<3 {
                 let at = start.addingTimeInterval(Double(index))
-                _ = try await h.database.owner.query("""
+                _ = try await h.database.owner.query(
+                    """
                     INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event_type, payload, created_at, next_attempt_at)
                     VALUES (\(UUID()), \(endpointID), \("msg_\(index)"), 'journey.completed', '{"journeyId": "j"}', \(at), \(at))
                     """)
             }
-            _ = try await h.database.owner.query("""
+            _ = try await h.database.owner.query(
+                """
                 UPDATE webhook_deliveries SET next_attempt_at = NULL, delivered_at = now(), last_status = 200, attempt_count = 1
                 WHERE message_id = 'msg_0'
                 """)
@@ -140,7 +157,8 @@ import Testing
             #expect(firstItems.map { $0["messageId"] as? String } == ["msg_2", "msg_1"])
             #expect(firstItems.allSatisfy { $0["status"] as? String == "pending" && $0["payload"] == nil })
             let cursor = try #require(first["nextCursor"] as? String)
-            let second = try await h.send("GET", "/v1/webhook-endpoints/\(id)/deliveries?limit=2&cursor=\(cursor)", bearer: k.admin)
+            let second = try await h.send(
+                "GET", "/v1/webhook-endpoints/\(id)/deliveries?limit=2&cursor=\(cursor)", bearer: k.admin)
             let secondItems = try #require(second["items"] as? [[String: Any]])
             #expect(secondItems.map { $0["messageId"] as? String } == ["msg_0"] && second["nextCursor"] == nil)
             #expect(secondItems.first?["status"] as? String == "delivered")
@@ -154,7 +172,8 @@ import Testing
             #expect(resent.status == 201, "\(resent.text)")
             #expect(resent["messageId"] as? String == "msg_0" && resent["status"] as? String == "pending")
             #expect(resent["resendOf"] as? String == deliveredID)
-            #expect(try await h.send("POST", "/v1/webhook-deliveries/\(UUID())/resend", bearer: k.admin).code == "delivery_not_found")
+            #expect(
+                try await h.send("POST", "/v1/webhook-deliveries/\(UUID())/resend", bearer: k.admin).code == "delivery_not_found")
 
             // A revoked key's endpoint cannot be enabled again.
             _ = try await APIKeyStore(client: h.database.app).revoke(k.worker.id.uuidString)
@@ -163,8 +182,11 @@ import Testing
             #expect(refused.status == 409 && refused.code == "key_revoked")
             let shown = try await h.send("GET", "/v1/webhook-endpoints/\(id)", bearer: k.admin)
             #expect(shown["apiKeyRevoked"] as? Bool == true)
-            let onRevoked = try await h.send("POST", "/v1/webhook-endpoints", bearer: k.admin, json: [
-                "url": "https://hooks.example.com/y", "apiKeyId": k.worker.id.uuidString])
+            let onRevoked = try await h.send(
+                "POST", "/v1/webhook-endpoints", bearer: k.admin,
+                json: [
+                    "url": "https://hooks.example.com/y", "apiKeyId": k.worker.id.uuidString,
+                ])
             #expect(onRevoked.status == 409 && onRevoked.code == "key_revoked")
         }
     }

@@ -9,16 +9,19 @@ import UnicoEmulator
 /// credentials, and the webhook accepts only those, unexpired.
 @Suite struct WebhookOAuthTests {
     static let issuer = WebhookTokenIssuer(clientID: "unico", clientSecret: "s3cret", lifetime: 300)
-    static let payload: [String: any Sendable] = ["processId": "p-unknown", "state": "PROCESS_STATE_FINISHED",
-                                                  "flow": "humantoken", "result": "ok"]
+    static let payload: [String: any Sendable] = [
+        "processId": "p-unknown", "state": "PROCESS_STATE_FINISHED",
+        "flow": "humantoken", "result": "ok",
+    ]
 
     @Test func aValidTokenIsAcceptedAndAnExpiredOrForeignOneIs401() async throws {
         var options = TestStack.Options()
         options.webhookAuthentication = WebhookAuthenticator(.oauth2(Self.issuer))
         try await TestStack.with(options) { stack in
             let basic = "Basic " + Data("unico:s3cret".utf8).base64EncodedString()
-            let issued = try await stack.client.send("POST", "/v1/unico/oauth/token", headers: ["Authorization": basic],
-                                                     form: "grant_type=client_credentials")
+            let issued = try await stack.client.send(
+                "POST", "/v1/unico/oauth/token", headers: ["Authorization": basic],
+                form: "grant_type=client_credentials")
             #expect(issued.status == 200)
             #expect(issued.headers["cache-control"] == "no-store")
             let token = try #require(issued["access_token"] as? String)
@@ -27,8 +30,9 @@ import UnicoEmulator
             let accepted = try await stack.send("POST", "/v1/webhooks/unico", bearer: token, json: Self.payload)
             #expect(accepted.status == 202)
             // Form fields work as client authentication too.
-            let viaForm = try await stack.client.send("POST", "/v1/unico/oauth/token",
-                                                      form: "grant_type=client_credentials&client_id=unico&client_secret=s3cret")
+            let viaForm = try await stack.client.send(
+                "POST", "/v1/unico/oauth/token",
+                form: "grant_type=client_credentials&client_id=unico&client_secret=s3cret")
             #expect(viaForm.status == 200)
 
             // A token signed under another secret, or after its lifetime, is refused.
@@ -49,14 +53,16 @@ import UnicoEmulator
         options.webhookAuthentication = WebhookAuthenticator(.oauth2(Self.issuer))
         try await TestStack.with(options) { stack in
             let wrong = "Basic " + Data("unico:guess".utf8).base64EncodedString()
-            let refused = try await stack.client.send("POST", "/v1/unico/oauth/token", headers: ["Authorization": wrong],
-                                                      form: "grant_type=client_credentials")
+            let refused = try await stack.client.send(
+                "POST", "/v1/unico/oauth/token", headers: ["Authorization": wrong],
+                form: "grant_type=client_credentials")
             #expect(refused.status == 401)
             #expect(refused.code == "invalid_client")
             #expect(refused["error"] as? String == "invalid_client")
             #expect(refused.headers["content-type"] == "application/problem+json")
-            let grant = try await stack.client.send("POST", "/v1/unico/oauth/token", headers: ["Authorization": wrong],
-                                                    form: "grant_type=password")
+            let grant = try await stack.client.send(
+                "POST", "/v1/unico/oauth/token", headers: ["Authorization": wrong],
+                form: "grant_type=password")
             #expect(grant.status == 400)
             #expect(grant.code == "unsupported_grant_type")
             #expect(!stack.metricsText.contains("s3cret"))
@@ -95,10 +101,13 @@ import UnicoEmulator
         #expect(throws: (any Error).self) { try WebhookAuthenticator(parsing: "oauth2:unico:se:cret") }
         #expect(WebhookAuthenticator.configured(["UNICO_WEBHOOK_AUTH": "bearer:short-token"]) == nil)
         let lifetime = try WebhookAuthenticator.fromEnvironment([
-            "UNICO_WEBHOOK_AUTH": "oauth2:a:\(secret)", "UNICO_WEBHOOK_TOKEN_LIFETIME": "60"])
+            "UNICO_WEBHOOK_AUTH": "oauth2:a:\(secret)", "UNICO_WEBHOOK_TOKEN_LIFETIME": "60",
+        ])
         #expect(lifetime?.tokenIssuer?.lifetime == 60)
         #expect(throws: (any Error).self) {
-            try WebhookAuthenticator.fromEnvironment(["UNICO_WEBHOOK_AUTH": "oauth2:a:\(secret)", "UNICO_WEBHOOK_TOKEN_LIFETIME": "x"])
+            try WebhookAuthenticator.fromEnvironment([
+                "UNICO_WEBHOOK_AUTH": "oauth2:a:\(secret)", "UNICO_WEBHOOK_TOKEN_LIFETIME": "x",
+            ])
         }
     }
 }

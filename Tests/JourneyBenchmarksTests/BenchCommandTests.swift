@@ -31,8 +31,9 @@ import Testing
 
     @Test func freshnessBenchmarkMeasuresEveryPacedAppend() async throws {
         try await TestDatabase.with(poolSize: 4) { db in
-            let result = await journeysBench(["freshness", "--writers", "2", "--seconds", "1", "--probe-seconds", "0.5", "--json"],
-                                        database: db)
+            let result = await journeysBench(
+                ["freshness", "--writers", "2", "--seconds", "1", "--probe-seconds", "0.5", "--json"],
+                database: db)
             #expect(result.code == 0, "\(result.error)")
             let figures = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
             let samples = try #require(figures["samples"] as? Int)

@@ -26,10 +26,13 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let sibling = SiblingExecutable(name: BenchCommand.executableName, folder: folder)
         #expect(!sibling.isPresent)
-        #expect(FileManager.default.createFile(atPath: sibling.path, contents: Data("#!/bin/sh\n".utf8),
-                                               attributes: [.posixPermissions: 0o755]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: sibling.path, contents: Data("#!/bin/sh\n".utf8),
+                attributes: [.posixPermissions: 0o755]))
         #expect(sibling.isPresent)
-        #expect(BenchCommand.route(["bench", "e2e", "--seconds", "1", "--json"], sibling: sibling)
+        #expect(
+            BenchCommand.route(["bench", "e2e", "--seconds", "1", "--json"], sibling: sibling)
                 == .exec(sibling, arguments: ["e2e", "--seconds", "1", "--json"]))
         #expect(BenchCommand.route(["bench", "--help"], sibling: sibling) == .exec(sibling, arguments: ["--help"]))
         #expect(BenchCommand.route(["bench"], sibling: sibling) == .exec(sibling, arguments: []))

@@ -15,7 +15,8 @@ import Testing
             seen.withLock { $0.append(key + " " + String(decoding: request.body, as: UTF8.self)) }
             return key.hasPrefix("bad") ? .text("no", status: 422) : .text("made", status: .created)
         }
-        let server = HTTPServer(configuration: HTTPServer.Configuration(port: 0), router: router, accessLog: AccessLogEntry.discard)
+        let server = HTTPServer(
+            configuration: HTTPServer.Configuration(port: 0), router: router, accessLog: AccessLogEntry.discard)
         try server.start()
         let port = try #require(server.port.flatMap { UInt16(exactly: $0) })
         // Blocking socket reads run off the cooperative pool: on 2 cores they would take a thread
@@ -24,10 +25,14 @@ import Testing
             var connection = LoopbackConnection(port: port)
             defer { connection.close() }
             var statuses = try (0..<3).map { index in
-                try connection.exchange(.init(method: "POST", path: "/v1/journeys",
-                                              headers: [("Idempotency-Key", "k\(index)")], body: Array("{\"n\":\(index)}".utf8)))
+                try connection.exchange(
+                    .init(
+                        method: "POST", path: "/v1/journeys",
+                        headers: [("Idempotency-Key", "k\(index)")], body: Array("{\"n\":\(index)}".utf8)))
             }
-            statuses.append(try connection.exchange(.init(method: "POST", path: "/v1/journeys", headers: [("Idempotency-Key", "bad")], body: [])))
+            statuses.append(
+                try connection.exchange(
+                    .init(method: "POST", path: "/v1/journeys", headers: [("Idempotency-Key", "bad")], body: [])))
             return statuses
         }
         #expect(statuses == [201, 201, 201, 422])

@@ -19,8 +19,10 @@ import Testing
             let versions = try await db.owner.query("SELECT stream_version FROM events ORDER BY position LIMIT 60")
                 .map { try $0.decode(0, as: Int64.self) }
             #expect(versions == Array(repeating: 1, count: 30) + Array(repeating: 2, count: 30))
-            let firstJourneys = try await db.owner.query("SELECT count(DISTINCT stream_name) FROM (SELECT stream_name FROM events ORDER BY position LIMIT 30) e")
-                .first!.decode(0, as: Int.self)
+            let firstJourneys = try await db.owner.query(
+                "SELECT count(DISTINCT stream_name) FROM (SELECT stream_name FROM events ORDER BY position LIMIT 30) e"
+            )
+            .first!.decode(0, as: Int.self)
             #expect(firstJourneys == 30)
         }
     }

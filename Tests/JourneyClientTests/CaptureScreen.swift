@@ -79,8 +79,10 @@ final class CaptureScreen: AcessoBioManagerDelegate, AcessoBioSelfieDelegate {
             do {
                 end(try await call(journey))
             } catch {
-                end(.reportFailed(error as? JourneyClientError
-                    ?? JourneyClientError(kind: .transport, status: 0, code: "unexpected", detail: "\(error)")))
+                end(
+                    .reportFailed(
+                        error as? JourneyClientError
+                            ?? JourneyClientError(kind: .transport, status: 0, code: "unexpected", detail: "\(error)")))
             }
         }
     }

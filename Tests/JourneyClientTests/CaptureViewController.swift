@@ -4,7 +4,7 @@ import JourneyClient
 import AcessoBio
 import UIKit
 #else
-import SDKLiteSimulator // the test suite compiles this screen against the SDK Lite simulator
+import SDKLiteSimulator  // the test suite compiles this screen against the SDK Lite simulator
 typealias UIViewController = ViewController
 #endif
 
@@ -44,9 +44,10 @@ final class CaptureViewController: UIViewController, AcessoBioManagerDelegate, A
                 // Right before opening: the service creates the Unico process (one per capture)
                 // and answers its webAppToken, valid 5 minutes, and its environment.
                 let grant = try await journey.refreshToken()
-                guard let camera = AcessoBioManager(viewController: self, delegate: self)
-                    .setEnvironment(grant.environment == .prod ? .PROD : .UAT) // same as the process
-                    .build() // imported into Swift as an optional
+                guard
+                    let camera = AcessoBioManager(viewController: self, delegate: self)
+                        .setEnvironment(grant.environment == .prod ? .PROD : .UAT)  // same as the process
+                        .build()  // imported into Swift as an optional
                 else { return }
                 try await journey.reportCaptureOpened()
                 show(.capturing(attempt: grant.attempt))
@@ -123,11 +124,11 @@ final class CaptureViewController: UIViewController, AcessoBioManagerDelegate, A
     private func showStatus(_ status: JourneyStatus, code: Int?) {
         switch status.status {
         case "completed", "awaitingResult":
-            show(.finished(status)) // approved or rejected: read status.outcome, never onSuccess alone
+            show(.finished(status))  // approved or rejected: read status.outcome, never onSuccess alone
         case "abandoned":
             show(.cannotContinue(reason: status.lastErrorCode?.action ?? "the journey ended"))
         default:
-            show(.tryAgain(code: code)) // retryScheduled/retryAvailable: the next capture gets a new process
+            show(.tryAgain(code: code))  // retryScheduled/retryAvailable: the next capture gets a new process
         }
     }
 
@@ -140,7 +141,7 @@ final class CaptureViewController: UIViewController, AcessoBioManagerDelegate, A
         } else if error.isRetryable {
             show(.retryLater(seconds: error.retryAfter))
         } else {
-            show(.cannotContinue(reason: error.code)) // e.g. attempts_exhausted, invalid_transition
+            show(.cannotContinue(reason: error.code))  // e.g. attempts_exhausted, invalid_transition
         }
     }
 }

@@ -24,9 +24,12 @@ struct ClientHarness: Sendable {
         request.setValue(UUID().uuidString, forHTTPHeaderField: "Idempotency-Key")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let body: [String: Any] = [
-            "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza",
-                        "friendlyName": "Maria"],
-            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now", "clientReference": reference,
+            "subject": [
+                "documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza",
+                "friendlyName": "Maria",
+            ],
+            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
+            "clientReference": reference,
         ]
         request.httpBody = try JSONSerialization.data(withJSONObject: body)
         let (data, response) = try await URLSession.shared.data(for: request)
@@ -57,8 +60,10 @@ func withClientHarness(_ body: (ClientHarness) async throws -> Void) async throw
     options.clientRateLimit = 100
     try await TestStack.with(options) { stack in
         let port = try #require(stack.port)
-        try await body(ClientHarness(baseURL: URL(string: "http://127.0.0.1:\(port)")!, emulatorURL: stack.emulatorURL,
-                                     unicoClock: stack.clock, apiKey: stack.writer))
+        try await body(
+            ClientHarness(
+                baseURL: URL(string: "http://127.0.0.1:\(port)")!, emulatorURL: stack.emulatorURL,
+                unicoClock: stack.clock, apiKey: stack.writer))
     }
 }
 

@@ -113,8 +113,10 @@ import UnicoEmulator
         try await withClientHarness { h in
             let a = try await h.backendStartsJourney(reference: "a")
             let b = try await h.backendStartsJourney(reference: "b")
-            let crossed = JourneyClient(session: JourneySession(baseURL: h.baseURL, journeyID: b.journeyId,
-                                                                clientToken: a.clientToken))
+            let crossed = JourneyClient(
+                session: JourneySession(
+                    baseURL: h.baseURL, journeyID: b.journeyId,
+                    clientToken: a.clientToken))
             let calls: [(String, @Sendable () async throws -> Void)] = [
                 ("token", { _ = try await crossed.refreshToken() }),
                 ("capture-opened", { try await crossed.reportCaptureOpened() }),
@@ -134,8 +136,10 @@ import UnicoEmulator
             #expect((journeyB["attempts"] as? [[String: Any]])?.first?["captureOpenedAt"] == nil)
             #expect(try await h.app(a).reportCaptureOpened().attempt == 1)
 
-            let forged = JourneyClient(session: JourneySession(baseURL: h.baseURL, journeyID: a.journeyId,
-                                                               clientToken: "not-a-token"))
+            let forged = JourneyClient(
+                session: JourneySession(
+                    baseURL: h.baseURL, journeyID: a.journeyId,
+                    clientToken: "not-a-token"))
             let unauthorized = try #require(await clientError { try await forged.refreshToken() })
             #expect(unauthorized.status == 401)
             #expect(unauthorized.needsNewClientToken)
@@ -164,9 +168,11 @@ import UnicoEmulator
     }
 
     @Test func anUnreachableServiceIsATransportError() async throws {
-        let client = JourneyClient(session: JourneySession(baseURL: URL(string: "http://127.0.0.1:1")!,
-                                                           journeyID: UUID().uuidString.lowercased(), clientToken: "t"),
-                                   timeout: 5)
+        let client = JourneyClient(
+            session: JourneySession(
+                baseURL: URL(string: "http://127.0.0.1:1")!,
+                journeyID: UUID().uuidString.lowercased(), clientToken: "t"),
+            timeout: 5)
         let error = try #require(await clientError { try await client.refreshToken() })
         #expect(error.kind == .transport)
         #expect(error.status == 0)
@@ -178,7 +184,9 @@ import UnicoEmulator
 /// Decoding of answers that the service does not produce on demand (Retry-After, non-problem bodies).
 @Suite struct JourneyClientDecodingTests {
     @Test func problemWithRetryAfter() throws {
-        let body = Data(#"{"code":"unico_rate_limited","detail":"retry after 3 s","status":429,"title":"Too Many Requests","type":"about:blank"}"#.utf8)
+        let body = Data(
+            #"{"code":"unico_rate_limited","detail":"retry after 3 s","status":429,"title":"Too Many Requests","type":"about:blank"}"#
+                .utf8)
         let error = JourneyClientError.fromResponse(status: 429, body: body, retryAfterHeader: "3")
         #expect(error.kind == .problem)
         #expect(error.code == "unico_rate_limited")
@@ -189,7 +197,7 @@ import UnicoEmulator
     }
 
     @Test func retryAfterAsAnHTTPDate() {
-        let now = Date(timeIntervalSince1970: 1_767_225_600) // Thu, 01 Jan 2026 00:00:00 GMT
+        let now = Date(timeIntervalSince1970: 1_767_225_600)  // Thu, 01 Jan 2026 00:00:00 GMT
         #expect(JourneyClientError.parseRetryAfter("Thu, 01 Jan 2026 00:00:10 GMT", now: now) == 10)
         #expect(JourneyClientError.parseRetryAfter("Wed, 31 Dec 2025 23:59:00 GMT", now: now) == 0)
         #expect(JourneyClientError.parseRetryAfter("soon", now: now) == nil)
@@ -199,14 +207,16 @@ import UnicoEmulator
         let validation = JourneyClientError.fromResponse(
             status: 422, body: Data(#"{"code":"validation_failed","field":"outcome","status":422}"#.utf8), retryAfterHeader: nil)
         #expect(validation.extra["field"] == "outcome")
-        let gateway = JourneyClientError.fromResponse(status: 502, body: Data("<html>bad gateway</html>".utf8),
-                                                      retryAfterHeader: nil)
+        let gateway = JourneyClientError.fromResponse(
+            status: 502, body: Data("<html>bad gateway</html>".utf8),
+            retryAfterHeader: nil)
         #expect(gateway.code == "http_502")
         #expect(gateway.isRetryable)
     }
 
     @Test func journeyStartDecodesTheServiceBody() throws {
-        let body = Data("""
+        let body = Data(
+            """
             {"attempt":1,"clientToken":"ct","clientTokenExpiresAt":"2026-11-29T18:00:00Z","environment":"PROD",\
             "journeyId":"j","webAppToken":"w","webAppTokenExpiresAt":"2026-11-29T17:35:00.123Z"}
             """.utf8)

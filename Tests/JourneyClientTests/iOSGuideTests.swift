@@ -11,7 +11,8 @@ import Testing
     @Test func anApprovedCaptureFinishesWithTheStatusTheServiceAnswered() async throws {
         try await withClientHarness { h in
             let start = try await h.backendStartsJourney()
-            let screen = try await shownAfterCapture(h.app(start), on: SimulatedDevice(emulatorURL: h.emulatorURL, user: .approve))
+            let screen = try await shownAfterCapture(
+                h.app(start), on: SimulatedDevice(emulatorURL: h.emulatorURL, user: .approve))
             guard case .finished(let status) = screen else {
                 Issue.record("expected finished, got \(screen)")
                 return
@@ -24,7 +25,8 @@ import Testing
     @Test func aRejectionAlsoCallsOnSuccessAndTheStatusSaysRejected() async throws {
         try await withClientHarness { h in
             let start = try await h.backendStartsJourney()
-            let screen = try await shownAfterCapture(h.app(start), on: SimulatedDevice(emulatorURL: h.emulatorURL, user: .beRejected))
+            let screen = try await shownAfterCapture(
+                h.app(start), on: SimulatedDevice(emulatorURL: h.emulatorURL, user: .beRejected))
             guard case .finished(let status) = screen else {
                 Issue.record("expected finished, got \(screen)")
                 return
@@ -68,8 +70,10 @@ import Testing
     @Test func aForeignClientTokenAsksForANewJourney() async throws {
         try await withClientHarness { h in
             let start = try await h.backendStartsJourney()
-            let forged = JourneyClient(session: JourneySession(baseURL: h.baseURL, journeyID: start.journeyId,
-                                                               clientToken: "not-a-token"))
+            let forged = JourneyClient(
+                session: JourneySession(
+                    baseURL: h.baseURL, journeyID: start.journeyId,
+                    clientToken: "not-a-token"))
             #expect(try await shownAfterCapture(forged, on: SimulatedDevice(emulatorURL: h.emulatorURL)) == .needsNewJourney)
         }
     }
@@ -86,8 +90,9 @@ import Testing
         let marker = "<!-- CaptureViewController.swift -->\n```swift\n"
         let start = try #require(guide.range(of: marker), "the guide has no block after \(marker)")
         let end = try #require(guide.range(of: "\n```\n", range: start.upperBound..<guide.endIndex))
-        #expect(String(guide[start.upperBound..<end.lowerBound]) + "\n" == sample,
-                "copy Tests/JourneyClientTests/CaptureViewController.swift into the iOS guide's block")
+        #expect(
+            String(guide[start.upperBound..<end.lowerBound]) + "\n" == sample,
+            "copy Tests/JourneyClientTests/CaptureViewController.swift into the iOS guide's block")
     }
 
     @Test func theGuideStatesTheClientTokenLifetimeOfTheCode() throws {

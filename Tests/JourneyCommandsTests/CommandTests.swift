@@ -9,7 +9,8 @@ import Testing
 
 /// Runs `journeys` in-process against a test database; returns exit code, output and errors.
 func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [String: String] = [:]) async
-    -> (code: Int32, output: String, error: String) {
+    -> (code: Int32, output: String, error: String)
+{
     var variables = extra
     if let database {
         variables["DATABASE_URL"] = database.appURL
@@ -25,8 +26,10 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
     }
 
     @Test func everyCommandHasHelp() async {
-        for path in [["--help"], ["db", "start", "--help"], ["events", "append", "--help"], ["events", "tail", "-h"],
-                     ["audit", "verify", "--help"], ["bench", "--help"], ["migrate", "--help"], ["help", "events"]] {
+        for path in [
+            ["--help"], ["db", "start", "--help"], ["events", "append", "--help"], ["events", "tail", "-h"],
+            ["audit", "verify", "--help"], ["bench", "--help"], ["migrate", "--help"], ["help", "events"],
+        ] {
             let result = await journeys(path)
             #expect(result.code == 0, "\(path)")
             #expect(result.output.contains("Usage:"), "\(path)")
@@ -59,16 +62,25 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
     @Test func appendReadAndTailRoundTrip() async throws {
         try await TestDatabase.with { db in
             let id = UUID.v7().uuidString.lowercased()
-            let appended = await journeys(["events", "append", "--stream", "journey-a", "--type", "JourneyStarted",
-                                           "--data", #"{"env":"UAT"}"#, "--expected-version", "no-stream", "--id", id], database: db)
+            let appended = await journeys(
+                [
+                    "events", "append", "--stream", "journey-a", "--type", "JourneyStarted",
+                    "--data", #"{"env":"UAT"}"#, "--expected-version", "no-stream", "--id", id,
+                ], database: db)
             #expect(appended.code == 0, "\(appended.error)")
             #expect(appended.output.contains(#""streamVersion":1"#))
-            let retried = await journeys(["events", "append", "--stream", "journey-a", "--type", "JourneyStarted",
-                                          "--data", #"{"env":"UAT"}"#, "--expected-version", "no-stream", "--id", id], database: db)
+            let retried = await journeys(
+                [
+                    "events", "append", "--stream", "journey-a", "--type", "JourneyStarted",
+                    "--data", #"{"env":"UAT"}"#, "--expected-version", "no-stream", "--id", id,
+                ], database: db)
             #expect(retried.code == 0)
             #expect(retried.output == appended.output)
-            let conflict = await journeys(["events", "append", "--stream", "journey-a", "--type", "TokenIssued", "--data", "{}",
-                                           "--expected-version", "no-stream"], database: db)
+            let conflict = await journeys(
+                [
+                    "events", "append", "--stream", "journey-a", "--type", "TokenIssued", "--data", "{}",
+                    "--expected-version", "no-stream",
+                ], database: db)
             #expect(conflict.code == 1)
             #expect(conflict.error.contains("wrong_expected_version"))
 
@@ -97,7 +109,10 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
         try await TestDatabase.with { db throws in
             let cases: [([String], Int32, String)] = [
                 (["events", "append", "--stream", "s", "--type", "T", "--data", "{not json"], 64, "--data is not valid JSON"),
-                (["events", "append", "--stream", "s", "--type", "T", "--data", "{}", "--expected-version", "soon"], 64, "--expected-version"),
+                (
+                    ["events", "append", "--stream", "s", "--type", "T", "--data", "{}", "--expected-version", "soon"], 64,
+                    "--expected-version"
+                ),
                 (["events", "append", "--stream", "s", "--type", "T", "--data", "{}", "--id", "nope"], 64, "--id"),
                 (["events", "append", "--stream", "s", "--data", "{}"], 64, "--type"),
                 (["events", "append", "--stream", "", "--type", "T", "--data", "{}"], 64, "--stream"),
@@ -115,7 +130,8 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
     }
 
     @Test func unreachableOrMalformedDatabasesFailClearly() async {
-        let unreachable = await journeys(["events", "tail"], extra: ["DATABASE_URL": "postgresql://journeys_app@127.0.0.1:1/x?connect_timeout=2"])
+        let unreachable = await journeys(
+            ["events", "tail"], extra: ["DATABASE_URL": "postgresql://journeys_app@127.0.0.1:1/x?connect_timeout=2"])
         #expect(unreachable.code == 1)
         #expect(unreachable.error.contains("could not connect"))
         let malformed = await journeys(["events", "tail"], extra: ["DATABASE_URL": "postgresql://u@h/db?bogus=1"])
@@ -143,15 +159,17 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
             // Not a journey stream: those take only the journey event types (migration 0041).
             let stream = StreamName("audit-\(UUID().uuidString.lowercased())")
             for n in 1...3 {
-                try await store.append([NewEvent(type: "Step", data: JSONB(text: #"{"n": \#(n)}"#))], to: stream,
-                                       expectedVersion: .exact(Int64(n - 1)))
+                try await store.append(
+                    [NewEvent(type: "Step", data: JSONB(text: #"{"n": \#(n)}"#))], to: stream,
+                    expectedVersion: .exact(Int64(n - 1)))
             }
             let intact = await journeys(["audit", "verify"], database: db)
             #expect(intact.code == 0)
             #expect(intact.output.contains("streams=1 events=3"))
             try await db.superuser.withConnection { connection in
                 try connection.execute(unsafeSQL: "SET session_replication_role = replica")
-                try connection.query("UPDATE events SET data = '{\"n\": 7}' WHERE stream_name = \(stream.rawValue) AND stream_version = 2")
+                try connection.query(
+                    "UPDATE events SET data = '{\"n\": 7}' WHERE stream_name = \(stream.rawValue) AND stream_version = 2")
             }
             let broken = await journeys(["audit", "verify"], database: db)
             #expect(broken.code == 3)
@@ -178,7 +196,9 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
         try await TestDatabase.with { db in
             let capture = OutputCapture()
             let environment = AppEnvironment(
-                variables: ["DATABASE_URL": db.appURL, "DATABASE_ADMIN_URL": db.ownerURL, "DATABASE_PROJECTOR_URL": db.projectorURL], writeLine: { capture.append($0) })
+                variables: [
+                    "DATABASE_URL": db.appURL, "DATABASE_ADMIN_URL": db.ownerURL, "DATABASE_PROJECTOR_URL": db.projectorURL,
+                ], writeLine: { capture.append($0) })
             let following = Task {
                 await AppEnvironment.$current.withValue(environment) {
                     await CommandLineTool.execute(root: JourneysCommand.self, arguments: ["events", "tail", "--follow"])
@@ -186,8 +206,9 @@ func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [Stri
             }
             try await db.waitForListeners(on: EventStore.notificationChannel)
             let store = EventStore(client: db.app)
-            try await store.append([NewEvent(type: "Late", data: JSONB(text: #"{"late": true}"#))], to: StreamName("probe-late"),
-                                   expectedVersion: .noStream)
+            try await store.append(
+                [NewEvent(type: "Late", data: JSONB(text: #"{"late": true}"#))], to: StreamName("probe-late"),
+                expectedVersion: .noStream)
             try await waitUntil("the tail prints the late event") { capture.text.contains("probe-late") }
             #expect(capture.text.contains(#""type":"Late""#))
             following.cancel()

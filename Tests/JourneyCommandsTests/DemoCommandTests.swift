@@ -28,31 +28,39 @@ import Testing
             // Late approval: the capture opened in time and finished after the 5 minutes (within the grace).
             #expect(try table.row("late approval") == ["late approval", "completed", "1", "1", "approved", "-"])
             // ...and after the grace, once the app had started attempt 2 on its own process: still approved.
-            #expect(try table.row("late approval, after retry")
-                == ["late approval, after retry", "completed", "2", "2", "approved", "-"])
+            #expect(
+                try table.row("late approval, after retry")
+                    == ["late approval, after retry", "completed", "2", "2", "approved", "-"])
             // Closed the camera (a reported drop-off), came back: attempt 2 on a new process, approved.
-            #expect(try table.row("closed camera, came back") == ["closed camera, came back", "completed", "2", "2", "approved", "-"])
+            #expect(
+                try table.row("closed camera, came back") == ["closed camera, came back", "completed", "2", "2", "approved", "-"])
             #expect(try table.row("expired, came back") == ["expired, came back", "completed", "2", "2", "approved", "-"])
             // A user who closed the camera and never came back costs one process.
             #expect(try table.row("closed camera") == ["closed camera", "abandoned", "1", "1", "userAbsent", "-"])
 
             // Signed up (no Unico call), captured a day later: one process, made at the capture.
-            #expect(try table.row("signed up, captured a day later")
-                == ["signed up, captured a day later", "completed", "1", "1", "approved", "-"])
+            #expect(
+                try table.row("signed up, captured a day later")
+                    == ["signed up, captured a day later", "completed", "1", "1", "approved", "-"])
             // Camera permission denied (full SDK code, not on the SDK Lite page): attempt 1 failed, the
             // journey stayed open; permission granted, attempt 2 on a new process, approved.
-            #expect(try table.row("camera permission denied, then granted")
-                == ["camera permission denied, then granted", "completed", "2", "2", "approved", "73705"])
+            #expect(
+                try table.row("camera permission denied, then granted")
+                    == ["camera permission denied, then granted", "completed", "2", "2", "approved", "73705"])
             // Came back after 20 minutes with a renewed client token: the same journey, attempt 2, approved.
-            #expect(try table.row("came back after 20 minutes")
-                == ["came back after 20 minutes", "completed", "2", "2", "approved", "-"])
+            #expect(
+                try table.row("came back after 20 minutes")
+                    == ["came back after 20 minutes", "completed", "2", "2", "approved", "-"])
             // A link journey whose person opened the link an hour later and captured through it: one process.
-            #expect(try table.row("link journey, opened after an hour")
-                == ["link journey, opened after an hour", "completed", "1", "1", "approved", "-"])
+            #expect(
+                try table.row("link journey, opened after an hour")
+                    == ["link journey, opened after an hour", "completed", "1", "1", "approved", "-"])
             // Abandoned with an opened capture the app never reported; Unico's webhook completed it late.
-            #expect(try table.row("approved after abandonment")
-                == ["approved after abandonment", "completed", "1", "1", "approved after abandonment", "-"])
-            let abandonedFirst = try await db.owner.query("""
+            #expect(
+                try table.row("approved after abandonment")
+                    == ["approved after abandonment", "completed", "1", "1", "approved after abandonment", "-"])
+            let abandonedFirst = try await db.owner.query(
+                """
                 SELECT count(*) FROM events WHERE event_type = 'JourneyAbandoned'
                 AND stream_name IN (SELECT stream_name FROM events WHERE event_type = 'JourneyCompleted')
                 """)

@@ -22,7 +22,10 @@ import Testing
             let cases: [(String, String)] = [
                 (db.ownerURL, "journeys_owner, which may write or alter the event log"),
                 (db.appURL, "journeys_app, which may not write the read models"),
-                ("postgresql://journeys_projector:wrong@127.0.0.1:\(db.status.port)/\(db.name)", "cannot connect as the projector"),
+                (
+                    "postgresql://journeys_projector:wrong@127.0.0.1:\(db.status.port)/\(db.name)",
+                    "cannot connect as the projector"
+                ),
                 ("postgresql://journeys_projector@127.0.0.1:1/x?connect_timeout=1", "cannot connect as the projector"),
                 ("postgresql://[bad", "not a usable PostgreSQL URL"),
             ]
@@ -41,19 +44,24 @@ import Testing
         try await TestDatabase.with { db in
             let result = await JourneysCommand.run(["db", "roles"], variables: db.variables)
             #expect(result.code == 0, "\(result.error)")
-            for line in ["journeys_owner (login)", "journeys_app (login)", "journeys_projector (login)", "journeys_analyst (login)",
-                         "  table journey_state: SELECT, INSERT, UPDATE", "  table events: SELECT",
-                         "  view analyst_journeys: SELECT", "  calls append_events(", "  create in schema public: no"] {
+            for line in [
+                "journeys_owner (login)", "journeys_app (login)", "journeys_projector (login)", "journeys_analyst (login)",
+                "  table journey_state: SELECT, INSERT, UPDATE", "  table events: SELECT",
+                "  view analyst_journeys: SELECT", "  calls append_events(", "  create in schema public: no",
+            ] {
                 #expect(result.output.contains(line), "\(line)")
             }
-            let projector = result.output.components(separatedBy: "journeys_projector (")[1].components(separatedBy: "journeys_analyst (")[0]
+            let projector = result.output.components(separatedBy: "journeys_projector (")[1].components(
+                separatedBy: "journeys_analyst (")[0]
             #expect(!projector.contains("SECURITY DEFINER"))
             #expect(!projector.contains("owns"))
         }
     }
 
     @Test func loopbackAddresses() {
-        for host in ["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"] { #expect(DevelopmentKeys.isLoopback(host), "\(host)") }
+        for host in ["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"] {
+            #expect(DevelopmentKeys.isLoopback(host), "\(host)")
+        }
         for host in ["0.0.0.0", "10.0.0.1", "::", "example.com", "127.0.0.1.nip.io", ""] {
             #expect(!DevelopmentKeys.isLoopback(host), "\(host)")
         }

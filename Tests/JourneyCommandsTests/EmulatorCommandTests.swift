@@ -16,8 +16,12 @@ import Testing
         let environment = AppEnvironment(variables: [:], writeLine: { capture.append($0) })
         let running = Task {
             await AppEnvironment.$current.withValue(environment) {
-                await CommandLineTool.execute(root: JourneysCommand.self, arguments: ["emulator", "--port", "0", "--key-dir", keys,
-                                                                                "--processes-file", processesFile])
+                await CommandLineTool.execute(
+                    root: JourneysCommand.self,
+                    arguments: [
+                        "emulator", "--port", "0", "--key-dir", keys,
+                        "--processes-file", processesFile,
+                    ])
             }
         }
         defer { running.cancel() }
@@ -38,8 +42,9 @@ import Testing
         let configuration = try HumanTokenAPIConfiguration.fromEnvironment(variables, environment: .uat)
         #expect(configuration.lookup == .search)
         let client = try HumanTokenAPIClient(configuration: configuration)
-        let created = try await client.createProcess(CreateProcessRequest(
-            flow: "idlive", purpose: .creditProcess, person: ProcessPerson(duiValue: "12345678909")))
+        let created = try await client.createProcess(
+            CreateProcessRequest(
+                flow: "idlive", purpose: .creditProcess, person: ProcessPerson(duiValue: "12345678909")))
         #expect(!created.webAppToken.isEmpty)
         #expect(created.webAppToken != created.token)
         let snapshot = try await client.getProcess(created.id)

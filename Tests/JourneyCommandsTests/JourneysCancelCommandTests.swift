@@ -8,10 +8,12 @@ import Testing
         var options = TestStack.Options(time: .system)
         options.emulatorRateLimit = 1000
         try await TestStack.with(options) { stack in
-            let started = try await stack.send("POST", "/v1/journeys", bearer: stack.writer, json: [
-                "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva"],
-                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
-            ])
+            let started = try await stack.send(
+                "POST", "/v1/journeys", bearer: stack.writer,
+                json: [
+                    "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva"],
+                    "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess",
+                ])
             #expect(started.status == 201, "\(started.text)")
             let id = try #require(started["journeyId"] as? String)
 
@@ -27,14 +29,16 @@ import Testing
                 #expect(result.error.contains(message), "\(arguments): \(result.error)")
             }
 
-            let cancelled = await journeys(["journeys", "cancel", id, "--reason", "operator: duplicate order"],
-                                           database: stack.database)
+            let cancelled = await journeys(
+                ["journeys", "cancel", id, "--reason", "operator: duplicate order"],
+                database: stack.database)
             #expect(cancelled.code == 0, "\(cancelled.error)")
             #expect(cancelled.output.contains("journey \(id) cancelled at"), "\(cancelled.output)")
             let view = try await stack.send("GET", "/v1/journeys/\(id)", bearer: stack.reader)
             #expect(view["status"] as? String == "abandoned")
             #expect((view["abandonReason"] as? [String: Any])?["kind"] as? String == "cancelled")
-            let actors = try await stack.database.owner.query("""
+            let actors = try await stack.database.owner.query(
+                """
                 SELECT actor FROM events WHERE stream_name = \("journey-" + id) AND event_type = 'JourneyCancelled'
                 """)
             #expect(try actors.map { try $0.decode(0, as: String.self) } == ["cli"])

@@ -17,8 +17,11 @@ import Testing
             let clock = TestClock()
             let store = APIKeyStore(client: db.app, now: { clock.now() })
 
-            let created = await journeys(["keys", "create", "--name", "partner backend",
-                                          "--scope", "journeys:write", "--scope", "journeys:read"], database: db)
+            let created = await journeys(
+                [
+                    "keys", "create", "--name", "partner backend",
+                    "--scope", "journeys:write", "--scope", "journeys:read",
+                ], database: db)
             #expect(created.code == 0, "\(created.error)")
             let key = try field("key", in: created.output)
             let id = try field("id", in: created.output)
@@ -62,8 +65,10 @@ import Testing
     @Test func badInputExitsNonZeroWithAClearMessage() async throws {
         try await TestDatabase.with { db in
             let cases: [([String], Int32, String)] = [
-                (["keys", "create", "--name", "x", "--scope", "journeys:delete"], 64,
-                 "unknown scope 'journeys:delete' for --scope; allowed: journeys:write, journeys:read, reports:read, subjects:admin, human-token:read, webhooks:admin, admin"),
+                (
+                    ["keys", "create", "--name", "x", "--scope", "journeys:delete"], 64,
+                    "unknown scope 'journeys:delete' for --scope; allowed: journeys:write, journeys:read, reports:read, subjects:admin, human-token:read, webhooks:admin, admin"
+                ),
                 (["keys", "create", "--name", "x"], 64, "give at least one --scope"),
                 (["keys", "create", "--scope", "admin"], 64, "missing required option '--name"),
                 (["keys", "create", "--name", " ", "--scope", "admin"], 64, "--name must not be empty"),
@@ -80,7 +85,9 @@ import Testing
             }
             let empty = await journeys(["keys", "list"], database: db)
             #expect(empty.code == 0 && empty.output.contains("no API keys"))
-            for path in [["keys", "--help"], ["keys", "create", "--help"], ["keys", "list", "-h"], ["keys", "revoke", "--help"]] {
+            for path in [
+                ["keys", "--help"], ["keys", "create", "--help"], ["keys", "list", "-h"], ["keys", "revoke", "--help"],
+            ] {
                 let help = await journeys(path)
                 #expect(help.code == 0 && help.output.contains("Usage:"), "\(path)")
             }

@@ -21,8 +21,9 @@ import Testing
             ])
             #expect(result.code == 0, "\(result.error)")
             #expect(result.output.contains("acknowledged (2xx), 0 without a final answer"))
-            let report = try #require(try JSONSerialization.jsonObject(
-                with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))) as? [String: Any])
+            let report = try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))) as? [String: Any])
             let keys = try #require(report["keys"] as? [[String: Any]])
             #expect(keys.count >= 2)
             for key in keys {

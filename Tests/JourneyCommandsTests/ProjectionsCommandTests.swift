@@ -7,15 +7,18 @@ import Testing
     @Test func runStatusAndRebuildFromTheCommandLine() async throws {
         try await TestDatabase.with(poolSize: 12) { db in
             #expect(await journeys(["demo", "--approvals", "1"], database: db).code == 0)
-            let journeysInLog = try await db.app.query("SELECT count(DISTINCT stream_name) FROM events WHERE stream_name LIKE 'journey-%'")
-                .first!.decode(0, as: Int.self)
+            let journeysInLog = try await db.app.query(
+                "SELECT count(DISTINCT stream_name) FROM events WHERE stream_name LIKE 'journey-%'"
+            )
+            .first!.decode(0, as: Int.self)
             #expect(journeysInLog > 10)
 
             // Other tests' transactions can hold the horizon back for a moment: retry until caught up.
             try await waitUntil("every journey projected") {
                 let run = await journeys(["projections", "run", "--once"], database: db)
                 #expect(run.code == 0, "\(run.error)")
-                return try await db.app.query("SELECT count(*) FROM journey_state").first!.decode(0, as: Int.self) >= journeysInLog
+                return try await db.app.query("SELECT count(*) FROM journey_state").first!.decode(0, as: Int.self)
+                    >= journeysInLog
             }
             #expect(try await db.app.query("SELECT count(*) FROM journey_state").first!.decode(0, as: Int.self) == journeysInLog)
             let status = await journeys(["projections", "status"], database: db)

@@ -12,8 +12,10 @@ import Testing
             #expect(noUnico.code == 64)
             #expect(noUnico.error.contains("UNICO_UAT_SERVICE_ACCOUNT"))
 
-            let unico = ["UNICO_UAT_SERVICE_ACCOUNT": "journeys", "UNICO_UAT_TENANT": "t",
-                         "UNICO_UAT_PRIVATE_KEY_FILE": "/nonexistent/key.pem"]
+            let unico = [
+                "UNICO_UAT_SERVICE_ACCOUNT": "journeys", "UNICO_UAT_TENANT": "t",
+                "UNICO_UAT_PRIVATE_KEY_FILE": "/nonexistent/key.pem",
+            ]
             let badKey = await journeys(["serve", "--port", "0"], database: db, extra: unico)
             #expect(badKey.code != 0)
             #expect(badKey.error.contains("UNICO_UAT_PRIVATE_KEY_FILE"))
@@ -32,7 +34,8 @@ import Testing
             defer { database.close() }
             let missing = try #require(throws: AppError.self) { try Wiring.sessionTokens([:], database: database) }
             #expect(missing.code == .invalidInput && missing.message.hasPrefix("JOURNEYS_SESSION_KEY is not set"))
-            let sessions = try Wiring.sessionTokens(["JOURNEYS_SESSION_KEY": String(repeating: "A", count: 43)], database: database)
+            let sessions = try Wiring.sessionTokens(
+                ["JOURNEYS_SESSION_KEY": String(repeating: "A", count: 43)], database: database)
             #expect(!sessions.isDevelopmentKey)
         }
     }

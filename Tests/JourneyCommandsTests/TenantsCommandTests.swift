@@ -18,8 +18,9 @@ import Testing
             let listed = await journeys(["tenants", "list"], database: db)
             #expect(listed.output.contains("acme") && listed.output.contains("NAME"))
 
-            let key = await journeys(["keys", "create", "--name", "acme backend", "--scope", "journeys:read", "--tenant", "acme"],
-                                     database: db)
+            let key = await journeys(
+                ["keys", "create", "--name", "acme backend", "--scope", "journeys:read", "--tenant", "acme"],
+                database: db)
             #expect(key.code == 0, "\(key.error)")
             #expect(key.output.contains("tenant:  acme"))
             let plaintext = try #require(key.output.split(separator: "\n").first { $0.hasPrefix("key:") })
@@ -41,7 +42,10 @@ import Testing
             _ = await journeys(["tenants", "create", "acme"], database: db)
             let cases: [([String], Int32, String)] = [
                 (["keys", "create", "--name", "x", "--scope", "admin", "--tenant", "globex"], 1, "no tenant is named 'globex'"),
-                (["keys", "create", "--name", "x", "--scope", "admin", "--tenant", "Bad Name"], 64, "--tenant: invalid tenant name 'Bad Name'"),
+                (
+                    ["keys", "create", "--name", "x", "--scope", "admin", "--tenant", "Bad Name"], 64,
+                    "--tenant: invalid tenant name 'Bad Name'"
+                ),
                 (["tenants", "create", "acme"], 1, "tenant 'acme' already exists"),
                 (["tenants", "create", "9lives"], 64, "invalid tenant name '9lives'"),
                 (["tenants", "create", String(repeating: "a", count: 41)], 64, "1 to 40"),

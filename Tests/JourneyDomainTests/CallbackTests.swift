@@ -76,8 +76,9 @@ struct CallbackTests {
     /// Every code off the SDK Lite page: the full SDK's (camera denied among 73705–73713) and one listed nowhere.
     static let offPageCodes = SDKErrorCatalog.fullSDK.map(\.code) + [99_999]
 
-    @Test("a code off the SDK Lite page fails the attempt; the person's next token request gets attempt 2",
-          arguments: offPageCodes)
+    @Test(
+        "a code off the SDK Lite page fails the attempt; the person's next token request gets attempt 2",
+        arguments: offPageCodes)
     func offPageCodeKeepsTheJourneyOpen(code: SDKErrorCode) throws {
         var scenario = try Scenario.captureOpened()
         let failed = try scenario.run(.recordCallback(attempt: 1, outcome: .error(code: code)), at: 30)
@@ -116,8 +117,9 @@ struct CallbackTests {
         #expect(scenario.state.abandonReason?.kind == .attemptsExhausted)
     }
 
-    @Test("a policy that lists an off-page code as non-retryable abandons on it",
-          arguments: [SDKErrorCode.userCancelled, .environmentNotSet, 99_999])
+    @Test(
+        "a policy that lists an off-page code as non-retryable abandons on it",
+        arguments: [SDKErrorCode.userCancelled, .environmentNotSet, 99_999])
     func offPageCodeListedByThePolicy(code: SDKErrorCode) throws {
         var scenario = try Scenario.captureOpened(policy: RetryPolicy(nonRetryableCodes: [code]))
         let events = try scenario.run(.recordCallback(attempt: 1, outcome: .error(code: code)), at: 30)

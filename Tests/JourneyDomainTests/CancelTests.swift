@@ -6,8 +6,10 @@ import Testing
 struct CancelTests {
     static let cancellation = JourneyCancellation(reason: "order 42 withdrawn", actor: "api-key:abcd2345")
 
-    static let activeStages: [String] = ["started", "creatingProcess", "tokenIssued", "captureOpened", "awaitingResult",
-                                         "retryScheduled"]
+    static let activeStages: [String] = [
+        "started", "creatingProcess", "tokenIssued", "captureOpened", "awaitingResult",
+        "retryScheduled",
+    ]
 
     static func scenario(_ stage: String) throws -> Scenario {
         switch stage {
@@ -78,20 +80,22 @@ struct CancelTests {
         #expect(Journey.fold(decoded) == scenario.state)
     }
 
-    @Test("the reason: required, bounded, no control characters, nothing shaped like personal data", arguments: [
-        (nil, FieldIssue.Code.required),
-        ("   ", .required),
-        (String(repeating: "a", count: JourneyCancellation.maximumReasonLength + 1), .tooLong),
-        ("bad\u{7}bell", .invalidFormat),
-        ("line\nbreak", .invalidFormat),
-        ("CPF 123.456.789-09 asked", .invalidValue),
-        ("12345678909", .invalidValue),
-        ("CNPJ 11.222.333/0001-81", .invalidValue),
-        ("call (11) 98765-4321", .invalidValue),
-        ("+55 11 98765 4321", .invalidValue),
-        ("mail maria.silva@example.com.br please", .invalidValue),
-        ("<maria@example.com>", .invalidValue),
-    ] as [(String?, FieldIssue.Code)])
+    @Test(
+        "the reason: required, bounded, no control characters, nothing shaped like personal data",
+        arguments: [
+            (nil, FieldIssue.Code.required),
+            ("   ", .required),
+            (String(repeating: "a", count: JourneyCancellation.maximumReasonLength + 1), .tooLong),
+            ("bad\u{7}bell", .invalidFormat),
+            ("line\nbreak", .invalidFormat),
+            ("CPF 123.456.789-09 asked", .invalidValue),
+            ("12345678909", .invalidValue),
+            ("CNPJ 11.222.333/0001-81", .invalidValue),
+            ("call (11) 98765-4321", .invalidValue),
+            ("+55 11 98765 4321", .invalidValue),
+            ("mail maria.silva@example.com.br please", .invalidValue),
+            ("<maria@example.com>", .invalidValue),
+        ] as [(String?, FieldIssue.Code)])
     func refusedReasons(text: String?, code: FieldIssue.Code) {
         guard case .failure(let issue) = JourneyCancellation.checkedReason(text) else {
             Issue.record("accepted \(String(describing: text))")
@@ -102,14 +106,22 @@ struct CancelTests {
         if let text, text.count > 3 { #expect(!issue.message.contains(text), "the message never repeats the value") }
     }
 
-    @Test("ordinary reasons pass, trimmed", arguments: [
-        ("  order 42 withdrawn by the customer ", "order 42 withdrawn by the customer"),
-        ("duplicate of journey 0193a5e2-7c1d-7b3e-9f00-5b1f2a3c4d5e", "duplicate of journey 0193a5e2-7c1d-7b3e-9f00-5b1f2a3c4d5e"),
-        ("ticket 1234567890, 10 digits", "ticket 1234567890, 10 digits"),
-        ("fraud team @ night shift", "fraud team @ night shift"),
-        ("ação cancelada pelo cliente", "ação cancelada pelo cliente"),
-        (String(repeating: "é", count: JourneyCancellation.maximumReasonLength), String(repeating: "é", count: JourneyCancellation.maximumReasonLength)),
-    ])
+    @Test(
+        "ordinary reasons pass, trimmed",
+        arguments: [
+            ("  order 42 withdrawn by the customer ", "order 42 withdrawn by the customer"),
+            (
+                "duplicate of journey 0193a5e2-7c1d-7b3e-9f00-5b1f2a3c4d5e",
+                "duplicate of journey 0193a5e2-7c1d-7b3e-9f00-5b1f2a3c4d5e"
+            ),
+            ("ticket 1234567890, 10 digits", "ticket 1234567890, 10 digits"),
+            ("fraud team @ night shift", "fraud team @ night shift"),
+            ("ação cancelada pelo cliente", "ação cancelada pelo cliente"),
+            (
+                String(repeating: "é", count: JourneyCancellation.maximumReasonLength),
+                String(repeating: "é", count: JourneyCancellation.maximumReasonLength)
+            ),
+        ])
     func acceptedReasons(text: String, expected: String) throws {
         #expect(try JourneyCancellation.checkedReason(text).get() == expected)
     }

@@ -9,9 +9,12 @@ extension Scenario {
         var subject = Fixture.subject
         subject.notificationChannels = []
         var scenario = Scenario()
-        try scenario.run(.start(StartJourney(journeyID: Fixture.journeyID, environment: .uat, flow: Flow("humantoken"),
-                                             purpose: .creditProcess, subject: subject, clientReference: "order-42",
-                                             retryPolicy: policy)), at: 0)
+        try scenario.run(
+            .start(
+                StartJourney(
+                    journeyID: Fixture.journeyID, environment: .uat, flow: Flow("humantoken"),
+                    purpose: .creditProcess, subject: subject, clientReference: "order-42",
+                    retryPolicy: policy)), at: 0)
         try scenario.run(Fixture.created(1, Fixture.process1), at: 1)
         try scenario.run(.issueToken, at: 2)
         return scenario
@@ -104,7 +107,8 @@ struct FreshProcessTests {
         #expect(abandoned.status == .abandoned)
         #expect(abandoned.message.contains("abandoned"))
 
-        let budget = try #require(try Scenario.sdkCaptureOpened(policy: RetryPolicy(maximumAttempts: 1)).refusal(.issueToken, at: 10))
+        let budget = try #require(
+            try Scenario.sdkCaptureOpened(policy: RetryPolicy(maximumAttempts: 1)).refusal(.issueToken, at: 10))
         #expect(budget.code == .attemptsExhausted)
         #expect(budget.code.suggestedHTTPStatus == 409)
         #expect(budget.message.contains("captureOpened"))
@@ -160,7 +164,8 @@ struct NoApprovalLostTests {
         #expect(scenario.refusal(.expireToken(attempt: 1), at: 400)?.code == .tokenNotExpired)
         try scenario.run(.recordCallback(attempt: 1, outcome: .success(processID: Fixture.process1)), at: 420)
         #expect(scenario.state.status == .awaitingResult)
-        try scenario.run(.recordResult(attempt: 1, snapshot: Fixture.result(.finished, .ok, token: Fixture.sealed("ht"))), at: 421)
+        try scenario.run(
+            .recordResult(attempt: 1, snapshot: Fixture.result(.finished, .ok, token: Fixture.sealed("ht"))), at: 421)
         #expect(scenario.state.status == .completed)
         #expect(scenario.state.outcome == .approved)
         #expect(scenario.state.attempts.count == 1)
@@ -175,13 +180,15 @@ struct NoApprovalLostTests {
         try scenario.run(Fixture.created(2, Fixture.process2), at: 921)
         try scenario.run(.issueToken, at: 921)
         // Attempt 1's capture ends now: Unico's webhook for process 1.
-        let webhook = try scenario.run(.recordWebhook(WebhookNotice(processID: Fixture.process1, state: "PROCESS_STATE_FINISHED")), at: 930)
+        let webhook = try scenario.run(
+            .recordWebhook(WebhookNotice(processID: Fixture.process1, state: "PROCESS_STATE_FINISHED")), at: 930)
         guard case .webhookReceived(let received) = try #require(webhook.first) else { return }
         #expect(received.superseded)
         #expect(scenario.state.status == .tokenIssued, "attempt 2 goes on")
         #expect(scenario.state.nextDue == DueWork(kind: .fetchResult, attempt: 1, at: Fixture.t0.addingTimeInterval(930)))
 
-        let events = try scenario.run(.recordResult(attempt: 1, snapshot: Fixture.result(.finished, .ok, token: Fixture.sealed("ht"))), at: 931)
+        let events = try scenario.run(
+            .recordResult(attempt: 1, snapshot: Fixture.result(.finished, .ok, token: Fixture.sealed("ht"))), at: 931)
         #expect(events.map(\.eventType) == ["ResultFetched", "JourneyCompleted"])
         guard case .journeyCompleted(let completed) = events[1] else { return }
         #expect(completed.attempt == 1)
@@ -200,7 +207,8 @@ struct NoApprovalLostTests {
         #expect(events.map(\.eventType) == ["ResultFetched"])
         #expect(scenario.state.status == .processCreated)
         #expect(scenario.state.nextDue?.kind == .expireToken)
-        #expect(scenario.refusal(.recordResult(attempt: 1, snapshot: Fixture.result(.finished, .ok)), at: 14)?.code == .staleAttempt)
+        #expect(
+            scenario.refusal(.recordResult(attempt: 1, snapshot: Fixture.result(.finished, .ok)), at: 14)?.code == .staleAttempt)
     }
 }
 

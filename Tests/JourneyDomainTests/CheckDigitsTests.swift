@@ -34,8 +34,9 @@ struct CheckDigitsTests {
         ("DUI_TYPE_BR_CNPJ", "11222333000180"), ("DUI_TYPE_BR_CNPJ", "12345678909"),
     ])
     func theStartInputNamesTheField(_ type: String, _ number: String) {
-        let input = StartJourneyInput(environment: "UAT", flow: "humantoken", purpose: "creditprocess",
-                                      subject: SubjectInput(documentType: type, documentNumber: number), clientReference: nil)
+        let input = StartJourneyInput(
+            environment: "UAT", flow: "humantoken", purpose: "creditprocess",
+            subject: SubjectInput(documentType: type, documentNumber: number), clientReference: nil)
         #expect(throws: ValidationError.self) { try input.validated() }
         do {
             _ = try input.validated()
@@ -45,9 +46,10 @@ struct CheckDigitsTests {
     }
 
     @Test func otherDocumentTypesKeepTheirRules() throws {
-        let input = StartJourneyInput(environment: "UAT", flow: "humantoken", purpose: "creditprocess",
-                                      subject: SubjectInput(documentType: "DUI_TYPE_BR_RG", documentNumber: "12345678900"),
-                                      clientReference: nil)
+        let input = StartJourneyInput(
+            environment: "UAT", flow: "humantoken", purpose: "creditprocess",
+            subject: SubjectInput(documentType: "DUI_TYPE_BR_RG", documentNumber: "12345678900"),
+            clientReference: nil)
         #expect(try input.validated().subject.documentNumber == "12345678900")
     }
 }

@@ -6,12 +6,15 @@ import Testing
 @Suite("Deadline and attempt budget")
 struct DeadlineTests {
     /// An SDK journey started at t0 with a deadline `seconds` later (and an optional budget).
-    static func started(deadline seconds: TimeInterval, maximumAttempts: Int? = nil,
-                        subject: SealedSubject = Fixture.subject) throws -> Scenario {
-        let valid = ValidatedStartJourney(environment: .uat, flow: Flow("humantoken"), purpose: .creditProcess,
-                                          subject: ValidatedSubject(documentType: .brCPF, documentNumber: "52998224725"),
-                                          maximumAttempts: maximumAttempts,
-                                          deadline: Fixture.t0.addingTimeInterval(seconds))
+    static func started(
+        deadline seconds: TimeInterval, maximumAttempts: Int? = nil,
+        subject: SealedSubject = Fixture.subject
+    ) throws -> Scenario {
+        let valid = ValidatedStartJourney(
+            environment: .uat, flow: Flow("humantoken"), purpose: .creditProcess,
+            subject: ValidatedSubject(documentType: .brCPF, documentNumber: "52998224725"),
+            maximumAttempts: maximumAttempts,
+            deadline: Fixture.t0.addingTimeInterval(seconds))
         var start = valid.command(journeyID: Fixture.journeyID, subject: subject, processAtStart: false)
         start.subject = subject
         var scenario = Scenario()
@@ -72,7 +75,8 @@ struct DeadlineTests {
         #expect(scenario.state.learnsLateResults)
         try scenario.run(.recordWebhook(WebhookNotice(processID: Fixture.process1, state: "PROCESS_STATE_FINISHED")), at: 210)
         #expect(scenario.state.nextDue?.kind == .fetchResult)
-        try scenario.run(.recordResult(attempt: 1, snapshot: Fixture.result(.finished, .ok, token: Fixture.sealed("ht"))), at: 211)
+        try scenario.run(
+            .recordResult(attempt: 1, snapshot: Fixture.result(.finished, .ok, token: Fixture.sealed("ht"))), at: 211)
         #expect(scenario.state.status == .completed && scenario.state.abandonReason?.kind == .deadlineReached)
     }
 
@@ -84,7 +88,8 @@ struct DeadlineTests {
         try scenario.run(.recordCallback(attempt: 1, outcome: .success(processID: Fixture.process1)), at: 100)
         #expect(scenario.state.nextDue?.kind == .fetchResult)
         #expect(scenario.refusal(.abandonAtDeadline, at: 200)?.code == .invalidTransition)
-        try scenario.run(.recordResult(attempt: 1, snapshot: Fixture.result(.finished, .ok, token: Fixture.sealed("ht"))), at: 250)
+        try scenario.run(
+            .recordResult(attempt: 1, snapshot: Fixture.result(.finished, .ok, token: Fixture.sealed("ht"))), at: 250)
         #expect(scenario.state.status == .completed && scenario.state.abandonedAt == nil)
     }
 
@@ -111,7 +116,10 @@ struct DeadlineTests {
             #expect(issue.field == "maximumAttempts" && issue.message.contains("1 to 5"))
         }
         #expect(JourneyLimits.deadline("2026-11-12T09:00:00-03:00", now: now) == .success(now.addingTimeInterval(4 * 3600)))
-        for bad in ["2026-11-12T08:00:00Z", "2026-11-12T07:00:00Z", "2026-12-13T08:00:00Z", "2026-11-13", "2026-11-13T08:00:00", "tomorrow"] {
+        for bad in [
+            "2026-11-12T08:00:00Z", "2026-11-12T07:00:00Z", "2026-12-13T08:00:00Z", "2026-11-13", "2026-11-13T08:00:00",
+            "tomorrow",
+        ] {
             guard case .failure(let issue) = JourneyLimits.deadline(bad, now: now) else {
                 Issue.record("\(bad) accepted")
                 continue

@@ -13,8 +13,10 @@ struct DeferredProcessTests {
     }
 
     static func start(processAtStart: Bool, subject: SealedSubject = sdkSubject) -> JourneyCommand {
-        .start(StartJourney(journeyID: Fixture.journeyID, environment: .uat, flow: Flow("humantoken"),
-                            purpose: .creditProcess, subject: subject, processAtStart: processAtStart))
+        .start(
+            StartJourney(
+                journeyID: Fixture.journeyID, environment: .uat, flow: Flow("humantoken"),
+                purpose: .creditProcess, subject: subject, processAtStart: processAtStart))
     }
 
     @Test func theStartRecordsOnlyTheJourneyAndTheFirstTokenRequestMakesAttemptOne() throws {
@@ -47,10 +49,12 @@ struct DeferredProcessTests {
 
     @Test func processAtStartAndLinkJourneysRecordAttemptOneWithTheStart() throws {
         var now = Scenario()
-        #expect(try now.run(Self.start(processAtStart: true), at: 0).map(\.eventType)
-            == ["JourneyStarted", "ProcessCreationRequested"])
+        #expect(
+            try now.run(Self.start(processAtStart: true), at: 0).map(\.eventType)
+                == ["JourneyStarted", "ProcessCreationRequested"])
         var link = Scenario()
-        #expect(try link.run(Self.start(processAtStart: false, subject: Fixture.linkSubject), at: 0).map(\.eventType)
-            == ["JourneyStarted", "ProcessCreationRequested"])
+        #expect(
+            try link.run(Self.start(processAtStart: false, subject: Fixture.linkSubject), at: 0).map(\.eventType)
+                == ["JourneyStarted", "ProcessCreationRequested"])
     }
 }

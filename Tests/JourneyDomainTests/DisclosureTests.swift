@@ -4,8 +4,9 @@ import Testing
 
 @Suite("Personal data disclosure")
 struct DisclosureTests {
-    static let disclosure = PersonalDataDisclosure(actor: "api-key:abcd2345", keyID: "k-1", fields: ["humanToken"],
-                                                   purpose: "support ticket 7", channel: "GET /v1/journeys/{id}/human-token")
+    static let disclosure = PersonalDataDisclosure(
+        actor: "api-key:abcd2345", keyID: "k-1", fields: ["humanToken"],
+        purpose: "support ticket 7", channel: "GET /v1/journeys/{id}/human-token")
 
     @Test("every opening of a started journey is one event; it changes only the version")
     func recordedEachTime() throws {
@@ -29,10 +30,12 @@ struct DisclosureTests {
         #expect(Scenario().refusal(.recordDisclosure(Self.disclosure), at: 1)?.code == .invalidTransition)
     }
 
-    @Test("the purpose is trimmed and bounded", arguments: [
-        ("  support ticket 7 ", "support ticket 7"), ("", nil), ("   ", nil), ("a\u{7}b", nil),
-        (String(repeating: "p", count: 200), String(repeating: "p", count: 200)), (String(repeating: "p", count: 201), nil),
-    ] as [(String, String?)])
+    @Test(
+        "the purpose is trimmed and bounded",
+        arguments: [
+            ("  support ticket 7 ", "support ticket 7"), ("", nil), ("   ", nil), ("a\u{7}b", nil),
+            (String(repeating: "p", count: 200), String(repeating: "p", count: 200)), (String(repeating: "p", count: 201), nil),
+        ] as [(String, String?)])
     func purpose(text: String, expected: String?) {
         #expect(PersonalDataDisclosure.checkedPurpose(text) == expected)
     }

@@ -21,7 +21,8 @@ struct EventCodingTests {
                 retryPolicy: RetryPolicy(maximumAttempts: 3)
             )
         ),
-        .processCreationRequested(ProcessCreationRequested(attempt: 1, occurredAt: at, unicoClientReference: "jrn_01-a1", trigger: .initial)),
+        .processCreationRequested(
+            ProcessCreationRequested(attempt: 1, occurredAt: at, unicoClientReference: "jrn_01-a1", trigger: .initial)),
         .processCreated(
             ProcessCreated(
                 attempt: 1,
@@ -54,7 +55,8 @@ struct EventCodingTests {
                 superseded: true
             )
         ),
-        .resultPending(ResultPending(attempt: 2, occurredAt: at, processState: .created, pendingFetches: 3, nextFetchAt: at + 20)),
+        .resultPending(
+            ResultPending(attempt: 2, occurredAt: at, processState: .created, pendingFetches: 3, nextFetchAt: at + 20)),
         .resultFetched(
             ResultFetched(
                 attempt: 2,
@@ -69,22 +71,31 @@ struct EventCodingTests {
         .tokenExpired(TokenExpired(attempt: 1, occurredAt: at, expiresAt: at - 0.5, detectedBy: .sdkCallback)),
         .attemptFailed(AttemptFailed(attempt: 1, occurredAt: at, reason: .sdkError(.authenticationFailed), retryAt: at + 9.5)),
         .journeyCompleted(
-            JourneyCompleted(attempt: 2, occurredAt: at, outcome: .approved, processID: Fixture.process2, humanToken: Fixture.sealed("ht"))
+            JourneyCompleted(
+                attempt: 2, occurredAt: at, outcome: .approved, processID: Fixture.process2, humanToken: Fixture.sealed("ht"))
         ),
         .journeyAbandoned(
-            JourneyAbandoned(attempt: 1, occurredAt: at, reason: AbandonReason(kind: .nonRetryableFailure, sdkCode: 73303, detail: "refused"))
+            JourneyAbandoned(
+                attempt: 1, occurredAt: at, reason: AbandonReason(kind: .nonRetryableFailure, sdkCode: 73303, detail: "refused"))
         ),
         .retryAllowed(RetryAllowed(attempt: 1, occurredAt: at, abandonAt: at + 1800)),
         .captureClosedByUser(CaptureClosedByUser(attempt: 2, occurredAt: at)),
         .captureSessionTimedOut(CaptureSessionTimedOut(attempt: 1, occurredAt: at, superseded: true)),
         .linkIssued(LinkIssued(attempt: 2, occurredAt: at, expiresAt: at + 290)),
-        .subjectErased(SubjectErased(attempt: 2, occurredAt: at, requestedBy: "api-key:abcd2345", reason: "LGPD request",
-                                     erasedAt: at - 0.25)),
-        .personalDataDisclosed(PersonalDataDisclosed(attempt: 2, occurredAt: at, disclosure: PersonalDataDisclosure(
-            actor: "api-key:abcd2345", keyID: "0193a5e2-7c1d-7b3e-9f00-5b1f2a3c4d5e", tenant: "acme",
-            fields: ["humanToken"], purpose: "support ticket 7", channel: "GET /v1/journeys/{id}/human-token"))),
-        .journeyCancelled(JourneyCancelled(attempt: 2, occurredAt: at, reason: "order 42 withdrawn \"now\"",
-                                           actor: "api-key:abcd2345")),
+        .subjectErased(
+            SubjectErased(
+                attempt: 2, occurredAt: at, requestedBy: "api-key:abcd2345", reason: "LGPD request",
+                erasedAt: at - 0.25)),
+        .personalDataDisclosed(
+            PersonalDataDisclosed(
+                attempt: 2, occurredAt: at,
+                disclosure: PersonalDataDisclosure(
+                    actor: "api-key:abcd2345", keyID: "0193a5e2-7c1d-7b3e-9f00-5b1f2a3c4d5e", tenant: "acme",
+                    fields: ["humanToken"], purpose: "support ticket 7", channel: "GET /v1/journeys/{id}/human-token"))),
+        .journeyCancelled(
+            JourneyCancelled(
+                attempt: 2, occurredAt: at, reason: "order 42 withdrawn \"now\"",
+                actor: "api-key:abcd2345")),
         .attemptReplaced(AttemptReplaced(attempt: 1, occurredAt: at, replacedBy: 2, reason: .newCapture)),
         .faceInferenceTimedOut(FaceInferenceTimedOut(attempt: 2, occurredAt: at)),
     ]
@@ -124,13 +135,14 @@ struct EventCodingTests {
 
     @Test("the stable type strings")
     func typeStrings() {
-        #expect(JourneyEvent.allEventTypes == [
-            "JourneyStarted", "ProcessCreationRequested", "ProcessCreated", "ProcessCreationFailed", "TokenIssued",
-            "CaptureOpened", "CallbackReceived", "WebhookReceived", "ResultPending", "ResultFetched", "TokenExpired",
-            "AttemptFailed", "JourneyCompleted", "JourneyAbandoned", "RetryAllowed", "CaptureClosedByUser",
-            "CaptureSessionTimedOut", "LinkIssued", "SubjectErased", "PersonalDataDisclosed", "JourneyCancelled",
-            "AttemptReplaced", "FaceInferenceTimedOut",
-        ])
+        #expect(
+            JourneyEvent.allEventTypes == [
+                "JourneyStarted", "ProcessCreationRequested", "ProcessCreated", "ProcessCreationFailed", "TokenIssued",
+                "CaptureOpened", "CallbackReceived", "WebhookReceived", "ResultPending", "ResultFetched", "TokenExpired",
+                "AttemptFailed", "JourneyCompleted", "JourneyAbandoned", "RetryAllowed", "CaptureClosedByUser",
+                "CaptureSessionTimedOut", "LinkIssued", "SubjectErased", "PersonalDataDisclosed", "JourneyCancelled",
+                "AttemptReplaced", "FaceInferenceTimedOut",
+            ])
     }
 
     @Test("an unknown type is a clear error naming it")
@@ -159,7 +171,10 @@ struct EventCodingTests {
             CallbackReceived(attempt: 1, occurredAt: Self.at, outcome: .success(processID: Fixture.process1))
         ).encoded()
         let json = try #require(String(data: callback.data, encoding: .utf8))
-        #expect(json == #"{"attempt":1,"occurredAt":"2026-11-12T08:00:12.345678Z","outcome":{"outcome":"success","processId":"proc-1"},"superseded":false}"#)
+        #expect(
+            json
+                == #"{"attempt":1,"occurredAt":"2026-11-12T08:00:12.345678Z","outcome":{"outcome":"success","processId":"proc-1"},"superseded":false}"#
+        )
 
         let started = try #require(String(data: try Self.samples[0].encoded().data, encoding: .utf8))
         #expect(started.contains(#""documentNumber":{"ciphertext":"#))
@@ -174,9 +189,10 @@ struct EventCodingTests {
         let old = JourneyState().applying(try JourneyEvent(started))
         #expect(old.tenant == nil && old.tenantName == "default")
         guard case .journeyStarted(let sample) = Self.samples[0] else { Issue.record("not a start"); return }
-        let withTenant = JourneyStarted(journeyID: sample.journeyID, occurredAt: sample.occurredAt, environment: sample.environment,
-                                        flow: sample.flow, purpose: sample.purpose, subject: sample.subject,
-                                        retryPolicy: sample.retryPolicy, tenant: "acme")
+        let withTenant = JourneyStarted(
+            journeyID: sample.journeyID, occurredAt: sample.occurredAt, environment: sample.environment,
+            flow: sample.flow, purpose: sample.purpose, subject: sample.subject,
+            retryPolicy: sample.retryPolicy, tenant: "acme")
         let encoded = try JourneyEvent.journeyStarted(withTenant).encoded()
         #expect(String(decoding: encoded.data, as: UTF8.self).contains(#""tenant":"acme""#))
         let state = JourneyState().applying(try JourneyEvent(encoded))
@@ -196,7 +212,8 @@ struct EventCodingTests {
         try scenario.run(.recordCaptureOpened(attempt: 2), at: 915)
         try scenario.run(.recordCaptureSessionTimedOut(attempt: 1), at: 916)
         try scenario.run(.recordCallback(attempt: 2, outcome: .success(processID: Fixture.process2)), at: 950)
-        try scenario.run(.recordResult(attempt: 2, snapshot: Fixture.result(.finished, .ok, token: Fixture.sealed("ht"))), at: 951)
+        try scenario.run(
+            .recordResult(attempt: 2, snapshot: Fixture.result(.finished, .ok, token: Fixture.sealed("ht"))), at: 951)
 
         let decoded = try scenario.events.map { try JourneyEvent($0.encoded()) }
         #expect(decoded == scenario.events)
@@ -221,7 +238,12 @@ struct RFC3339Tests {
         #expect(RFC3339.date(from: "2026-11-12T08:00:00.123456789Z") == Fixture.t0.addingTimeInterval(0.123_456))
     }
 
-    @Test("refuses malformed text", arguments: ["", "2026-11-12", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-11-12T08:00:00", "2026-11-12T08:00:00.Z", "2026-11-12T08:00:00Zjunk"])
+    @Test(
+        "refuses malformed text",
+        arguments: [
+            "", "2026-11-12", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-11-12T08:00:00", "2026-11-12T08:00:00.Z",
+            "2026-11-12T08:00:00Zjunk",
+        ])
     func malformed(text: String) {
         #expect(RFC3339.date(from: text) == nil)
     }

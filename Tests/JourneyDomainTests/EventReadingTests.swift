@@ -19,8 +19,9 @@ struct EventReadingTests {
         case (.failure(let a), .failure(let b)):
             #expect(a == b, "\(type): \(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
         default:
-            Issue.record("paths disagree on \(type) \(String(decoding: bytes, as: UTF8.self)): \(codable) vs \(fast)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "paths disagree on \(type) \(String(decoding: bytes, as: UTF8.self)): \(codable) vs \(fast)",
+                sourceLocation: sourceLocation)
         }
         return decidedAlone(type, bytes)
     }
@@ -42,7 +43,13 @@ struct EventReadingTests {
         for character in json {
             out.append(character)
             if inString {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false
+                }
             } else if character == "\"" {
                 inString = true
             } else if character == ":" || character == "," {
@@ -79,33 +86,68 @@ struct EventReadingTests {
 
     static let at = #""occurredAt":"2026-11-12T08:00:12.345678Z""#
     static let field = #"{"ciphertext":"c","keyID":"k"}"#
-    static let policy = #"{"backoffCoefficient":2,"initialInterval":10,"jitterFraction":0.2,"maximumAttempts":5,"maximumInterval":300,"nonRetryableCodes":[73006,73203]}"#
-    static let subject = #"{"documentNumber":\#(field),"documentType":"DUI_TYPE_BR_CPF","notificationChannels":["NOTIFICATION_CHANNEL_SMS"],"reference":"r"}"#
+    static let policy =
+        #"{"backoffCoefficient":2,"initialInterval":10,"jitterFraction":0.2,"maximumAttempts":5,"maximumInterval":300,"nonRetryableCodes":[73006,73203]}"#
+    static let subject =
+        #"{"documentNumber":\#(field),"documentType":"DUI_TYPE_BR_CPF","notificationChannels":["NOTIFICATION_CHANNEL_SMS"],"reference":"r"}"#
 
     /// Older shapes and optional fields absent or null: each read alone, equal.
     static let optionalShapes: [(String, String)] = [
-        ("JourneyStarted", #"{"attempt":0,\#(at),"environment":"UAT","flow":"f","journeyID":"j","purpose":"creditprocess","retryPolicy":\#(policy),"subject":\#(subject)}"#),
-        ("JourneyStarted", #"{"attempt":0,"clientReference":null,\#(at),"environment":"PROD","flow":"f","journeyID":"j","purpose":"carpurchase","retryPolicy":{"abandonAfter":null,"backoffCoefficient":1.5,"captureGrace":12.25,"initialInterval":0.5,"jitterFraction":0,"maximumAttempts":1,"maximumInterval":1e3,"nonRetryableCodes":[]},"subject":{"documentNumber":\#(field),"documentType":"X","email":null,"friendlyName":\#(field),"name":null,"notificationChannels":[],"phone":\#(field),"reference":"r"},"tenant":null}"#),
-        ("JourneyStarted", #"{"attempt":0,"clientReference":"c",\#(at),"environment":"UAT","flow":"f","journeyID":"j","purpose":"ageverification","retryPolicy":\#(policy),"subject":\#(subject),"tenant":"acme"}"#),
-        ("ProcessCreated", #"{"attempt":1,\#(at),"processID":"p","tokenExpiresAt":"2026-11-12T08:05:00Z","webAppToken":\#(field)}"#),
-        ("ProcessCreated", #"{"attempt":1,"link":null,\#(at),"processID":"p","processToken":null,"tokenExpiresAt":"2026-11-12T05:05:00.5-03:00","webAppToken":\#(field)}"#),
+        (
+            "JourneyStarted",
+            #"{"attempt":0,\#(at),"environment":"UAT","flow":"f","journeyID":"j","purpose":"creditprocess","retryPolicy":\#(policy),"subject":\#(subject)}"#
+        ),
+        (
+            "JourneyStarted",
+            #"{"attempt":0,"clientReference":null,\#(at),"environment":"PROD","flow":"f","journeyID":"j","purpose":"carpurchase","retryPolicy":{"abandonAfter":null,"backoffCoefficient":1.5,"captureGrace":12.25,"initialInterval":0.5,"jitterFraction":0,"maximumAttempts":1,"maximumInterval":1e3,"nonRetryableCodes":[]},"subject":{"documentNumber":\#(field),"documentType":"X","email":null,"friendlyName":\#(field),"name":null,"notificationChannels":[],"phone":\#(field),"reference":"r"},"tenant":null}"#
+        ),
+        (
+            "JourneyStarted",
+            #"{"attempt":0,"clientReference":"c",\#(at),"environment":"UAT","flow":"f","journeyID":"j","purpose":"ageverification","retryPolicy":\#(policy),"subject":\#(subject),"tenant":"acme"}"#
+        ),
+        (
+            "ProcessCreated",
+            #"{"attempt":1,\#(at),"processID":"p","tokenExpiresAt":"2026-11-12T08:05:00Z","webAppToken":\#(field)}"#
+        ),
+        (
+            "ProcessCreated",
+            #"{"attempt":1,"link":null,\#(at),"processID":"p","processToken":null,"tokenExpiresAt":"2026-11-12T05:05:00.5-03:00","webAppToken":\#(field)}"#
+        ),
         ("ProcessCreationFailed", #"{"attempt":1,"failure":{"httpStatus":null,"message":"timeout","retryable":true},\#(at)}"#),
-        ("ProcessCreationFailed", #"{"attempt":1,"failure":{"errorCode":null,"httpStatus":503,"message":"m","retryAfter":2.5,"retryable":false},\#(at)}"#),
+        (
+            "ProcessCreationFailed",
+            #"{"attempt":1,"failure":{"errorCode":null,"httpStatus":503,"message":"m","retryAfter":2.5,"retryable":false},\#(at)}"#
+        ),
         ("CallbackReceived", #"{"attempt":1,\#(at),"outcome":{"code":73305,"outcome":"error"},"superseded":false}"#),
         ("CallbackReceived", #"{"attempt":1,\#(at),"outcome":{"outcome":"success","processId":"p","code":1},"superseded":true}"#),
         ("WebhookReceived", #"{"attempt":1,\#(at),"processID":"p","state":"s","superseded":false}"#),
-        ("WebhookReceived", #"{"attempt":1,"lastEvent":null,\#(at),"processID":"p","result":null,"state":"s","superseded":false}"#),
-        ("ResultFetched", #"{"attempt":2,\#(at),"processID":"p","processResult":"PROCESS_RESULT_NEW","processState":"PROCESS_STATE_X"}"#),
-        ("ResultFetched", #"{"attempt":2,"finishedAt":null,"humanToken":null,\#(at),"processID":"p","processResult":"r","processState":"s"}"#),
+        (
+            "WebhookReceived",
+            #"{"attempt":1,"lastEvent":null,\#(at),"processID":"p","result":null,"state":"s","superseded":false}"#
+        ),
+        (
+            "ResultFetched",
+            #"{"attempt":2,\#(at),"processID":"p","processResult":"PROCESS_RESULT_NEW","processState":"PROCESS_STATE_X"}"#
+        ),
+        (
+            "ResultFetched",
+            #"{"attempt":2,"finishedAt":null,"humanToken":null,\#(at),"processID":"p","processResult":"r","processState":"s"}"#
+        ),
         ("AttemptFailed", #"{"attempt":1,\#(at),"reason":{"detail":"d","kind":"tokenExpired","retryable":true}}"#),
-        ("AttemptFailed", #"{"attempt":1,\#(at),"reason":{"detail":"d","kind":"processCreationFailed","retryAfter":null,"retryable":false,"sdkCode":null},"retryAt":null}"#),
+        (
+            "AttemptFailed",
+            #"{"attempt":1,\#(at),"reason":{"detail":"d","kind":"processCreationFailed","retryAfter":null,"retryable":false,"sdkCode":null},"retryAt":null}"#
+        ),
         ("JourneyCompleted", #"{"attempt":1,\#(at),"outcome":"failed","processID":"p"}"#),
         ("JourneyAbandoned", #"{"attempt":1,\#(at),"reason":{"detail":"d","kind":"userAbsent","sdkCode":null}}"#),
         ("JourneyAbandoned", #"{"attempt":1,\#(at),"reason":{"detail":"order withdrawn","kind":"cancelled"}}"#),
         ("JourneyCancelled", #"{"actor":"cli","attempt":0,\#(at),"reason":"r"}"#),
         ("JourneyCancelled", #"{"actor":"cli","attempt":0,\#(at),"reason":"r","extra":null}"#),
         ("PersonalDataDisclosed", #"{"actor":"cli","attempt":0,"channel":"c","fields":[],\#(at),"purpose":"p"}"#),
-        ("PersonalDataDisclosed", #"{"actor":"cli","attempt":0,"channel":"c","fields":["a","b"],"keyId":null,\#(at),"purpose":"p","tenant":null}"#),
+        (
+            "PersonalDataDisclosed",
+            #"{"actor":"cli","attempt":0,"channel":"c","fields":["a","b"],"keyId":null,\#(at),"purpose":"p","tenant":null}"#
+        ),
     ]
 
     @Test("older shapes and optional fields absent or null", arguments: optionalShapes)
@@ -116,17 +158,44 @@ struct EventReadingTests {
 
     /// Strings with escapes and non-ASCII text, numbers at the edges, unknown keys: read alone, equal.
     static let edgeValues: [(String, String)] = [
-        ("SubjectErased", #"{"attempt":2,"erasedAt":"2026-11-12T08:00:00Z",\#(at),"reason":"q\"b\\s\/n\nr\rt\tb\bf\f","requestedBy":"\u00e9\u4e2d\ud83d\ude00 a\u0000z"}"#),
-        ("SubjectErased", #"{"attempt":2,"erasedAt":"2026-11-12T08:00:00Z",\#(at),"reason":"ação 中文 😀 \u007f","requestedBy":"\uD83D\uDE00"}"#),
+        (
+            "SubjectErased",
+            #"{"attempt":2,"erasedAt":"2026-11-12T08:00:00Z",\#(at),"reason":"q\"b\\s\/n\nr\rt\tb\bf\f","requestedBy":"\u00e9\u4e2d\ud83d\ude00 a\u0000z"}"#
+        ),
+        (
+            "SubjectErased",
+            #"{"attempt":2,"erasedAt":"2026-11-12T08:00:00Z",\#(at),"reason":"ação 中文 😀 \u007f","requestedBy":"\uD83D\uDE00"}"#
+        ),
         ("TokenIssued", #"{"attempt":9223372036854775807,"expiresAt":"2026-11-12T08:00:00Z",\#(at),"reused":false}"#),
         ("TokenIssued", #"{"attempt":-9223372036854775808,"expiresAt":"2026-11-12T08:00:00Z",\#(at),"reused":true}"#),
-        ("ResultPending", #"{"attempt":0,"nextFetchAt":"2026-11-12t08:00:00.123456789z",\#(at),"pendingFetches":-3,"processState":""}"#),
-        ("ProcessCreationFailed", #"{"attempt":1,"failure":{"httpStatus":429,"message":"","retryAfter":1.7976931348623157e308,"retryable":true},\#(at)}"#),
-        ("ProcessCreationFailed", #"{"attempt":1,"failure":{"httpStatus":429,"message":"","retryAfter":0.1e-5,"retryable":true},\#(at)}"#),
-        ("ProcessCreationFailed", #"{"attempt":1,"failure":{"httpStatus":429,"message":"","retryAfter":123456789.123456789123,"retryable":true},\#(at)}"#),
-        ("ProcessCreationFailed", #"{"attempt":1,"failure":{"httpStatus":429,"message":"","retryAfter":-0,"retryable":true},\#(at)}"#),
-        ("ProcessCreationFailed", #"{"attempt":1,"failure":{"httpStatus":429,"message":"","retryAfter":5E+2,"retryable":true},\#(at)}"#),
-        ("LinkIssued", #"{"attempt":2,"expiresAt":"2026-11-12T08:00:00Z","extra":{"a":[1,-2.5e3,true,false,null,"x\u0041",{"b":{}}],"c":[]},\#(at),"z":"\ud83d\ude00"}"#),
+        (
+            "ResultPending",
+            #"{"attempt":0,"nextFetchAt":"2026-11-12t08:00:00.123456789z",\#(at),"pendingFetches":-3,"processState":""}"#
+        ),
+        (
+            "ProcessCreationFailed",
+            #"{"attempt":1,"failure":{"httpStatus":429,"message":"","retryAfter":1.7976931348623157e308,"retryable":true},\#(at)}"#
+        ),
+        (
+            "ProcessCreationFailed",
+            #"{"attempt":1,"failure":{"httpStatus":429,"message":"","retryAfter":0.1e-5,"retryable":true},\#(at)}"#
+        ),
+        (
+            "ProcessCreationFailed",
+            #"{"attempt":1,"failure":{"httpStatus":429,"message":"","retryAfter":123456789.123456789123,"retryable":true},\#(at)}"#
+        ),
+        (
+            "ProcessCreationFailed",
+            #"{"attempt":1,"failure":{"httpStatus":429,"message":"","retryAfter":-0,"retryable":true},\#(at)}"#
+        ),
+        (
+            "ProcessCreationFailed",
+            #"{"attempt":1,"failure":{"httpStatus":429,"message":"","retryAfter":5E+2,"retryable":true},\#(at)}"#
+        ),
+        (
+            "LinkIssued",
+            #"{"attempt":2,"expiresAt":"2026-11-12T08:00:00Z","extra":{"a":[1,-2.5e3,true,false,null,"x\u0041",{"b":{}}],"c":[]},\#(at),"z":"\ud83d\ude00"}"#
+        ),
         ("RetryAllowed", #"{"abandonAt":"2026-11-12T08:30:00Z","attempt":1,\#(at),"ignored":123456789012345678901234567890}"#),
     ]
 
@@ -166,13 +235,28 @@ struct EventReadingTests {
         ("SubjectErased", #"{"attempt":2,"erasedAt":"2026-11-12T08:00:00Z",\#(at),"reason":"\ud800","requestedBy":"x"}"#),
         ("SubjectErased", #"{"attempt":2,"erasedAt":"2026-11-12T08:00:00Z",\#(at),"reason":"\udc00\ud800","requestedBy":"x"}"#),
         ("SubjectErased", #"{"attempt":2,"erasedAt":"2026-11-12T08:00:00Z",\#(at),"reason":"\u12","requestedBy":"x"}"#),
-        ("JourneyStarted", #"{"attempt":0,\#(at),"environment":"DEV","flow":"f","journeyID":"j","purpose":"creditprocess","retryPolicy":\#(policy),"subject":\#(subject)}"#),
-        ("JourneyStarted", #"{"attempt":0,\#(at),"environment":"UAT","flow":"f","journeyID":"j","purpose":"creditprocess","retryPolicy":{"initialInterval":10},"subject":\#(subject)}"#),
-        ("JourneyStarted", #"{"attempt":0,\#(at),"environment":"UAT","flow":"f","journeyID":"j","purpose":"creditprocess","retryPolicy":\#(policy),"subject":{"documentNumber":\#(field),"documentType":"X","reference":"r"}}"#),
-        ("ProcessCreationFailed", #"{"attempt":1,"failure":{"httpStatus":429,"message":"","retryAfter":1e400,"retryable":true},\#(at)}"#),
+        (
+            "JourneyStarted",
+            #"{"attempt":0,\#(at),"environment":"DEV","flow":"f","journeyID":"j","purpose":"creditprocess","retryPolicy":\#(policy),"subject":\#(subject)}"#
+        ),
+        (
+            "JourneyStarted",
+            #"{"attempt":0,\#(at),"environment":"UAT","flow":"f","journeyID":"j","purpose":"creditprocess","retryPolicy":{"initialInterval":10},"subject":\#(subject)}"#
+        ),
+        (
+            "JourneyStarted",
+            #"{"attempt":0,\#(at),"environment":"UAT","flow":"f","journeyID":"j","purpose":"creditprocess","retryPolicy":\#(policy),"subject":{"documentNumber":\#(field),"documentType":"X","reference":"r"}}"#
+        ),
+        (
+            "ProcessCreationFailed",
+            #"{"attempt":1,"failure":{"httpStatus":429,"message":"","retryAfter":1e400,"retryable":true},\#(at)}"#
+        ),
         ("CallbackReceived", #"{"attempt":1,\#(at),"outcome":{"outcome":"maybe"},"superseded":false}"#),
         ("CallbackReceived", #"{"attempt":1,\#(at),"outcome":{"outcome":"success","code":73305},"superseded":false}"#),
-        ("CallbackReceived", #"{"attempt":1,\#(at),"outcome":{"outcome":"success","processId":"p","code":"x"},"superseded":false}"#),
+        (
+            "CallbackReceived",
+            #"{"attempt":1,\#(at),"outcome":{"outcome":"success","processId":"p","code":"x"},"superseded":false}"#
+        ),
         ("CaptureOpened", #"{"attempt":1,\#(at)}"#),
         ("JourneyTeleported", #"{}"#),
     ]

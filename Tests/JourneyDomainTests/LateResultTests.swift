@@ -33,8 +33,9 @@ struct LateResultTests {
         #expect(scenario.state.status == .abandoned)
         #expect(scenario.state.nextDue == nil)
         // Minute 31: Unico's webhook says the process finished.
-        _ = try scenario.run(.recordWebhook(WebhookNotice(processID: Fixture.process1, state: "finished", result: "ok")),
-                             at: 1_860)
+        _ = try scenario.run(
+            .recordWebhook(WebhookNotice(processID: Fixture.process1, state: "finished", result: "ok")),
+            at: 1_860)
         #expect(scenario.state.awaitsResult(1))
         #expect(scenario.state.nextDue?.kind == .fetchResult)
         let events = try scenario.run(.recordResult(attempt: 1, snapshot: Self.approved), at: 1_861)
@@ -47,8 +48,9 @@ struct LateResultTests {
 
     @Test func aJourneyAbandonedOnRequestLearnsNoLateResult() throws {
         var scenario = try Scenario.abandoned()
-        _ = try scenario.run(.recordWebhook(WebhookNotice(processID: Fixture.process1, state: "finished", result: "ok")),
-                             at: 60)
+        _ = try scenario.run(
+            .recordWebhook(WebhookNotice(processID: Fixture.process1, state: "finished", result: "ok")),
+            at: 60)
         #expect(!scenario.state.awaitsResult(1) && scenario.state.nextDue == nil)
         #expect(scenario.refusal(.recordResult(attempt: 1, snapshot: Self.approved), at: 61)?.code == .invalidTransition)
     }
@@ -78,8 +80,9 @@ struct LateResultTests {
         #expect(scenario.state.status == .retryScheduled)
         #expect(scenario.state.nextDue == DueWork(kind: .retry, attempt: 1, at: retryAt), "the retry goes ahead unchanged")
         #expect(scenario.refusal(.recordResult(attempt: 1, snapshot: Self.approved), at: 42) != nil, "asked once")
-        #expect(try scenario.run(.retry(afterAttempt: 1), at: retryAt.timeIntervalSince(Fixture.t0)).first?.eventType
-            == "RetryAllowed")
+        #expect(
+            try scenario.run(.retry(afterAttempt: 1), at: retryAt.timeIntervalSince(Fixture.t0)).first?.eventType
+                == "RetryAllowed")
     }
 
     @Test func aUnicoFailureLearntByTheProbeDoesNotFailTheAttemptTwice() throws {

@@ -32,8 +32,9 @@ struct MaxAgeTests {
         // Nothing is due any more: no late result is fetched, the journey is done.
         #expect(scenario.state.status == .abandoned && scenario.state.nextDue == nil)
         #expect(!scenario.state.learnsLateResults)
-        _ = try scenario.run(.recordWebhook(WebhookNotice(processID: Fixture.process1, state: "finished", result: "ok")),
-                             at: 30 * Self.day + 60)
+        _ = try scenario.run(
+            .recordWebhook(WebhookNotice(processID: Fixture.process1, state: "finished", result: "ok")),
+            at: 30 * Self.day + 60)
         #expect(scenario.state.nextDue == nil)
     }
 
@@ -64,7 +65,9 @@ struct MaxAgeTests {
         #expect(JourneyLimits.maximumDeadline(policy: .standard) == JourneyTiming.maximumDeadline)
         let now = Fixture.t0
         let beyond = Date.ISO8601FormatStyle().format(now.addingTimeInterval(3 * Self.day))
-        guard case .failure(let issue) = JourneyLimits.deadline(beyond, now: now, maximum: JourneyLimits.maximumDeadline(policy: policy))
+        guard
+            case .failure(let issue) = JourneyLimits.deadline(
+                beyond, now: now, maximum: JourneyLimits.maximumDeadline(policy: policy))
         else {
             Issue.record("a deadline past the maximum age was accepted")
             return
@@ -78,7 +81,8 @@ struct MaxAgeTests {
 
     @Test func thePolicyRecordsANonDefaultMaximumAgeAndReadsAnAbsentOneAsTheDefault() throws {
         // A policy recorded before maximum ages (no key) reads as 30 days: older journeys age too.
-        let old = #"{"initialInterval":10,"backoffCoefficient":2,"maximumInterval":300,"maximumAttempts":5,"jitterFraction":0.2,"nonRetryableCodes":[73006],"captureGrace":600,"abandonAfter":1800}"#
+        let old =
+            #"{"initialInterval":10,"backoffCoefficient":2,"maximumInterval":300,"maximumAttempts":5,"jitterFraction":0.2,"nonRetryableCodes":[73006],"captureGrace":600,"abandonAfter":1800}"#
         let decoded = try JSONDecoder().decode(RetryPolicy.self, from: Data(old.utf8))
         #expect(decoded.maximumAge == RetryPolicy.defaultMaximumAge && RetryPolicy.defaultMaximumAge == 30 * Self.day)
         // The default is not written (earlier policies read the same); another value is.
@@ -93,8 +97,12 @@ struct MaxAgeTests {
         try scenario.run(Fixture.start(policy: longer), at: 0)
         let started = try #require(scenario.events.first)
         let encodedEvent = try started.encoded()
-        for read in [try JourneyEvent(encodedEvent), try JourneyEvent(type: encodedEvent.type,
-                                                                       text: String(decoding: encodedEvent.data, as: UTF8.self))] {
+        for read in [
+            try JourneyEvent(encodedEvent),
+            try JourneyEvent(
+                type: encodedEvent.type,
+                text: String(decoding: encodedEvent.data, as: UTF8.self)),
+        ] {
             #expect(Journey.fold([read]).maxAgeAt == Fixture.t0.addingTimeInterval(90 * Self.day))
         }
     }

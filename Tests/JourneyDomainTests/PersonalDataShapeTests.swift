@@ -18,12 +18,12 @@ struct PersonalDataShapeTests {
         ("ref/maria.souza@mail.example.com.br", .email),
         ("a@b", nil),
         ("@example.com", nil),
-        ("ORD-20261205-143000", nil),          // 8 + 6 digits: a date and a time, not check digits
+        ("ORD-20261205-143000", nil),  // 8 + 6 digits: a date and a time, not check digits
         ("2026-12-05", nil),
-        ("1234567890", nil),                   // 10 digits
-        ("123456789012", nil),                 // 12 digits
-        ("1234567890123", nil),                // 13 digits
-        ("123456789012345678", nil),           // 18-digit order number
+        ("1234567890", nil),  // 10 digits
+        ("123456789012", nil),  // 12 digits
+        ("1234567890123", nil),  // 13 digits
+        ("123456789012345678", nil),  // 18-digit order number
         ("0193a5e2-7c1d-7b3e-9f00-5b1f2a3c4d5e", nil),
         ("order-1+a/2", nil),
         ("v1.2.3-45", nil),

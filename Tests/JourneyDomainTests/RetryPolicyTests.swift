@@ -85,19 +85,25 @@ struct RetryPolicyTests {
     @Test("removing a code the catalog calls non-retryable does not make it retryable")
     func catalogStillRules() {
         let policy = RetryPolicy(nonRetryableCodes: [])
-        #expect(policy.nextRetry(after: .sdkError(.tokenRejected), attempt: 1, now: now, randomUnit: 0) == .giveUp(.nonRetryable(.tokenRejected)))
+        #expect(
+            policy.nextRetry(after: .sdkError(.tokenRejected), attempt: 1, now: now, randomUnit: 0)
+                == .giveUp(.nonRetryable(.tokenRejected)))
     }
 
     @Test("a failure without a code that is not retryable gives up")
     func nonRetryableWithoutCode() {
-        let failure = AttemptFailureReason.processCreationFailed(ProcessCreationFailure(httpStatus: 401, message: "bad credentials"))
-        #expect(RetryPolicy.standard.nextRetry(after: failure, attempt: 1, now: now, randomUnit: 0) == .giveUp(.nonRetryable(nil)))
+        let failure = AttemptFailureReason.processCreationFailed(
+            ProcessCreationFailure(httpStatus: 401, message: "bad credentials"))
+        #expect(
+            RetryPolicy.standard.nextRetry(after: failure, attempt: 1, now: now, randomUnit: 0) == .giveUp(.nonRetryable(nil)))
     }
 
     @Test("Retry-After longer than the backoff wins; shorter does not")
     func retryAfter() {
-        let long = AttemptFailureReason.processCreationFailed(ProcessCreationFailure(httpStatus: 429, message: "slow down", retryAfter: 30))
-        let short = AttemptFailureReason.processCreationFailed(ProcessCreationFailure(httpStatus: 429, message: "slow down", retryAfter: 2))
+        let long = AttemptFailureReason.processCreationFailed(
+            ProcessCreationFailure(httpStatus: 429, message: "slow down", retryAfter: 30))
+        let short = AttemptFailureReason.processCreationFailed(
+            ProcessCreationFailure(httpStatus: 429, message: "slow down", retryAfter: 2))
         #expect(RetryPolicy.standard.nextRetry(after: long, attempt: 1, now: now, randomUnit: 0) == .retry(at: now + 30))
         #expect(RetryPolicy.standard.nextRetry(after: short, attempt: 1, now: now, randomUnit: 0) == .retry(at: now + 10))
     }

@@ -36,7 +36,9 @@ struct SDKErrorCatalogTests {
 
     @Test("the 73304 meaning mentions passing token instead of webAppToken")
     func tokenRejectedMeaning() {
-        #expect(SDKErrorCatalog.standard.entry(for: .tokenRejected).meaning.contains("token field is passed instead of the webAppToken"))
+        #expect(
+            SDKErrorCatalog.standard.entry(for: .tokenRejected).meaning.contains(
+                "token field is passed instead of the webAppToken"))
     }
 
     @Test("only 73302 and 73305 are retryable")
@@ -45,10 +47,11 @@ struct SDKErrorCatalogTests {
     }
 
     /// unico-contract.md, "SDK codes beyond the SDK Lite page": code and full SDK name.
-    static let beyondPage: [(SDKErrorCode, String)] = [
-        (73000, "UNKNOWN_INTERNAL_ERROR"), (73100, "NETWORK_ERROR"), (73204, "CONFIG_ENVIRONMENT_NOT_SET"),
-        (73704, "SESSION_STATUS_USER_CANCELLED"),
-    ] + (73705...73713).map { (SDKErrorCode(rawValue: $0), "SESSION_STATUS_*") } + [(73740, "CONSENT_NOT_GIVEN_ERROR")]
+    static let beyondPage: [(SDKErrorCode, String)] =
+        [
+            (73000, "UNKNOWN_INTERNAL_ERROR"), (73100, "NETWORK_ERROR"), (73204, "CONFIG_ENVIRONMENT_NOT_SET"),
+            (73704, "SESSION_STATUS_USER_CANCELLED"),
+        ] + (73705...73713).map { (SDKErrorCode(rawValue: $0), "SESSION_STATUS_*") } + [(73740, "CONSENT_NOT_GIVEN_ERROR")]
 
     @Test("the codes beyond the SDK Lite page are listed, marked off the page, and retryable")
     func beyondThePage() {

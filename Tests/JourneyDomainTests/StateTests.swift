@@ -89,20 +89,23 @@ struct StateTests {
         #expect(try EventJSON.makeDecoder().decode(JourneyState.self, from: data) == state)
     }
 
-    @Test("due work follows the status", arguments: [
-        ("creatingProcess", DueWork.Kind.reconcileProcessCreation, 60.0),
-        ("tokenIssued", .expireToken, 301),
-        ("awaitingResult", .fetchResult, 4),
-        // The fixture's 73302 follows an opened capture: Unico is asked once before the retry.
-        ("retryScheduled", .fetchResult, 4),
-    ])
+    @Test(
+        "due work follows the status",
+        arguments: [
+            ("creatingProcess", DueWork.Kind.reconcileProcessCreation, 60.0),
+            ("tokenIssued", .expireToken, 301),
+            ("awaitingResult", .fetchResult, 4),
+            // The fixture's 73302 follows an opened capture: Unico is asked once before the retry.
+            ("retryScheduled", .fetchResult, 4),
+        ])
     func due(stage: String, kind: DueWork.Kind, seconds: TimeInterval) throws {
-        let scenario: Scenario = switch stage {
-        case "creatingProcess": try .creatingProcess()
-        case "tokenIssued": try .tokenIssued()
-        case "awaitingResult": try .awaitingResult()
-        default: try .retryScheduled()
-        }
+        let scenario: Scenario =
+            switch stage {
+            case "creatingProcess": try .creatingProcess()
+            case "tokenIssued": try .tokenIssued()
+            case "awaitingResult": try .awaitingResult()
+            default: try .retryScheduled()
+            }
         #expect(scenario.state.nextDue == DueWork(kind: kind, attempt: 1, at: at(seconds)))
     }
 }

@@ -4,8 +4,9 @@ import Testing
 
 @Suite("Subject erasure")
 struct SubjectErasureTests {
-    static let erasure = SubjectErasure(requestedBy: "api-key:abcd2345", reason: "LGPD request",
-                                        erasedAt: Fixture.t0.addingTimeInterval(999))
+    static let erasure = SubjectErasure(
+        requestedBy: "api-key:abcd2345", reason: "LGPD request",
+        erasedAt: Fixture.t0.addingTimeInterval(999))
 
     @Test("a completed journey is marked once; status and outcome stay")
     func completedIsMarked() throws {

@@ -21,7 +21,8 @@ struct ValidationTests {
         subject: SubjectInput? = validSubject,
         clientReference: String? = "order-42"
     ) -> StartJourneyInput {
-        StartJourneyInput(environment: environment, flow: flow, purpose: purpose, subject: subject, clientReference: clientReference)
+        StartJourneyInput(
+            environment: environment, flow: flow, purpose: purpose, subject: subject, clientReference: clientReference)
     }
 
     static func subject(_ change: (inout SubjectInput) -> Void) -> StartJourneyInput {
@@ -149,7 +150,9 @@ struct ValidationTests {
     @Test("plaintext subjects are redacted in descriptions")
     func redacted() throws {
         let validated = try Self.input().validated()
-        for text in [String(describing: Self.validSubject), String(describing: validated.subject), String(reflecting: validated.subject)] {
+        for text in [
+            String(describing: Self.validSubject), String(describing: validated.subject), String(reflecting: validated.subject),
+        ] {
             #expect(!text.contains("12345678909"))
             #expect(!text.contains("Maria"))
         }

@@ -24,11 +24,13 @@ import Testing
 
     @Test func aHundredTokenReusesAndAHundredLinkReadsAppendAtMostOneEventEach() async throws {
         try await TestStack.with { stack in
-            let started = try await stack.send("POST", "/v1/journeys", bearer: stack.writer, json: [
-                "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza"],
-                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "clientReference": "order-7",
-                "createProcess": "now",
-            ])
+            let started = try await stack.send(
+                "POST", "/v1/journeys", bearer: stack.writer,
+                json: [
+                    "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza"],
+                    "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "clientReference": "order-7",
+                    "createProcess": "now",
+                ])
             #expect(started.status == 201)
             let id = JourneyID(try #require(started["journeyId"] as? String))
             let webAppToken = try #require(started["webAppToken"] as? String)

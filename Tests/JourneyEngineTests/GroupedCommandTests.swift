@@ -19,8 +19,9 @@ import Testing
                 for id in ids {
                     for _ in 0..<3 {
                         group.addTask {
-                            let outcome = try? await commands.execute(JourneyCommandRunnerTests.startCommand(id), journey: id,
-                                                                      metadata: EventMetadata(actor: "test"))
+                            let outcome = try? await commands.execute(
+                                JourneyCommandRunnerTests.startCommand(id), journey: id,
+                                metadata: EventMetadata(actor: "test"))
                             return (id, outcome.flatMap { $0.events.isEmpty ? nil : $0.version })
                         }
                     }
@@ -46,11 +47,13 @@ import Testing
         try await TestDatabase.with { db in
             let commands = JourneyCommandRunner(database: db.app)
             let id = JourneyID(UUID().uuidString.lowercased())
-            let outcome = try await commands.execute(JourneyCommandRunnerTests.startCommand(id), journey: id, metadata: EventMetadata())
+            let outcome = try await commands.execute(
+                JourneyCommandRunnerTests.startCommand(id), journey: id, metadata: EventMetadata())
             let (state, version) = try await commands.load(id)
             #expect(outcome.state == state && outcome.version == version && outcome.positions.count == outcome.events.count)
             // The same command again is a duplicate or a refusal: nothing is appended.
-            let again = try? await commands.execute(JourneyCommandRunnerTests.startCommand(id), journey: id, metadata: EventMetadata())
+            let again = try? await commands.execute(
+                JourneyCommandRunnerTests.startCommand(id), journey: id, metadata: EventMetadata())
             #expect(again?.events.isEmpty ?? true)
             #expect(try await commands.load(id).version == version)
         }

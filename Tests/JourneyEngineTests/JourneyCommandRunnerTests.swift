@@ -13,11 +13,13 @@ private func sealed(_ label: String) -> SealedField {
 
 @Suite struct JourneyCommandRunnerTests {
     static func startCommand(_ id: JourneyID) -> JourneyCommand {
-        .start(StartJourney(
-            journeyID: id, environment: .uat, flow: Flow("humantoken"), purpose: .creditProcess,
-            subject: SealedSubject(reference: SubjectReference("ref-1"), documentType: .brCPF, documentNumber: sealed("doc"),
-                                   name: sealed("name"), friendlyName: nil, phone: nil, email: nil, notificationChannels: []),
-            clientReference: "order-1"))
+        .start(
+            StartJourney(
+                journeyID: id, environment: .uat, flow: Flow("humantoken"), purpose: .creditProcess,
+                subject: SealedSubject(
+                    reference: SubjectReference("ref-1"), documentType: .brCPF, documentNumber: sealed("doc"),
+                    name: sealed("name"), friendlyName: nil, phone: nil, email: nil, notificationChannels: []),
+                clientReference: "order-1"))
     }
 
     @Test func startThenLoadFoldsTheStream() async throws {
@@ -58,7 +60,8 @@ private func sealed(_ label: String) -> SealedField {
             let results = await withTaskGroup(of: Bool.self) { group in
                 for _ in 0..<8 {
                     group.addTask {
-                        (try? await commands.execute(Self.startCommand(id), journey: id, metadata: EventMetadata()))?.events.isEmpty == false
+                        (try? await commands.execute(Self.startCommand(id), journey: id, metadata: EventMetadata()))?.events
+                            .isEmpty == false
                     }
                 }
                 return await group.reduce(into: [Bool]()) { $0.append($1) }
@@ -66,7 +69,9 @@ private func sealed(_ label: String) -> SealedField {
             #expect(results.filter { $0 }.count == 1)
             let (state, _) = try await commands.load(id)
             #expect(state.journeyID == id)
-            let starts = try await EventStore(client: db.app).readStream(JourneyRepository.stream(id)).filter { $0.type == "JourneyStarted" }
+            let starts = try await EventStore(client: db.app).readStream(JourneyRepository.stream(id)).filter {
+                $0.type == "JourneyStarted"
+            }
             #expect(starts.count == 1)
         }
     }

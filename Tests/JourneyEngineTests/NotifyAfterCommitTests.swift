@@ -46,7 +46,8 @@ import Testing
             try await Self.markAndWait(db, received, "marker-1")
             #expect(received.notifications == 1, "only the marker")
 
-            try await commands.execute(JourneyCommandRunnerTests.startCommand(id), journey: id, metadata: EventMetadata(actor: "test"))
+            try await commands.execute(
+                JourneyCommandRunnerTests.startCommand(id), journey: id, metadata: EventMetadata(actor: "test"))
             try await waitUntil("the command's notification") { received.notifications >= 2 }
         }
     }
@@ -64,8 +65,10 @@ import Testing
             let commands = JourneyCommandRunner(database: db.app)
             let id = JourneyID(UUID.random().uuidString.lowercased())
             let version = try await commands.transaction(notify: false) { context in
-                try context.execute(JourneyCommandRunnerTests.startCommand(id), journey: id,
-                                    metadata: EventMetadata(actor: "test")).version
+                try context.execute(
+                    JourneyCommandRunnerTests.startCommand(id), journey: id,
+                    metadata: EventMetadata(actor: "test")
+                ).version
             }
             #expect(version > 0)
             try await Self.markAndWait(db, received, "marker-1")

@@ -46,7 +46,8 @@ import Testing
         #expect(failure.retryable)
         #expect(Journeys.failure(HumanTokenAPIError(.configuration, "no key", field: "privateKey")).retryable)
         // A field Unico refused stays final: asking again cannot help.
-        #expect(!Journeys.failure(HumanTokenAPIError(.invalidArgument, "refused", field: "person.duiValue", status: 400)).retryable)
+        #expect(
+            !Journeys.failure(HumanTokenAPIError(.invalidArgument, "refused", field: "person.duiValue", status: 400)).retryable)
     }
 
     static let start = StartJourneyInput(

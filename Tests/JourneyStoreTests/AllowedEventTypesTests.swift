@@ -8,7 +8,9 @@ import Testing
 @Suite struct AllowedEventTypesTests {
     @Test func journeyStreamsTakeExactlyTheDomainsEventTypes() async throws {
         try await TestDatabase.with { db in
-            let listed = try await db.owner.query("SELECT unnest(journey_event_types())").map { try $0.decode(0, as: String.self) }
+            let listed = try await db.owner.query("SELECT unnest(journey_event_types())").map {
+                try $0.decode(0, as: String.self)
+            }
             #expect(listed.sorted() == JourneyEvent.allEventTypes.sorted())
         }
     }

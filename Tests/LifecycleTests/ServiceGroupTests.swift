@@ -23,23 +23,29 @@ import Glibc
 
     @Test func aThrowingServiceStopsTheOthersAndItsErrorSurfaces() async throws {
         let journal = Journal()
-        let group = group([WaitingService(name: "a", journal: journal), FailingService(name: "b", journal: journal),
-                           WaitingService(name: "c", journal: journal)])
+        let group = group([
+            WaitingService(name: "a", journal: journal), FailingService(name: "b", journal: journal),
+            WaitingService(name: "c", journal: journal),
+        ])
         await #expect(throws: FailingService.Failure(code: "boom")) { try await group.run() }
         #expect(journal.stops == ["stop c", "stop a"])
     }
 
     @Test func aServiceThatReturnsShutsTheGroupDownUnlessIgnored() async throws {
         let journal = Journal()
-        try await group([WaitingService(name: "a", journal: journal), ShortService(name: "b", journal: journal),
-                         WaitingService(name: "c", journal: journal)]).run()
+        try await group([
+            WaitingService(name: "a", journal: journal), ShortService(name: "b", journal: journal),
+            WaitingService(name: "c", journal: journal),
+        ]).run()
         #expect(journal.stops == ["stop c", "stop a"])
 
         let ignoring = Journal()
-        let group = ServiceGroup(configuration: .init(services: [
-            .init(service: WaitingService(name: "a", journal: ignoring)),
-            .init(service: ShortService(name: "b", journal: ignoring), successTerminationBehavior: .ignore),
-        ], gracefulShutdownSignals: []))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(service: WaitingService(name: "a", journal: ignoring)),
+                    .init(service: ShortService(name: "b", journal: ignoring), successTerminationBehavior: .ignore),
+                ], gracefulShutdownSignals: []))
         let run = Task { try await group.run() }
         try await waitUntil("services a, b started") { ignoring.started("a", "b") }
         #expect(ignoring.stops.isEmpty)
@@ -92,10 +98,12 @@ import Glibc
     @Test func aServiceThatOutlivesItsTimeoutIsReportedAndTheRestStillStop() async throws {
         let journal = Journal()
         let stuck = StuckService(journal: journal)
-        let group = ServiceGroup(configuration: .init(services: [
-            .init(service: WaitingService(name: "a", journal: journal)),
-            .init(service: stuck, name: "stuck", gracefulShutdownTimeout: .milliseconds(100)),
-        ], gracefulShutdownSignals: []))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(service: WaitingService(name: "a", journal: journal)),
+                    .init(service: stuck, name: "stuck", gracefulShutdownTimeout: .milliseconds(100)),
+                ], gracefulShutdownSignals: []))
         let run = Task { try await group.run() }
         try await waitUntil("services a, stuck started") { journal.started("a", "stuck") }
         let began = ContinuousClock.now

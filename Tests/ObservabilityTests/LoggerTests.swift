@@ -16,8 +16,13 @@ import Testing
         let lines = Lines()
         let logger = Logger(label: "worker", metadata: ["worker_id": "w1", "kind": "base"], sink: lines.sink)
         logger.warning("item failed", metadata: ["kind": "retry"])
-        #expect(lines.objects == [["level": "warning", "label": "worker", "message": "item failed",
-                                   "worker_id": "w1", "kind": "retry"]])
+        #expect(
+            lines.objects == [
+                [
+                    "level": "warning", "label": "worker", "message": "item failed",
+                    "worker_id": "w1", "kind": "retry",
+                ]
+            ])
     }
 
     @Test func dropsEntriesBelowItsLevel() {

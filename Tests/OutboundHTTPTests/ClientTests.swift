@@ -13,8 +13,10 @@ import Testing
     }
 
     /// `send` that returns its typed error instead of throwing.
-    func outcome(_ client: OutboundHTTPClient, _ request: OutboundHTTPRequest,
-                 to addresses: [IPAddress] = [loopback]) async -> Result<OutboundHTTPResponse, OutboundHTTPError> {
+    func outcome(
+        _ client: OutboundHTTPClient, _ request: OutboundHTTPRequest,
+        to addresses: [IPAddress] = [loopback]
+    ) async -> Result<OutboundHTTPResponse, OutboundHTTPError> {
         do throws(OutboundHTTPError) {
             return .success(try await client.send(request, to: addresses))
         } catch {
@@ -27,9 +29,10 @@ import Testing
         defer { receiver.stop() }
         // A body larger than the socket buffers: written in many non-blocking pieces.
         let body = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        let request = OutboundHTTPRequest(method: "POST", url: receiver.url("/hook?x=1"),
-                                          headers: [.init("Content-Type", "application/json"), .init("webhook-id", "msg_1")],
-                                          body: body)
+        let request = OutboundHTTPRequest(
+            method: "POST", url: receiver.url("/hook?x=1"),
+            headers: [.init("Content-Type", "application/json"), .init("webhook-id", "msg_1")],
+            body: body)
         let answer = try await client().send(request, to: [Self.loopback])
         #expect(answer.status == 201 && answer.reason == "Created" && answer.header("x-id") == "7")
         #expect(String(decoding: answer.body, as: UTF8.self) == "done" && !answer.bodyTruncated)
@@ -73,20 +76,23 @@ import Testing
         let receiver = try ScriptedReceiver { $0.answer("HTTP/1.1 204 No Content\r\n\r\n") }
         defer { receiver.stop() }
         // Nothing listens on 127.0.0.3 at the receiver's port.
-        let answer = try await client().send(OutboundHTTPRequest(url: receiver.url(host: "hooks.test")),
-                                             to: [IPAddress("127.0.0.3")!, Self.loopback])
+        let answer = try await client().send(
+            OutboundHTTPRequest(url: receiver.url(host: "hooks.test")),
+            to: [IPAddress("127.0.0.3")!, Self.loopback])
         #expect(answer.status == 204 && answer.address == Self.loopback)
         #expect(receiver.requests.first?.header("Host") == "hooks.test:\(receiver.port)", "the name stays the URL's")
     }
 
     @Test func whenNoAddressAcceptsEachOnesReasonIsGiven() async throws {
-        let receiver = try ScriptedReceiver(accepting: false)   // on 127.0.0.1 only
+        let receiver = try ScriptedReceiver(accepting: false)  // on 127.0.0.1 only
         let port = receiver.port
         let request = OutboundHTTPRequest(url: URL(string: "http://hooks.test:\(port)/hook")!)
         let result = await outcome(client(), request, to: [IPAddress("127.0.0.3")!, IPAddress("127.0.0.4")!])
         guard case .failure(let error) = result else { Issue.record("answered: \(result)"); return }
         #expect(error.code == .connectFailed)
-        #expect(error.message == "could not connect to hooks.test (127.0.0.3:\(port) Connection refused; 127.0.0.4:\(port) Connection refused)")
+        #expect(
+            error.message
+                == "could not connect to hooks.test (127.0.0.3:\(port) Connection refused; 127.0.0.4:\(port) Connection refused)")
         #expect(receiver.connections == 0)
     }
 
@@ -96,8 +102,9 @@ import Testing
         // A listener that never accepts, its queue full after one connection: later SYNs are dropped.
         let silent = try ScriptedReceiver(host: "127.0.0.5", port: receiver.port, backlog: 0, accepting: false)
         let filler = try FillerConnection(to: "127.0.0.5", port: receiver.port)
-        let answer = try await client(connectTimeout: 0.3).send(OutboundHTTPRequest(url: receiver.url()),
-                                                               to: [IPAddress("127.0.0.5")!, Self.loopback])
+        let answer = try await client(connectTimeout: 0.3).send(
+            OutboundHTTPRequest(url: receiver.url()),
+            to: [IPAddress("127.0.0.5")!, Self.loopback])
         #expect(answer.status == 204 && answer.address == Self.loopback)
         filler.close()
         silent.stop()
@@ -113,7 +120,8 @@ import Testing
         defer { receiver.stop() }
         let result = await outcome(client(timeout: 0.5), OutboundHTTPRequest(url: receiver.url()))
         guard case .failure(let error) = result else { Issue.record("answered: \(result)"); return }
-        #expect(error == OutboundHTTPError(.timedOut, "no complete answer from 127.0.0.1 (127.0.0.1:\(receiver.port)) within 0.5 s"))
+        #expect(
+            error == OutboundHTTPError(.timedOut, "no complete answer from 127.0.0.1 (127.0.0.1:\(receiver.port)) within 0.5 s"))
         try await waitUntil("the receiver saw the connection closed") { receiver.closedByClient == 1 }
     }
 
@@ -124,7 +132,7 @@ import Testing
             connection.limitSendBuffer(64 << 10)
             _ = connection.send(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
             let framed = Array("10000\r\n".utf8) + chunk + Array("\r\n".utf8)
-            for _ in 0..<4096 where connection.send(framed) {}   // 256 MiB at most
+            for _ in 0..<4096 where connection.send(framed) {}  // 256 MiB at most
         }
         defer { receiver.stop() }
         let answer = try await client(cap: 64 << 10).send(OutboundHTTPRequest(url: receiver.url()), to: [Self.loopback])
@@ -169,7 +177,10 @@ import Testing
         let receiver = try ScriptedReceiver()
         defer { receiver.stop() }
         let cases: [(OutboundHTTPRequest, String)] = [
-            (OutboundHTTPRequest(url: receiver.url(), headers: [.init("X-Evil", "a\r\nInjected: yes")]), "header X-Evil holds a control character"),
+            (
+                OutboundHTTPRequest(url: receiver.url(), headers: [.init("X-Evil", "a\r\nInjected: yes")]),
+                "header X-Evil holds a control character"
+            ),
             (OutboundHTTPRequest(url: receiver.url(), headers: [.init("Host", "elsewhere")]), "header Host is set by the client"),
             (OutboundHTTPRequest(url: URL(string: "ftp://127.0.0.1/x")!), "only http and https URLs are sent"),
             (OutboundHTTPRequest(method: "GET X", url: receiver.url()), "the method is not an HTTP token"),

@@ -4,8 +4,10 @@ import Testing
 /// The answer's framing, read from bytes however they are split.
 @Suite struct ResponseParserTests {
     /// Feeds `text` in pieces of `piece` bytes, then the connection's end if still needed.
-    func parse(_ text: String, piece: Int = 1, cap: Int = 1 << 20, head: Int = 32 << 10,
-               bodyless: Bool = false) throws -> ResponseParser {
+    func parse(
+        _ text: String, piece: Int = 1, cap: Int = 1 << 20, head: Int = 32 << 10,
+        bodyless: Bool = false
+    ) throws -> ResponseParser {
         var parser = ResponseParser(maxHeadBytes: head, maxBodyBytes: cap, bodyless: bodyless)
         let bytes = Array(text.utf8)
         var offset = 0
@@ -27,7 +29,8 @@ import Testing
     }
 
     @Test(arguments: [1, 5, 4096]) func aChunkedBodyIsDecodedWithExtensionsAndTrailers(piece: Int) throws {
-        let text = "HTTP/1.1 202 Accepted\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"
+        let text =
+            "HTTP/1.1 202 Accepted\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"
             + "5;name=value\r\nhello\r\n1A\r\n abcdefghijklmnopqrstuvwxy\r\n0\r\nX-Trailer: t\r\n\r\n"
         let parser = try parse(text, piece: piece)
         #expect(parser.head?.status == 202)
@@ -40,7 +43,8 @@ import Testing
     }
 
     @Test func interimAnswersAreSkippedAndBareLineFeedsAccepted() throws {
-        let parser = try parse("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\nLink: </a>\n\nHTTP/1.1 500 Boom\nContent-Length: 2\n\nno")
+        let parser = try parse(
+            "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\nLink: </a>\n\nHTTP/1.1 500 Boom\nContent-Length: 2\n\nno")
         #expect(parser.head?.status == 500 && parser.head?.reason == "Boom" && body(parser) == "no")
     }
 
@@ -67,7 +71,9 @@ import Testing
     @Test func aStreamedBodyIsCutAtTheCap() throws {
         let chunk = "10\r\n" + String(repeating: "x", count: 16) + "\r\n"
         var parser = ResponseParser(maxHeadBytes: 1024, maxBodyBytes: 40)
-        #expect(try parser.consume(Array(("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk + chunk).utf8)) == .needMore)
+        #expect(
+            try parser.consume(Array(("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk + chunk).utf8)) == .needMore
+        )
         #expect(try parser.consume(Array((chunk + chunk).utf8)) == .complete)
         #expect(parser.truncated && parser.body.count == 40)
 

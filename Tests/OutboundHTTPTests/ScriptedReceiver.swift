@@ -37,9 +37,11 @@ final class ScriptedReceiver: Sendable {
 
     /// Listens on `host` (`port` 0: a free one) with room for `backlog` unaccepted connections;
     /// `accepting: false` never accepts (a listener whose queue fills up).
-    init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 16, accepting: Bool = true, tls: TLSServer? = nil,
-         script: @escaping @Sendable (Connection) -> Void = { $0.answer("HTTP/1.1 204 No Content\r\n\r\n") }) throws {
-        signal(SIGPIPE, SIG_IGN)   // the TLS side writes through OpenSSL's socket BIO
+    init(
+        host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 16, accepting: Bool = true, tls: TLSServer? = nil,
+        script: @escaping @Sendable (Connection) -> Void = { $0.answer("HTTP/1.1 204 No Content\r\n\r\n") }
+    ) throws {
+        signal(SIGPIPE, SIG_IGN)  // the TLS side writes through OpenSSL's socket BIO
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var one: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -238,7 +240,9 @@ final class FillerConnection {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr(host)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             Glibc.close(descriptor)

@@ -28,7 +28,8 @@ import Testing
         let server = try server()
         let receiver = try ScriptedReceiver(tls: server) { $0.answer("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok") }
         defer { receiver.stop() }
-        let request = OutboundHTTPRequest(method: "POST", url: receiver.url(scheme: "https", host: "hooks.test"), body: Data("{}".utf8))
+        let request = OutboundHTTPRequest(
+            method: "POST", url: receiver.url(scheme: "https", host: "hooks.test"), body: Data("{}".utf8))
         let answer = try await client(trusting: server).send(request, to: [Self.loopback])
         #expect(answer.status == 200 && String(decoding: answer.body, as: UTF8.self) == "ok")
         #expect(receiver.serverNames == ["hooks.test"])
@@ -40,7 +41,8 @@ import Testing
         let server = try server()
         let receiver = try ScriptedReceiver(tls: server) { $0.answer("HTTP/1.1 204 No Content\r\n\r\n") }
         defer { receiver.stop() }
-        let answer = try await client(trusting: server).send(OutboundHTTPRequest(url: receiver.url(scheme: "https")), to: [Self.loopback])
+        let answer = try await client(trusting: server).send(
+            OutboundHTTPRequest(url: receiver.url(scheme: "https")), to: [Self.loopback])
         #expect(answer.status == 204)
         #expect(receiver.serverNames == [nil])
     }
@@ -59,7 +61,10 @@ import Testing
         let receiver = try ScriptedReceiver(tls: server)
         defer { receiver.stop() }
         let error = await failure(try client(trusting: nil), receiver.url(scheme: "https", host: "hooks.test"))
-        #expect(error == OutboundHTTPError(.tlsFailed, "the certificate of hooks.test was refused: unable to get local issuer certificate"))
+        #expect(
+            error
+                == OutboundHTTPError(
+                    .tlsFailed, "the certificate of hooks.test was refused: unable to get local issuer certificate"))
         #expect(receiver.requests.isEmpty)
     }
 

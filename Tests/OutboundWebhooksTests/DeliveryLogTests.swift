@@ -19,9 +19,10 @@ import Testing
             f.clock.advance(by: 1)
             try await f.enqueue("msg_c")
             f.receiver.script([HTTPResponse(status: .internalServerError)])
-            #expect(try await f.dispatcher(configuration: .init(batchSize: 1, requestTimeout: 5, leaseDuration: 30))
-                .dispatchDue(limit: 1) == 1)   // msg_a: 500
-            #expect(try await f.dispatcher().dispatchDue(limit: 10) == 2)   // msg_b, msg_c: 204
+            #expect(
+                try await f.dispatcher(configuration: .init(batchSize: 1, requestTimeout: 5, leaseDuration: 30))
+                    .dispatchDue(limit: 1) == 1)  // msg_a: 500
+            #expect(try await f.dispatcher().dispatchDue(limit: 10) == 2)  // msg_b, msg_c: 204
 
             let (keyID, all) = try await log(f).recent(key: "abcdefgh")
             #expect(keyID == f.apiKeyID)
@@ -30,7 +31,8 @@ import Testing
             #expect(failed.status == .pending && failed.attempts == 1 && failed.lastStatus == 500)
             #expect(failed.lastError == "HTTP 500" && failed.nextAttemptAt != nil && failed.deliveredAt == nil)
             let delivered = all[0]
-            #expect(delivered.status == .delivered && delivered.lastStatus == 204 && delivered.deliveredAt != nil
+            #expect(
+                delivered.status == .delivered && delivered.lastStatus == 204 && delivered.deliveredAt != nil
                     && delivered.nextAttemptAt == nil && delivered.resendOf == nil)
             #expect(try await log(f).recent(key: f.apiKeyID.uuidString, limit: 1).deliveries.map(\.messageID) == ["msg_c"])
             await #expect(throws: WebhookError.self) { _ = try await log(f).recent(key: "abcdefgh", limit: 0) }

@@ -13,16 +13,18 @@ import Testing
             struct Abort: Error {}
             await #expect(throws: Abort.self) {
                 _ = try await f.db.app.transaction { connection in
-                    try WebhookOutbox.enqueue(endpointID: f.endpointID, messageID: "msg_rolled_back", type: "journey.abandoned",
-                                              payload: JSONB(text: "{}"), on: connection)
+                    try WebhookOutbox.enqueue(
+                        endpointID: f.endpointID, messageID: "msg_rolled_back", type: "journey.abandoned",
+                        payload: JSONB(text: "{}"), on: connection)
                     throw Abort()
                 }
             }
             let count = try await f.db.app.query("SELECT count(*) FROM webhook_deliveries").first?.decode(0, as: Int.self)
             #expect(count == 1)
             let inserted = try await f.db.app.transaction { connection in
-                try WebhookOutbox.enqueue(endpointID: f.endpointID, messageID: "msg_1", type: "journey.completed",
-                                          payload: JSONB(text: "{}"), on: connection)
+                try WebhookOutbox.enqueue(
+                    endpointID: f.endpointID, messageID: "msg_1", type: "journey.completed",
+                    payload: JSONB(text: "{}"), on: connection)
             }
             #expect(!inserted)
         }
@@ -67,7 +69,8 @@ import Testing
             let down = Receiver(secret: f.secret, clock: f.clock)
             let downURL = try down.start()
             await down.stop()
-            let liveURL = try await f.db.app.query("SELECT url FROM webhook_endpoints WHERE id = \(f.endpointID)").first!.decode(0, as: String.self)
+            let liveURL = try await f.db.app.query("SELECT url FROM webhook_endpoints WHERE id = \(f.endpointID)").first!.decode(
+                0, as: String.self)
             try await f.db.app.query("UPDATE webhook_endpoints SET url = \(downURL) WHERE id = \(f.endpointID)")
             try await f.enqueue("msg_1")
             let randoms = Mutex([0.5, 0.9, 0.25, 0.5])
@@ -78,12 +81,12 @@ import Testing
             #expect(state.attempts == 1 && state.lastStatus == nil && state.deliveredAt == nil)
             #expect(state.lastError?.hasPrefix("transport error") == true)
             let first = try #require(state.nextAttemptAt).timeIntervalSince(f.clock.now())
-            #expect(first == 2.5)   // 0.5 × 5 s
+            #expect(first == 2.5)  // 0.5 × 5 s
 
             // Back up, but failing with 500 twice.
             try await f.db.app.query("UPDATE webhook_endpoints SET url = \(liveURL) WHERE id = \(f.endpointID)")
             f.receiver.script([.text("boom", status: 500), .text("boom", status: 500)])
-            #expect(try await dispatcher.dispatchDue(limit: 10) == 0)   // not due yet
+            #expect(try await dispatcher.dispatchDue(limit: 10) == 0)  // not due yet
             var delays: [TimeInterval] = [first]
             for _ in 0..<2 {
                 f.clock.set(try #require(state.nextAttemptAt))
@@ -106,7 +109,7 @@ import Testing
             #expect(state.deliveredAt != nil && state.attempts == 4 && state.lastStatus == 204)
             #expect(f.receiver.received.count == 3)
             #expect(f.receiver.received.allSatisfy { $0.verified })
-            #expect(Set(f.receiver.received.map(\.body)).count == 1)   // same bytes every attempt
+            #expect(Set(f.receiver.received.map(\.body)).count == 1)  // same bytes every attempt
         }
     }
 
@@ -171,9 +174,11 @@ import Testing
             let received = f.receiver.received.map(\.messageID)
             #expect(received.count == ids.count)
             #expect(Set(received) == Set(ids))
-            let delivered = try await f.db.app.query("""
+            let delivered = try await f.db.app.query(
+                """
                 SELECT count(*) FROM webhook_deliveries WHERE delivered_at IS NOT NULL AND attempt_count = 1
-                """).first?.decode(0, as: Int.self)
+                """
+            ).first?.decode(0, as: Int.self)
             #expect(delivered == ids.count)
         }
     }

@@ -49,7 +49,7 @@ import Testing
             }
         }
         #expect(throws: WebhookError.self) { try policy.checkRegistration(url: "https://127.1/x") }
-        #expect(throws: Never.self) { try policy.checkRegistration(url: "https://localhost/x") }   // a name: checked when sending
+        #expect(throws: Never.self) { try policy.checkRegistration(url: "https://localhost/x") }  // a name: checked when sending
         let allowing = try WebhookDestinationPolicy(allowList: "127.0.0.1, 10.0.0.0/8 ,fd00:ec2::254,hooks.internal")
         for allowed in ["http://127.0.0.1:8080/x", "https://10.9.9.9/x", "https://[fd00:ec2::254]/x"] {
             #expect(throws: Never.self) { try allowing.checkRegistration(url: allowed) }
@@ -109,7 +109,8 @@ import Testing
             let row = try #require(try await f.db.app.query("SELECT url FROM webhook_endpoints WHERE id = \(f.endpointID)").first)
             let registered = try row.decode(0, as: String.self)
             let port = try #require(URLComponents(string: registered)?.port)
-            try await f.db.app.query("UPDATE webhook_endpoints SET url = \("http://localhost:\(port)/hook") WHERE id = \(f.endpointID)")
+            try await f.db.app.query(
+                "UPDATE webhook_endpoints SET url = \("http://localhost:\(port)/hook") WHERE id = \(f.endpointID)")
             try await f.enqueue("msg_by_name")
             let refusing = try WebhookDestinationPolicy(allowList: "10.0.0.0/8")
             #expect(try await f.dispatcher(destinations: refusing).dispatchDue(limit: 10) == 1)

@@ -14,7 +14,8 @@ import Testing
                 _ = try WebhookDispatcher.Configuration.trustedCertificates(candidate)
             } throws: { error in
                 let error = try #require(error as? WebhookError)
-                return error.code == .invalidConfiguration && error.message.hasPrefix("JOURNEYS_WEBHOOK_CA_FILE: the CA file \(candidate) ")
+                return error.code == .invalidConfiguration
+                    && error.message.hasPrefix("JOURNEYS_WEBHOOK_CA_FILE: the CA file \(candidate) ")
             }
         }
     }

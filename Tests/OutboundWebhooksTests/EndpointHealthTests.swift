@@ -14,9 +14,10 @@ import Testing
 
     /// Retries far beyond the test's span, so only each step's new message is due.
     func configuration(autoDisableAfter: TimeInterval? = 3 * day) -> WebhookDispatcher.Configuration {
-        WebhookDispatcher.Configuration(requestTimeout: 5, leaseDuration: 30,
-                                        retrySchedule: WebhookRetrySchedule(intervals: [60 * Self.day]),
-                                        autoDisableAfter: autoDisableAfter)
+        WebhookDispatcher.Configuration(
+            requestTimeout: 5, leaseDuration: 30,
+            retrySchedule: WebhookRetrySchedule(intervals: [60 * Self.day]),
+            autoDisableAfter: autoDisableAfter)
     }
 
     func endpoint(_ f: Fixture) async throws -> WebhookEndpoint {
@@ -24,7 +25,9 @@ import Testing
     }
 
     /// Advances the clock, queues one message, answers it with `status`, dispatches it.
-    func step(_ f: Fixture, _ dispatcher: WebhookDispatcher, after: TimeInterval, _ message: String, status: HTTPStatus) async throws {
+    func step(_ f: Fixture, _ dispatcher: WebhookDispatcher, after: TimeInterval, _ message: String, status: HTTPStatus)
+        async throws
+    {
         f.clock.advance(by: after)
         try await f.enqueue(message)
         f.receiver.script([.text("answer", status: status)])
@@ -47,7 +50,9 @@ import Testing
             try await step(f, dispatcher, after: Self.day + 1, "msg_5", status: .internalServerError)
             current = try await endpoint(f)
             #expect(!current.isEnabled)
-            #expect(current.disabledReason?.hasPrefix("disabled automatically: failing since ") == true, "\(current.disabledReason ?? "")")
+            #expect(
+                current.disabledReason?.hasPrefix("disabled automatically: failing since ") == true,
+                "\(current.disabledReason ?? "")")
             #expect(current.disabledReason?.hasSuffix("no 2xx for longer than 3 days") == true)
             #expect(try await WebhookBacklog.read(client: f.db.app).autoDisabled == 1)
 
@@ -84,23 +89,30 @@ import Testing
             let now = f.clock.now()
             // The follower runs as the projector role.
             let queued = try await f.db.projector.transaction { [key = f.apiKeyID] connection in
-                try WebhookOutbox.enqueue(apiKeyID: key, messageID: "msg_2", type: "journey.completed", payload: payload,
-                                          now: now, on: connection)
+                try WebhookOutbox.enqueue(
+                    apiKeyID: key, messageID: "msg_2", type: "journey.completed", payload: payload,
+                    now: now, on: connection)
             }
             #expect(queued == 1)
             _ = try await APIKeyStore(client: f.db.app).revoke(f.apiKeyID.uuidString)
 
             let (later, subscriptions) = try await f.db.projector.transaction { [key = f.apiKeyID] connection in
-                (try WebhookOutbox.enqueue(apiKeyID: key, messageID: "msg_3", type: "journey.completed", payload: payload,
-                                           now: now, on: connection),
-                 try WebhookOutbox.subscriptions(apiKeyIDs: [key], on: connection))
+                (
+                    try WebhookOutbox.enqueue(
+                        apiKeyID: key, messageID: "msg_3", type: "journey.completed", payload: payload,
+                        now: now, on: connection),
+                    try WebhookOutbox.subscriptions(apiKeyIDs: [key], on: connection)
+                )
             }
             #expect(later == 0 && subscriptions.isEmpty, "nothing queued for a revoked key")
             #expect(try await f.dispatcher().dispatchDue(limit: 10) == 0, "queued messages wait, unsent")
             #expect(f.receiver.received.isEmpty)
             let endpoint = try await endpoint(f)
             #expect(endpoint.keyRevoked)
-            await #expect(throws: WebhookError(.keyRevoked, "the endpoint's API key (abcdefgh) is revoked; register the endpoint under an active key")) {
+            await #expect(
+                throws: WebhookError(
+                    .keyRevoked, "the endpoint's API key (abcdefgh) is revoked; register the endpoint under an active key")
+            ) {
                 try await WebhookAdmin(client: f.db.app, sealer: f.sealer).enable(f.endpointID, tenant: "default")
             }
         }
@@ -130,9 +142,11 @@ import Testing
     }
 
     @Test func theSpecialPurposeBlocksAreRefused() throws {
-        let special = ["192.0.0.8", "192.0.2.1", "198.51.100.7", "203.0.113.9", "198.18.0.1", "198.19.255.254",
-                       "192.88.99.1", "2001:db8::1", "2001::1", "3fff::1", "100::1", "64:ff9b:1::1",
-                       "::ffff:192.0.2.1", "64:ff9b::c000:201"]
+        let special = [
+            "192.0.0.8", "192.0.2.1", "198.51.100.7", "203.0.113.9", "198.18.0.1", "198.19.255.254",
+            "192.88.99.1", "2001:db8::1", "2001::1", "3fff::1", "100::1", "64:ff9b:1::1",
+            "::ffff:192.0.2.1", "64:ff9b::c000:201",
+        ]
         for text in special {
             let address = try #require(IPAddress(text), "\(text) parses")
             #expect(WebhookAddressClass.of(address) == .special, "\(text)")

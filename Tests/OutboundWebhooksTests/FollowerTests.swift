@@ -13,10 +13,14 @@ import Timestamps
     }
 
     func endingEventID(_ f: Fixture, _ id: JourneyID) async throws -> UUID {
-        try #require(try await f.db.app.query("""
-            SELECT event_id FROM events WHERE stream_name = \("journey-" + id.rawValue)
-              AND event_type IN ('JourneyCompleted', 'JourneyAbandoned')
-            """).first).decode(0, as: UUID.self)
+        try #require(
+            try await f.db.app.query(
+                """
+                SELECT event_id FROM events WHERE stream_name = \("journey-" + id.rawValue)
+                  AND event_type IN ('JourneyCompleted', 'JourneyAbandoned')
+                """
+            ).first
+        ).decode(0, as: UUID.self)
     }
 
     func deliveryCount(_ f: Fixture) async throws -> Int {
@@ -33,7 +37,7 @@ import Timestamps
             let id = try await journeys.complete()
             try await journeys.waitUntilReadable()
             #expect(try await follower(f).catchUp() == 1)
-            #expect(try await follower(f).catchUp() == 0)   // a re-run, or a restarted process
+            #expect(try await follower(f).catchUp() == 0)  // a re-run, or a restarted process
             #expect(try await deliveryCount(f) == 1)
 
             #expect(try await f.dispatcher().dispatchDue(limit: 10) == 1)
@@ -69,8 +73,9 @@ import Timestamps
             let journeys = Journeys(f.db, clock: clock)
             try await journeys.start()
             try await journeys.waitUntilReadable()
-            let follower = JourneyWebhookFollower(client: f.db.projector, configuration: .init(pollInterval: .seconds(60)),
-                                                  now: { clock.now() })
+            let follower = JourneyWebhookFollower(
+                client: f.db.projector, configuration: .init(pollInterval: .seconds(60)),
+                now: { clock.now() })
             let running = Task { try await follower.run() }
             defer { running.cancel() }
             let last = try #require(try await EventStore(client: f.db.app).readAll(after: .start, limit: 1000).last)
@@ -106,7 +111,7 @@ import Timestamps
             #expect(body["type"] as? String == "journey.abandoned")
             let data = try #require(body["data"] as? [String: Any])
             #expect(data["journeyId"] as? String == id.rawValue)
-            #expect(data["attempt"] as? Int == 1)   // the start already requested process 1
+            #expect(data["attempt"] as? Int == 1)  // the start already requested process 1
             #expect(data["outcome"] == nil)
             let reason = try #require(data["reason"] as? [String: Any])
             #expect(reason["kind"] as? String == "requested")
@@ -117,7 +122,8 @@ import Timestamps
 
     @Test func journeysOfOtherActorsOrOfKeysWithoutAnEndpointGetNothing() async throws {
         try await Fixture.with { f in
-            try await f.db.app.query("""
+            try await f.db.app.query(
+                """
                 INSERT INTO api_keys (id, name, prefix, secret_hash, scopes)
                 VALUES (\(UUID()), 'no hooks', 'bcdefghi', \(Data(repeating: 1, count: 32)), ARRAY['journeys:write'])
                 """)
@@ -125,7 +131,7 @@ import Timestamps
             try await journeys.complete(actor: "operator")
             try await journeys.complete(actor: "api-key:bcdefghi")
             try await journeys.abandon(actor: "api-key:zzzzzzzz")
-            try await journeys.start()   // not ended: nothing to send
+            try await journeys.start()  // not ended: nothing to send
             try await journeys.waitUntilReadable()
             #expect(try await follower(f).catchUp() == 0)
             #expect(try await deliveryCount(f) == 0)
@@ -147,7 +153,7 @@ import Timestamps
                     let checkpoint = try #require(try JourneyWebhookFollower.lockCheckpoint(on: connection))
                     let events = try EventStore.readAll(after: checkpoint, limit: 100, on: connection)
                     #expect(try JourneyWebhookFollower.enqueue(endings: events, now: now, on: connection) == 2)
-                    throw Crash()   // the process dies before the checkpoint is stored
+                    throw Crash()  // the process dies before the checkpoint is stored
                 }
             }
             #expect(try await deliveryCount(f) == 0)
@@ -196,8 +202,9 @@ import Timestamps
             let second = Receiver(secret: secondSecret, clock: f.clock)
             let url = try second.start()
             _ = try await f.db.app.transaction { [f] connection in
-                try WebhookEndpoints.create(apiKeyID: f.apiKeyID, url: url, secret: secondSecret, sealer: f.sealer,
-                                            eventTypes: [.journeyCompleted], destinations: .loopback, now: f.clock.now(), on: connection)
+                try WebhookEndpoints.create(
+                    apiKeyID: f.apiKeyID, url: url, secret: secondSecret, sealer: f.sealer,
+                    eventTypes: [.journeyCompleted], destinations: .loopback, now: f.clock.now(), on: connection)
             }
             let journeys = Journeys(f.db, clock: f.clock)
             try await journeys.complete()

@@ -32,9 +32,10 @@ struct Journeys: Sendable {
         let id = JourneyID(UUID().uuidString.lowercased())
         let start = StartJourney(
             journeyID: id, environment: .uat, flow: Flow("humantoken"), purpose: .creditProcess,
-            subject: SealedSubject(reference: SubjectReference("ref-\(id.rawValue)"), documentType: .brCPF,
-                                   documentNumber: Self.sealed("doc-12345678909"), name: Self.sealed("Maria Silva"),
-                                   friendlyName: nil, phone: nil, email: nil, notificationChannels: []),
+            subject: SealedSubject(
+                reference: SubjectReference("ref-\(id.rawValue)"), documentType: .brCPF,
+                documentNumber: Self.sealed("doc-12345678909"), name: Self.sealed("Maria Silva"),
+                friendlyName: nil, phone: nil, email: nil, notificationChannels: []),
             clientReference: clientReference)
         _ = try await repository.execute(.start(start), journey: id, metadata: EventMetadata(actor: actor))
         return id
@@ -46,14 +47,17 @@ struct Journeys: Sendable {
         let id = try await start(actor: actor)
         let process = ProcessID("proc-\(id.rawValue)")
         let commands: [JourneyCommand] = [
-            .recordProcessCreated(ProcessCreation(
-                attempt: 1, processID: process, webAppToken: Self.sealed("wat"), processToken: Self.sealed("pt"),
-                link: Self.sealed("link"), tokenExpiresAt: nil)),
+            .recordProcessCreated(
+                ProcessCreation(
+                    attempt: 1, processID: process, webAppToken: Self.sealed("wat"), processToken: Self.sealed("pt"),
+                    link: Self.sealed("link"), tokenExpiresAt: nil)),
             .issueToken,
             .recordCaptureOpened(attempt: 1),
             .recordCallback(attempt: 1, outcome: .success(processID: process)),
-            .recordResult(attempt: 1, snapshot: ProcessSnapshot(
-                state: .finished, result: .ok, humanToken: Self.sealed("human-token-value"), finishedAt: Date())),
+            .recordResult(
+                attempt: 1,
+                snapshot: ProcessSnapshot(
+                    state: .finished, result: .ok, humanToken: Self.sealed("human-token-value"), finishedAt: Date())),
         ]
         for command in commands {
             _ = try await repository.execute(command, journey: id, metadata: EventMetadata(actor: "result-fetcher"))
@@ -68,9 +72,10 @@ struct Journeys: Sendable {
     func fail(_ code: SDKErrorCode, actor: String = fixtureActor) async throws -> JourneyID {
         let id = try await start(actor: actor)
         let commands: [JourneyCommand] = [
-            .recordProcessCreated(ProcessCreation(
-                attempt: 1, processID: ProcessID("proc-\(id.rawValue)"), webAppToken: Self.sealed("wat"),
-                processToken: Self.sealed("pt"), link: Self.sealed("link"), tokenExpiresAt: nil)),
+            .recordProcessCreated(
+                ProcessCreation(
+                    attempt: 1, processID: ProcessID("proc-\(id.rawValue)"), webAppToken: Self.sealed("wat"),
+                    processToken: Self.sealed("pt"), link: Self.sealed("link"), tokenExpiresAt: nil)),
             .issueToken,
             .recordCallback(attempt: 1, outcome: .error(code: code)),
         ]
@@ -84,8 +89,9 @@ struct Journeys: Sendable {
     @discardableResult
     func abandon(actor: String = fixtureActor) async throws -> JourneyID {
         let id = try await start(actor: actor)
-        _ = try await repository.execute(.abandon(reason: .requested("cancelled by the company")), journey: id,
-                                         metadata: EventMetadata(actor: "worker"))
+        _ = try await repository.execute(
+            .abandon(reason: .requested("cancelled by the company")), journey: id,
+            metadata: EventMetadata(actor: "worker"))
         return id
     }
 
@@ -93,9 +99,11 @@ struct Journeys: Sendable {
     /// horizon is cluster-wide and another test's transaction may hold it back for a moment.
     func waitUntilReadable() async throws {
         for _ in 0..<400 {
-            let row = try await db.owner.query("""
+            let row = try await db.owner.query(
+                """
                 SELECT count(*) FILTER (WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())), count(*) FROM events
-                """).first!
+                """
+            ).first!
             if try row.decode(0, as: Int.self) == row.decode(1, as: Int.self) { return }
             try await Task.sleep(for: .milliseconds(25))
         }

@@ -12,8 +12,11 @@ import Testing
             // allowed one listens on 127.0.0.2, same port. The endpoint is named `localhost`, which
             // the system resolver answers with 127.0.0.1 (or ::1): a client that looked the name
             // up again itself would reach the refused receiver too.
-            let registered = try #require(try await f.db.app.query(
-                "SELECT url FROM webhook_endpoints WHERE id = \(f.endpointID)").first).decode(0, as: String.self)
+            let registered = try #require(
+                try await f.db.app.query(
+                    "SELECT url FROM webhook_endpoints WHERE id = \(f.endpointID)"
+                ).first
+            ).decode(0, as: String.self)
             let port = try #require(URLComponents(string: registered)?.port)
             let allowed = Receiver(secret: f.secret, clock: f.clock)
             _ = try allowed.start(host: "127.0.0.2", port: port)
@@ -31,8 +34,9 @@ import Testing
                 // Allowed on the first answer, loopback (refused) on every later one.
                 return [IPAddress(lookup == 1 ? "127.0.0.2" : "127.0.0.1")!]
             }
-            let dispatcher = f.dispatcher(configuration: configuration,
-                                          destinations: try WebhookDestinationPolicy(allowList: "127.0.0.2/32"))
+            let dispatcher = f.dispatcher(
+                configuration: configuration,
+                destinations: try WebhookDestinationPolicy(allowList: "127.0.0.2/32"))
             #expect(try await dispatcher.dispatchDue(limit: 10) == 1)
 
             let state = try await f.delivery("msg_rebound")

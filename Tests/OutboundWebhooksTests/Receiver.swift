@@ -53,8 +53,10 @@ final class Receiver: Sendable {
         for field in request.headers { headers[field.name.lowercased()] = field.value }
         let verified = (try? verifier.verify(body: request.body, headers: headers, now: clock.now())) != nil
         return state.withLock { state in
-            state.received.append(Received(messageID: headers["webhook-id"] ?? "", body: request.body, verified: verified,
-                                           userAgent: headers["user-agent"], contentType: headers["content-type"]))
+            state.received.append(
+                Received(
+                    messageID: headers["webhook-id"] ?? "", body: request.body, verified: verified,
+                    userAgent: headers["user-agent"], contentType: headers["content-type"]))
             return state.script.isEmpty ? .empty(status: .noContent) : state.script.removeFirst()
         }
     }

@@ -13,16 +13,17 @@ import Testing
             let survivor = f.dispatcher(owner: "survivor")
             // "crashed" claims and never records an outcome.
             #expect(try await crashed.claim(limit: 10).count == 1)
-            #expect(try await survivor.dispatchDue(limit: 10) == 0)   // leased
-            f.clock.advance(by: 30)                                         // lease over
+            #expect(try await survivor.dispatchDue(limit: 10) == 0)  // leased
+            f.clock.advance(by: 30)  // lease over
             #expect(try await survivor.dispatchDue(limit: 10) == 1)
             let state = try await f.delivery("msg_1")
             #expect(state.deliveredAt != nil && state.attempts == 2)
             // A late outcome from the crashed dispatcher changes nothing.
-            let stale = WebhookDelivery(id: try await f.db.app.query("SELECT id FROM webhook_deliveries").first!.decode(0),
-                                        endpointID: f.endpointID, messageID: "msg_1", eventType: "journey.completed",
-                                        payload: "{}", attempt: 1, createdAt: f.clock.now(), url: "",
-                                        sealedSecret: Data(), secretKeyID: "test-kek-1")
+            let stale = WebhookDelivery(
+                id: try await f.db.app.query("SELECT id FROM webhook_deliveries").first!.decode(0),
+                endpointID: f.endpointID, messageID: "msg_1", eventType: "journey.completed",
+                payload: "{}", attempt: 1, createdAt: f.clock.now(), url: "",
+                sealedSecret: Data(), secretKeyID: "test-kek-1")
             try await crashed.record(.failed(status: 500, error: "HTTP 500", retryAfter: nil), for: stale)
             let after = try await f.delivery("msg_1")
             #expect(after.deliveredAt == state.deliveredAt && after.lastStatus == 204 && after.nextAttemptAt == nil)
@@ -40,7 +41,8 @@ import Testing
             #expect(try await dispatcher.dispatchDue(limit: 10) == 1)
             let state = try await f.delivery("msg_1")
             #expect(state.deliveredAt == nil && state.nextAttemptAt != nil && state.lastStatus == nil)
-            #expect(state.lastError == "transport error: no complete answer from 127.0.0.1 (127.0.0.1:\(silent.port)) within 0.3 s")
+            #expect(
+                state.lastError == "transport error: no complete answer from 127.0.0.1 (127.0.0.1:\(silent.port)) within 0.3 s")
             try await waitUntil("the receiver saw the connection closed") { silent.finished }
         }
     }
@@ -48,15 +50,17 @@ import Testing
     @Test func enqueueByAPIKeyFansOutToItsEnabledEndpoints() async throws {
         try await Fixture.with { f in
             _ = try await f.db.app.transaction { [apiKeyID = f.apiKeyID] connection in
-                try WebhookEndpoints.create(apiKeyID: apiKeyID, url: "http://127.0.0.1:1/other",
-                                            secret: WebhookSecret.generate(), sealer: f.sealer, destinations: .loopback,
-                                            on: connection)
+                try WebhookEndpoints.create(
+                    apiKeyID: apiKeyID, url: "http://127.0.0.1:1/other",
+                    secret: WebhookSecret.generate(), sealer: f.sealer, destinations: .loopback,
+                    on: connection)
             }
             let enqueue: @Sendable () async throws -> Int = { [f] in
                 try await f.db.app.transaction { connection in
-                    try WebhookOutbox.enqueue(apiKeyID: f.apiKeyID, messageID: "msg_1", type: "journey.abandoned",
-                                              payload: JSONB(text: #"{"reason": "attempts exhausted"}"#),
-                                              now: f.clock.now(), on: connection)
+                    try WebhookOutbox.enqueue(
+                        apiKeyID: f.apiKeyID, messageID: "msg_1", type: "journey.abandoned",
+                        payload: JSONB(text: #"{"reason": "attempts exhausted"}"#),
+                        now: f.clock.now(), on: connection)
                 }
             }
             #expect(try await enqueue() == 2)
@@ -88,7 +92,8 @@ import Testing
 
     @Test func runDeliversUntilCancelled() async throws {
         try await Fixture.with { f in
-            let dispatcher = f.dispatcher(configuration: .init(requestTimeout: 5, leaseDuration: 30, pollInterval: .milliseconds(20)))
+            let dispatcher = f.dispatcher(
+                configuration: .init(requestTimeout: 5, leaseDuration: 30, pollInterval: .milliseconds(20)))
             let service = Task { try await dispatcher.run() }
             try await f.enqueue("msg_1")
             try await f.enqueue("msg_2")
@@ -107,10 +112,11 @@ import Testing
     let secret = WebhookSecret.generate()
     let sealer = try WebhookSecretSealer(activeKeyID: "k1", keys: ["k1": Data(repeating: 7, count: 32)])
     let endpointID = UUID()
-    let delivery = WebhookDelivery(id: UUID(), endpointID: endpointID, messageID: "msg_1", eventType: "journey.completed",
-                                   payload: #"{"humanToken": "ht-secret-value"}"#, attempt: 1, createdAt: Date(),
-                                   url: "http://127.0.0.1:1/hook",
-                                   sealedSecret: try sealer.seal(secret, endpointID: endpointID).sealed, secretKeyID: "k1")
+    let delivery = WebhookDelivery(
+        id: UUID(), endpointID: endpointID, messageID: "msg_1", eventType: "journey.completed",
+        payload: #"{"humanToken": "ht-secret-value"}"#, attempt: 1, createdAt: Date(),
+        url: "http://127.0.0.1:1/hook",
+        sealedSecret: try sealer.seal(secret, endpointID: endpointID).sealed, secretKeyID: "k1")
     let text = "\(delivery) \(String(reflecting: secret)) \(sealer)"
     #expect(!text.contains(secret.text) && !text.contains(secret.key.base64EncodedString()))
     #expect(!text.contains("ht-secret-value"))

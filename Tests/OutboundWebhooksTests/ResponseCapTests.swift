@@ -13,7 +13,9 @@ import Testing
 
     /// Points the fixture's endpoint at a receiver that streams up to 256 MiB with `status`,
     /// dispatches once, and returns the receiver once it stopped sending.
-    func dispatchToStreamingReceiver(_ f: Fixture, status: Int, _ framing: StreamingReceiver.Framing) async throws -> StreamingReceiver {
+    func dispatchToStreamingReceiver(_ f: Fixture, status: Int, _ framing: StreamingReceiver.Framing) async throws
+        -> StreamingReceiver
+    {
         let receiver = try StreamingReceiver(status: status, framing)
         try await f.db.app.query("UPDATE webhook_endpoints SET url = \(receiver.url) WHERE id = \(f.endpointID)")
         try await f.enqueue("msg_1")

@@ -31,21 +31,27 @@ import Testing
     }
 
     /// Two webhook endpoints and five subjects sealed under KEK A.
-    func seedUnderA(_ db: TestDatabase) async throws -> (secrets: [(UUID, WebhookSecret)], sealed: [(SubjectReference, SealedField)]) {
+    func seedUnderA(_ db: TestDatabase) async throws -> (
+        secrets: [(UUID, WebhookSecret)], sealed: [(SubjectReference, SealedField)]
+    ) {
         var secrets: [(UUID, WebhookSecret)] = []
         for name in ["partner one", "partner two"] {
             let key = try await APIKeyStore(client: db.app).create(name: name, scopes: [.journeysWrite]).key
-            let set = await journeys(["webhooks", "set", key.prefix, "--url", "https://hooks.example.com/\(key.prefix)"],
-                                     variables(kekA, database: db))
+            let set = await journeys(
+                ["webhooks", "set", key.prefix, "--url", "https://hooks.example.com/\(key.prefix)"],
+                variables(kekA, database: db))
             #expect(set.code == 0, "\(set.error)")
             let line = { (label: String) in
                 set.output.split(separator: "\n").first { $0.hasPrefix(label + ":") }.map {
                     $0.dropFirst(label.count + 1).trimmingCharacters(in: .whitespaces)
                 } ?? ""
             }
-            secrets.append((try #require(UUID(uuidString: String(line("endpoint").prefix(36)))), try #require(WebhookSecret(line("secret")))))
+            secrets.append(
+                (try #require(UUID(uuidString: String(line("endpoint").prefix(36)))), try #require(WebhookSecret(line("secret"))))
+            )
         }
-        let vault = SubjectVault(client: db.app, configuration: try PrivacyConfiguration.fromEnvironment(variables(kekA, database: db)))
+        let vault = SubjectVault(
+            client: db.app, configuration: try PrivacyConfiguration.fromEnvironment(variables(kekA, database: db)))
         var sealed: [(SubjectReference, SealedField)] = []
         for index in 0..<5 {
             let subject = SubjectReference(Hex.encode(SecureRandom.bytes(32)))
@@ -55,8 +61,10 @@ import Testing
     }
 
     /// Everything opens with KEK B alone.
-    func expectEverythingOpens(_ db: TestDatabase, _ seeded: (secrets: [(UUID, WebhookSecret)], sealed: [(SubjectReference, SealedField)]),
-                               with environment: [String: String]) async throws {
+    func expectEverythingOpens(
+        _ db: TestDatabase, _ seeded: (secrets: [(UUID, WebhookSecret)], sealed: [(SubjectReference, SealedField)]),
+        with environment: [String: String]
+    ) async throws {
         let privacy = try PrivacyConfiguration.fromEnvironment(environment)
         let vault = SubjectVault(client: db.app, configuration: privacy)
         for (index, (subject, field)) in seeded.sealed.enumerated() {
@@ -64,14 +72,17 @@ import Testing
         }
         let sealer = try WebhookSecretSealer(privacy: privacy)
         for (endpoint, secret) in seeded.secrets {
-            let row = try #require(try await db.app.query(
-                "SELECT secret_sealed, secret_key_id FROM webhook_endpoints WHERE id = \(endpoint)").first)
+            let row = try #require(
+                try await db.app.query(
+                    "SELECT secret_sealed, secret_key_id FROM webhook_endpoints WHERE id = \(endpoint)"
+                ).first)
             #expect(try sealer.open(try row.decode(0), keyID: try row.decode(1), endpointID: endpoint) == secret)
         }
     }
 
     func snapshot(_ db: TestDatabase) async throws -> [String] {
-        let keys = try await db.owner.query("SELECT subject_ref || kek_id || encode(wrapped_key, 'hex') FROM subject_keys ORDER BY 1")
+        let keys = try await db.owner.query(
+            "SELECT subject_ref || kek_id || encode(wrapped_key, 'hex') FROM subject_keys ORDER BY 1")
         let secrets = try await db.owner.query(
             "SELECT id::text || secret_key_id || encode(secret_sealed, 'hex') FROM webhook_endpoints ORDER BY 1")
         return try (keys.map { try $0.decode(0, as: String.self) }) + secrets.map { try $0.decode(0, as: String.self) }
@@ -102,7 +113,8 @@ import Testing
         // A is gone from the configuration: everything still opens.
         try await expectEverythingOpens(db, seeded, with: variables(kekB, database: db))
         let again = await journeys(["keys", "rotate-kek"], variables(kekB, database: db))
-        #expect(again.code == 0 && again.output.contains("total: rewrapped 0, already current 7"), "\(again.output) \(again.error)")
+        #expect(
+            again.code == 0 && again.output.contains("total: rewrapped 0, already current 7"), "\(again.output) \(again.error)")
     }
 
     @Test func aMissingOrWrongPreviousKEKIsAClearErrorAndChangesNothing() async throws {
@@ -118,12 +130,14 @@ import Testing
         #expect(missing.error.contains("5 subject keys and 2 webhook secrets"), "\(missing.error)")
 
         // A wrong key without an id gets another short hash: its id is not the one in use.
-        let wrongBare = await journeys(["keys", "rotate-kek"], variables(kekB, previous: SecretKey.random().base64URLEncoded, database: db))
+        let wrongBare = await journeys(
+            ["keys", "rotate-kek"], variables(kekB, previous: SecretKey.random().base64URLEncoded, database: db))
         #expect(wrongBare.code == 64 && wrongBare.error.contains("JOURNEYS_KEK_PREVIOUS does not hold it"), "\(wrongBare.error)")
         // A wrong key under the right id does not unwrap the sampled rows.
         let wrongKey = SecretKey.random()
-        let wrongNamed = await journeys(["keys", "rotate-kek"],
-                                        variables(kekB, previous: "\(idA):\(wrongKey.base64URLEncoded)", database: db))
+        let wrongNamed = await journeys(
+            ["keys", "rotate-kek"],
+            variables(kekB, previous: "\(idA):\(wrongKey.base64URLEncoded)", database: db))
         #expect(wrongNamed.code == 64, "\(wrongNamed.error)")
         #expect(wrongNamed.error.contains("JOURNEYS_KEK_PREVIOUS") && wrongNamed.error.contains("nothing was changed"))
         #expect(!wrongNamed.error.contains(wrongKey.base64URLEncoded))

@@ -13,18 +13,25 @@ import Testing
             let secret = try #require(result.newSecret)
             let rows = try await f.db.superuser.query("SELECT to_jsonb(e)::text FROM webhook_endpoints e")
             let dump = try rows.map { try $0.decode(0, as: String.self) }.joined()
-            for form in [secret.text, secret.key.base64EncodedString(), Hex.encode(secret.key),
-                         f.secret.text, f.secret.key.base64EncodedString(), Hex.encode(f.secret.key)] {
+            for form in [
+                secret.text, secret.key.base64EncodedString(), Hex.encode(secret.key),
+                f.secret.text, f.secret.key.base64EncodedString(), Hex.encode(f.secret.key),
+            ] {
                 #expect(!dump.contains(form), "no plaintext secret in the table")
             }
-            let columns = try await f.db.app.query("""
+            let columns = try await f.db.app.query(
+                """
                 SELECT column_name FROM information_schema.columns WHERE table_name = 'webhook_endpoints'
-                """).map { try $0.decode(0, as: String.self) }
+                """
+            ).map { try $0.decode(0, as: String.self) }
             #expect(!columns.contains("secret") && columns.contains("secret_sealed"))
 
-            let row = try #require(try await f.db.app.query("""
-                SELECT secret_sealed, secret_key_id FROM webhook_endpoints WHERE id = \(result.endpoint.id)
-                """).first)
+            let row = try #require(
+                try await f.db.app.query(
+                    """
+                    SELECT secret_sealed, secret_key_id FROM webhook_endpoints WHERE id = \(result.endpoint.id)
+                    """
+                ).first)
             let sealed = try row.decode(0, as: Data.self)
             let keyID = try row.decode(1, as: String.self)
             #expect(keyID == "test-kek-1")
@@ -60,16 +67,21 @@ import Testing
         let secret = WebhookSecret.generate()
         let endpoint = UUID()
         let sealed = try sealer.seal(secret, endpointID: endpoint)
-        #expect(try WebhookSecretSealer(privacy: .development()).open(sealed.sealed, keyID: sealed.keyID, endpointID: endpoint) == secret)
+        #expect(
+            try WebhookSecretSealer(privacy: .development()).open(sealed.sealed, keyID: sealed.keyID, endpointID: endpoint)
+                == secret)
     }
 
     @Test func urlRules() {
-        for good in ["https://hooks.example.com/a?b=c", "http://127.0.0.1:8080/hook", "http://localhost/x", "http://[::1]:9/x",
-                     "  https://example.com  "] {
+        for good in [
+            "https://hooks.example.com/a?b=c", "http://127.0.0.1:8080/hook", "http://localhost/x", "http://[::1]:9/x",
+            "  https://example.com  ",
+        ] {
             #expect((try? WebhookURL.validate(good)) != nil, "\(good)")
         }
         let bad: [(String, String)] = [
-            ("", "url is empty"), ("https:///hook", "url has no host"), ("example.com/hook", "not an absolute URL"), ("ftp://example.com", "url must use https"),
+            ("", "url is empty"), ("https:///hook", "url has no host"), ("example.com/hook", "not an absolute URL"),
+            ("ftp://example.com", "url must use https"),
             ("http://example.com/hook", "http is allowed for loopback hosts only"),
             ("http://127.0.0.1.example.com/", "http is allowed for loopback hosts only"),
             ("https://user:pw@example.com/", "user name or password"), ("https://example.com/#x", "fragment"),
@@ -110,7 +122,9 @@ import Testing
             }
             #expect(await code { _ = try await store.set(key: "zzzzzzzz", url: "https://x.example.com") } == .keyNotFound)
             #expect(await code { _ = try await store.set(key: UUID().uuidString, url: "https://x.example.com") } == .keyNotFound)
-            #expect(await code { _ = try await store.set(key: "jk_abcdefgh_secret", url: "https://x.example.com") } == .invalidArgument)
+            #expect(
+                await code { _ = try await store.set(key: "jk_abcdefgh_secret", url: "https://x.example.com") }
+                    == .invalidArgument)
             #expect(await code { _ = try await store.set(key: "abcdefgh", url: "http://x.example.com") } == .invalidArgument)
             try await f.db.app.query("UPDATE api_keys SET revoked_at = now() WHERE id = \(f.apiKeyID)")
             #expect(await code { _ = try await store.set(key: "abcdefgh", url: "https://x.example.com") } == .invalidArgument)

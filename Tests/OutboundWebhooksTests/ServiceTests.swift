@@ -9,9 +9,11 @@ import Testing
         let clock = f.clock
         return OutboundWebhookService(
             owner: f.db.projector, app: f.db.app, sealer: f.sealer,
-            configuration: .init(follower: .init(batchSize: 100, pollInterval: .milliseconds(20)),
-                                 dispatcher: .init(requestTimeout: 5, leaseDuration: 30, pollInterval: .milliseconds(20),
-                                                   destinations: .loopback)),
+            configuration: .init(
+                follower: .init(batchSize: 100, pollInterval: .milliseconds(20)),
+                dispatcher: .init(
+                    requestTimeout: 5, leaseDuration: 30, pollInterval: .milliseconds(20),
+                    destinations: .loopback)),
             now: { clock.now() }, random: { 0.5 })
     }
 
@@ -27,7 +29,8 @@ import Testing
 
     @Test func aReceiverThatIsDownThenUpGetsTheMessage() async throws {
         try await Fixture.with { f in
-            let url = try await f.db.app.query("SELECT url FROM webhook_endpoints WHERE id = \(f.endpointID)").first!.decode(0, as: String.self)
+            let url = try await f.db.app.query("SELECT url FROM webhook_endpoints WHERE id = \(f.endpointID)").first!.decode(
+                0, as: String.self)
             let port = try #require(URLComponents(string: url)?.port)
             await f.receiver.stop()
             let running = Task { try await service(f).run() }
@@ -36,13 +39,16 @@ import Testing
 
             var pending: Fixture.DeliveryState?
             try await eventually("the first attempt failed") {
-                let rows = try await f.db.app.query("SELECT message_id FROM webhook_deliveries WHERE attempt_count >= 1 AND last_error IS NOT NULL")
+                let rows = try await f.db.app.query(
+                    "SELECT message_id FROM webhook_deliveries WHERE attempt_count >= 1 AND last_error IS NOT NULL")
                 guard let id = try rows.first?.decode(0, as: String.self) else { return false }
                 pending = try await f.delivery(id)
                 return true
             }
             let failed = try #require(pending)
-            #expect(failed.deliveredAt == nil && failed.lastError?.hasPrefix("transport error") == true, "\(failed.lastError ?? "nil")")
+            #expect(
+                failed.deliveredAt == nil && failed.lastError?.hasPrefix("transport error") == true,
+                "\(failed.lastError ?? "nil")")
 
             _ = try f.receiver.start(port: port)
             f.clock.set(try #require(failed.nextAttemptAt))
@@ -68,9 +74,11 @@ import Testing
             }
             try await journeys.abandon()
             try await journeys.waitUntilReadable()
-            let last = try await f.db.app.query("""
+            let last = try await f.db.app.query(
+                """
                 SELECT transaction_id::text, position FROM events ORDER BY transaction_id DESC, position DESC LIMIT 1
-                """).first!
+                """
+            ).first!
             try await eventually("the follower passed the second ending") {
                 let checkpoint = try await JourneyWebhookFollower.checkpoint(client: f.db.app)
                 return checkpoint.position == (try last.decode(1, as: Int64.self))
@@ -78,7 +86,9 @@ import Testing
             running.cancel()
             try await running.value
             #expect(f.receiver.received.count == 1)
-            let reason = try await f.db.app.withConnection { [id = f.endpointID] in try WebhookEndpoints.disabled(id, on: $0)?.reason }
+            let reason = try await f.db.app.withConnection { [id = f.endpointID] in
+                try WebhookEndpoints.disabled(id, on: $0)?.reason
+            }
             #expect(reason == "410 Gone")
             #expect(try await f.db.app.query("SELECT count(*) FROM webhook_deliveries").first!.decode(0, as: Int.self) == 1)
         }

@@ -25,7 +25,9 @@ import Testing
     @Test func verifierRejects() {
         let signed = StandardWebhookSigner(secret: secret).headers(id: id, timestamp: timestamp, body: body)
         let verifier = StandardWebhookVerifier(secret: secret)
-        func code(_ body: Data, _ headers: [String: String], _ now: Date, secret: WebhookSecret? = nil) -> WebhookVerificationError.Code? {
+        func code(_ body: Data, _ headers: [String: String], _ now: Date, secret: WebhookSecret? = nil)
+            -> WebhookVerificationError.Code?
+        {
             do {
                 try StandardWebhookVerifier(secret: secret ?? verifier.secret).verify(body: body, headers: headers, now: now)
                 return nil

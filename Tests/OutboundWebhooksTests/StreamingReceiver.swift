@@ -71,7 +71,8 @@ final class StreamingReceiver: Sendable {
         while true {
             if let end = request.firstRange(of: Data("\r\n\r\n".utf8)) {
                 let head = String(decoding: request[..<end.lowerBound], as: UTF8.self).lowercased()
-                let length = head.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
+                let length =
+                    head.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
                 if request.count - end.upperBound >= length { break }
             }
@@ -85,7 +86,7 @@ final class StreamingReceiver: Sendable {
         case .chunked: head += "Transfer-Encoding: chunked\r\n"
         case .untilClose: break
         case .silent:
-            while recv(connection, &buffer, buffer.count, 0) > 0 {}   // until the client closes
+            while recv(connection, &buffer, buffer.count, 0) > 0 {}  // until the client closes
             return
         }
         guard (head + "\r\n").withCString({ send(connection, $0, strlen($0), Int32(MSG_NOSIGNAL)) }) > 0 else { return }

@@ -14,9 +14,11 @@ import Testing
 
     /// The queued types at `endpointID`, in queue order.
     func types(_ f: Fixture, at endpointID: UUID) async throws -> [String] {
-        try await f.db.app.query("""
+        try await f.db.app.query(
+            """
             SELECT event_type FROM webhook_deliveries WHERE endpoint_id = \(endpointID) ORDER BY created_at, event_type
-            """).map { try $0.decode(0, as: String.self) }
+            """
+        ).map { try $0.decode(0, as: String.self) }
     }
 
     func json(_ data: Data) throws -> [String: Any] {
@@ -29,9 +31,10 @@ import Testing
             let attemptsURL = try attempts.start()
             defer { Task { await attempts.stop() } }
             let attemptsEndpoint = try await f.db.app.transaction { [f] connection in
-                try WebhookEndpoints.create(apiKeyID: f.apiKeyID, url: attemptsURL, secret: WebhookSecret.generate(),
-                                            sealer: f.sealer, eventTypes: [.attemptFailed, .attemptExpired],
-                                            destinations: .loopback, now: f.clock.now(), on: connection)
+                try WebhookEndpoints.create(
+                    apiKeyID: f.apiKeyID, url: attemptsURL, secret: WebhookSecret.generate(),
+                    sealer: f.sealer, eventTypes: [.attemptFailed, .attemptExpired],
+                    destinations: .loopback, now: f.clock.now(), on: connection)
             }
             let journeys = Journeys(f.db, clock: f.clock)
             try await journeys.complete()
@@ -61,7 +64,8 @@ import Testing
             let started = try #require(bodies.first { $0["type"] as? String == "journey.started" }?["data"] as? [String: Any])
             #expect(Set(started.keys) == ["journeyId", "attempt", "environment", "clientReference", "occurredAt"])
             #expect(started["attempt"] as? Int == 0)
-            let opened = try #require(bodies.first { $0["type"] as? String == "attempt.capture_opened" }?["data"] as? [String: Any])
+            let opened = try #require(
+                bodies.first { $0["type"] as? String == "attempt.capture_opened" }?["data"] as? [String: Any])
             #expect(opened["superseded"] as? Bool == false && opened["attempt"] as? Int == 1)
             let expired = try #require(bodies.first { $0["type"] as? String == "attempt.expired" }?["data"] as? [String: Any])
             let expiredReason = try #require(expired["reason"] as? [String: Any])
@@ -106,9 +110,12 @@ import Testing
 
     @Test func theEventTypeListIsParsedStrictly() throws {
         #expect(try JourneyWebhookEventType.parseList("all") == nil)
-        #expect(try JourneyWebhookEventType.parseList(" journey.completed, attempt.failed ,journey.completed")
+        #expect(
+            try JourneyWebhookEventType.parseList(" journey.completed, attempt.failed ,journey.completed")
                 == [.journeyCompleted, .attemptFailed])
-        for (bad, named) in [("journey.complete", "'journey.complete'"), ("journey.started,nope", "'nope'"), (",", "at least one")] {
+        for (bad, named) in [
+            ("journey.complete", "'journey.complete'"), ("journey.started,nope", "'nope'"), (",", "at least one"),
+        ] {
             #expect {
                 _ = try JourneyWebhookEventType.parseList(bad)
             } throws: { error in

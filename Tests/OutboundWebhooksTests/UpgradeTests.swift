@@ -15,11 +15,13 @@ import Testing
         try await Migrator(files: before).migrate(db.owner)
         let plain = WebhookSecret.generate()
         let endpointID = UUID()
-        try await db.owner.query("""
+        try await db.owner.query(
+            """
             INSERT INTO api_keys (id, name, prefix, secret_hash, scopes)
             VALUES (\(UUID()), 'company', 'abcdefgh', \(Data(repeating: 1, count: 32)), ARRAY['journeys:write'])
             """)
-        try await db.owner.query("""
+        try await db.owner.query(
+            """
             INSERT INTO webhook_endpoints (id, api_key_id, url, secret)
             SELECT \(endpointID), id, 'https://hooks.example.com/x', \(plain.text) FROM api_keys
             """)
@@ -30,17 +32,20 @@ import Testing
 
         try await Migrator().migrate(db.owner)
 
-        #expect(try await JourneyWebhookFollower.checkpoint(client: db.app) == last.checkpoint,
-                "the follower starts at the end of the log as it was")
+        #expect(
+            try await JourneyWebhookFollower.checkpoint(client: db.app) == last.checkpoint,
+            "the follower starts at the end of the log as it was")
         let disabled = try await db.app.withConnection { try WebhookEndpoints.disabled(endpointID, on: $0) }
         #expect(disabled?.reason == "secret must be re-issued: journeys webhooks set")
-        let dump = try await db.superuser.query("SELECT to_jsonb(e)::text FROM webhook_endpoints e").first!.decode(0, as: String.self)
+        let dump = try await db.superuser.query("SELECT to_jsonb(e)::text FROM webhook_endpoints e").first!.decode(
+            0, as: String.self)
         #expect(!dump.contains(plain.text))
         #expect(try await JourneyWebhookFollower(client: db.owner).catchUp() == 0)
 
         // `webhooks set` gives the endpoint a sealed secret and enables it again.
         let sealer = try WebhookSecretSealer(activeKeyID: "k1", keys: ["k1": Data(repeating: 3, count: 32)])
-        let result = try await WebhookEndpointStore(client: db.app, sealer: sealer).set(key: "abcdefgh", url: "https://hooks.example.com/y")
+        let result = try await WebhookEndpointStore(client: db.app, sealer: sealer).set(
+            key: "abcdefgh", url: "https://hooks.example.com/y")
         #expect(result.endpoint.id == endpointID && result.endpoint.isEnabled && result.newSecret != nil)
     }
 
@@ -51,13 +56,15 @@ import Testing
         try await Migrator(files: SchemaFiles.all.filter { ($0.version ?? 0) < 20 }).migrate(db.owner)
         let keyID = UUID()
         let sealer = try WebhookSecretSealer(activeKeyID: "k1", keys: ["k1": Data(repeating: 3, count: 32)])
-        try await db.owner.query("""
+        try await db.owner.query(
+            """
             INSERT INTO api_keys (id, name, prefix, secret_hash, scopes)
             VALUES (\(keyID), 'company', 'abcdefgh', \(Data(repeating: 1, count: 32)), ARRAY['journeys:write'])
             """)
         let endpointID = UUID()
         let (sealed, kek) = try sealer.seal(WebhookSecret.generate(), endpointID: endpointID)
-        try await db.owner.query("""
+        try await db.owner.query(
+            """
             INSERT INTO webhook_endpoints (id, api_key_id, url, secret_sealed, secret_key_id)
             VALUES (\(endpointID), \(keyID), 'https://hooks.example.com/x', \(sealed), \(kek))
             """)
@@ -65,10 +72,13 @@ import Testing
         let existing = try await db.app.withConnection { try WebhookEndpoints.list(apiKeyID: keyID, on: $0) }
         #expect(existing.first?.eventTypes == ["journey.completed", "journey.abandoned"])
         let newID = try await db.app.withConnection {
-            try WebhookEndpoints.create(apiKeyID: keyID, url: "https://hooks.example.com/y", secret: WebhookSecret.generate(),
-                                        sealer: sealer, on: $0)
+            try WebhookEndpoints.create(
+                apiKeyID: keyID, url: "https://hooks.example.com/y", secret: WebhookSecret.generate(),
+                sealer: sealer, on: $0)
         }
-        let created = try await db.app.withConnection { try WebhookEndpoints.list(apiKeyID: keyID, on: $0) }.first { $0.id == newID }
+        let created = try await db.app.withConnection { try WebhookEndpoints.list(apiKeyID: keyID, on: $0) }.first {
+            $0.id == newID
+        }
         #expect(created?.eventTypes == nil, "a new endpoint receives every type")
     }
 }

@@ -20,7 +20,8 @@ import Testing
     ]
 
     func journeys(_ arguments: [String], database: TestDatabase? = nil, extra: [String: String]? = nil) async
-        -> (code: Int32, output: String, error: String) {
+        -> (code: Int32, output: String, error: String)
+    {
         var variables = extra ?? keys
         if let database {
             variables["DATABASE_URL"] = database.appURL
@@ -49,9 +50,12 @@ import Testing
 
         // Sealed under the configured KEK: the same KEK opens it, to the printed secret.
         let sealer = try WebhookSecretSealer(privacy: try PrivacyConfiguration.fromEnvironment(keys))
-        let row = try #require(try await db.app.query("""
-            SELECT secret_sealed, secret_key_id FROM webhook_endpoints WHERE id = \(endpointID)
-            """).first)
+        let row = try #require(
+            try await db.app.query(
+                """
+                SELECT secret_sealed, secret_key_id FROM webhook_endpoints WHERE id = \(endpointID)
+                """
+            ).first)
         #expect(try row.decode(1, as: String.self) == "kek-2026")
         #expect(try sealer.open(try row.decode(0, as: Data.self), keyID: "kek-2026", endpointID: endpointID) == secret)
 
@@ -62,7 +66,8 @@ import Testing
 
         let again = await journeys(["webhooks", "set", key.prefix, "--url", "http://127.0.0.1:9/hook"], database: db)
         #expect(again.code == 0 && again.output.contains("unchanged") && !again.output.contains("whsec_"), "\(again.error)")
-        let rotated = await journeys(["webhooks", "set", key.prefix, "--url", "http://127.0.0.1:9/hook", "--rotate-secret"], database: db)
+        let rotated = await journeys(
+            ["webhooks", "set", key.prefix, "--url", "http://127.0.0.1:9/hook", "--rotate-secret"], database: db)
         #expect(rotated.code == 0, "\(rotated.error)")
         #expect(try field("secret", in: rotated.output) != secret.text)
 
@@ -83,31 +88,49 @@ import Testing
         let unknown = key.prefix == "abcdefgh" ? "bcdefghi" : "abcdefgh"
         let cases: [([String], [String: String]?, Int32, String)] = [
             (["webhooks", "set", key.prefix, "--url", "ftp://hooks.example.com"], nil, 64, "--url: url must use https"),
-            (["webhooks", "set", key.prefix, "--url", "http://hooks.example.com/x"], nil, 64,
-             "--url: url must use https (http is allowed for loopback hosts only)"),
+            (
+                ["webhooks", "set", key.prefix, "--url", "http://hooks.example.com/x"], nil, 64,
+                "--url: url must use https (http is allowed for loopback hosts only)"
+            ),
             (["webhooks", "set", key.prefix, "--url", "not a url"], nil, 64, "--url: url is not an absolute URL"),
-            (["webhooks", "set", key.prefix, "--url", "https://hooks.example.com", "--events", "journey.started,journey.ended"],
-             nil, 64, "--events: unknown event type 'journey.ended' (known: journey.started, attempt.capture_opened"),
-            (["webhooks", "set", key.prefix, "--url", "https://169.254.169.254/latest"], nil, 64,
-             "url: host 169.254.169.254 is a cloud metadata address; outbound webhooks refuse it unless JOURNEYS_WEBHOOK_ALLOW_HOSTS names it"),
-            (["webhooks", "set", key.prefix, "--url", "http://127.0.0.1:9/hook"],
-             keys.merging(["JOURNEYS_WEBHOOK_ALLOW_HOSTS": ""]) { $1 }, 64, "is a loopback address"),
-            (["webhooks", "set", key.prefix, "--url", "https://hooks.example.com"],
-             keys.merging(["JOURNEYS_WEBHOOK_ALLOW_HOSTS": "10.0.0.0/99"]) { $1 }, 64,
-             "JOURNEYS_WEBHOOK_ALLOW_HOSTS: '10.0.0.0/99' is not a host name, an IP address or a CIDR block"),
+            (
+                [
+                    "webhooks", "set", key.prefix, "--url", "https://hooks.example.com", "--events",
+                    "journey.started,journey.ended",
+                ],
+                nil, 64, "--events: unknown event type 'journey.ended' (known: journey.started, attempt.capture_opened"
+            ),
+            (
+                ["webhooks", "set", key.prefix, "--url", "https://169.254.169.254/latest"], nil, 64,
+                "url: host 169.254.169.254 is a cloud metadata address; outbound webhooks refuse it unless JOURNEYS_WEBHOOK_ALLOW_HOSTS names it"
+            ),
+            (
+                ["webhooks", "set", key.prefix, "--url", "http://127.0.0.1:9/hook"],
+                keys.merging(["JOURNEYS_WEBHOOK_ALLOW_HOSTS": ""]) { $1 }, 64, "is a loopback address"
+            ),
+            (
+                ["webhooks", "set", key.prefix, "--url", "https://hooks.example.com"],
+                keys.merging(["JOURNEYS_WEBHOOK_ALLOW_HOSTS": "10.0.0.0/99"]) { $1 }, 64,
+                "JOURNEYS_WEBHOOK_ALLOW_HOSTS: '10.0.0.0/99' is not a host name, an IP address or a CIDR block"
+            ),
             (["webhooks", "deliveries", key.prefix, "--limit", "0"], nil, 64, "--limit"),
             (["webhooks", "deliveries", unknown], nil, 1, "no API key has the id or prefix"),
             (["webhooks", "resend", "not-a-uuid"], nil, 64, "delivery"),
             (["webhooks", "resend", UUID().uuidString], nil, 1, "no webhook delivery has the id"),
             (["webhooks", "set", key.prefix], nil, 64, "missing required option '--url"),
-            (["webhooks", "set", unknown, "--url", "https://hooks.example.com"], nil, 1,
-             "no API key has the id or prefix '\(unknown)'"),
+            (
+                ["webhooks", "set", unknown, "--url", "https://hooks.example.com"], nil, 1,
+                "no API key has the id or prefix '\(unknown)'"
+            ),
             (["webhooks", "show", UUID().uuidString], nil, 1, "no API key has the id or prefix"),
             (["webhooks", "disable", "not a key"], nil, 64, "expected an API key id (UUID) or prefix"),
             (["webhooks", "set", key.prefix, "--url", "https://hooks.example.com"], [:], 64, "JOURNEYS_KEK is not set"),
-            (["webhooks", "set", key.prefix, "--url", "https://hooks.example.com"],
-             ["JOURNEYS_KEK": "short", "JOURNEYS_KEK_ID": "k", "JOURNEYS_SUBJECT_REF_KEY": keys["JOURNEYS_SUBJECT_REF_KEY"]!], 64,
-             "JOURNEYS_KEK"),
+            (
+                ["webhooks", "set", key.prefix, "--url", "https://hooks.example.com"],
+                ["JOURNEYS_KEK": "short", "JOURNEYS_KEK_ID": "k", "JOURNEYS_SUBJECT_REF_KEY": keys["JOURNEYS_SUBJECT_REF_KEY"]!],
+                64,
+                "JOURNEYS_KEK"
+            ),
         ]
         for (arguments, extra, code, message) in cases {
             let result = await journeys(arguments, database: db, extra: extra)
@@ -118,8 +141,10 @@ import Testing
         try await db.app.query("UPDATE api_keys SET revoked_at = now() WHERE id = \(key.id)")
         let revoked = await journeys(["webhooks", "set", key.prefix, "--url", "https://hooks.example.com"], database: db)
         #expect(revoked.code == 64 && revoked.error.contains("is revoked"), "\(revoked.error)")
-        for path in [["webhooks", "--help"], ["webhooks", "set", "--help"], ["webhooks", "show", "-h"], ["webhooks", "disable", "--help"],
-                     ["webhooks", "deliveries", "--help"], ["webhooks", "resend", "--help"]] {
+        for path in [
+            ["webhooks", "--help"], ["webhooks", "set", "--help"], ["webhooks", "show", "-h"], ["webhooks", "disable", "--help"],
+            ["webhooks", "deliveries", "--help"], ["webhooks", "resend", "--help"],
+        ] {
             let help = await journeys(path)
             #expect(help.code == 0 && help.output.contains("Usage:"), "\(path)")
         }
@@ -134,15 +159,19 @@ import Testing
     @Test func subscribeListAndResend() async throws {
         try await Fixture.with { f in
             let key = "abcdefgh"
-            let set = await base.journeys(["webhooks", "set", key, "--url", "https://hooks.example.com/h",
-                                           "--events", "journey.completed,attempt.failed"],
-                                          database: f.db, extra: base.keys)
+            let set = await base.journeys(
+                [
+                    "webhooks", "set", key, "--url", "https://hooks.example.com/h",
+                    "--events", "journey.completed,attempt.failed",
+                ],
+                database: f.db, extra: base.keys)
             #expect(set.code == 0, "\(set.error)")
             #expect(try base.field("events", in: set.output) == "journey.completed,attempt.failed")
             let shown = await base.journeys(["webhooks", "show", key], database: f.db)
             #expect(shown.output.contains("journey.completed,attempt.failed"), "\(shown.output)")
-            let all = await base.journeys(["webhooks", "set", key, "--url", "https://hooks.example.com/h", "--events", "all"],
-                                          database: f.db)
+            let all = await base.journeys(
+                ["webhooks", "set", key, "--url", "https://hooks.example.com/h", "--events", "all"],
+                database: f.db)
             #expect(try base.field("events", in: all.output) == "all", "\(all.error)")
             let kept = await base.journeys(["webhooks", "set", key, "--url", "https://hooks.example.com/h"], database: f.db)
             #expect(try base.field("events", in: kept.output) == "all", "unchanged when --events is omitted")
@@ -161,7 +190,8 @@ import Testing
                 .first!.decode(0, as: UUID.self)
             let early = await base.journeys(["webhooks", "resend", id.uuidString], database: f.db)
             #expect(early.code == 1 && early.error.contains("it is still pending"), "\(early.error)")
-            try await f.db.app.query("""
+            try await f.db.app.query(
+                """
                 UPDATE webhook_deliveries SET next_attempt_at = NULL, given_up_at = now(), attempt_count = 11,
                     last_status = 503, last_error = 'gave up after 11 attempts: HTTP 503' WHERE id = \(id)
                 """)
@@ -169,7 +199,8 @@ import Testing
             #expect(resent.code == 0, "\(resent.error)")
             #expect(try base.field("message", in: resent.output) == "msg_cli_1 (journey.completed)")
             let after = await base.journeys(["webhooks", "deliveries", key, "--limit", "10"], database: f.db)
-            #expect(after.output.contains("given up") && after.output.contains("HTTP 503")
+            #expect(
+                after.output.contains("given up") && after.output.contains("HTTP 503")
                     && after.output.contains("resend of \(id.uuidString.lowercased().prefix(8))"), "\(after.output)")
         }
     }

@@ -16,8 +16,9 @@ import Testing
             "DATABASE_URL": db.appURL, "DATABASE_ADMIN_URL": db.ownerURL, "DATABASE_PROJECTOR_URL": db.projectorURL,
         ]
         let key = try await APIKeyStore(client: db.app).create(name: "partner", scopes: [.journeysWrite]).key
-        let set = await JourneysCommand.run(["webhooks", "set", key.prefix, "--url", "https://hooks.example.com/j"],
-                                            variables: variables)
+        let set = await JourneysCommand.run(
+            ["webhooks", "set", key.prefix, "--url", "https://hooks.example.com/j"],
+            variables: variables)
         #expect(set.code == 0, "\(set.error)")
         _ = try await db.owner.query("UPDATE webhook_endpoints SET failing_since = '2026-12-01T10:00:00Z'")
         var shown = await JourneysCommand.run(["webhooks", "show", key.prefix], variables: variables)

@@ -10,7 +10,9 @@ import Testing
             try await db.owner.query("CREATE TABLE t (n int)")
             let trips = try await db.owner.withConnection { connection in
                 // Prepared once outside the count: later uses run by name.
-                try connection.transaction { try $0.query("SELECT count(*) FROM t"); try $0.enqueue("INSERT INTO t VALUES (0)") }
+                try connection.transaction {
+                    try $0.query("SELECT count(*) FROM t"); try $0.enqueue("INSERT INTO t VALUES (0)")
+                }
                 let before = connection.roundTrips
                 try connection.transaction { connection in
                     #expect(connection.isInTransaction)
@@ -41,13 +43,14 @@ import Testing
     @Test func aFailingEnqueuedWriteFailsTheNextStatementAndTheWholeTransaction() async throws {
         try await TestDatabase.with(migrated: false) { db in
             try await db.owner.query("CREATE TABLE t (n int CHECK (n > 0))")
-            let error = await captureError {
-                try await db.owner.transaction { connection in
-                    try connection.query("INSERT INTO t VALUES (1)")
-                    try connection.enqueue("INSERT INTO t VALUES (-1)")
-                    try connection.query("INSERT INTO t VALUES (2)")
-                }
-            } as? PostgresError
+            let error =
+                await captureError {
+                    try await db.owner.transaction { connection in
+                        try connection.query("INSERT INTO t VALUES (1)")
+                        try connection.enqueue("INSERT INTO t VALUES (-1)")
+                        try connection.query("INSERT INTO t VALUES (2)")
+                    }
+                } as? PostgresError
             #expect(error?.sqlState == "23514")
             #expect(try await db.owner.query("SELECT count(*) FROM t").first?.decode(0, as: Int.self) == 0)
             // The connection went back clean: the next transaction commits.
@@ -59,12 +62,13 @@ import Testing
     @Test func aFailingWriteEnqueuedLastRollsBackAtCommit() async throws {
         try await TestDatabase.with(migrated: false) { db in
             try await db.owner.query("CREATE TABLE t (n int CHECK (n > 0))")
-            let error = await captureError {
-                try await db.owner.transaction { connection in
-                    try connection.query("INSERT INTO t VALUES (1)")
-                    try connection.enqueue("INSERT INTO t VALUES (-1)")
-                }
-            } as? PostgresError
+            let error =
+                await captureError {
+                    try await db.owner.transaction { connection in
+                        try connection.query("INSERT INTO t VALUES (1)")
+                        try connection.enqueue("INSERT INTO t VALUES (-1)")
+                    }
+                } as? PostgresError
             #expect(error?.sqlState == "23514")
             #expect(try await db.owner.query("SELECT count(*) FROM t").first?.decode(0, as: Int.self) == 0)
         }
@@ -104,12 +108,13 @@ import Testing
 
     @Test func aSessionKilledInsideAPipelineAnswersUnavailableAndThePoolLendsAWorkingConnection() async throws {
         try await TestDatabase.with(migrated: false) { (db: TestDatabase) async throws in
-            let error = await captureError {
-                try await db.owner.transaction { connection in
-                    try connection.enqueue("SELECT 1")
-                    try connection.query("SELECT pg_terminate_backend(pg_backend_pid())")
-                }
-            } as? PostgresError
+            let error =
+                await captureError {
+                    try await db.owner.transaction { connection in
+                        try connection.enqueue("SELECT 1")
+                        try connection.query("SELECT pg_terminate_backend(pg_backend_pid())")
+                    }
+                } as? PostgresError
             #expect(error?.isUnavailable == true, "\(String(describing: error))")
             for _ in 0..<3 {
                 #expect(try await db.owner.transaction { try $0.query("SELECT 1").first?.decode(0, as: Int.self) } == 1)

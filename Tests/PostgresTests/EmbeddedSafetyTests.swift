@@ -42,9 +42,13 @@ import Testing
 
         // Another OS user cannot even reach the socket.
         if geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/psql") {
-            let other = try ShellCommand(executable: "/usr/sbin/runuser", arguments: [
-                "-u", "nobody", "--", "/usr/bin/psql", "-w", "-c", "SELECT 1",
-                "host=\(status.socketDirectory) port=\(status.port) user=postgres dbname=postgres"]).run()
+            let other = try ShellCommand(
+                executable: "/usr/sbin/runuser",
+                arguments: [
+                    "-u", "nobody", "--", "/usr/bin/psql", "-w", "-c", "SELECT 1",
+                    "host=\(status.socketDirectory) port=\(status.port) user=postgres dbname=postgres",
+                ]
+            ).run()
             #expect(other.status != 0)
             #expect(other.text.contains("Permission denied") || other.text.contains("password"), "\(other.text)")
         }

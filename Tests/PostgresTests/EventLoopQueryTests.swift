@@ -22,8 +22,10 @@ import Testing
     @Test(arguments: [true, false]) func answersEqualTheQueuePath(cached: Bool) async throws {
         try await TestDatabase.with(migrated: false) { db in
             try await db.owner.query("CREATE TABLE items (n int PRIMARY KEY, label text)")
-            try await db.owner.query("INSERT INTO items SELECT n, CASE WHEN n % 2 = 0 THEN 'even' END FROM generate_series(1, 5) n")
-            let client = try PostgresClient(url: db.ownerURL, configuration: .init(maxConnections: 3, statementCacheCapacity: cached ? 16 : 0))
+            try await db.owner.query(
+                "INSERT INTO items SELECT n, CASE WHEN n % 2 = 0 THEN 'even' END FROM generate_series(1, 5) n")
+            let client = try PostgresClient(
+                url: db.ownerURL, configuration: .init(maxConnections: 3, statementCacheCapacity: cached ? 16 : 0))
             defer { client.close() }
             for statement in Self.statements {
                 let expected = try await client.withConnection { try Self.rows($0.query(statement)) }
@@ -84,7 +86,9 @@ import Testing
             let pid = try await client.query("SELECT pg_backend_pid()").first!.decode(0, as: Int32.self)
             async let slow = captureError { try await client.query("SELECT pg_sleep(\(30))") }
             try await waitUntil("the slow statement runs") {
-                try await db.superuser.query("SELECT 1 FROM pg_stat_activity WHERE pid = \(pid) AND query LIKE 'SELECT pg_sleep%' AND state = 'active'").count > 0
+                try await db.superuser.query(
+                    "SELECT 1 FROM pg_stat_activity WHERE pid = \(pid) AND query LIKE 'SELECT pg_sleep%' AND state = 'active'"
+                ).count > 0
             }
             try await db.superuser.query("SELECT pg_terminate_backend(\(pid))")
             let error = await slow as? PostgresError
@@ -126,7 +130,8 @@ import Testing
             try holder.query("SELECT pg_advisory_lock(\(4242))")
             async let inFlight = client.query(statement)
             try await waitUntil("the statement waits for the lock") {
-                try await db.superuser.query("SELECT 1 FROM pg_stat_activity WHERE pid = \(pid) AND wait_event_type = 'Lock'").count > 0
+                try await db.superuser.query("SELECT 1 FROM pg_stat_activity WHERE pid = \(pid) AND wait_event_type = 'Lock'")
+                    .count > 0
             }
             client.close()
             try holder.query("SELECT pg_advisory_unlock(\(4242))")

@@ -10,8 +10,10 @@ import Testing
     @Test(arguments: [true, false]) func answersEqualTheDefaultPath(cached: Bool) async throws {
         try await TestDatabase.with(migrated: false) { db in
             try await db.owner.query("CREATE TABLE items (n int PRIMARY KEY, label text)")
-            try await db.owner.query("INSERT INTO items SELECT n, CASE WHEN n % 2 = 0 THEN 'even' END FROM generate_series(1, 5) n")
-            let client = try PostgresClient(url: db.ownerURL, configuration: .init(maxConnections: 3, statementCacheCapacity: cached ? 16 : 0))
+            try await db.owner.query(
+                "INSERT INTO items SELECT n, CASE WHEN n % 2 = 0 THEN 'even' END FROM generate_series(1, 5) n")
+            let client = try PostgresClient(
+                url: db.ownerURL, configuration: .init(maxConnections: 3, statementCacheCapacity: cached ? 16 : 0))
             defer { client.close() }
             for statement in EventLoopQueryTests.statements {
                 let expected = try EventLoopQueryTests.rows(try await client.query(statement))
@@ -35,12 +37,14 @@ import Testing
             let expected = await captureError { try await client.query(duplicate) } as? PostgresError
             #expect(expected?.sqlState == "23505")
             for _ in 0..<3 {
-                let error = await client.withLoopExecutor { await captureError { try await client.query(duplicate) } } as? PostgresError
+                let error =
+                    await client.withLoopExecutor { await captureError { try await client.query(duplicate) } } as? PostgresError
                 #expect(error?.code == expected?.code)
                 #expect(error?.sqlState == expected?.sqlState)
                 #expect(error?.constraint == "items_pkey")
             }
-            let syntax = await client.withLoopExecutor { await captureError { try await client.query("SELEC 1") } } as? PostgresError
+            let syntax =
+                await client.withLoopExecutor { await captureError { try await client.query("SELEC 1") } } as? PostgresError
             #expect(syntax?.sqlState == "42601")
             #expect(!client.isOnLoopThread)
         }
@@ -68,9 +72,13 @@ import Testing
                 try await client.query("BEGIN")
                 #expect(try await client.withConnection { $0.isInTransaction } == false)
                 // A failing transaction rolls back.
-                let error = await captureError {
-                    try await client.transaction { try $0.query("INSERT INTO items VALUES (\(2), 'two')"); try $0.query("INSERT INTO items VALUES (\(1), 'dup')") }
-                } as? PostgresError
+                let error =
+                    await captureError {
+                        try await client.transaction {
+                            try $0.query("INSERT INTO items VALUES (\(2), 'two')");
+                            try $0.query("INSERT INTO items VALUES (\(1), 'dup')")
+                        }
+                    } as? PostgresError
                 #expect(error?.code == .uniqueViolation)
             }
             #expect(try await client.query("SELECT count(*)::int FROM items").first?.decode(0, as: Int.self) == 1)
@@ -114,7 +122,8 @@ import Testing
                 Task(executorPreference: client.loopExecutor) { () -> PostgresError? in
                     starting.yield()
                     while true {
-                        do { try await client.query("SELECT \(1)::int") } catch let error as PostgresError { return error } catch { return nil }
+                        do { try await client.query("SELECT \(1)::int") } catch let error as PostgresError { return error } catch
+                        { return nil }
                     }
                 }
             }

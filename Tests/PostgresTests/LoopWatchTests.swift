@@ -60,7 +60,9 @@ import Testing
                                 try connection.query("SELECT \(value) * 2").first?.decode(0, as: Int.self)
                             }
                             #expect(inside == value * 2)
-                            let queued = try await client.withConnection { try $0.query("SELECT \(value) - 1").first?.decode(0, as: Int.self) }
+                            let queued = try await client.withConnection {
+                                try $0.query("SELECT \(value) - 1").first?.decode(0, as: Int.self)
+                            }
                             #expect(queued == value - 1)
                         }
                     }

@@ -21,10 +21,12 @@ import Testing
             let when = Date(timeIntervalSince1970: 1_790_000_000.123456)
             let bytes = Data((0...255).map { UInt8($0) })
             let json = JSONB(text: #"{"a": [1, 2.5, "x"], "b": null}"#)
-            let row = try await db.app.query("""
+            let row = try await db.app.query(
+                """
                 SELECT \(Int64.max)::bigint, \(Int64.min)::bigint, \(true)::bool, \(false)::bool, \(id)::uuid,
                        \(when)::timestamptz, \(json)::jsonb, \(bytes)::bytea, \(nullable: Optional<String>.none)::text, \(2.5)::float8
-                """).first!
+                """
+            ).first!
             #expect(try row.decode(0, as: Int64.self) == Int64.max)
             #expect(try row.decode(1, as: Int64.self) == Int64.min)
             #expect(try row.decode(2, as: Bool.self) == true)
@@ -71,11 +73,15 @@ import Testing
             #expect(try rows.map { try $0.decode(0, as: String.self) } == ids.map { $0.uuidString.lowercased() })
             let decoded = try await db.app.query("SELECT unnest(\(ids)::uuid[])")
             #expect(try decoded.map { try $0.decode(0, as: UUID.self) } == ids)
-            for malformed in ["", "not-a-uuid", "0123456789abcdef0123456789abcdef0123", "01234567-89ab-cdef-0123-456789abcdeg",
-                              "01234567-89ab-cdef-0123+456789abcdef", "01234567-89AB-CDEF-0123-456789ABCDEF0"] {
+            for malformed in [
+                "", "not-a-uuid", "0123456789abcdef0123456789abcdef0123", "01234567-89ab-cdef-0123-456789abcdeg",
+                "01234567-89ab-cdef-0123+456789abcdef", "01234567-89AB-CDEF-0123-456789ABCDEF0",
+            ] {
                 #expect(UUID(postgresText: malformed) == nil, "\(malformed)")
             }
-            #expect(UUID(postgresText: "01234567-89AB-CDEF-0123-456789ABCDEF") == UUID(uuidString: "01234567-89ab-cdef-0123-456789abcdef"))
+            #expect(
+                UUID(postgresText: "01234567-89AB-CDEF-0123-456789ABCDEF")
+                    == UUID(uuidString: "01234567-89ab-cdef-0123-456789abcdef"))
             let bytes = Data((0...255).map(UInt8.init))
             #expect(try await db.app.query("SELECT \(bytes)::bytea").first?.decode(0, as: Data.self) == bytes)
             #expect(Data(postgresText: "\\x0g") == nil && Data(postgresText: "\\x012") == nil)

@@ -25,9 +25,11 @@ import Testing
             }
             #expect(counters.peak.load(ordering: .relaxed) == 3)
             #expect(client.openConnections == 3)
-            let backends = try await db.superuser.query("""
+            let backends = try await db.superuser.query(
+                """
                 SELECT count(*) FROM pg_stat_activity WHERE datname = \(db.name) AND usename = 'journeys_app'
-                """).first!.decode(0, as: Int.self)
+                """
+            ).first!.decode(0, as: Int.self)
             #expect(backends == 3)
         }
     }

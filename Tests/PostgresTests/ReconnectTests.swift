@@ -10,8 +10,9 @@ import Testing
         let cluster = EmbeddedPostgres(.init(directory: "/tmp/journeys-test-pg-restart-\(getpid())", durable: false))
         let status = try cluster.start()
         defer { try? cluster.stop(); try? FileManager.default.removeItem(atPath: "/tmp/journeys-test-pg-restart-\(getpid())") }
-        let client = try PostgresClient(url: status.url(user: "postgres", database: "postgres"),
-                                        configuration: .init(maxConnections: 2))
+        let client = try PostgresClient(
+            url: status.url(user: "postgres", database: "postgres"),
+            configuration: .init(maxConnections: 2))
         defer { client.close() }
         let pidBefore = try await client.query("SELECT pg_backend_pid()").first!.decode(0, as: Int32.self)
 

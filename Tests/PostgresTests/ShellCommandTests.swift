@@ -12,7 +12,9 @@ import Testing
         sigaddset(&blocked, SIGINT)
         var previous = sigset_t()
         pthread_sigmask(SIG_BLOCK, &blocked, &previous)
-        let output = Result { try ShellCommand(executable: "/bin/sh", arguments: ["-c", "grep '^SigBlk' /proc/self/status"]).run() }
+        let output = Result {
+            try ShellCommand(executable: "/bin/sh", arguments: ["-c", "grep '^SigBlk' /proc/self/status"]).run()
+        }
         pthread_sigmask(SIG_SETMASK, &previous, nil)
         let result = try output.get()
         #expect(result.status == 0)

@@ -28,7 +28,9 @@ import Testing
             for value in 1...5 {
                 #expect(try await client.withConnection { try Self.next(value, on: $0) } == value + 1)
             }
-            let (count, cached) = try await client.withConnection { (try Self.prepared(Self.probe.sql, on: $0), $0.preparedStatementCount) }
+            let (count, cached) = try await client.withConnection {
+                (try Self.prepared(Self.probe.sql, on: $0), $0.preparedStatementCount)
+            }
             #expect(count == 1)
             #expect(cached == 2)  // the probe and the pg_prepared_statements query
         }
@@ -90,7 +92,9 @@ import Testing
                 }
             }
             let (value, newPID, count) = try await { () async throws -> (Int, Int32, Int) in
-                do { return try await run() } catch let error as PostgresError where error.isConnectionError { return try await run() }
+                do { return try await run() } catch let error as PostgresError where error.isConnectionError {
+                    return try await run()
+                }
             }()
             #expect(value == 8)
             #expect(newPID != pid)
@@ -100,15 +104,19 @@ import Testing
 
     @Test func withTheCacheOffNothingIsPrepared() async throws {
         try await TestDatabase.with(migrated: false) { db in
-            for configuration in [PostgresClient.Configuration(maxConnections: 1, preparedStatements: .off),
-                                  PostgresClient.Configuration(maxConnections: 1, statementCacheCapacity: 0)] {
+            for configuration in [
+                PostgresClient.Configuration(maxConnections: 1, preparedStatements: .off),
+                PostgresClient.Configuration(maxConnections: 1, statementCacheCapacity: 0),
+            ] {
                 let client = try PostgresClient(url: db.appURL, configuration: configuration)
                 defer { client.close() }
                 let (value, count, cached) = try await client.withConnection { connection in
                     _ = try Self.next(1, on: connection)
-                    return (try Self.next(2, on: connection),
-                            try connection.query("SELECT count(*)::int FROM pg_prepared_statements").first!.decode(0, as: Int.self),
-                            connection.preparedStatementCount)
+                    return (
+                        try Self.next(2, on: connection),
+                        try connection.query("SELECT count(*)::int FROM pg_prepared_statements").first!.decode(0, as: Int.self),
+                        connection.preparedStatementCount
+                    )
                 }
                 #expect(value == 3)
                 #expect(count == 0)
@@ -148,7 +156,8 @@ import Testing
     @Test func throughPgBouncerTheCacheTurnsItselfOff() async throws {
         try await TestDatabase.with(migrated: false) { db in
             var settings = LocalPgBouncer.Configuration(
-                serverPort: db.status.port, users: [EmbeddedPostgres.appRole: try db.cluster.password(for: EmbeddedPostgres.appRole)],
+                serverPort: db.status.port,
+                users: [EmbeddedPostgres.appRole: try db.cluster.password(for: EmbeddedPostgres.appRole)],
                 directory: NSTemporaryDirectory() + "journeys-pgbouncer-\(getpid())-\(UUID().uuidString.prefix(8))")
             settings.poolSize = 1
             let bouncer = try LocalPgBouncer.start(settings)
@@ -161,7 +170,9 @@ import Testing
                 for task in 0..<4 {
                     group.addTask {
                         for value in 0..<25 {
-                            let (next, cached) = try await client.transaction { (try Self.next(task * 100 + value, on: $0), $0.preparedStatementCount) }
+                            let (next, cached) = try await client.transaction {
+                                (try Self.next(task * 100 + value, on: $0), $0.preparedStatementCount)
+                            }
                             #expect(next == task * 100 + value + 1)
                             #expect(cached == 0)
                         }
@@ -203,7 +214,9 @@ import Testing
                 for task in 0..<4 {
                     group.addTask {
                         for value in 0..<25 {
-                            let (next, cached) = try await client.transaction { (try Self.next(task * 100 + value, on: $0), $0.preparedStatementCount) }
+                            let (next, cached) = try await client.transaction {
+                                (try Self.next(task * 100 + value, on: $0), $0.preparedStatementCount)
+                            }
                             #expect(next == task * 100 + value + 1)
                             #expect(cached == 0)
                         }

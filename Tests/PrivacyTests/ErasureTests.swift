@@ -19,20 +19,25 @@ import Testing
             #expect(try await vault.isErased(subject: erased))
             #expect(try await vault.isErased(subject: kept) == false)
 
-            let openError = await captureError {
-                try await vault.open(sealed, field: PersonalDataField.name, subject: erased)
-            } as? PrivacyError
+            let openError =
+                await captureError {
+                    try await vault.open(sealed, field: PersonalDataField.name, subject: erased)
+                } as? PrivacyError
             #expect(openError?.code == .subjectErased)
-            let sealError = await captureError {
-                try await vault.seal("Maria", field: PersonalDataField.name, subject: erased)
-            } as? PrivacyError
+            let sealError =
+                await captureError {
+                    try await vault.seal("Maria", field: PersonalDataField.name, subject: erased)
+                } as? PrivacyError
             #expect(sealError?.code == .subjectErased)
             #expect(try await vault.open(other, field: PersonalDataField.name, subject: kept) == "João")
 
             // The row stays as a tombstone without key material.
-            let row = try #require(try await db.owner.query("""
-                SELECT wrapped_key IS NULL, erased_at IS NOT NULL FROM subject_keys WHERE subject_ref = \(erased.rawValue)
-                """).first)
+            let row = try #require(
+                try await db.owner.query(
+                    """
+                    SELECT wrapped_key IS NULL, erased_at IS NOT NULL FROM subject_keys WHERE subject_ref = \(erased.rawValue)
+                    """
+                ).first)
             #expect(try row.decode(0, as: Bool.self) && row.decode(1, as: Bool.self))
         }
     }
@@ -75,9 +80,10 @@ import Testing
             let sealed = try await vault.seal("Maria", field: PersonalDataField.name, subject: subject)
             #expect(try await vault.open(sealed, field: PersonalDataField.name, subject: subject) == "Maria")
             _ = try await vault.erase(subject: subject)
-            let error = await captureError {
-                try await vault.open(sealed, field: PersonalDataField.name, subject: subject)
-            } as? PrivacyError
+            let error =
+                await captureError {
+                    try await vault.open(sealed, field: PersonalDataField.name, subject: subject)
+                } as? PrivacyError
             #expect(error?.code == .subjectErased)
         }
     }
@@ -96,9 +102,10 @@ import Testing
             clock.advance(by: 29)
             #expect(try await caching.open(sealed, field: PersonalDataField.name, subject: subject) == "Maria")
             clock.advance(by: 2)
-            let error = await captureError {
-                try await caching.open(sealed, field: PersonalDataField.name, subject: subject)
-            } as? PrivacyError
+            let error =
+                await captureError {
+                    try await caching.open(sealed, field: PersonalDataField.name, subject: subject)
+                } as? PrivacyError
             #expect(error?.code == .subjectErased)
         }
     }
@@ -114,7 +121,8 @@ import Testing
             let documents = [try JSONB(encoding: sealed), try JSONB(encoding: ["humanToken": token])]
             let ids = [UUID(), UUID()]
             let nulls: [UUID?] = [nil, nil]
-            try await db.app.query("""
+            try await db.app.query(
+                """
                 SELECT * FROM append_events(\("journey-1"), 0, \(ids)::uuid[], \(["JourneyStarted", "ResultFetched"])::text[],
                     \(documents)::jsonb[], \(nulls)::uuid[], \(nulls)::uuid[], \([String?](repeating: nil, count: 2))::text[])
                 """)
@@ -126,14 +134,17 @@ import Testing
             }
 
             _ = try await vault.erase(subject: sealed.reference)
-            let check = try #require(try await db.app.query("""
-                SELECT bool_and(hash = event_hash(previous_hash, stream_name, stream_version, event_id, event_type, data,
-                                                  correlation_id, causation_id, actor, recorded_at)),
-                       bool_and(linked), count(*)
-                FROM (SELECT *, previous_hash = coalesce(lag(hash) OVER (PARTITION BY stream_name ORDER BY stream_version),
-                                                         previous_hash) AS linked
-                      FROM events) chained
-                """).first)
+            let check = try #require(
+                try await db.app.query(
+                    """
+                    SELECT bool_and(hash = event_hash(previous_hash, stream_name, stream_version, event_id, event_type, data,
+                                                      correlation_id, causation_id, actor, recorded_at)),
+                           bool_and(linked), count(*)
+                    FROM (SELECT *, previous_hash = coalesce(lag(hash) OVER (PARTITION BY stream_name ORDER BY stream_version),
+                                                             previous_hash) AS linked
+                          FROM events) chained
+                    """
+                ).first)
             #expect(try check.decode(0, as: Bool.self))
             #expect(try check.decode(1, as: Bool.self))
             #expect(try check.decode(2, as: Int.self) == 2)

@@ -12,16 +12,21 @@ import Testing
     let kekB = SecretKey.random()
     let referenceKey = SecretKey.random()
 
-    func configurationA() throws -> PrivacyConfiguration { try configuration(keyID: "kek-a", key: kekA, referenceKey: referenceKey) }
+    func configurationA() throws -> PrivacyConfiguration {
+        try configuration(keyID: "kek-a", key: kekA, referenceKey: referenceKey)
+    }
     func configurationB(previous: [String: SecretKey] = [:]) throws -> PrivacyConfiguration {
         try configuration(keyID: "kek-b", key: kekB, previous: previous, referenceKey: referenceKey)
     }
 
-    func rotation(_ db: TestDatabase, _ privacy: PrivacyConfiguration, batchSize: Int = 2, maximumBatches: Int? = nil) -> KEKRotation {
+    func rotation(_ db: TestDatabase, _ privacy: PrivacyConfiguration, batchSize: Int = 2, maximumBatches: Int? = nil)
+        -> KEKRotation
+    {
         var settings = KEKRotation.Configuration()
         settings.batchSize = batchSize
         settings.maximumBatches = maximumBatches
-        return KEKRotation(client: db.owner, privacy: privacy, targets: [SubjectKeyRewrap(privacy: privacy)], configuration: settings)
+        return KEKRotation(
+            client: db.owner, privacy: privacy, targets: [SubjectKeyRewrap(privacy: privacy)], configuration: settings)
     }
 
     /// Seals a name for `count` subjects under `vault`.
@@ -43,7 +48,9 @@ import Testing
     /// Every row of `subject_keys` as text, to prove nothing changed.
     func snapshot(_ db: TestDatabase) async throws -> [String] {
         try await db.owner.query("SELECT subject_ref, kek_id, encode(wrapped_key, 'hex') FROM subject_keys ORDER BY 1")
-            .map { "\(try $0.decode(0, as: String.self)) \(try $0.decode(1, as: String.self)) \(try $0.decode(2, as: String?.self) ?? "-")" }
+            .map {
+                "\(try $0.decode(0, as: String.self)) \(try $0.decode(1, as: String.self)) \(try $0.decode(2, as: String?.self) ?? "-")"
+            }
     }
 
     @Test func sealedUnderARotatedToBOpensWithAGone() async throws {
@@ -62,9 +69,13 @@ import Testing
             let onlyB = SubjectVault(client: db.app, configuration: try configurationB())
             try await expectAllOpen(sealed, onlyB, skipping: 3)
             try await expectAllOpen(late, onlyB)
-            let error = await captureError { try await onlyB.open(sealed[3].1, field: PersonalDataField.name, subject: erased) } as? PrivacyError
+            let error =
+                await captureError { try await onlyB.open(sealed[3].1, field: PersonalDataField.name, subject: erased) }
+                as? PrivacyError
             #expect(error?.code == .subjectErased, "the tombstone stays a tombstone")
-            let ids = try await db.owner.query("SELECT DISTINCT kek_id FROM subject_keys WHERE erased_at IS NULL").map { try $0.decode(0, as: String.self) }
+            let ids = try await db.owner.query("SELECT DISTINCT kek_id FROM subject_keys WHERE erased_at IS NULL").map {
+                try $0.decode(0, as: String.self)
+            }
             #expect(ids == ["kek-b"])
 
             let again = try await rotation(db, try configurationB(previous: ["kek-a": kekA])).run()
@@ -108,11 +119,14 @@ import Testing
             #expect(missing?.message.contains("JOURNEYS_KEK_PREVIOUS is not set") == true, "\(missing?.message ?? "")")
             #expect(missing?.message.contains("5 subject keys") == true && missing?.message.contains("kek-a") == true)
 
-            let wrong = await captureError {
-                try await rotation(db, try configurationB(previous: ["kek-a": .random()])).run()
-            } as? PrivacyError
+            let wrong =
+                await captureError {
+                    try await rotation(db, try configurationB(previous: ["kek-a": .random()])).run()
+                } as? PrivacyError
             #expect(wrong?.code == .decryptionFailed)
-            #expect(wrong?.message.contains("JOURNEYS_KEK_PREVIOUS") == true && wrong?.message.contains("nothing was changed") == true)
+            #expect(
+                wrong?.message.contains("JOURNEYS_KEK_PREVIOUS") == true && wrong?.message.contains("nothing was changed") == true
+            )
             for material in [kekA, kekB] {
                 #expect(wrong?.message.contains(material.base64URLEncoded) == false)
             }
@@ -125,7 +139,8 @@ import Testing
         try await TestDatabase.with { db in
             let sealed = try await seal(4, SubjectVault(client: db.app, configuration: try configurationA()))
             let garbage = someSubject()
-            try await db.owner.query("""
+            try await db.owner.query(
+                """
                 INSERT INTO subject_keys (subject_ref, wrapped_key, kek_id) VALUES (\(garbage.rawValue), \(SecureRandom.bytes(60)), 'kek-a')
                 """)
             let outcome = try await rotation(db, try configurationB(previous: ["kek-a": kekA])).run()

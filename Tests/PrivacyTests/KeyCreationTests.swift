@@ -12,8 +12,10 @@ import Testing
             // Two vaults on two pools stand for two processes.
             let second = try PostgresClient(url: db.appURL, configuration: .init(maxConnections: 8))
             defer { second.close() }
-            let vaults = [SubjectVault(client: db.app, configuration: settings),
-                          SubjectVault(client: second, configuration: settings)]
+            let vaults = [
+                SubjectVault(client: db.app, configuration: settings),
+                SubjectVault(client: second, configuration: settings),
+            ]
             let subject = someSubject()
             let sealed = try await withThrowingTaskGroup(of: (Int, SealedField).self) { group in
                 for n in 0..<48 {
@@ -60,10 +62,13 @@ import Testing
             let vault = SubjectVault(client: db.app, configuration: settings)
             let subject = someSubject()
             _ = try await vault.seal("x", field: PersonalDataField.name, subject: subject)
-            let row = try #require(try await db.owner.query("""
-                SELECT octet_length(wrapped_key), kek_id, created_at IS NOT NULL, erased_at IS NULL
-                FROM subject_keys WHERE subject_ref = \(subject.rawValue)
-                """).first)
+            let row = try #require(
+                try await db.owner.query(
+                    """
+                    SELECT octet_length(wrapped_key), kek_id, created_at IS NOT NULL, erased_at IS NULL
+                    FROM subject_keys WHERE subject_ref = \(subject.rawValue)
+                    """
+                ).first)
             #expect(try row.decode(0, as: Int.self) == 12 + 32 + 16)
             #expect(try row.decode(1, as: String.self) == "k1")
             #expect(try row.decode(2, as: Bool.self) && row.decode(3, as: Bool.self))

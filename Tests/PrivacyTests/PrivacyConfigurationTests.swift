@@ -41,7 +41,10 @@ import Testing
             ("JOURNEYS_KEK_ID", "has space " + secret, "JOURNEYS_KEK_ID: key id must be"),
             ("JOURNEYS_SUBJECT_REF_KEY", nil, "JOURNEYS_SUBJECT_REF_KEY is not set"),
             ("JOURNEYS_SUBJECT_REF_KEY", short, "JOURNEYS_SUBJECT_REF_KEY must hold at least 32 bytes"),
-            ("JOURNEYS_SUBJECT_REF_KEY", kek.base64URLEncoded, "JOURNEYS_SUBJECT_REF_KEY must differ from every key-encryption key"),
+            (
+                "JOURNEYS_SUBJECT_REF_KEY", kek.base64URLEncoded,
+                "JOURNEYS_SUBJECT_REF_KEY must differ from every key-encryption key"
+            ),
             ("JOURNEYS_KEK_PREVIOUS", secret + "!", "JOURNEYS_KEK_PREVIOUS entry 1 is not valid base64url"),
             ("JOURNEYS_KEK_PREVIOUS", "a:\(secret),b:\(secret)!", "JOURNEYS_KEK_PREVIOUS entry 2 is not valid base64url"),
             ("JOURNEYS_KEK_PREVIOUS", "2026-01:\(secret)", "JOURNEYS_KEK_PREVIOUS entry 1 repeats a key id"),
@@ -55,8 +58,10 @@ import Testing
             }
             #expect(error?.code == .invalidConfiguration)
             #expect(error?.message.hasPrefix(expected) == true, "\(error?.message ?? "")")
-            for material in [secret, short, kek.base64URLEncoded, referenceKey.base64URLEncoded,
-                             previous.base64URLEncoded] {
+            for material in [
+                secret, short, kek.base64URLEncoded, referenceKey.base64URLEncoded,
+                previous.base64URLEncoded,
+            ] {
                 #expect(error?.message.contains(material) == false)
                 #expect(error?.description.contains(material) == false)
             }
@@ -96,7 +101,9 @@ import Testing
         #expect(a.activeKeyID == PrivacyConfiguration.developmentKeyID)
         #expect(a.activeKeyID.contains("insecure"))
         #expect(a.description.contains("development"))
-        let ref = { (c: PrivacyConfiguration) in try SubjectReferencer(configuration: c).reference(documentType: .brCPF, documentNumber: "1") }
+        let ref = { (c: PrivacyConfiguration) in
+            try SubjectReferencer(configuration: c).reference(documentType: .brCPF, documentNumber: "1")
+        }
         #expect(try ref(a) == ref(b))
     }
 
@@ -110,8 +117,9 @@ import Testing
         }
         #expect(badID?.message.hasPrefix("activeKeyID:") == true)
         let negative = #expect(throws: PrivacyError.self) {
-            try PrivacyConfiguration(activeKeyID: "k", activeKey: kek, subjectReferenceKey: referenceKey,
-                                     dataKeyCacheLifetime: .seconds(-1))
+            try PrivacyConfiguration(
+                activeKeyID: "k", activeKey: kek, subjectReferenceKey: referenceKey,
+                dataKeyCacheLifetime: .seconds(-1))
         }
         #expect(negative?.code == .invalidConfiguration)
     }

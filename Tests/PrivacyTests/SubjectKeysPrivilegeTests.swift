@@ -49,9 +49,10 @@ import Testing
                 }
             }
             // The constraint keeps key and tombstone exclusive.
-            let mixed = await captureError {
-                try await db.app.query("UPDATE subject_keys SET erased_at = now() WHERE subject_ref = \(live.rawValue)")
-            } as? PostgresError
+            let mixed =
+                await captureError {
+                    try await db.app.query("UPDATE subject_keys SET erased_at = now() WHERE subject_ref = \(live.rawValue)")
+                } as? PostgresError
             #expect(mixed?.code == .checkViolation)
             #expect(try await vault.open(sealed, field: PersonalDataField.name, subject: live) == "y")
         }

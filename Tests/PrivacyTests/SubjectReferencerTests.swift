@@ -36,8 +36,9 @@ import Testing
 
     @Test func eachTenantButTheDefaultOneHasItsOwnReferences() throws {
         let before = try referencer.reference(documentType: .brCPF, documentNumber: "12345678909")
-        #expect(try referencer.reference(documentType: .brCPF, documentNumber: "12345678909", tenant: "default") == before,
-                "the default tenant keeps the references of before tenants")
+        #expect(
+            try referencer.reference(documentType: .brCPF, documentNumber: "12345678909", tenant: "default") == before,
+            "the default tenant keeps the references of before tenants")
         let acme = try referencer.reference(documentType: .brCPF, documentNumber: "12345678909", tenant: "acme")
         let globex = try referencer.reference(documentType: .brCPF, documentNumber: "12345678909", tenant: "globex")
         #expect(Set([before, acme, globex]).count == 3)

@@ -30,7 +30,9 @@ import Testing
             var configuration = ProjectionRunner.Configuration(batchSize: 5)
             configuration.afterCommit = { events in committed.withLock { $0 += events.map(\.position) } }
             #expect(configuration.synchronousCommit == false)
-            #expect(try await ProjectionRunner(client: db.owner, projection: recording, configuration: configuration).catchUp() == total)
+            #expect(
+                try await ProjectionRunner(client: db.owner, projection: recording, configuration: configuration).catchUp()
+                    == total)
 
             let settings = recording.settings.withLock { $0 }
             #expect(settings.count > 1)
@@ -45,17 +47,21 @@ import Testing
     @Test func synchronousCommitKeepsTheServersSetting() async throws {
         try await TestDatabase.with { db in
             try await seedJourneys(db, count: 2)
-            let server = try await db.owner.query("SELECT current_setting('synchronous_commit')").first!.decode(0, as: String.self)
+            let server = try await db.owner.query("SELECT current_setting('synchronous_commit')").first!.decode(
+                0, as: String.self)
             let recording = Recording()
-            try await ProjectionRunner(client: db.owner, projection: recording,
-                                       configuration: .init(batchSize: 3, synchronousCommit: true)).catchUp()
+            try await ProjectionRunner(
+                client: db.owner, projection: recording,
+                configuration: .init(batchSize: 3, synchronousCommit: true)
+            ).catchUp()
             #expect(!recording.settings.withLock { $0 }.isEmpty)
             #expect(recording.settings.withLock { $0 }.allSatisfy { $0 == server })
 
             // A bare follower (webhooks, other handlers) keeps the server's setting by default.
             let seen = Mutex<[String]>([])
             let follower = LogFollower(client: db.owner, checkpoint: .stored(name: "bare")) { _, connection in
-                let setting = try connection.query("SELECT current_setting('synchronous_commit')").first!.decode(0, as: String.self)
+                let setting = try connection.query("SELECT current_setting('synchronous_commit')").first!.decode(
+                    0, as: String.self)
                 seen.withLock { $0.append(setting) }
             }
             #expect(try await follower.catchUp() > 0)

@@ -8,9 +8,11 @@ import Testing
 /// states: every status, every optional set and unset, escapes and unicode in every text.
 @Suite struct JourneyStateJSONTests {
     static let texts = ["plain", "", "tab\tline\nreturn\rquote\"back\\slash/", "\u{1}\u{1f}\u{7f}control", "ação 🧪 日本"]
-    static let dates = [Date(timeIntervalSince1970: 1_795_000_000), Date(timeIntervalSince1970: 1_795_000_000.123456),
-                        Date(timeIntervalSinceReferenceDate: -0.25), Date(timeIntervalSince1970: -86_400.5),
-                        Date(timeIntervalSince1970: 1_795_000_000.000_000_4), Date(timeIntervalSinceReferenceDate: 1e-7)]
+    static let dates = [
+        Date(timeIntervalSince1970: 1_795_000_000), Date(timeIntervalSince1970: 1_795_000_000.123456),
+        Date(timeIntervalSinceReferenceDate: -0.25), Date(timeIntervalSince1970: -86_400.5),
+        Date(timeIntervalSince1970: 1_795_000_000.000_000_4), Date(timeIntervalSinceReferenceDate: 1e-7),
+    ]
 
     static func field(_ index: Int) -> SealedField {
         SealedField(ciphertext: texts[index % texts.count] + "=", keyID: "k-\(index)")
@@ -19,9 +21,10 @@ import Testing
     static func attempt(_ number: Int, full: Bool, variant: Int) -> AttemptState {
         let text = texts[variant % texts.count]
         let date = dates[variant % dates.count]
-        var attempt = AttemptState(number: number, unicoClientReference: "ucr-\(text)",
-                                   trigger: AttemptTrigger.allCases[variant % AttemptTrigger.allCases.count],
-                                   requestedAt: date)
+        var attempt = AttemptState(
+            number: number, unicoClientReference: "ucr-\(text)",
+            trigger: AttemptTrigger.allCases[variant % AttemptTrigger.allCases.count],
+            requestedAt: date)
         guard full else { return attempt }
         attempt.processID = ProcessID("p-\(text)")
         attempt.processCreatedAt = date.addingTimeInterval(0.5)
@@ -30,9 +33,10 @@ import Testing
         attempt.link = field(variant + 2)
         attempt.tokenExpiresAt = date.addingTimeInterval(300)
         attempt.creationFailedAt = date.addingTimeInterval(1)
-        attempt.creationFailure = ProcessCreationFailure(httpStatus: variant % 2 == 0 ? nil : 503,
-                                                         errorCode: variant % 3 == 0 ? nil : 42, message: "m \(text)",
-                                                         retryAfter: variant % 2 == 0 ? 1.5 : nil)
+        attempt.creationFailure = ProcessCreationFailure(
+            httpStatus: variant % 2 == 0 ? nil : 503,
+            errorCode: variant % 3 == 0 ? nil : 42, message: "m \(text)",
+            retryAfter: variant % 2 == 0 ? 1.5 : nil)
         attempt.firstTokenIssuedAt = date.addingTimeInterval(2)
         attempt.lastTokenIssuedAt = date.addingTimeInterval(3)
         attempt.tokensIssued = variant + 2
@@ -81,17 +85,21 @@ import Testing
             full.environment = Environment.allCases[variant % Environment.allCases.count]
             full.flow = Flow("flow \(text)")
             full.purpose = Purpose.allCases[variant % Purpose.allCases.count]
-            full.subject = SealedSubject(reference: SubjectReference("ref \(text)"), documentType: .brCPF,
-                                         documentNumber: field(variant), name: field(variant + 1),
-                                         friendlyName: variant % 2 == 0 ? field(variant + 2) : nil, phone: field(variant + 3),
-                                         email: variant % 3 == 0 ? nil : field(variant + 4),
-                                         notificationChannels: Array(NotificationChannel.allCases.prefix(variant % 4)))
+            full.subject = SealedSubject(
+                reference: SubjectReference("ref \(text)"), documentType: .brCPF,
+                documentNumber: field(variant), name: field(variant + 1),
+                friendlyName: variant % 2 == 0 ? field(variant + 2) : nil, phone: field(variant + 3),
+                email: variant % 3 == 0 ? nil : field(variant + 4),
+                notificationChannels: Array(NotificationChannel.allCases.prefix(variant % 4)))
             full.clientReference = "client \(text)"
             full.tenant = variant % 2 == 0 ? nil : "tenant \(text)"
-            full.retryPolicy = variant % 2 == 0 ? .standard
-                : RetryPolicy(initialInterval: 2.5, backoffCoefficient: 1.5, maximumInterval: 1e6, maximumAttempts: 9,
-                              jitterFraction: 0.1, nonRetryableCodes: [.tokenRejected, .simulator, .emptyToken],
-                              captureGrace: 0.000_001, abandonAfter: 86_400 * 365)
+            full.retryPolicy =
+                variant % 2 == 0
+                ? .standard
+                : RetryPolicy(
+                    initialInterval: 2.5, backoffCoefficient: 1.5, maximumInterval: 1e6, maximumAttempts: 9,
+                    jitterFraction: 0.1, nonRetryableCodes: [.tokenRejected, .simulator, .emptyToken],
+                    captureGrace: 0.000_001, abandonAfter: 86_400 * 365)
             full.startedAt = date
             full.attempts = (1...(variant % 3 + 1)).map { attempt($0, full: $0 % 2 == 1, variant: variant + $0) }
             full.lastErrorCode = SDKErrorCode(rawValue: -variant)
@@ -100,8 +108,9 @@ import Testing
             full.humanToken = field(variant + 5)
             full.completedAt = date.addingTimeInterval(100)
             full.abandonedAt = date.addingTimeInterval(101)
-            full.abandonReason = AbandonReason(kind: AbandonReason.Kind.allCases[variant % AbandonReason.Kind.allCases.count],
-                                               sdkCode: variant % 2 == 0 ? nil : .tokenExpired, detail: "a \(text)")
+            full.abandonReason = AbandonReason(
+                kind: AbandonReason.Kind.allCases[variant % AbandonReason.Kind.allCases.count],
+                sdkCode: variant % 2 == 0 ? nil : .tokenExpired, detail: "a \(text)")
             full.subjectErasedAt = date.addingTimeInterval(102)
             full.supersededCallbacks = variant
             full.webhooksReceived = Int.max - variant
@@ -116,7 +125,8 @@ import Testing
         #expect(states.count > 40)
         for state in states {
             let written = try JourneyStateJSON.encode(state)
-            #expect(String(decoding: written, as: UTF8.self) == String(decoding: try JSONStreamEncoder.encode(state), as: UTF8.self))
+            #expect(
+                String(decoding: written, as: UTF8.self) == String(decoding: try JSONStreamEncoder.encode(state), as: UTF8.self))
             #expect(try JSONDecoder().decode(JourneyState.self, from: Data(written)) == state)
         }
     }
@@ -141,9 +151,12 @@ import Testing
 
     @Test func handWrittenRowsAreTheCodableRowsByteForByte() throws {
         // Every column the rows know, in a shuffled order, plus one neither knows (NULL).
-        let stateColumns = ["extra"] + Mirror(reflecting: StateRow(id: "x", state: JourneyState(), position: 0))
+        let stateColumns =
+            ["extra"]
+            + Mirror(reflecting: StateRow(id: "x", state: JourneyState(), position: 0))
             .children.compactMap(\.label).reversed()
-        let attemptColumns = Mirror(reflecting: AttemptRow(journeyID: "x", attempt: Self.attempt(1, full: false, variant: 0)))
+        let attemptColumns =
+            Mirror(reflecting: AttemptRow(journeyID: "x", attempt: Self.attempt(1, full: false, variant: 0)))
             .children.compactMap(\.label).reversed() + ["extra"]
         let rows = JourneyCopyRows(columns: .init(state: stateColumns, attempts: attemptColumns))
         var stateEncoder = CopyRowEncoder(columns: stateColumns)
@@ -162,7 +175,8 @@ import Testing
         #expect(written.state.rowCount > 40)
         #expect(written.attempts.rowCount > 40)
         #expect(String(decoding: written.state.bytes, as: UTF8.self) == String(decoding: encoded.state.bytes, as: UTF8.self))
-        #expect(String(decoding: written.attempts.bytes, as: UTF8.self) == String(decoding: encoded.attempts.bytes, as: UTF8.self))
+        #expect(
+            String(decoding: written.attempts.bytes, as: UTF8.self) == String(decoding: encoded.attempts.bytes, as: UTF8.self))
     }
 
     @Test func bulkEscapingIsTheByteByByteEscaping() {

@@ -23,7 +23,8 @@ import Testing
             #expect(live.count > 18)
 
             let calls = Mutex<[(Int, Int)]>([])
-            let rebuilt = try await ProjectionRebuilder(client: db.owner, batchSize: 7).rebuild(name: "journey_state") { done, all in
+            let rebuilt = try await ProjectionRebuilder(client: db.owner, batchSize: 7).rebuild(name: "journey_state") {
+                done, all in
                 calls.withLock { $0.append((done, all)) }
             }
             #expect(rebuilt == checkpoint)
@@ -63,13 +64,15 @@ import Testing
     }
 
     private func indexNames(_ db: TestDatabase) async throws -> [String] {
-        try await db.owner.query("""
+        try await db.owner.query(
+            """
             SELECT indexdef FROM pg_indexes WHERE tablename IN ('journey_state', 'journey_attempts')
             UNION ALL
             SELECT relname || ' persistence ' || relpersistence::text FROM pg_class
             WHERE relname IN ('journey_state', 'journey_attempts') AND relkind = 'r'
             ORDER BY 1
-            """).map { try $0.decode(0, as: String.self) }
+            """
+        ).map { try $0.decode(0, as: String.self) }
     }
 
     @Test func rebuildPicksUpEventsTheLiveRunnerHasNotAppliedYet() async throws {
@@ -132,7 +135,9 @@ import Testing
             let more = try await seedJourneys(db, count: 6, tag: "during")
             _ = try await rebuilt
             let total = try await readableEventCount(db)
-            try await waitUntil("the projection has no lag") { try await ProjectionStatus.read(client: db.app).first?.lagEvents == 0 }
+            try await waitUntil("the projection has no lag") {
+                try await ProjectionStatus.read(client: db.app).first?.lagEvents == 0
+            }
             live.cancel()
             _ = await live.result
             stop.store(true, ordering: .relaxed)

@@ -21,10 +21,13 @@ import Testing
             for id in ids {
                 let (expected, version) = try await repository.load(id)
                 #expect(try await projectedState(db, id) == expected)
-                let row = try #require(try await db.app.query("""
-                    SELECT status, subject_reference, current_attempt, version, next_due_kind, outcome
-                    FROM journey_state WHERE journey_id = \(id.rawValue)
-                    """).first)
+                let row = try #require(
+                    try await db.app.query(
+                        """
+                        SELECT status, subject_reference, current_attempt, version, next_due_kind, outcome
+                        FROM journey_state WHERE journey_id = \(id.rawValue)
+                        """
+                    ).first)
                 #expect(try row.decode(0, as: String.self) == expected.status.rawValue)
                 #expect(try row.decode(1, as: String?.self) == expected.subject?.reference.rawValue)
                 #expect(try row.decode(2, as: Int.self) == expected.currentAttemptNumber)
@@ -32,14 +35,18 @@ import Testing
                 #expect(try row.decode(4, as: String?.self) == expected.nextDue?.kind.rawValue)
                 #expect(try row.decode(5, as: String?.self) == expected.outcome?.rawValue)
                 let attempts = try await db.app.query(
-                    "SELECT count(*) FROM journey_attempts WHERE journey_id = \(id.rawValue)").first!.decode(0, as: Int.self)
+                    "SELECT count(*) FROM journey_attempts WHERE journey_id = \(id.rawValue)"
+                ).first!.decode(0, as: Int.self)
                 #expect(attempts == expected.attempts.count)
             }
             // Variety: completed, retry scheduled and in-flight journeys are all there.
-            let statuses = Set(try await db.app.query("SELECT DISTINCT status FROM journey_state").map { try $0.decode(0, as: String.self) })
+            let statuses = Set(
+                try await db.app.query("SELECT DISTINCT status FROM journey_state").map { try $0.decode(0, as: String.self) })
             #expect(statuses.contains("completed"))
             #expect(statuses.count >= 4)
-            #expect(try await CheckpointStore(client: db.app).checkpoint(JourneyStateProjection.name) == EventStore(client: db.app).readAll(after: .start, limit: 10_000).last?.checkpoint)
+            #expect(
+                try await CheckpointStore(client: db.app).checkpoint(JourneyStateProjection.name)
+                    == EventStore(client: db.app).readAll(after: .start, limit: 10_000).last?.checkpoint)
         }
     }
 
@@ -48,21 +55,30 @@ import Testing
             let ids = try await seedJourneys(db, count: 6)
             let total = try await readableEventCount(db)
             let applied = Atomic<Int>(0)
-            let failing = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 3, afterEachEvent: { _ in
-                if applied.add(1, ordering: .relaxed).newValue == 5 { throw Injected() }
-            }))
+            let failing = ProjectionRunner(
+                client: db.owner,
+                configuration: .init(
+                    batchSize: 3,
+                    afterEachEvent: { _ in
+                        if applied.add(1, ordering: .relaxed).newValue == 5 { throw Injected() }
+                    }))
             await #expect(throws: Injected.self) { try await failing.catchUp() }
             // Only the first batch (3 events) committed: its checkpoint and exactly its rows.
             let store = EventStore(client: db.app)
             let firstBatch = try await store.readAll(after: .start, limit: 3)
-            #expect(try await CheckpointStore(client: db.owner).checkpoint(JourneyStateProjection.name) == firstBatch.last!.checkpoint)
+            #expect(
+                try await CheckpointStore(client: db.owner).checkpoint(JourneyStateProjection.name) == firstBatch.last!.checkpoint
+            )
             var expected: [String: JourneyState] = [:]
             for event in firstBatch {
                 let id = String(event.streamName.rawValue.dropFirst("journey-".count))
-                expected[id] = Journey.evolve(expected[id] ?? Journey.initialState,
-                                              try JourneyEvent(type: event.type, data: Data(event.data.text.utf8)))
+                expected[id] = Journey.evolve(
+                    expected[id] ?? Journey.initialState,
+                    try JourneyEvent(type: event.type, data: Data(event.data.text.utf8)))
             }
-            let projectedIDs = try await db.owner.query("SELECT journey_id FROM journey_state").map { try $0.decode(0, as: String.self) }
+            let projectedIDs = try await db.owner.query("SELECT journey_id FROM journey_state").map {
+                try $0.decode(0, as: String.self)
+            }
             #expect(Set(projectedIDs) == Set(expected.keys))
             for (id, state) in expected {
                 #expect(try await projectedState(db, JourneyID(id)) == state)
@@ -140,14 +156,18 @@ import Testing
     @Test func twoRunningRunnersDeliverEveryEventExactlyOnceBetweenThem() async throws {
         try await TestDatabase.with { db in
             let delivered = Mutex<[Int64: Int]>([:])
-            let hook: @Sendable (RecordedEvent) throws -> Void = { event in delivered.withLock { $0[event.position, default: 0] += 1 } }
+            let hook: @Sendable (RecordedEvent) throws -> Void = { event in
+                delivered.withLock { $0[event.position, default: 0] += 1 }
+            }
             let runners = (0..<2).map { _ in
                 ProjectionRunner(client: db.owner, configuration: .init(batchSize: 3, pollInterval: 0.05, afterEachEvent: hook))
             }
             let tasks = runners.map { runner in Task { try await runner.run() } }
             let ids = try await seedJourneys(db, count: 10, tag: "race")
             let total = try await readableEventCount(db)
-            try await waitUntil("the projection has no lag") { try await ProjectionStatus.read(client: db.app).first?.lagEvents == 0 }
+            try await waitUntil("the projection has no lag") {
+                try await ProjectionStatus.read(client: db.app).first?.lagEvents == 0
+            }
             tasks.forEach { $0.cancel() }
             for task in tasks { _ = await task.result }
             let counts = delivered.withLock { $0 }

@@ -10,10 +10,15 @@ import Testing
         let states = try JourneyStateJSONTests.states()
         let rows = states.enumerated().map { StateRow(id: "j-\($0.offset)", state: $0.element, position: Int64($0.offset) * 7) }
         let encoder = JSONEncoder()
-        #expect(try Self.value(ReadModelRowsJSON.states(rows)) == Self.value(String(decoding: encoder.encode(rows), as: UTF8.self)))
-        let attempts = states.enumerated().flatMap { item in item.element.attempts.map { AttemptRow(journeyID: "j-\(item.offset)", attempt: $0) } }
+        #expect(
+            try Self.value(ReadModelRowsJSON.states(rows)) == Self.value(String(decoding: encoder.encode(rows), as: UTF8.self)))
+        let attempts = states.enumerated().flatMap { item in
+            item.element.attempts.map { AttemptRow(journeyID: "j-\(item.offset)", attempt: $0) }
+        }
         #expect(attempts.count > 20)
-        #expect(try Self.value(ReadModelRowsJSON.attempts(attempts)) == Self.value(String(decoding: encoder.encode(attempts), as: UTF8.self)))
+        #expect(
+            try Self.value(ReadModelRowsJSON.attempts(attempts))
+                == Self.value(String(decoding: encoder.encode(attempts), as: UTF8.self)))
         #expect(try ReadModelRowsJSON.states([]) == "[]")
         // The rollups' columns are the same values, fewer members.
         let full = try #require(try Self.value(ReadModelRowsJSON.states(rows)) as? [[String: Any]])
@@ -22,8 +27,11 @@ import Testing
         for (small, large) in zip(slim, full) {
             #expect(NSDictionary(dictionary: small) == NSDictionary(dictionary: large.filter { small.keys.contains($0.key) }))
         }
-        #expect(Set(slim.flatMap(\.keys)) == ["journey_id", "status", "environment", "flow", "purpose", "current_attempt",
-                                               "started_at", "callback_at", "result_at", "outcome", "tenant"])
+        #expect(
+            Set(slim.flatMap(\.keys)) == [
+                "journey_id", "status", "environment", "flow", "purpose", "current_attempt",
+                "started_at", "callback_at", "result_at", "outcome", "tenant",
+            ])
     }
 
     static func value(_ text: String) throws -> NSObject {
@@ -38,7 +46,8 @@ import Testing
         var attemptKeys: Set<String> = []
         for state in states {
             let row = StateRow(id: "j", state: state, position: 1)
-            let object = try JSONSerialization.jsonObject(with: Data(try ReadModelRowsJSON.states([row]).utf8)) as? [[String: Any]]
+            let object =
+                try JSONSerialization.jsonObject(with: Data(try ReadModelRowsJSON.states([row]).utf8)) as? [[String: Any]]
             stateKeys.formUnion(object?.first?.keys.map { $0 } ?? [])
             for attempt in state.attempts {
                 let written = ReadModelRowsJSON.attempts([AttemptRow(journeyID: "j", attempt: attempt)])
@@ -48,8 +57,10 @@ import Testing
         }
         let stateMembers = Mirror(reflecting: StateRow(id: "j", state: JourneyState(), position: 0)).children.compactMap(\.label)
         #expect(stateKeys == Set(stateMembers))
-        let attemptMembers = Mirror(reflecting: AttemptRow(journeyID: "j", attempt: states.first { !$0.attempts.isEmpty }!.attempts[0]))
-            .children.compactMap(\.label)
+        let attemptMembers = Mirror(
+            reflecting: AttemptRow(journeyID: "j", attempt: states.first { !$0.attempts.isEmpty }!.attempts[0])
+        )
+        .children.compactMap(\.label)
         #expect(attemptKeys == Set(attemptMembers))
     }
 }

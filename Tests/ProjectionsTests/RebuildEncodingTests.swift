@@ -14,19 +14,28 @@ import Testing
             let id = JourneyID("j-\(index)")
             let process = ProcessID("p-\(index)")
             let commands: [JourneyCommand] = [
-                .start(StartJourney(
-                    journeyID: id, environment: .prod, flow: Flow("humantoken"), purpose: .creditProcess,
-                    subject: SealedSubject(reference: SubjectReference("ref-\(index)"), documentType: .brCPF,
-                                           documentNumber: sealed("doc"), notificationChannels: []),
-                    clientReference: reference)),
-                .recordProcessCreated(ProcessCreation(attempt: 1, processID: process, webAppToken: sealed("wat"),
-                                                      processToken: sealed("pt"), link: sealed("link"), tokenExpiresAt: nil)),
+                .start(
+                    StartJourney(
+                        journeyID: id, environment: .prod, flow: Flow("humantoken"), purpose: .creditProcess,
+                        subject: SealedSubject(
+                            reference: SubjectReference("ref-\(index)"), documentType: .brCPF,
+                            documentNumber: sealed("doc"), notificationChannels: []),
+                        clientReference: reference)),
+                .recordProcessCreated(
+                    ProcessCreation(
+                        attempt: 1, processID: process, webAppToken: sealed("wat"),
+                        processToken: sealed("pt"), link: sealed("link"), tokenExpiresAt: nil)),
                 .issueToken, .recordCaptureOpened(attempt: 1),
-                index % 2 == 0 ? .recordCallback(attempt: 1, outcome: .error(code: .authenticationFailed))
+                index % 2 == 0
+                    ? .recordCallback(attempt: 1, outcome: .error(code: .authenticationFailed))
                     : .recordCallback(attempt: 1, outcome: .success(processID: process)),
-                index % 2 == 0 ? .abandon(reason: .requested("gave up \"now\"\n"))
-                    : .recordResult(attempt: 1, snapshot: ProcessSnapshot(state: .finished, result: .ok, humanToken: sealed("ht"),
-                                                                          finishedAt: Date(timeIntervalSince1970: 1_790_000_000.5))),
+                index % 2 == 0
+                    ? .abandon(reason: .requested("gave up \"now\"\n"))
+                    : .recordResult(
+                        attempt: 1,
+                        snapshot: ProcessSnapshot(
+                            state: .finished, result: .ok, humanToken: sealed("ht"),
+                            finishedAt: Date(timeIntervalSince1970: 1_790_000_000.5))),
             ]
             var state = Journey.initialState
             var now = Date(timeIntervalSince1970: 1_795_000_000.123456 + Double(index) * 0.000_001)
@@ -47,7 +56,8 @@ import Testing
                 let streamed = String(decoding: try JSONStreamEncoder.encode(state), as: UTF8.self)
                 let foundation = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
                 #expect(try JSONDecoder().decode(JourneyState.self, from: Data(streamed.utf8)) == state)
-                let row = try #require(try await db.app.query("SELECT \(streamed)::jsonb::text, \(foundation)::jsonb::text").first)
+                let row = try #require(
+                    try await db.app.query("SELECT \(streamed)::jsonb::text, \(foundation)::jsonb::text").first)
                 #expect(try row.decode(0, as: String.self) == row.decode(1, as: String.self))
             }
             // Nested arrays, empty containers, nil and special numbers.
@@ -69,18 +79,25 @@ import Testing
     @Test func copiedRowsEqualTheUpsertedOnes() async throws {
         try await TestDatabase.with { db in
             let states = try Self.states()
-            let changed = states.enumerated().map { JourneyStateProjection.Changed(id: "j-\($0)", state: $1, position: Int64($0 + 1)) }
+            let changed = states.enumerated().map {
+                JourneyStateProjection.Changed(id: "j-\($0)", state: $1, position: Int64($0 + 1))
+            }
             let fresh = JourneyStateProjection.Tables(state: "copy_state", attempts: "copy_attempts", daily: "copy_daily")
             try await db.owner.withConnection { connection in
                 try connection.execute(unsafeSQL: ProjectionsStatements.createRebuildTables(fresh, like: .live))
                 var copy = ReadModelCopy(columns: try ReadModelCopy.columns(of: fresh, on: connection))
                 for journey in changed { try copy.append(id: journey.id, state: journey.state, position: journey.position) }
                 try ReadModelCopy.write(copy.take(), columns: copy.columns, tables: fresh, on: connection)
-                try JourneyStateProjection.write(try #require(try JourneyStateProjection.Rows(changed)), tables: .live, on: connection)
+                try JourneyStateProjection.write(
+                    try #require(try JourneyStateProjection.Rows(changed)), tables: .live, on: connection)
             }
             for (live, copied) in [("journey_state", fresh.state), ("journey_attempts", fresh.attempts)] {
-                let one = try await db.owner.query("SELECT to_jsonb(t)::text FROM \(unsafeSQL: live) t ORDER BY 1").map { try $0.decode(0, as: String.self) }
-                let two = try await db.owner.query("SELECT to_jsonb(t)::text FROM \(unsafeSQL: copied) t ORDER BY 1").map { try $0.decode(0, as: String.self) }
+                let one = try await db.owner.query("SELECT to_jsonb(t)::text FROM \(unsafeSQL: live) t ORDER BY 1").map {
+                    try $0.decode(0, as: String.self)
+                }
+                let two = try await db.owner.query("SELECT to_jsonb(t)::text FROM \(unsafeSQL: copied) t ORDER BY 1").map {
+                    try $0.decode(0, as: String.self)
+                }
                 #expect(one.count >= changed.count)
                 #expect(one == two)
             }

@@ -25,15 +25,18 @@ func seedJourneys(_ db: TestDatabase, count: Int, tag: String = "a") async throw
         ids.append(id)
         let process = ProcessID("proc-\(id.rawValue)-1")
         var commands: [JourneyCommand] = [
-            .start(StartJourney(
-                journeyID: id, environment: i % 2 == 0 ? .uat : .prod, flow: Flow("humantoken"),
-                purpose: .creditProcess,
-                subject: SealedSubject(reference: SubjectReference("ref-\(i)"), documentType: .brCPF,
-                                       documentNumber: sealed("doc-\(i)"), notificationChannels: []),
-                clientReference: "order-\(i)")),
-            .recordProcessCreated(ProcessCreation(
-                attempt: 1, processID: process, webAppToken: sealed("wat"), processToken: sealed("pt"),
-                link: sealed("link"), tokenExpiresAt: nil)),
+            .start(
+                StartJourney(
+                    journeyID: id, environment: i % 2 == 0 ? .uat : .prod, flow: Flow("humantoken"),
+                    purpose: .creditProcess,
+                    subject: SealedSubject(
+                        reference: SubjectReference("ref-\(i)"), documentType: .brCPF,
+                        documentNumber: sealed("doc-\(i)"), notificationChannels: []),
+                    clientReference: "order-\(i)")),
+            .recordProcessCreated(
+                ProcessCreation(
+                    attempt: 1, processID: process, webAppToken: sealed("wat"), processToken: sealed("pt"),
+                    link: sealed("link"), tokenExpiresAt: nil)),
             .issueToken,
             .recordCaptureOpened(attempt: 1),
         ]
@@ -41,8 +44,11 @@ func seedJourneys(_ db: TestDatabase, count: Int, tag: String = "a") async throw
         case 4: commands.append(.recordCallback(attempt: 1, outcome: .error(code: .authenticationFailed)))
         case 5:
             commands.append(.recordCallback(attempt: 1, outcome: .success(processID: process)))
-            commands.append(.recordResult(attempt: 1, snapshot: ProcessSnapshot(
-                state: .finished, result: .ok, humanToken: sealed("ht"), finishedAt: Date())))
+            commands.append(
+                .recordResult(
+                    attempt: 1,
+                    snapshot: ProcessSnapshot(
+                        state: .finished, result: .ok, humanToken: sealed("ht"), finishedAt: Date())))
         default: commands = Array(commands.prefix(i % 6 + 1))
         }
         for command in commands {
@@ -57,9 +63,11 @@ func seedJourneys(_ db: TestDatabase, count: Int, tag: String = "a") async throw
 /// for a moment, so wait until every committed event is below it.
 func readableEventCount(_ db: TestDatabase) async throws -> Int {
     try await waitFor("every committed event is readable") {
-        let row = try await db.owner.query("""
+        let row = try await db.owner.query(
+            """
             SELECT count(*) FILTER (WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())), count(*) FROM events
-            """).first!
+            """
+        ).first!
         let (readable, all) = (try row.decode(0, as: Int.self), try row.decode(1, as: Int.self))
         return readable == all ? all : nil
     }

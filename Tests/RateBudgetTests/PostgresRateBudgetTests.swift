@@ -15,10 +15,12 @@ import Testing
     /// The tokens `bucket` holds now: its row, refilled at `rate` since its last update (nil
     /// before its first use: full).
     static func tokens(_ db: TestDatabase, _ bucket: String, rate: Double) async throws -> Double? {
-        try await db.owner.query("""
+        try await db.owner.query(
+            """
             SELECT (tokens + extract(epoch FROM clock_timestamp() - updated_at)::float8 * \(rate)::float8)::float8
             FROM unico_rate_buckets WHERE bucket = \(bucket)
-            """).first?.decode(0, as: Double.self)
+            """
+        ).first?.decode(0, as: Double.self)
     }
 
     @Test func twoProcessesShareOneBurstAndThenWaitForTheRate() async throws {
@@ -86,7 +88,9 @@ import Testing
                 return waits
             }
             let background = taken.value
-            print("live waits while another process drains a backlog: \(waits.map { $0.formatted(.units(allowed: [.milliseconds])) }), background calls: \(background)")
+            print(
+                "live waits while another process drains a backlog: \(waits.map { $0.formatted(.units(allowed: [.milliseconds])) }), background calls: \(background)"
+            )
             #expect(waits.count == 8)
             // Each within the 2 s wait (acquire would have thrown rate_limited otherwise); typically
             // a few milliseconds, the reserve being there.
@@ -123,8 +127,9 @@ import Testing
     }
 
     @Test func anUnreachableDatabaseFailsOpenAndIsCounted() async throws {
-        let client = try PostgresClient(url: "postgresql://journeys_app@127.0.0.1:1/none?connect_timeout=1",
-                                        configuration: .init(maxConnections: 1))
+        let client = try PostgresClient(
+            url: "postgresql://journeys_app@127.0.0.1:1/none?connect_timeout=1",
+            configuration: .init(maxConnections: 1))
         defer { client.close() }
         let budget = PostgresRateBudget(client: client, configuration: .init(bucket: "UAT:acme", rate: 1))
         #expect(await budget.take(.live) == nil)

@@ -28,18 +28,21 @@ import Testing
             #expect(badKey.status == 401)
             #expect(badKey.headers["set-cookie"] == nil)
 
-            let signedIn = try await service.send("/dashboard/session", method: "POST",
-                                                  form: "apiKey=\(service.reporter)&query=from%3D2026-03-01%26to%3D2026-03-07")
+            let signedIn = try await service.send(
+                "/dashboard/session", method: "POST",
+                form: "apiKey=\(service.reporter)&query=from%3D2026-03-01%26to%3D2026-03-07")
             #expect(signedIn.status == 303)
             #expect(signedIn.headers["location"] == "/dashboard?from=2026-03-01&to=2026-03-07")
             let cookie = try #require(signedIn.headers["set-cookie"])
             #expect(cookie.hasPrefix("journeys_dashboard="))
             #expect(!cookie.contains(service.reporter), "the cookie holds a session, never the API key")
-            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/dashboard")
+            #expect(
+                cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/dashboard")
                     && cookie.contains("Max-Age=900") && !cookie.contains("Secure"))
             let session = String(cookie.dropFirst("journeys_dashboard=".count).prefix { $0 != ";" })
-            let behindTLS = try await service.send("/dashboard/session", method: "POST", headers: ["X-Forwarded-Proto": "https"],
-                                                   form: "apiKey=\(service.reporter)")
+            let behindTLS = try await service.send(
+                "/dashboard/session", method: "POST", headers: ["X-Forwarded-Proto": "https"],
+                form: "apiKey=\(service.reporter)")
             #expect(behindTLS.headers["set-cookie"]?.hasSuffix("; Secure") == true)
             #expect(behindTLS.headers["location"] == "/dashboard")
 
@@ -55,7 +58,8 @@ import Testing
 
             let keys = APIKeyStore(client: fixture.history.db.app)
             let readerID = try #require(try await keys.list().first { $0.name == "reader" }?.id)
-            let readerSession = try ClientTokenIssuer.developmentSessions().issueSession(keyID: readerID, now: Fixture.now, lifetime: 900)
+            let readerSession = try ClientTokenIssuer.developmentSessions().issueSession(
+                keyID: readerID, now: Fixture.now, lifetime: 900)
             let readerCookie = try await service.send("/dashboard", headers: ["Cookie": "journeys_dashboard=\(readerSession)"])
             #expect(readerCookie.status == 403)
             let expired = try ClientTokenIssuer.developmentSessions().issueSession(
@@ -67,8 +71,9 @@ import Testing
             let refused = try await service.send("/dashboard", headers: ["Cookie": "journeys_dashboard=\(foreign)"])
             #expect(refused.status == 401 && refused.text.contains("unknown key"), "\(refused.text)")
 
-            let unsafeRedirect = try await service.send("/dashboard/session", method: "POST",
-                                                        form: "apiKey=\(service.reporter)&query=%0D%0ASet-Cookie:x=1")
+            let unsafeRedirect = try await service.send(
+                "/dashboard/session", method: "POST",
+                form: "apiKey=\(service.reporter)&query=%0D%0ASet-Cookie:x=1")
             #expect(unsafeRedirect.headers["location"] == "/dashboard")
 
             // Revoking the key ends its sessions at once.
@@ -82,11 +87,13 @@ import Testing
         try await withService { service, _ in
             let attack = "<script>alert(1)</script>\"><img src=x onerror=alert(2)>"
             let encoded = attack.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            let page = try await service.send("/dashboard?from=\(encoded)&to=2026-03-07&environment=\(encoded)", bearer: service.reporter)
+            let page = try await service.send(
+                "/dashboard?from=\(encoded)&to=2026-03-07&environment=\(encoded)", bearer: service.reporter)
             #expect(page.status == 400)
             #expect(!page.text.contains("<script>"))
             #expect(!page.text.contains("<img"))
-            #expect(page.text.contains("value=\"&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;\""))
+            #expect(
+                page.text.contains("value=\"&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;\""))
             #expect(page.text.contains("role=\"alert\">from must be an ISO 8601 date"))
             let signIn = try await service.send("/dashboard?from=\(encoded)")
             #expect(!signIn.text.contains("<script>"))
@@ -98,10 +105,14 @@ import Testing
             let dom = try await Chromium.dumpDOM(signingInTo: service, query: "from=2026-03-01&to=2026-03-07")
             #expect(dom.contains("<title>Human Token Journeys — compliance dashboard</title>"))
             #expect(dom.contains("<h2>Funnel</h2>"))
-            #expect(dom.contains("Journeys started from 2026-03-01T00:00:00.000Z until 2026-03-08T00:00:00.000Z (UTC), all environments."))
-            for (step, text) in [("started", "10"), ("token issued", "10 (100.0% of previous)"),
-                                 ("capture opened", "8 (80.0% of previous)"), ("callback", "6 (75.0% of previous)"),
-                                 ("result fetched", "5 (83.3% of previous)"), ("approved", "4 (80.0% of previous)")] {
+            #expect(
+                dom.contains(
+                    "Journeys started from 2026-03-01T00:00:00.000Z until 2026-03-08T00:00:00.000Z (UTC), all environments."))
+            for (step, text) in [
+                ("started", "10"), ("token issued", "10 (100.0% of previous)"),
+                ("capture opened", "8 (80.0% of previous)"), ("callback", "6 (75.0% of previous)"),
+                ("result fetched", "5 (83.3% of previous)"), ("approved", "4 (80.0% of previous)"),
+            ] {
                 #expect(dom.contains(">\(step)</text>"), "\(step)")
                 #expect(dom.contains(">\(text)</text>"), "\(text)")
             }
@@ -156,9 +167,11 @@ enum Chromium {
         let port = try #require(launcher.port)
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
-        return try await run(["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                              "--user-data-dir=\(profile.path)", "--virtual-time-budget=15000", "--dump-dom",
-                              "http://127.0.0.1:\(port)/"])
+        return try await run([
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+            "--user-data-dir=\(profile.path)", "--virtual-time-budget=15000", "--dump-dom",
+            "http://127.0.0.1:\(port)/",
+        ])
     }
 
     /// Runs chromium with `arguments`, returning standard output; fails after 60 s.

@@ -9,19 +9,20 @@ import Testing
             let window = ["--from", "2026-03-01", "--to", "2026-03-07"]
             let csv = await journeys(["report", "funnel"] + window + ["--format", "csv"], database: db)
             #expect(csv.code == 0, "\(csv.error)")
-            #expect(csv.output == """
-                section,step,journeys,from previous,from start
-                funnel,started,10,-,100.0%
-                funnel,token issued,10,100.0%,100.0%
-                funnel,capture opened,8,80.0%,80.0%
-                funnel,callback,6,75.0%,60.0%
-                funnel,result fetched,5,83.3%,50.0%
-                funnel,approved,4,80.0%,40.0%
+            #expect(
+                csv.output == """
+                    section,step,journeys,from previous,from start
+                    funnel,started,10,-,100.0%
+                    funnel,token issued,10,100.0%,100.0%
+                    funnel,capture opened,8,80.0%,80.0%
+                    funnel,callback,6,75.0%,60.0%
+                    funnel,result fetched,5,83.3%,50.0%
+                    funnel,approved,4,80.0%,40.0%
 
-                section,drop-off,journeys,of capture opened
-                drop-offs,closed by user,0,0.0%
-                drop-offs,session timed out,0,0.0%
-                """)
+                    section,drop-off,journeys,of capture opened
+                    drop-offs,closed by user,0,0.0%
+                    drop-offs,session timed out,0,0.0%
+                    """)
 
             let table = await journeys(["report", "funnel"] + window + ["--environment", "PROD"], database: db)
             #expect(table.code == 0, "\(table.error)")
@@ -53,11 +54,12 @@ import Testing
             #expect(timing.code == 0, "\(timing.error)")
             let blocks = timing.output.components(separatedBy: "\n\n")
             #expect(blocks.count == 2)
-            #expect(blocks.first == """
-                section,from,journeys,p50,p90,p99
-                percentiles,start,5,400.0,884.0,952.4
-                percentiles,callback,5,60.0,660.0,876.0
-                """)
+            #expect(
+                blocks.first == """
+                    section,from,journeys,p50,p90,p99
+                    percentiles,start,5,400.0,884.0,952.4
+                    percentiles,callback,5,60.0,660.0,876.0
+                    """)
             #expect(blocks.last?.hasPrefix("section,bucket,journeys\nhistogram,<10s,0\n") == true)
 
             let history = await journeys(["report", "subject-history", "--subject", "ref-alice"] + window, database: db)
@@ -74,13 +76,25 @@ import Testing
         try await TestDatabase.with { db in
             let window = ["--from", "2026-03-01", "--to", "2026-03-07"]
             let cases: [(arguments: [String], message: String)] = [
-                (["report", "nope"] + window, "unknown report 'nope'; known: funnel, sdk-errors, expiry-retry, time-to-result, sla, subject-history, volume"),
+                (
+                    ["report", "nope"] + window,
+                    "unknown report 'nope'; known: funnel, sdk-errors, expiry-retry, time-to-result, sla, subject-history, volume"
+                ),
                 (["report", "funnel", "--from", "2026-02-30", "--to", "2026-03-07"], "--from: from must be an ISO 8601 date"),
                 (["report", "funnel", "--from", "yesterday", "--to", "2026-03-07"], "got 'yesterday'"),
-                (["report", "funnel", "--from", "2026-03-08", "--to", "2026-03-07T10:00:00Z"], "--from: from (2026-03-08) is after to"),
+                (
+                    ["report", "funnel", "--from", "2026-03-08", "--to", "2026-03-07T10:00:00Z"],
+                    "--from: from (2026-03-08) is after to"
+                ),
                 (["report", "funnel"] + window + ["--format", "xml"], "unknown format 'xml'; known: table, csv, json"),
-                (["report", "funnel"] + window + ["--environment", "staging"], "--environment: environment must be one of: UAT, PROD"),
-                (["report", "sla"] + window + ["--threshold-minutes", "0"], "--threshold-minutes: threshold-minutes must be a whole number"),
+                (
+                    ["report", "funnel"] + window + ["--environment", "staging"],
+                    "--environment: environment must be one of: UAT, PROD"
+                ),
+                (
+                    ["report", "sla"] + window + ["--threshold-minutes", "0"],
+                    "--threshold-minutes: threshold-minutes must be a whole number"
+                ),
                 (["report", "subject-history"] + window, "--subject: subject-history needs subject"),
                 (["report", "subject-history", "--subject", "123.456.789-09"] + window, "not a document number"),
             ]

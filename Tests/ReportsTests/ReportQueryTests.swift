@@ -13,7 +13,10 @@ import Testing
     @Test func funnelCountsJourneysReachingEachStep() async throws {
         try await withFixture { db, _ in
             let report = try await FunnelReport.run(Fixture.parameters(), on: db.app)
-            #expect(report.steps.map(\.step) == ["started", "token issued", "capture opened", "callback", "result fetched", "approved"])
+            #expect(
+                report.steps.map(\.step) == [
+                    "started", "token issued", "capture opened", "callback", "result fetched", "approved",
+                ])
             #expect(report.steps.map(\.journeys) == [10, 10, 8, 6, 5, 4])
             #expect(report.steps.map(\.fromPrevious) == [nil, 1.0, 0.8, 0.75, 5.0 / 6.0, 0.8])
             #expect(report.steps.map(\.fromStart) == [1.0, 1.0, 0.8, 0.6, 0.5, 0.4])
@@ -33,8 +36,12 @@ import Testing
             let h = fixture.history
             try await h.journey("k", at: t, [.created(), .token, .capture, .wait(20), .closed])
             try await h.journey("l", at: t.addingTimeInterval(60), [.created(), .token, .capture, .wait(20), .timedOut])
-            try await h.journey("m", at: t.addingTimeInterval(120), [.created(), .token, .capture, .wait(20), .closed,
-                                                                      .retry, .created(), .token, .capture, .timedOut])
+            try await h.journey(
+                "m", at: t.addingTimeInterval(120),
+                [
+                    .created(), .token, .capture, .wait(20), .closed,
+                    .retry, .created(), .token, .capture, .timedOut,
+                ])
             try await h.journey("n", at: t.addingTimeInterval(180), [.created(), .token, .capture, .wait(20), .success])
             try await h.project()
             let report = try await FunnelReport.run(
@@ -75,8 +82,12 @@ import Testing
             let h = fixture.history
             let denied = SDKErrorCode(rawValue: SDKErrorCode.sessionStatusCodes.lowerBound)
             // Camera denied, then granted: attempt 2 is approved in the same journey.
-            try await h.journey("p", at: t, [.created(), .token, .capture, .error(denied), .wait(60), .retry, .created(),
-                                             .token, .capture, .success, .wait(10), .result(.ok)])
+            try await h.journey(
+                "p", at: t,
+                [
+                    .created(), .token, .capture, .error(denied), .wait(60), .retry, .created(),
+                    .token, .capture, .success, .wait(10), .result(.ok),
+                ])
             try await h.journey("q", at: t.addingTimeInterval(60), [.created(), .token, .capture, .error(99_999)])
             try await h.journey("r", at: t.addingTimeInterval(120), [.created(), .token, .capture, .error(denied)])
             try await h.journey("s", at: t.addingTimeInterval(180), [.created(), .token, .capture, .error(.simulator)])
@@ -94,8 +105,11 @@ import Testing
             #expect(report.codes.last?.category == "unknown")
             let section = try #require(report.sections.first)
             #expect(section.title.hasSuffix("; 3 with codes not on the SDK Lite page"))
-            #expect(section.rows.map { $0[5] } == ["not on the SDK Lite page (full SDK)", "SDK Lite page",
-                                                    "not on the SDK Lite page (unlisted)"])
+            #expect(
+                section.rows.map { $0[5] } == [
+                    "not on the SDK Lite page (full SDK)", "SDK Lite page",
+                    "not on the SDK Lite page (unlisted)",
+                ])
         }
     }
 
@@ -186,14 +200,19 @@ import Testing
     @Test func volumeByEnvironmentFlowAndPurpose() async throws {
         try await withFixture { db, _ in
             let report = try await VolumeReport.run(Fixture.parameters(), on: db.app)
-            #expect(report.groups == [
-                .init(environment: "PROD", flow: "humantoken", purpose: "creditprocess", journeys: 2, completed: 1, approved: 1,
-                      abandoned: 0, inProgress: 1),
-                .init(environment: "UAT", flow: "humantoken", purpose: "biometryonboarding", journeys: 1, completed: 1, approved: 0,
-                      abandoned: 0, inProgress: 0),
-                .init(environment: "UAT", flow: "humantoken", purpose: "creditprocess", journeys: 7, completed: 3, approved: 3,
-                      abandoned: 1, inProgress: 3),
-            ])
+            #expect(
+                report.groups == [
+                    .init(
+                        environment: "PROD", flow: "humantoken", purpose: "creditprocess", journeys: 2, completed: 1, approved: 1,
+                        abandoned: 0, inProgress: 1),
+                    .init(
+                        environment: "UAT", flow: "humantoken", purpose: "biometryonboarding", journeys: 1, completed: 1,
+                        approved: 0,
+                        abandoned: 0, inProgress: 0),
+                    .init(
+                        environment: "UAT", flow: "humantoken", purpose: "creditprocess", journeys: 7, completed: 3, approved: 3,
+                        abandoned: 1, inProgress: 3),
+                ])
             #expect(report.total == 10)
             #expect(report.sections.first?.rows.last == ["total", "", "", "10", "5", "4", "1", "4"])
         }
@@ -214,7 +233,8 @@ import Testing
             let columns = "journey_id, attempt, token_issued_at, callback_outcome, sdk_error_code"
             let projected = try await rows(db, "SELECT \(columns) FROM journey_attempts ORDER BY 1, 2")
             let updated = try await rows(db, "SELECT journey_id, updated_at FROM journey_state ORDER BY 1")
-            try await db.owner.query("UPDATE journey_attempts SET token_issued_at = NULL, callback_outcome = NULL, sdk_error_code = NULL")
+            try await db.owner.query(
+                "UPDATE journey_attempts SET token_issued_at = NULL, callback_outcome = NULL, sdk_error_code = NULL")
             try await db.owner.query("UPDATE journey_state SET updated_at = NULL")
             let migration = try #require(Migrations.SchemaFiles.all.first { $0.name.hasPrefix("0011_") })
             let updates = migration.sql.components(separatedBy: "\n\n").filter { $0.contains("UPDATE journey_") }

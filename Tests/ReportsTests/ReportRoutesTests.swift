@@ -30,14 +30,17 @@ import Testing
             #expect(steps.map { $0["journeys"] as? Int } == [2, 2, 2, 1, 1, 1])
 
             // The SLA is measured at the service clock's now (Fixture.now).
-            let sla = try await service.send("/v1/reports/sla?\(Self.window)&thresholdMinutes=20&stuckMinutes=30", bearer: service.reporter)
+            let sla = try await service.send(
+                "/v1/reports/sla?\(Self.window)&thresholdMinutes=20&stuckMinutes=30", bearer: service.reporter)
             #expect(sla.status == 200)
             #expect(sla.json["generatedAt"] as? String == "2026-03-02T11:00:00.000Z")
             let result = try #require(sla.json["result"] as? [String: Any])
-            #expect((result["callbacksWithoutResult"] as? [[String: Any]])?.map { $0["journeyID"] as? String } == [fixture.ids["h"]])
+            #expect(
+                (result["callbacksWithoutResult"] as? [[String: Any]])?.map { $0["journeyID"] as? String } == [fixture.ids["h"]])
             #expect((result["stuckJourneys"] as? [[String: Any]])?.count == 2)
 
-            let history = try await service.send("/v1/reports/subject-history?\(Self.window)&subject=ref-alice", bearer: service.reporter)
+            let history = try await service.send(
+                "/v1/reports/subject-history?\(Self.window)&subject=ref-alice", bearer: service.reporter)
             #expect(((history.json["result"] as? [String: Any])?["journeys"] as? [Any])?.count == 2)
         }
     }

@@ -16,8 +16,10 @@ struct ServiceHarness: Sendable {
     var reader: String { stack.reader }
 
     /// Sends a request in-process (nothing follows redirects).
-    func send(_ path: String, method: String = "GET", bearer: String? = nil, headers: [String: String] = [:],
-              form: String? = nil) async throws -> Answer {
+    func send(
+        _ path: String, method: String = "GET", bearer: String? = nil, headers: [String: String] = [:],
+        form: String? = nil
+    ) async throws -> Answer {
         try await stack.send(method, path, bearer: bearer, headers: headers, form: form)
     }
 }
@@ -36,6 +38,10 @@ func withService(listening: Bool = false, _ body: (ServiceHarness, Fixture) asyn
 
 /// Runs `journeys` in-process against `database`; returns exit code, output and errors.
 func journeys(_ arguments: [String], database: TestDatabase) async -> (code: Int32, output: String, error: String) {
-    await JourneysCommand.run(arguments, variables: ["DATABASE_URL": database.appURL, "DATABASE_ADMIN_URL": database.ownerURL,
-                                                             "DATABASE_PROJECTOR_URL": database.projectorURL])
+    await JourneysCommand.run(
+        arguments,
+        variables: [
+            "DATABASE_URL": database.appURL, "DATABASE_ADMIN_URL": database.ownerURL,
+            "DATABASE_PROJECTOR_URL": database.projectorURL,
+        ])
 }

@@ -12,12 +12,15 @@ import Testing
         try await TestDatabase.with { db in
             try await db.owner.query("INSERT INTO tenants (name) VALUES ('acme'), ('globex')")
             for (journey, tenant) in [("ja", "acme"), ("jb", "globex"), ("jb2", "globex")] {
-                try await db.projector.query("""
+                try await db.projector.query(
+                    """
                     INSERT INTO journey_state (journey_id, tenant, status, started_at, version, updated_position, state)
                     VALUES (\(journey), \(tenant), 'started', '2026-03-01T10:00:00Z', 1, 1, '{}')
                     """)
-                try await db.projector.query("INSERT INTO journey_attempts (journey_id, attempt, requested_at) VALUES (\(journey), 1, now())")
-                try await db.projector.query("""
+                try await db.projector.query(
+                    "INSERT INTO journey_attempts (journey_id, attempt, requested_at) VALUES (\(journey), 1, now())")
+                try await db.projector.query(
+                    """
                     INSERT INTO journey_daily VALUES ('2026-03-01', 'UAT', \(tenant), \(journey), '', 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0)
                     """)
             }
@@ -39,9 +42,11 @@ import Testing
             #expect(try await ids(b.client, "SELECT flow FROM journey_daily") == ["jb", "jb2"])
 
             // Nothing beyond the analyst views' columns, and nothing else at all.
-            for statement: PostgresQuery in ["SELECT state FROM journey_state", "SELECT subject_reference FROM journey_state",
-                                             "SELECT * FROM analyst_projections", "SELECT * FROM events", "SELECT * FROM analyst_tenants",
-                                             "SELECT * FROM api_keys", "UPDATE journey_daily SET journeys = 0"] {
+            for statement: PostgresQuery in [
+                "SELECT state FROM journey_state", "SELECT subject_reference FROM journey_state",
+                "SELECT * FROM analyst_projections", "SELECT * FROM events", "SELECT * FROM analyst_tenants",
+                "SELECT * FROM api_keys", "UPDATE journey_daily SET journeys = 0",
+            ] {
                 let error = await captureError { try await a.client.query(statement) } as? PostgresError
                 #expect(error?.code == .insufficientPrivilege, "\(statement.sql)")
             }
@@ -57,11 +62,13 @@ import Testing
             // Moved to another tenant, then revoked.
             try await TenantAnalysts.grant(role: a.role, tenant: "globex", on: db.owner)
             #expect(try await ids(a.client, "SELECT journey_id FROM analyst_journeys") == ["jb", "jb2"])
-            #expect(try await TenantAnalysts.list(on: db.owner).map { "\($0.role):\($0.tenant)" }.sorted()
+            #expect(
+                try await TenantAnalysts.list(on: db.owner).map { "\($0.role):\($0.tenant)" }.sorted()
                     == ["\(a.role):globex", "\(b.role):globex"].sorted())
             #expect(try await TenantAnalysts.revoke(role: a.role, on: db.owner))
             #expect(try await TenantAnalysts.revoke(role: a.role, on: db.owner) == false)
-            let revoked = await captureError { try await a.client.query("SELECT journey_id FROM analyst_journeys") } as? PostgresError
+            let revoked =
+                await captureError { try await a.client.query("SELECT journey_id FROM analyst_journeys") } as? PostgresError
             #expect(revoked?.code == .insufficientPrivilege)
             try await a.dropRole()
             try await b.dropRole()
@@ -70,9 +77,13 @@ import Testing
 
     @Test func rolesThatWouldSeeEveryTenantAreRefused() async throws {
         try await TestDatabase.with { db in
-            for (role, tenant, parameter) in [("journeys_analyst", "default", "tenant"), ("journeys_app", "default", "tenant"),
-                                              ("postgres", "default", "tenant"), ("no_such_role_x", "default", "role")] {
-                let error = await captureError { try await TenantAnalysts.grant(role: role, tenant: tenant, on: db.owner) } as? ReportError
+            for (role, tenant, parameter) in [
+                ("journeys_analyst", "default", "tenant"), ("journeys_app", "default", "tenant"),
+                ("postgres", "default", "tenant"), ("no_such_role_x", "default", "role"),
+            ] {
+                let error =
+                    await captureError { try await TenantAnalysts.grant(role: role, tenant: tenant, on: db.owner) }
+                    as? ReportError
                 #expect(error?.parameter == parameter, "\(role)")
             }
             let login = try await AnalystLogin(db, suffix: "c")
@@ -81,9 +92,11 @@ import Testing
             #expect((unknown as? ReportError)?.message.contains("tenant nobody does not exist") == true)
             // A role mapped to nothing reads no row even when granted the views by hand.
             try await db.owner.query(PostgresQuery(unsafeSQL: "GRANT SELECT ON analyst_journeys TO \(login.role)"))
-            let columns = try #require(try await db.owner.query("SELECT analyst_columns('journey_state')").first?.decode(0, as: String.self))
+            let columns = try #require(
+                try await db.owner.query("SELECT analyst_columns('journey_state')").first?.decode(0, as: String.self))
             try await db.owner.query(PostgresQuery(unsafeSQL: "GRANT SELECT (\(columns)) ON journey_state TO \(login.role)"))
-            try await db.projector.query("""
+            try await db.projector.query(
+                """
                 INSERT INTO journey_state (journey_id, status, version, updated_position, state) VALUES ('j1', 'started', 1, 1, '{}')
                 """)
             #expect(try await ids(login.client, "SELECT journey_id FROM analyst_journeys") == [])
@@ -100,11 +113,13 @@ import Testing
             defer { mine.close(); other.close() }
             try await TenantAnalysts.grant(role: mine.role, tenant: "default", on: db.owner)
             try await TenantAnalysts.grant(role: other.role, tenant: "globex", on: db.owner)
-            let counts = ["SELECT count(*)::text FROM analyst_journeys", "SELECT count(*)::text FROM analyst_attempts",
-                          "SELECT coalesce(sum(journeys), 0)::text FROM journey_daily",
-                          "SELECT coalesce(sum(attempts), 0)::text FROM journey_daily_sdk_errors",
-                          "SELECT coalesce(sum(journeys), 0)::text FROM journey_daily_time_to_result",
-                          "SELECT coalesce(sum(journeys), 0)::text FROM journey_daily_result_bins"]
+            let counts = [
+                "SELECT count(*)::text FROM analyst_journeys", "SELECT count(*)::text FROM analyst_attempts",
+                "SELECT coalesce(sum(journeys), 0)::text FROM journey_daily",
+                "SELECT coalesce(sum(attempts), 0)::text FROM journey_daily_sdk_errors",
+                "SELECT coalesce(sum(journeys), 0)::text FROM journey_daily_time_to_result",
+                "SELECT coalesce(sum(journeys), 0)::text FROM journey_daily_result_bins",
+            ]
             let all = try await counts.asyncMap { try await ids(db.owner, PostgresQuery(unsafeSQL: $0)) }
             #expect(all[0] == ["\(VariedHistory.count)"])
             for round in 0..<2 {

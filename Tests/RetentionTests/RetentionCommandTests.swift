@@ -14,7 +14,8 @@ import Testing
     ]
 
     func journeys(_ arguments: [String], _ database: TestDatabase, _ extra: [String: String] = [:]) async
-        -> (code: Int32, output: String, error: String) {
+        -> (code: Int32, output: String, error: String)
+    {
         await JourneysCommand.run(arguments, variables: database.variables.merging(Self.keys) { $1 }.merging(extra) { $1 })
     }
 
@@ -41,8 +42,9 @@ import Testing
             #expect(run.output.contains("erased 0 subject(s)"))
             #expect(run.output.contains("total: 0"))
             let outcome = await journeys(["retention", "run", "--json"], db)
-            #expect((try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])?["subjectsErased"]
-                as? [String] == [])
+            #expect(
+                (try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])?["subjectsErased"]
+                    as? [String] == [])
 
             let bad = await journeys(["retention", "run", "--dry-run"], db, ["JOURNEYS_RETENTION_TOKEN_DAYS": "soon"])
             #expect(bad.code == 64)

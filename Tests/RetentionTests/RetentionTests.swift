@@ -17,38 +17,45 @@ import Testing
 
     /// Starts a journey for `cpf` and, unless `finish` is false, completes it (approved).
     static func journey(_ cpf: String, stack: TestStack, key: String, finish: Bool = true) async throws -> String {
-        let started = try await stack.send("POST", "/v1/journeys", bearer: stack.writer, headers: ["Idempotency-Key": key], json: [
-            "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": cpf, "name": "Pessoa \(key)"],
-            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
-        ])
+        let started = try await stack.send(
+            "POST", "/v1/journeys", bearer: stack.writer, headers: ["Idempotency-Key": key],
+            json: [
+                "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": cpf, "name": "Pessoa \(key)"],
+                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
+            ])
         #expect(started.status == 201, "\(started.text)")
         let id = try #require(started["journeyId"] as? String)
         guard finish else { return id }
         let clientToken = try #require(started["clientToken"] as? String)
         let webAppToken = try #require(started["webAppToken"] as? String)
-        let device = await SimulatedDevice(emulatorURL: stack.emulatorURL).run(webAppToken: webAppToken, environment: .UAT,
-                                                                              user: .approve)
+        let device = await SimulatedDevice(emulatorURL: stack.emulatorURL).run(
+            webAppToken: webAppToken, environment: .UAT,
+            user: .approve)
         let processID = try #require(device.processId)
-        let callback = try await stack.send("POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
-                                            json: ["outcome": "success", "processId": processID])
+        let callback = try await stack.send(
+            "POST", "/v1/journeys/\(id)/callback", bearer: clientToken,
+            json: ["outcome": "success", "processId": processID])
         #expect(callback["status"] as? String == "completed", "\(callback.text)")
         return id
     }
 
     static func subject(of id: String, _ db: TestDatabase) async throws -> String {
-        try #require(try await db.app.query("SELECT subject_reference FROM journey_state WHERE journey_id = \(id)").first?
-            .decode(0, as: String.self))
+        try #require(
+            try await db.app.query("SELECT subject_reference FROM journey_state WHERE journey_id = \(id)").first?
+                .decode(0, as: String.self))
     }
 
     static func completedAt(_ id: String, _ db: TestDatabase) async throws -> Date {
-        try #require(try await db.app.query("SELECT completed_at FROM journey_state WHERE journey_id = \(id)").first?
-            .decode(0, as: Date?.self))
+        try #require(
+            try await db.app.query("SELECT completed_at FROM journey_state WHERE journey_id = \(id)").first?
+                .decode(0, as: Date?.self))
     }
 
     /// Whether the journey's read-model state still holds a sealed webAppToken, process token or link.
     static func holdsTokens(_ id: String, _ db: TestDatabase) async throws -> Bool {
-        let text = try #require(try await db.app.query("SELECT state::text FROM journey_state WHERE journey_id = \(id)").first?
-            .decode(0, as: String.self))
+        let text = try #require(
+            try await db.app.query("SELECT state::text FROM journey_state WHERE journey_id = \(id)").first?
+                .decode(0, as: String.self))
         return text.contains("\"webAppToken\"") || text.contains("\"processToken\"") || text.contains("\"link\"")
     }
 
@@ -58,11 +65,14 @@ import Testing
     }
 
     /// (Keys kept for a century: this suite's runs are a year on, and its replay checks a purged answer, not a deleted key.)
-    static func retention(_ stack: TestStack,
-                          _ configuration: Retention.Configuration = .init(batchSize: 1, idempotencyKeyDays: 36_500)) throws -> Retention {
+    static func retention(
+        _ stack: TestStack,
+        _ configuration: Retention.Configuration = .init(batchSize: 1, idempotencyKeyDays: 36_500)
+    ) throws -> Retention {
         let journeys = Journeys(database: stack.database.app, dependencies: stack.dependencies.engine)
-        return try Retention(configuration: configuration, subjects: DataSubjects(journeys: journeys),
-                             readModels: stack.database.projector)
+        return try Retention(
+            configuration: configuration, subjects: DataSubjects(journeys: journeys),
+            readModels: stack.database.projector)
     }
 
     @Test func policyErasesOldSubjectsPurgesAnswersAndDropsTokensOfEndedJourneys() async throws {
@@ -79,7 +89,8 @@ import Testing
             let activeRef = try await Self.subject(of: active, db)
             // 365 days after a moment between the two completions: only the first subject is due.
             let between = try await Self.completedAt(old, db)
-                .addingTimeInterval(try await Self.completedAt(recent, db).timeIntervalSince(try await Self.completedAt(old, db)) / 2)
+                .addingTimeInterval(
+                    try await Self.completedAt(recent, db).timeIntervalSince(try await Self.completedAt(old, db)) / 2)
             let later = between.addingTimeInterval(365 * Self.day)
             let retention = try Self.retention(stack)
 
@@ -110,16 +121,19 @@ import Testing
             #expect(erased.text.contains("SubjectErased"))
             #expect(erased.text.contains("retention: 365 days after the last journey ended"))
             #expect(erased.text.contains("\"retention\""))
-            let token = try await stack.send("GET", "/v1/journeys/\(old)/human-token", bearer: stack.reader,
-                                             headers: ["Disclosure-Purpose": "retention test"])
+            let token = try await stack.send(
+                "GET", "/v1/journeys/\(old)/human-token", bearer: stack.reader,
+                headers: ["Disclosure-Purpose": "retention test"])
             #expect(token.code == "subject_erased")
             #expect(try await stack.dependencies.engine.vault.keyStatus(subject: SubjectReference(recentRef)) == .live)
             #expect(try await stack.dependencies.engine.vault.keyStatus(subject: SubjectReference(activeRef)) == .live)
-            let kept = try await stack.send("GET", "/v1/journeys/\(recent)/human-token", bearer: stack.reader,
-                                             headers: ["Disclosure-Purpose": "retention test"])
+            let kept = try await stack.send(
+                "GET", "/v1/journeys/\(recent)/human-token", bearer: stack.reader,
+                headers: ["Disclosure-Purpose": "retention test"])
             #expect(kept.status == 200, "\(kept.text)")
-            #expect(!(try await stack.send("GET", "/v1/journeys/\(recent)/events", bearer: stack.reader)).text
-                .contains("SubjectErased"))
+            #expect(
+                !(try await stack.send("GET", "/v1/journeys/\(recent)/events", bearer: stack.reader)).text
+                    .contains("SubjectErased"))
 
             // Answers purged; tokens gone from ended journeys only; the log is intact.
             #expect(try await Self.storedAnswers(db) == 0)
@@ -137,12 +151,15 @@ import Testing
             #expect(events.text.components(separatedBy: "SubjectErased").count == 2)
 
             // A replay of a purged key answers from the journey: no second journey.
-            let replay = try await stack.send("POST", "/v1/journeys", bearer: stack.writer, headers: ["Idempotency-Key": "recent"],
-                                              json: [
-                                                  "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "11144477735",
-                                                              "name": "Pessoa recent"],
-                                                  "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
-                                              ])
+            let replay = try await stack.send(
+                "POST", "/v1/journeys", bearer: stack.writer, headers: ["Idempotency-Key": "recent"],
+                json: [
+                    "subject": [
+                        "documentType": "DUI_TYPE_BR_CPF", "documentNumber": "11144477735",
+                        "name": "Pessoa recent",
+                    ],
+                    "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
+                ])
             #expect(replay["journeyId"] as? String == recent, "\(replay.text)")
         }
     }
@@ -155,8 +172,9 @@ import Testing
             _ = try await stack.projections.catchUp()
             let reference = SubjectReference(try await Self.subject(of: id, stack.database))
             let clock = TestClock(Date().addingTimeInterval(400 * Self.day))
-            let service = RetentionService(retention: try Self.retention(stack), clock: clock.read,
-                                           retryAfterFailure: .milliseconds(200))
+            let service = RetentionService(
+                retention: try Self.retention(stack), clock: clock.read,
+                retryAfterFailure: .milliseconds(200))
             let vault = stack.dependencies.engine.vault
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await service.run() }
@@ -171,7 +189,9 @@ import Testing
     @Test func environmentGivesThePolicyAndBadValuesNameTheVariable() throws {
         let defaults = try Retention.Configuration.fromEnvironment([:])
         #expect(defaults == Retention.Configuration())
-        #expect(defaults.enabled && defaults.eraseAfterDays == 365 && defaults.idempotencyAnswerHours == 24 && defaults.tokenDays == 7)
+        #expect(
+            defaults.enabled && defaults.eraseAfterDays == 365 && defaults.idempotencyAnswerHours == 24 && defaults.tokenDays == 7
+        )
         #expect(defaults.interval == .seconds(3600))
         let set = try Retention.Configuration.fromEnvironment([
             "JOURNEYS_RETENTION": "off", "JOURNEYS_RETENTION_ERASE_AFTER_DAYS": "730",

@@ -75,8 +75,12 @@ struct JourneyEndingTests {
     @Test func aFinishedProcessDoesNotOpenAgain() async throws {
         try await withUnico { unico in
             let process = try await unico.createProcess()
-            #expect(await Capture.open(on: unico.device(), webAppToken: process.webAppToken).callbacks == [.onSuccess(processId: process.id)])
-            expectSelfieError(await Capture.open(on: unico.device(), webAppToken: process.webAppToken), ErrorBio.Code.tokenRejected)
+            #expect(
+                await Capture.open(on: unico.device(), webAppToken: process.webAppToken).callbacks == [
+                    .onSuccess(processId: process.id)
+                ])
+            expectSelfieError(
+                await Capture.open(on: unico.device(), webAppToken: process.webAppToken), ErrorBio.Code.tokenRejected)
         }
     }
 }

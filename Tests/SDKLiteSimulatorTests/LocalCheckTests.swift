@@ -15,8 +15,9 @@ struct LocalCheckTests {
     }
 
     @Test func blankTokenIs73203EvenWithoutNetwork() async throws {
-        let unreachable = SimulatedDevice(configuration: .init(
-            emulatorURL: try #require(URL(string: "http://127.0.0.1:1")), network: .offline, requestTimeout: 2))
+        let unreachable = SimulatedDevice(
+            configuration: .init(
+                emulatorURL: try #require(URL(string: "http://127.0.0.1:1")), network: .offline, requestTimeout: 2))
         expectSelfieError(await Capture.open(on: unreachable, webAppToken: "  "), ErrorBio.Code.blankToken)
     }
 

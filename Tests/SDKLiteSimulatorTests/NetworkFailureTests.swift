@@ -17,8 +17,9 @@ struct NetworkFailureTests {
     }
 
     @Test func anUnreachablePortIs73302() async throws {
-        let device = SimulatedDevice(configuration: .init(
-            emulatorURL: try #require(URL(string: "http://127.0.0.1:1")), requestTimeout: 5))
+        let device = SimulatedDevice(
+            configuration: .init(
+                emulatorURL: try #require(URL(string: "http://127.0.0.1:1")), requestTimeout: 5))
         expectSelfieError(await Capture.open(on: device, webAppToken: "a-token"), ErrorBio.Code.authenticationFailed)
     }
 
@@ -27,7 +28,8 @@ struct NetworkFailureTests {
         try await withUnico { unico in
             let process = try await unico.createProcess()
             let device = unico.device(url: unico.baseURL.appendingPathComponent(prefix))
-            expectSelfieError(await Capture.open(on: device, webAppToken: process.webAppToken), ErrorBio.Code.authenticationFailed)
+            expectSelfieError(
+                await Capture.open(on: device, webAppToken: process.webAppToken), ErrorBio.Code.authenticationFailed)
             #expect(unico.emulator.process(id: process.id)?.captureStarted == false)
         }
     }
@@ -36,7 +38,8 @@ struct NetworkFailureTests {
         let faults = FaultScript(routes: ["prepareCapture": .init(serverErrorRate: 1)])
         try await withUnico(faults: faults) { unico in
             let process = try await unico.createProcess()
-            expectSelfieError(await Capture.open(on: unico.device(), webAppToken: process.webAppToken), ErrorBio.Code.authenticationFailed)
+            expectSelfieError(
+                await Capture.open(on: unico.device(), webAppToken: process.webAppToken), ErrorBio.Code.authenticationFailed)
         }
     }
 
@@ -44,7 +47,8 @@ struct NetworkFailureTests {
         let faults = FaultScript(routes: ["prepareCapture": .init(lostResponseRate: 1)])
         try await withUnico(faults: faults) { unico in
             let process = try await unico.createProcess()
-            expectSelfieError(await Capture.open(on: unico.device(), webAppToken: process.webAppToken), ErrorBio.Code.authenticationFailed)
+            expectSelfieError(
+                await Capture.open(on: unico.device(), webAppToken: process.webAppToken), ErrorBio.Code.authenticationFailed)
             #expect(unico.emulator.process(id: process.id)?.captureStarted == true)
         }
     }
@@ -74,7 +78,8 @@ struct NetworkFailureTests {
         let faults = FaultScript(routes: ["finishCapture": .init(serverErrorRate: 1)])
         try await withUnico(faults: faults) { unico in
             let process = try await unico.createProcess()
-            expectSelfieError(await Capture.open(on: unico.device(), webAppToken: process.webAppToken), ErrorBio.Code.authenticationFailed)
+            expectSelfieError(
+                await Capture.open(on: unico.device(), webAppToken: process.webAppToken), ErrorBio.Code.authenticationFailed)
             #expect(try await unico.process(process.id).state == .created)
         }
     }

@@ -55,7 +55,9 @@ struct SeedSampleTests {
     }
 
     @SDKMainActor
-    static func runSample(on device: SimulatedDevice, backend: @escaping @Sendable () async throws -> String) async -> CaptureRecord {
+    static func runSample(on device: SimulatedDevice, backend: @escaping @Sendable () async throws -> String) async
+        -> CaptureRecord
+    {
         let screen = CaptureViewController(device: device, backend: backend)
         screen.startCapture()
         let record = await screen.log.ending()

@@ -31,9 +31,10 @@ struct Unico: Sendable {
 
     /// The backend's part: Create Process in `environment`, for its `webAppToken` (and `token`).
     func createProcess(_ environment: EnvironmentEnum = .UAT) async throws -> CreatedProcess {
-        try await client(environment).createProcess(CreateProcessRequest(
-            flow: "idtoken", purpose: .biometryOnboarding,
-            person: ProcessPerson(duiValue: "52998224725", friendlyName: "Maria"), clientReference: "journey-1"))
+        try await client(environment).createProcess(
+            CreateProcessRequest(
+                flow: "idtoken", purpose: .biometryOnboarding,
+                person: ProcessPerson(duiValue: "52998224725", friendlyName: "Maria"), clientReference: "journey-1"))
     }
 
     /// Get Process through the real client.
@@ -71,9 +72,10 @@ func withUnico(faults: FaultScript = .none, _ body: (Unico) async throws -> Void
         .init(tenantID: Unico.tenant, name: "journeys", environment: .uat, publicKey: TestKeys.account.publicKey),
         .init(tenantID: Unico.tenant, name: "journeys-prod", environment: .prod, publicKey: TestKeys.account.publicKey),
     ]
-    let emulator = try UnicoEmulator(configuration: .init(
-        port: 0, serviceAccounts: accounts, acceptsBaseURLAsAudience: true, rateLimitPerSecond: 0,
-        faultScript: faults, clock: clock, accessLog: { requests.record($0.route) }))
+    let emulator = try UnicoEmulator(
+        configuration: .init(
+            port: 0, serviceAccounts: accounts, acceptsBaseURLAsAudience: true, rateLimitPerSecond: 0,
+            faultScript: faults, clock: clock, accessLog: { requests.record($0.route) }))
     try emulator.start()
     do {
         try await body(try Unico(emulator: emulator, clock: clock, requests: requests))

@@ -74,7 +74,10 @@ struct UnicoRefusalTests {
             unico.clock.advance(by: 301)
             expectSelfieError(await Capture.open(on: unico.device(), webAppToken: stale.webAppToken), ErrorBio.Code.tokenExpired)
             let fresh = try await unico.createProcess()
-            #expect(await Capture.open(on: unico.device(), webAppToken: fresh.webAppToken).callbacks == [.onSuccess(processId: fresh.id)])
+            #expect(
+                await Capture.open(on: unico.device(), webAppToken: fresh.webAppToken).callbacks == [
+                    .onSuccess(processId: fresh.id)
+                ])
         }
     }
 }

@@ -26,11 +26,13 @@ struct AuthorizationTests {
             let other = try await fixture.accessToken(TestKeys.otherTenant)
             let id = try #require(try await fixture.createProcess(token: uat)["id"] as? String)
 
-            let unknown = try await fixture.client.send("GET", "/processes/00000000-0000-0000-0000-000000000000", headers: ["Authorization": "Bearer \(uat)"])
+            let unknown = try await fixture.client.send(
+                "GET", "/processes/00000000-0000-0000-0000-000000000000", headers: ["Authorization": "Bearer \(uat)"])
             #expect(unknown.status == 404)
             #expect(try unknown.apiError().code == 5)
             for token in [prod, other] {
-                let hidden = try await fixture.client.send("GET", "/processes/\(id)", headers: ["Authorization": "Bearer \(token)"])
+                let hidden = try await fixture.client.send(
+                    "GET", "/processes/\(id)", headers: ["Authorization": "Bearer \(token)"])
                 #expect(hidden.status == 404)
                 #expect(try hidden.apiError().code == 5)
             }
@@ -56,7 +58,8 @@ struct AuthorizationTests {
             let create = try await fixture.client.json("POST", "/processes", bearer: tokenA, Fixture.validBody)
             #expect(create.status == 429, "creates share the tenant's bucket")
 
-            let otherTenant = try await fixture.client.send("GET", "/processes/none", headers: ["Authorization": "Bearer \(tokenB)"])
+            let otherTenant = try await fixture.client.send(
+                "GET", "/processes/none", headers: ["Authorization": "Bearer \(tokenB)"])
             #expect(otherTenant.status == 404, "another tenant has its own bucket")
 
             fixture.clock.advance(by: 1)
@@ -68,7 +71,7 @@ struct AuthorizationTests {
         try await withEmulator({ $0.rateLimitPerSecond = 1 }) { fixture in
             for _ in 0..<3 {
                 _ = try await fixture.accessToken()
-                fixture.clock.advance(by: 1) // the same claims in the same second would be a replay
+                fixture.clock.advance(by: 1)  // the same claims in the same second would be a replay
             }
         }
     }

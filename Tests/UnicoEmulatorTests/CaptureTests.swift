@@ -119,7 +119,8 @@ struct CaptureTests {
             let access = try await fixture.accessToken()
             let process = try await fixture.createProcess(token: access)
             let id = process["id"] as! String
-            let captureID = try #require(try await Self.prepare(fixture, process["webAppToken"] as! String).json()["captureId"] as? String)
+            let captureID = try #require(
+                try await Self.prepare(fixture, process["webAppToken"] as! String).json()["captureId"] as? String)
             fixture.clock.advance(by: 42.5)
             let finished = try await Self.finish(fixture, captureID, "approved")
             #expect(finished.status == 200)
@@ -130,7 +131,8 @@ struct CaptureTests {
             #expect(json["state"] as? String == "PROCESS_STATE_FINISHED")
             #expect(json["result"] as? String == "PROCESS_RESULT_OK")
             #expect(json["finishedAt"] as? String == "2026-01-01T00:00:42.500Z")
-            let humanToken = try #require(((json["data"] as? [String: Any])?["humanToken"] as? [String: Any])?["value"] as? String)
+            let humanToken = try #require(
+                ((json["data"] as? [String: Any])?["humanToken"] as? [String: Any])?["value"] as? String)
             #expect(humanToken.count >= 40)
             #expect(fixture.emulator.process(id: id)?.humanToken == humanToken)
 
@@ -150,9 +152,11 @@ struct CaptureTests {
         try await withEmulator { fixture in
             let access = try await fixture.accessToken()
             let process = try await fixture.createProcess(token: access)
-            let captureID = try #require(try await Self.prepare(fixture, process["webAppToken"] as! String).json()["captureId"] as? String)
+            let captureID = try #require(
+                try await Self.prepare(fixture, process["webAppToken"] as! String).json()["captureId"] as? String)
             #expect(try await Self.finish(fixture, captureID, outcome).status == 200)
-            let got = try await fixture.client.send("GET", "/processes/\(process["id"] as! String)", headers: ["Authorization": "Bearer \(access)"])
+            let got = try await fixture.client.send(
+                "GET", "/processes/\(process["id"] as! String)", headers: ["Authorization": "Bearer \(access)"])
             let json = try #require(try got.json()["process"] as? [String: Any])
             #expect(json["state"] as? String == "PROCESS_STATE_FINISHED")
             #expect(json["result"] as? String == result.rawValue)
@@ -166,7 +170,8 @@ struct CaptureTests {
             #expect(unknown.status == 404)
             #expect(try Self.sdkCode(unknown) == 73302)
             let process = try await fixture.createProcess(token: try await fixture.accessToken())
-            let captureID = try #require(try await Self.prepare(fixture, process["webAppToken"] as! String).json()["captureId"] as? String)
+            let captureID = try #require(
+                try await Self.prepare(fixture, process["webAppToken"] as! String).json()["captureId"] as? String)
             #expect(try await Self.finish(fixture, captureID, "maybe").status == 400)
         }
     }

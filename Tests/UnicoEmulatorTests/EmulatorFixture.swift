@@ -36,9 +36,11 @@ struct Fixture: Sendable {
     /// An access token for `account`, asserted at the emulator's current time.
     func accessToken(_ account: DevelopmentServiceAccount = TestKeys.uat) async throws -> String {
         let assertion = try account.assertion(issuedAt: clock.now())
-        let reply = try await client.form("/oauth2/token", [
-            ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion),
-        ])
+        let reply = try await client.form(
+            "/oauth2/token",
+            [
+                ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion),
+            ])
         #expect(reply.status == 200)
         return try #require(try reply.json()["access_token"] as? String)
     }
@@ -50,21 +52,23 @@ struct Fixture: Sendable {
         return try #require(try reply.json()["process"] as? [String: Any])
     }
 
-    static var validBody: [String: Any] { [
-        "callbackUri": "/",
-        "flow": "idtoken",
-        "purpose": "biometryonboarding",
-        "clientReference": "journey-1",
-        "expiresIn": "86400s",
-        "person": [
-            "duiType": "DUI_TYPE_BR_CPF",
-            "duiValue": "12345678909",
-            "friendlyName": "Maria",
-            "phone": "5511999999999",
-            "email": "maria@example.com",
-            "notifications": [["notificationChannel": "NOTIFICATION_CHANNEL_EMAIL"]],
-        ],
-    ] }
+    static var validBody: [String: Any] {
+        [
+            "callbackUri": "/",
+            "flow": "idtoken",
+            "purpose": "biometryonboarding",
+            "clientReference": "journey-1",
+            "expiresIn": "86400s",
+            "person": [
+                "duiType": "DUI_TYPE_BR_CPF",
+                "duiValue": "12345678909",
+                "friendlyName": "Maria",
+                "phone": "5511999999999",
+                "email": "maria@example.com",
+                "notifications": [["notificationChannel": "NOTIFICATION_CHANNEL_EMAIL"]],
+            ],
+        ]
+    }
 }
 
 /// Starts an emulator on a free loopback port, runs `body`, and always shuts it down.

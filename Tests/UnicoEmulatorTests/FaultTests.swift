@@ -22,7 +22,9 @@ struct FaultTests {
         #expect(Self.requestSequence(a, .createProcess) == Self.requestSequence(b, .createProcess))
         #expect((0..<100).map { _ in a.webhookFault() } == (0..<100).map { _ in b.webhookFault() })
         let c = FaultPlan(script: Self.busy, seed: 43)
-        #expect(Self.requestSequence(FaultPlan(script: Self.busy, seed: 42), .createProcess) != Self.requestSequence(c, .createProcess))
+        #expect(
+            Self.requestSequence(FaultPlan(script: Self.busy, seed: 42), .createProcess)
+                != Self.requestSequence(c, .createProcess))
     }
 
     @Test func eachRouteHasItsOwnStream() {
@@ -58,7 +60,9 @@ struct FaultTests {
     @Test func theEmulatorReplaysTheSameFaultsForTheSameSeed() async throws {
         let script = FaultScript(routes: ["createProcess": .init(serverErrorRate: 0.4, rateLimitRate: 0.2, retryAfterSeconds: 3)])
         func statuses(seed: UInt64) async throws -> [Int] {
-            try await withEmulator({ $0.faultScript = script; $0.seed = seed }) { fixture in
+            try await withEmulator({
+                $0.faultScript = script; $0.seed = seed
+            }) { fixture in
                 let token = try await fixture.accessToken()
                 var statuses: [Int] = []
                 for _ in 0..<24 {
@@ -116,14 +120,14 @@ struct FaultTests {
 
     @Test func loadsAScriptFromAJSONFile() throws {
         let json = """
-        {
-          "latencyMs": 25,
-          "routes": {"createProcess": {"serverErrorRate": 0.5, "latencyMs": {"min": 1, "max": 9}}},
-          "tokenEntryDisabled": ["PROD"],
-          "webhook": {"duplicateRate": 1, "delayMs": {"min": 5, "max": 10}},
-          "clockOffsetSeconds": -30
-        }
-        """
+            {
+              "latencyMs": 25,
+              "routes": {"createProcess": {"serverErrorRate": 0.5, "latencyMs": {"min": 1, "max": 9}}},
+              "tokenEntryDisabled": ["PROD"],
+              "webhook": {"duplicateRate": 1, "delayMs": {"min": 5, "max": 10}},
+              "clockOffsetSeconds": -30
+            }
+            """
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString).json")
         try Data(json.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }

@@ -93,7 +93,9 @@ struct ProcessValidationTests {
             let token = try await fixture.accessToken()
             let minimal: [String: Any] = [
                 "callbackUri": "https://example.com/back", "flow": "idtoken", "purpose": "creditprocess",
-                "person": ["duiType": "DUI_TYPE_BR_CPF", "duiValue": "12345678909", "friendlyName": String(repeating: "é", count: 50)],
+                "person": [
+                    "duiType": "DUI_TYPE_BR_CPF", "duiValue": "12345678909", "friendlyName": String(repeating: "é", count: 50),
+                ],
                 "unknownField": true,
             ]
             let process = try await fixture.createProcess(token: token, minimal)
@@ -107,8 +109,10 @@ struct ProcessValidationTests {
         try await withEmulator { fixture in
             let token = try await fixture.accessToken()
             let person = #""person":{"duiType":"DUI_TYPE_BR_CPF","duiValue":"12345678909","friendlyName":"Maria"}"#
-            let plain = #"{"callbackUri":"https:\/\/example.com\/back","flow":"idtoken","purpose":"creditprocess","clientReference":"a\/b","#
-            let fallback = #"{"callbackUri":"/","flow":"idtoken","purpose":"creditprocess","clientReference":"r\u00e9f","extra":1.5,"#
+            let plain =
+                #"{"callbackUri":"https:\/\/example.com\/back","flow":"idtoken","purpose":"creditprocess","clientReference":"a\/b","#
+            let fallback =
+                #"{"callbackUri":"/","flow":"idtoken","purpose":"creditprocess","clientReference":"r\u00e9f","extra":1.5,"#
             for (text, reference) in [(plain + person + "}", "a/b"), (fallback + person + "}", "réf")] {
                 let reply = try await fixture.client.send(
                     "POST", "/processes", headers: ["Authorization": "Bearer \(token)"], body: Data(text.utf8))

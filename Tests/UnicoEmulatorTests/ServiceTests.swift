@@ -84,11 +84,12 @@ struct ServiceTests {
         let publicPEM = try account.account.publicKey.pem
         let fromPEM = try UnicoEmulator.ServiceAccount(tenantID: "dev", name: "cli", environment: .prod, publicKeyPEM: publicPEM)
         try await withEmulator({ $0.serviceAccounts = [fromPEM] }) { fixture in
-            let assertion = try JWT.sign(claims: [
-                "iss": .string("cli@dev.iam.acesso.io"), "aud": "https://identity.acesso.io", "scope": "*",
-                "iat": .integer(Int(fixture.clock.now().timeIntervalSince1970)),
-                "exp": .integer(Int(fixture.clock.now().timeIntervalSince1970) + 600),
-            ] as [String: JSONValue], with: .rs256(reloaded))
+            let assertion = try JWT.sign(
+                claims: [
+                    "iss": .string("cli@dev.iam.acesso.io"), "aud": "https://identity.acesso.io", "scope": "*",
+                    "iat": .integer(Int(fixture.clock.now().timeIntervalSince1970)),
+                    "exp": .integer(Int(fixture.clock.now().timeIntervalSince1970) + 600),
+                ] as [String: JSONValue], with: .rs256(reloaded))
             let reply = try await TokenEndpointTests.exchange(fixture, assertion)
             #expect(reply.status == 200)
         }
@@ -108,7 +109,8 @@ struct ServiceTests {
     }
 
     @Test func basicCredentialsParseLikeUnicosSetting() throws {
-        #expect(try UnicoEmulator.WebhookAuthentication(basicCredentials: "user:pa:ss") == .basic(user: "user", password: "pa:ss"))
+        #expect(
+            try UnicoEmulator.WebhookAuthentication(basicCredentials: "user:pa:ss") == .basic(user: "user", password: "pa:ss"))
         #expect(throws: EmulatorError.self) { try UnicoEmulator.WebhookAuthentication(basicCredentials: "nocolon") }
     }
 }

@@ -13,7 +13,9 @@ struct TokenEndpointTests {
     }
 
     /// The five documented claims for the UAT account at `now`, lasting `lifetime` seconds.
-    static func claims(_ now: Date, lifetime: Int = 3600, account: DevelopmentServiceAccount = TestKeys.uat) -> [String: JSONValue] {
+    static func claims(_ now: Date, lifetime: Int = 3600, account: DevelopmentServiceAccount = TestKeys.uat) -> [String:
+        JSONValue]
+    {
         let iat = Int(now.timeIntervalSince1970)
         return [
             "iss": .string(account.account.issuer), "aud": .string(account.account.environment.defaultTokenHost),
@@ -120,7 +122,8 @@ struct TokenEndpointTests {
 
     @Test func picksTheAccountByAudienceWhenOneIssuerExistsInBothEnvironments() async throws {
         try await withEmulator { fixture in
-            let prod = try await Self.exchange(fixture, try Self.assertion(Self.claims(fixture.clock.now(), account: TestKeys.prod), key: TestKeys.prod))
+            let prod = try await Self.exchange(
+                fixture, try Self.assertion(Self.claims(fixture.clock.now(), account: TestKeys.prod), key: TestKeys.prod))
             #expect(prod.status == 200)
         }
     }
@@ -140,7 +143,8 @@ struct TokenEndpointTests {
     @Test func answersAMalformedFormWith400() async throws {
         try await withEmulator { fixture in
             let assertion = try Self.assertion(Self.claims(fixture.clock.now()))
-            let wrongGrant = try await fixture.client.form("/oauth2/token", [("grant_type", "client_credentials"), ("assertion", assertion)])
+            let wrongGrant = try await fixture.client.form(
+                "/oauth2/token", [("grant_type", "client_credentials"), ("assertion", assertion)])
             #expect(wrongGrant.status == 400)
             #expect(try wrongGrant.tokenErrorCode() == "1.2.20")
             let missing = try await fixture.client.form("/oauth2/token", [("grant_type", Self.grant)])

@@ -45,10 +45,13 @@ struct WebhookTests {
                 let request = requests[0]
                 #expect(request.headers[header] == value)
                 #expect(request.headers["Content-Type"] == "application/json")
-                #expect(request.json == [
-                    "processId": id, "state": "PROCESS_STATE_FINISHED", "flow": "idtoken", "result": "ok",
-                ])
-                try await waitUntil("the first delivery is delivered") { fixture.emulator.webhookDeliveries().first?.outcome == .delivered }
+                #expect(
+                    request.json == [
+                        "processId": id, "state": "PROCESS_STATE_FINISHED", "flow": "idtoken", "result": "ok",
+                    ])
+                try await waitUntil("the first delivery is delivered") {
+                    fixture.emulator.webhookDeliveries().first?.outcome == .delivered
+                }
             }
         }
     }
@@ -79,7 +82,9 @@ struct WebhookTests {
                 let requests = try await receiver.waitFor(3)
                 #expect(requests.count == 3)
                 #expect(Set(requests.map { $0.json["processId"] }) == [id])
-                try await waitUntil("the first delivery is delivered") { fixture.emulator.webhookDeliveries().first?.outcome == .delivered }
+                try await waitUntil("the first delivery is delivered") {
+                    fixture.emulator.webhookDeliveries().first?.outcome == .delivered
+                }
                 let delivery = try #require(fixture.emulator.webhookDeliveries().first)
                 #expect(delivery.attempts == [500, 503, 200])
                 #expect(receiver.requests.count == 3, "no attempt after success")
@@ -91,7 +96,9 @@ struct WebhookTests {
         try await withReceiver(answering: Array(repeating: 500, count: 10)) { receiver in
             try await withEmulator({ $0.webhook = Self.webhook(receiver, .none, attempts: 3) }) { fixture in
                 _ = try await Self.finishAProcess(fixture)
-                try await waitUntil("the first delivery is gaveUp") { fixture.emulator.webhookDeliveries().first?.outcome == .gaveUp }
+                try await waitUntil("the first delivery is gaveUp") {
+                    fixture.emulator.webhookDeliveries().first?.outcome == .gaveUp
+                }
                 #expect(fixture.emulator.webhookDeliveries().first?.attempts == [500, 500, 500])
                 #expect(receiver.requests.count == 3)
             }
@@ -150,7 +157,9 @@ struct WebhookTests {
                 $0.faultScript.webhook.dropRate = 1
             }) { fixture in
                 _ = try await Self.finishAProcess(fixture)
-                try await waitUntil("the first delivery is dropped") { fixture.emulator.webhookDeliveries().first?.outcome == .dropped }
+                try await waitUntil("the first delivery is dropped") {
+                    fixture.emulator.webhookDeliveries().first?.outcome == .dropped
+                }
                 #expect(receiver.requests.isEmpty)
             }
         }
@@ -161,10 +170,11 @@ struct WebhookTests {
         script.webhook.reorderRate = 0.5
         script.webhook.reorderHoldMs = 1500
         // A seed whose first notification is held back and whose second is not.
-        let seed = try #require((UInt64(0)..<500).first { seed in
-            let plan = FaultPlan(script: script, seed: seed)
-            return plan.webhookFault().reordered && !plan.webhookFault().reordered
-        })
+        let seed = try #require(
+            (UInt64(0)..<500).first { seed in
+                let plan = FaultPlan(script: script, seed: seed)
+                return plan.webhookFault().reordered && !plan.webhookFault().reordered
+            })
         try await withReceiver { receiver in
             try await withEmulator({
                 $0.webhook = Self.webhook(receiver, .none)

@@ -14,11 +14,12 @@ import Workers
     @Test func twoRacingTokenRequestsForTheNextCaptureCreateOneProcessAndGetTheSameToken() async throws {
         // Create Process takes 300 ms, so the second request arrives while the first one's is in flight.
         let faults = FaultScript(routes: [
-            FaultScript.Route.createProcess.rawValue: .init(latencyMs: .init(min: 300, max: 300)),
+            FaultScript.Route.createProcess.rawValue: .init(latencyMs: .init(min: 300, max: 300))
         ])
         try await withWorkers(faults: faults) { h in
             let (id, _, client) = try await started(h)
-            #expect(try await h.send("POST", "/v1/journeys/\(id.rawValue)/capture-opened", json: [:], bearer: client).status == 200)
+            #expect(
+                try await h.send("POST", "/v1/journeys/\(id.rawValue)/capture-opened", json: [:], bearer: client).status == 200)
             // The capture was opened: a token request is a new capture (attempt 2); a double tap is one.
             async let first = h.send("POST", "/v1/journeys/\(id.rawValue)/token", bearer: client)
             async let second = h.send("POST", "/v1/journeys/\(id.rawValue)/token", bearer: client)
@@ -39,7 +40,8 @@ import Workers
         try await withWorkers(policy: policy) { h in
             let (id, webAppToken, client) = try await started(h)
             let worker = try h.worker()
-            #expect(try await h.send("POST", "/v1/journeys/\(id.rawValue)/capture-opened", json: [:], bearer: client).status == 200)
+            #expect(
+                try await h.send("POST", "/v1/journeys/\(id.rawValue)/capture-opened", json: [:], bearer: client).status == 200)
             let capture = try await openCapture(h, webAppToken: webAppToken)
             let expiresAt = try #require(try await h.state(id).currentAttempt?.tokenExpiresAt)
 
@@ -49,8 +51,9 @@ import Workers
             #expect(try await h.state(id).status == .captureOpened)
 
             try await finishCapture(h, capture.captureID, outcome: "approved")
-            let callback = try await h.send("POST", "/v1/journeys/\(id.rawValue)/callback",
-                                            json: ["outcome": "success", "processId": capture.processID], bearer: client)
+            let callback = try await h.send(
+                "POST", "/v1/journeys/\(id.rawValue)/callback",
+                json: ["outcome": "success", "processId": capture.processID], bearer: client)
             #expect(callback.status == 200)
             let state = try await h.state(id)
             #expect(state.status == .completed)
@@ -64,7 +67,8 @@ import Workers
         try await withWorkers(policy: policy) { h in
             let (id, webAppToken, client) = try await started(h)
             let worker = try h.worker()
-            #expect(try await h.send("POST", "/v1/journeys/\(id.rawValue)/capture-opened", json: [:], bearer: client).status == 200)
+            #expect(
+                try await h.send("POST", "/v1/journeys/\(id.rawValue)/capture-opened", json: [:], bearer: client).status == 200)
             let capture = try await openCapture(h, webAppToken: webAppToken)
             // The person finishes, approved; the app's success report and Unico's webhook both get lost.
             try await finishCapture(h, capture.captureID, outcome: "approved")
@@ -86,7 +90,8 @@ import Workers
         try await withWorkers(policy: policy) { h in
             let (id, webAppToken, client) = try await started(h)
             let worker = try h.worker()
-            #expect(try await h.send("POST", "/v1/journeys/\(id.rawValue)/capture-opened", json: [:], bearer: client).status == 200)
+            #expect(
+                try await h.send("POST", "/v1/journeys/\(id.rawValue)/capture-opened", json: [:], bearer: client).status == 200)
             let capture = try await openCapture(h, webAppToken: webAppToken)
             let expiresAt = try #require(try await h.state(id).currentAttempt?.tokenExpiresAt)
 
@@ -102,9 +107,10 @@ import Workers
 
             // Attempt 1's capture ends now, approved: its result is fetched and completes the journey.
             try await finishCapture(h, capture.captureID, outcome: "approved")
-            let late = try await h.send("POST", "/v1/journeys/\(id.rawValue)/callback",
-                                        json: ["outcome": "success", "processId": capture.processID, "attempt": 1],
-                                        bearer: client)
+            let late = try await h.send(
+                "POST", "/v1/journeys/\(id.rawValue)/callback",
+                json: ["outcome": "success", "processId": capture.processID, "attempt": 1],
+                bearer: client)
             #expect(late.status == 200)
             let state = try await h.state(id)
             #expect(state.status == .completed)
@@ -140,13 +146,17 @@ import Workers
         try await withWorkers(policy: policy) { h in
             let (id, webAppToken, client) = try await started(h)
             let worker = try h.worker()
-            #expect(try await h.send("POST", "/v1/journeys/\(id.rawValue)/capture-opened", json: [:], bearer: client).status == 200)
+            #expect(
+                try await h.send("POST", "/v1/journeys/\(id.rawValue)/capture-opened", json: [:], bearer: client).status == 200)
             let capture = try await openCapture(h, webAppToken: webAppToken)
             // Unico finishes the process, approved, but the finish answer is lost: the app reports
             // 73302, and the person taps "try again" before any worker ran (attempt 2 exists).
             try await finishCapture(h, capture.captureID, outcome: "approved")
-            #expect(try await h.send("POST", "/v1/journeys/\(id.rawValue)/callback",
-                                     json: ["outcome": "error", "code": 73302], bearer: client).status == 200)
+            #expect(
+                try await h.send(
+                    "POST", "/v1/journeys/\(id.rawValue)/callback",
+                    json: ["outcome": "error", "code": 73302], bearer: client
+                ).status == 200)
             let token = try await h.send("POST", "/v1/journeys/\(id.rawValue)/token", bearer: client)
             #expect(token["attempt"] as? Int == 2)
 
@@ -168,10 +178,14 @@ import Workers
         try await withWorkers(policy: policy) { h in
             let (id, webAppToken, client) = try await started(h)
             let worker = try h.worker()
-            #expect(try await h.send("POST", "/v1/journeys/\(id.rawValue)/capture-opened", json: [:], bearer: client).status == 200)
+            #expect(
+                try await h.send("POST", "/v1/journeys/\(id.rawValue)/capture-opened", json: [:], bearer: client).status == 200)
             _ = try await openCapture(h, webAppToken: webAppToken)
-            #expect(try await h.send("POST", "/v1/journeys/\(id.rawValue)/callback",
-                                     json: ["outcome": "error", "code": 73302], bearer: client).status == 200)
+            #expect(
+                try await h.send(
+                    "POST", "/v1/journeys/\(id.rawValue)/callback",
+                    json: ["outcome": "error", "code": 73302], bearer: client
+                ).status == 200)
             // Unico never got the capture: the probe records "not finished", nothing else changes.
             try await h.poll(worker)
             #expect(try await h.state(id).status == .retryScheduled)
@@ -194,21 +208,25 @@ import Workers
     private func started(_ h: WorkersHarness) async throws -> (JourneyID, String, String) {
         let answer = try await h.start()
         #expect(answer.status == 201)
-        return (JourneyID(try #require(answer["journeyId"] as? String)), try #require(answer["webAppToken"] as? String),
-                try #require(answer["clientToken"] as? String))
+        return (
+            JourneyID(try #require(answer["journeyId"] as? String)), try #require(answer["webAppToken"] as? String),
+            try #require(answer["clientToken"] as? String)
+        )
     }
 
     /// The SDK opening the capture at Unico (`POST /sdk/captures`), without finishing it.
     private func openCapture(_ h: WorkersHarness, webAppToken: String) async throws -> (captureID: String, processID: String) {
-        let body = try await post(h.emulatorURL.appendingPathComponent("sdk/captures"),
-                                  ["webAppToken": webAppToken, "environment": "UAT"], expect: 201)
+        let body = try await post(
+            h.emulatorURL.appendingPathComponent("sdk/captures"),
+            ["webAppToken": webAppToken, "environment": "UAT"], expect: 201)
         return (try #require(body["captureId"] as? String), try #require(body["processId"] as? String))
     }
 
     /// The user finishing an open capture (`POST /sdk/captures/{id}/finish`).
     private func finishCapture(_ h: WorkersHarness, _ captureID: String, outcome: String) async throws {
-        _ = try await post(h.emulatorURL.appendingPathComponent("sdk/captures/\(captureID)/finish"),
-                           ["outcome": outcome], expect: 200)
+        _ = try await post(
+            h.emulatorURL.appendingPathComponent("sdk/captures/\(captureID)/finish"),
+            ["outcome": outcome], expect: 200)
     }
 
     private func post(_ url: URL, _ json: [String: Any], expect status: Int) async throws -> [String: Any] {

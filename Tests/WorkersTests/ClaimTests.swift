@@ -7,7 +7,8 @@ import Workers
 @Suite(.serialized) struct ClaimTests {
     /// Inserts `count` due rows for journeys without events (each performs as `stale`).
     static func insertDue(_ h: WorkersHarness, count: Int, dueAt: Date) async throws {
-        try await h.database.owner.query("""
+        try await h.database.owner.query(
+            """
             INSERT INTO journey_state (journey_id, status, current_attempt, next_due_at, next_due_kind, version,
                                        updated_position, state)
             SELECT 'synthetic-' || g, 'tokenIssued', 1, \(dueAt), 'expireToken', 3, g, '{}'::jsonb
@@ -24,9 +25,11 @@ import Workers
             for index in 0..<3 {
                 let pool = try PostgresClient(url: h.database.appURL, configuration: .init(maxConnections: 4))
                 pools.append(pool)
-                workers.append(try h.worker(WorkerService.Configuration(
-                    pollInterval: .milliseconds(5), batchSize: 40, concurrency: 4, workerID: "claimer-\(index)"),
-                    database: pool))
+                workers.append(
+                    try h.worker(
+                        WorkerService.Configuration(
+                            pollInterval: .milliseconds(5), batchSize: 40, concurrency: 4, workerID: "claimer-\(index)"),
+                        database: pool))
             }
             defer { pools.forEach { $0.close() } }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -46,7 +49,8 @@ import Workers
             let claimed = workers.map { $0.statistics.claimed }
             #expect(claimed.reduce(0, +) == count)
             #expect(claimed.allSatisfy { $0 > 0 })
-            let rows = try await h.database.owner.query("""
+            let rows = try await h.database.owner.query(
+                """
                 SELECT count(*)::int, count(*) FILTER (WHERE tries = 1)::int, count(*) FILTER (WHERE done_at IS NOT NULL)::int,
                        count(DISTINCT journey_id)::int
                 FROM work_leases
@@ -85,7 +89,8 @@ import Workers
             #expect(try await queue.seed(now: now, limit: 400) == 400)
             // Items that sort before where the seed stopped: due earlier, and due at the same
             // instant with ids before the seeded ones.
-            try await h.database.owner.query("""
+            try await h.database.owner.query(
+                """
                 INSERT INTO journey_state (journey_id, status, current_attempt, next_due_at, next_due_kind, version,
                                            updated_position, state)
                 SELECT 'behind-' || g, 'tokenIssued', 1, \(burst.addingTimeInterval(-4))::timestamptz, 'expireToken', 3, g, '{}'::jsonb
@@ -124,8 +129,10 @@ import Workers
             #expect(try await queue.complete(first[0], outcome: "expired", now: later))
             #expect(try await queue.release(first[1], worker: "a", until: later, outcome: "x") == false)
             // b's completion of the same item changes nothing, and no claim takes it again.
-            #expect(try await queue.complete(rescued.first { $0.journeyID == first[0].journeyID }!, outcome: "stale",
-                                             now: later) == false)
+            #expect(
+                try await queue.complete(
+                    rescued.first { $0.journeyID == first[0].journeyID }!, outcome: "stale",
+                    now: later) == false)
             let much = later.addingTimeInterval(3600)
             let again = try await queue.claim(worker: "c", now: much, leaseUntil: much.addingTimeInterval(30), limit: 10)
             #expect(again.map(\.journeyID) == [first[1].journeyID])
@@ -141,13 +148,17 @@ import Workers
             let queue = WorkQueue(database: h.database.app)
             let now = h.now()
             try await queue.seed(now: now, limit: 10)
-            let item = try #require(try await queue.claim(worker: "a", now: now, leaseUntil: now.addingTimeInterval(1),
-                                                          limit: 10).first)
+            let item = try #require(
+                try await queue.claim(
+                    worker: "a", now: now, leaseUntil: now.addingTimeInterval(1),
+                    limit: 10
+                ).first)
             let later = now.addingTimeInterval(5)
             // River #1302's interleaving: the completion's transaction is open when the rescuer selects.
             let completion = try PostgresConnection.connect(try PostgresConfiguration(h.database.appURL))
             try completion.execute(unsafeSQL: "BEGIN")
-            try completion.query("""
+            try completion.query(
+                """
                 UPDATE work_leases SET done_at = \(later), outcome = 'expired'
                 WHERE journey_id = \(item.journeyID.rawValue) AND done_at IS NULL
                 """)
@@ -174,7 +185,8 @@ import Workers
             var polls = 0
             while try await worker.runOnce() > 0, polls < 1000 { polls += 1 }
             try holder.execute(unsafeSQL: "COMMIT")
-            let rows = try await h.database.owner.query("""
+            let rows = try await h.database.owner.query(
+                """
                 SELECT count(*) FILTER (WHERE done_at IS NOT NULL)::int, count(*) FILTER (WHERE tries = 1)::int
                 FROM work_leases
                 """)

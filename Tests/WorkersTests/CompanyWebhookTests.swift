@@ -34,13 +34,17 @@ import Testing
             try h.privateKeyPEM.write(to: keyFile, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: keyFile) }
             var variables = CrashTests.childEnvironment(h, keyFile: keyFile)
-            variables["JOURNEYS_WEBHOOK_ALLOW_HOSTS"] = "127.0.0.1"   // the receiver is on loopback
+            variables["JOURNEYS_WEBHOOK_ALLOW_HOSTS"] = "127.0.0.1"  // the receiver is on loopback
             let prefix = String(h.writer.split(separator: "_")[1])
-            let set = await run(["webhooks", "set", prefix, "--url", "http://127.0.0.1:\(try #require(receiver.port))/hook",
-                                 "--events", "journey.completed"], variables)
+            let set = await run(
+                [
+                    "webhooks", "set", prefix, "--url", "http://127.0.0.1:\(try #require(receiver.port))/hook",
+                    "--events", "journey.completed",
+                ], variables)
             #expect(set.code == 0, "\(set.error)")
-            let secretText = try #require(set.output.split(separator: "\n").first { $0.hasPrefix("secret:") }?
-                .split(separator: " ").last.map(String.init))
+            let secretText = try #require(
+                set.output.split(separator: "\n").first { $0.hasPrefix("secret:") }?
+                    .split(separator: " ").last.map(String.init))
             let secret = try #require(WebhookSecret(secretText))
 
             let id = try await h.startCreated()
@@ -52,8 +56,10 @@ import Testing
             let unsettled = await captureError {
                 try await waitUntil("the delivery is received and recorded delivered") {
                     guard !inbox.received.withLock({ $0.isEmpty }) else { return false }
-                    return try await h.database.owner.query("SELECT count(*)::int FROM webhook_deliveries WHERE delivered_at IS NULL")
-                        .first?.decode(0, as: Int.self) == 0
+                    return try await h.database.owner.query(
+                        "SELECT count(*)::int FROM webhook_deliveries WHERE delivered_at IS NULL"
+                    )
+                    .first?.decode(0, as: Int.self) == 0
                 }
             }
             work.cancel()

@@ -32,8 +32,9 @@ final class LogLines: Sendable {
             for _ in 0..<20 { ids.append(try await h.startWithoutCalling()) }
             h.clock.advance(by: 61)
             try await h.catchUp()
-            var configuration = WorkerService.Configuration(pollInterval: .milliseconds(50), batchSize: 5,
-                                                            leaseDuration: 30, concurrency: 2, workerID: "restart")
+            var configuration = WorkerService.Configuration(
+                pollInterval: .milliseconds(50), batchSize: 5,
+                leaseDuration: 30, concurrency: 2, workerID: "restart")
             let logs = LogLines()
             configuration.logger = Logger(label: "worker", sink: { logs.append($0) })
             let worker = try h.worker(configuration)
@@ -101,7 +102,8 @@ final class LogLines: Sendable {
                 // Kill it at a random point once it holds claims (its worker id carries its pid).
                 let pattern = "%:\(child.processIdentifier):%"
                 try await waitUntil("the child holds claims") {
-                    let held = try await h.database.owner.query("SELECT count(*)::int FROM work_leases WHERE worker LIKE \(pattern)")
+                    let held = try await h.database.owner.query(
+                        "SELECT count(*)::int FROM work_leases WHERE worker LIKE \(pattern)")
                     return try held.first?.decode(0, as: Int.self) ?? 0 > 0
                 }
                 // The fault's schedule, not a wait for a state: a random point of the child's work.
@@ -141,7 +143,8 @@ final class LogLines: Sendable {
         let url = h.emulatorURL.absoluteString
         return [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "DATABASE_URL": h.database.appURL, "DATABASE_ADMIN_URL": h.database.ownerURL, "DATABASE_PROJECTOR_URL": h.database.projectorURL,
+            "DATABASE_URL": h.database.appURL, "DATABASE_ADMIN_URL": h.database.ownerURL,
+            "DATABASE_PROJECTOR_URL": h.database.projectorURL,
             "UNICO_UAT_SERVICE_ACCOUNT": "journeys", "UNICO_UAT_TENANT": "acme",
             "UNICO_UAT_PRIVATE_KEY_FILE": keyFile.path, "UNICO_UAT_TOKEN_HOST": url, "UNICO_UAT_API_HOST": url,
             "UNICO_UAT_REQUEST_TIMEOUT": "1", "UNICO_UAT_LOOKUP": "search",  // the emulator serves the search

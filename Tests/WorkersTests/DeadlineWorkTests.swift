@@ -9,11 +9,13 @@ import Workers
         try await withWorkers { h in
             let deadline = Date(timeIntervalSince1970: (h.now().timeIntervalSince1970 + 200).rounded(.down))
             let stamp = Date.ISO8601FormatStyle().format(deadline)
-            let answer = try await h.send("POST", "/v1/journeys", json: [
-                "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza"],
-                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
-                "maximumAttempts": 3, "deadline": stamp,
-            ])
+            let answer = try await h.send(
+                "POST", "/v1/journeys",
+                json: [
+                    "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza"],
+                    "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
+                    "maximumAttempts": 3, "deadline": stamp,
+                ])
             #expect(answer.status == 201, "\(answer.text)")
             let id = JourneyID(try #require(answer["journeyId"] as? String))
             #expect(try await h.state(id).retryPolicy.maximumAttempts == 3)

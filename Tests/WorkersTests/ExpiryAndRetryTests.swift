@@ -103,11 +103,15 @@ import Workers
     @Test func aRetryAsksUnicoToNotifyThePersonOfTheNewLinkThroughTheJourneysChannels() async throws {
         let policy = RetryPolicy(initialInterval: 10, maximumAttempts: 2, jitterFraction: 0)
         try await withWorkers(policy: policy) { h in
-            let answer = try await h.send("POST", "/v1/journeys", json: [
-                "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza",
-                            "phone": "+5511987654321", "notificationChannels": ["NOTIFICATION_CHANNEL_SMS"]],
-                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "delivery": "link",
-            ])
+            let answer = try await h.send(
+                "POST", "/v1/journeys",
+                json: [
+                    "subject": [
+                        "documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza",
+                        "phone": "+5511987654321", "notificationChannels": ["NOTIFICATION_CHANNEL_SMS"],
+                    ],
+                    "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "delivery": "link",
+                ])
             #expect(answer.status == 201)
             let id = JourneyID(try #require(answer["journeyId"] as? String))
             let expiresAt = try #require(try await h.state(id).currentAttempt?.tokenExpiresAt)
@@ -176,7 +180,8 @@ import Workers
                 if !checkedBackoff, worker.statistics.postponed > postponed {
                     // A failed Get Process is not tried again before its backoff (at least 5 s).
                     checkedBackoff = true
-                    let rows = try await h.database.owner.query("""
+                    let rows = try await h.database.owner.query(
+                        """
                         SELECT min(lease_until) FROM work_leases WHERE outcome LIKE 'fetch_failed%' AND done_at IS NULL
                         """)
                     let next = try #require(try rows.first?.decode(0, as: Date?.self))

@@ -10,8 +10,9 @@ import Workers
             FaultScript.Route.createProcess.rawValue: .init(serverErrorRate: 0.25, rateLimitRate: 0.2, retryAfterSeconds: 1),
             FaultScript.Route.getProcess.rawValue: .init(serverErrorRate: 0.3, rateLimitRate: 0.1, retryAfterSeconds: 1),
         ])
-        let policy = RetryPolicy(initialInterval: 2, backoffCoefficient: 2, maximumInterval: 20, maximumAttempts: 30,
-                                 jitterFraction: 0.2)
+        let policy = RetryPolicy(
+            initialInterval: 2, backoffCoefficient: 2, maximumInterval: 20, maximumAttempts: 30,
+            jitterFraction: 0.2)
         try await withWorkers(faults: faults, policy: policy) { h in
             var starts: [Int] = []
             for _ in 0..<6 { starts.append(try await h.start().status) }
@@ -28,7 +29,8 @@ import Workers
                     open += 1
                     // The app opens a capture with a live token, or asks for a new one once a retry is
                     // allowed (the token request creates the attempt's process).
-                    let live = state.status.hasOutstandingToken
+                    let live =
+                        state.status.hasOutstandingToken
                         && (state.currentAttempt?.tokenRemaining(at: h.now()) ?? 0) > 60
                     if live || state.status == .retryAvailable, !captured.contains(id), try await h.capture(id) {
                         captured.insert(id)

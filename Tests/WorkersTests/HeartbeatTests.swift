@@ -17,8 +17,10 @@ import Workers
             h.clock.advance(by: 61)
             try await h.catchUp()
             let claimedAt = h.now()
-            let first = try h.worker(WorkerService.Configuration(pollInterval: .seconds(30), leaseDuration: 30,
-                                                                 heartbeatInterval: .milliseconds(50), workerID: "slow"))
+            let first = try h.worker(
+                WorkerService.Configuration(
+                    pollInterval: .seconds(30), leaseDuration: 30,
+                    heartbeatInterval: .milliseconds(50), workerID: "slow"))
             let run = Task { try await first.run() }
             func leaseUntil() async throws -> Date? {
                 let rows = try await h.database.owner.query("SELECT lease_until FROM work_leases WHERE worker = 'slow'")

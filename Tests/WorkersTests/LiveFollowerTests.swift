@@ -29,8 +29,10 @@ import Workers
 
             let store = EventStore(client: h.database.app)
             let delivered = Delivered()
-            let subscription = LogFollower(client: h.database.app, checkpoint: .after(.start),
-                                           configuration: .init(pollInterval: .seconds(60))) { batch, _ in
+            let subscription = LogFollower(
+                client: h.database.app, checkpoint: .after(.start),
+                configuration: .init(pollInterval: .seconds(60))
+            ) { batch, _ in
                 delivered.events.withLock { $0 += batch.map { ($0.streamName.rawValue, $0.type) } }
             }
             let follower = Task { try await subscription.run() }
@@ -62,6 +64,8 @@ import Workers
     private func probe(_ store: EventStore, _ delivered: Delivered) async throws {
         let stream = StreamName("probe-\(UUID().uuidString.lowercased())")
         try await store.append([NewEvent(type: "FollowerProbed", data: JSONB(text: "{}"))], to: stream, expectedVersion: .any)
-        try await waitUntil("the subscription delivers the probe", limit: .seconds(30)) { delivered.contains(stream: stream.rawValue) }
+        try await waitUntil("the subscription delivers the probe", limit: .seconds(30)) {
+            delivered.contains(stream: stream.rawValue)
+        }
     }
 }

@@ -12,9 +12,10 @@ import UnicoEmulator
         try await withWorkers { h in
             let unico = try #require(h.dependencies.unico[.uat])
             func create(_ reference: String?) async throws -> CreatedProcess {
-                try await unico.createProcess(CreateProcessRequest(
-                    flow: "humantoken", purpose: .creditProcess, person: ProcessPerson(duiValue: "12345678909"),
-                    clientReference: reference))
+                try await unico.createProcess(
+                    CreateProcessRequest(
+                        flow: "humantoken", purpose: .creditProcess, person: ProcessPerson(duiValue: "12345678909"),
+                        clientReference: reference))
             }
             let wanted = try await create("journey-1+a/2")
             _ = try await create("journey-1+a/3")

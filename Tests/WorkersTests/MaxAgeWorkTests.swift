@@ -19,9 +19,11 @@ import Workers
         let token = try await h.send("POST", "/v1/journeys/\(id.rawValue)/token")
         #expect(token.status == 200 || token.status == 201, "\(token.text)")
         let processID = try #require(h.emulator.processes().first?.id)
-        let clientToken = try h.dependencies.clientTokens.issue(journeyID: try #require(UUID(uuidString: id.rawValue)), now: h.now())
-        let callback = try await h.send("POST", "/v1/journeys/\(id.rawValue)/callback",
-                                        json: ["outcome": "success", "processId": processID], bearer: clientToken)
+        let clientToken = try h.dependencies.clientTokens.issue(
+            journeyID: try #require(UUID(uuidString: id.rawValue)), now: h.now())
+        let callback = try await h.send(
+            "POST", "/v1/journeys/\(id.rawValue)/callback",
+            json: ["outcome": "success", "processId": processID], bearer: clientToken)
         #expect(callback.status < 300, "\(callback.text)")
         return id
     }
@@ -76,10 +78,12 @@ import Workers
             #expect(try await h.state(id).retryPolicy.maximumAge == 2 * Self.day)
             // A start may not set a deadline beyond the journey's maximum age.
             let late = Date.ISO8601FormatStyle().format(h.now().addingTimeInterval(3 * Self.day))
-            let refused = try await h.send("POST", "/v1/journeys", json: [
-                "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza"],
-                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "deadline": late,
-            ])
+            let refused = try await h.send(
+                "POST", "/v1/journeys",
+                json: [
+                    "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza"],
+                    "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "deadline": late,
+                ])
             #expect(refused.status == 422 && refused.field == "deadline", "\(refused.text)")
             #expect(refused.code == "validation_failed" && (refused["detail"] as? String)?.contains("2 days") == true)
 
@@ -103,7 +107,8 @@ import Workers
             try await h.catchUp()
             // As an older projection left a journey waiting on nothing.
             _ = try await h.database.owner.query(
-                "UPDATE journey_state SET next_due_at = NULL, next_due_kind = NULL, next_due_attempt = NULL WHERE journey_id = \(id.rawValue)")
+                "UPDATE journey_state SET next_due_at = NULL, next_due_kind = NULL, next_due_attempt = NULL WHERE journey_id = \(id.rawValue)"
+            )
             let migration = try #require(SchemaFiles.all.first { $0.name.hasPrefix("0045_") })
             try await h.database.owner.withConnection { try $0.execute(unsafeSQL: migration.sql) }
             let row = try await h.database.owner.query(

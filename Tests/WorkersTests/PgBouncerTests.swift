@@ -12,8 +12,10 @@ import Testing
 /// connections shared by every transaction), LISTEN on the direct URL (`DATABASE_LISTEN_URL`).
 @Suite struct PgBouncerTests {
     static func bouncer(for db: TestDatabase, poolSize: Int = 3) throws -> LocalPgBouncer {
-        let users = [EmbeddedPostgres.appRole: try db.cluster.password(for: EmbeddedPostgres.appRole),
-                     EmbeddedPostgres.ownerRole: try db.cluster.password(for: EmbeddedPostgres.ownerRole)]
+        let users = [
+            EmbeddedPostgres.appRole: try db.cluster.password(for: EmbeddedPostgres.appRole),
+            EmbeddedPostgres.ownerRole: try db.cluster.password(for: EmbeddedPostgres.ownerRole),
+        ]
         var configuration = LocalPgBouncer.Configuration(
             serverPort: db.status.port, users: users,
             directory: NSTemporaryDirectory() + "journeys-pgbouncer-\(getpid())-\(UUID().uuidString.prefix(8))")
@@ -25,16 +27,19 @@ import Testing
         try await TestDatabase.with(poolSize: 12) { db in
             let bouncer = try Self.bouncer(for: db)
             defer { bouncer.stop() }
-            let app = try PostgresClient(url: bouncer.url(user: EmbeddedPostgres.appRole, database: db.name),
-                                         configuration: .init(maxConnections: 12, listenDatabase: try PostgresConfiguration(db.appURL)))
-            let owner = try PostgresClient(url: bouncer.url(user: EmbeddedPostgres.ownerRole, database: db.name),
-                                           configuration: .init(maxConnections: 4, listenDatabase: try PostgresConfiguration(db.ownerURL)))
+            let app = try PostgresClient(
+                url: bouncer.url(user: EmbeddedPostgres.appRole, database: db.name),
+                configuration: .init(maxConnections: 12, listenDatabase: try PostgresConfiguration(db.appURL)))
+            let owner = try PostgresClient(
+                url: bouncer.url(user: EmbeddedPostgres.ownerRole, database: db.name),
+                configuration: .init(maxConnections: 4, listenDatabase: try PostgresConfiguration(db.ownerURL)))
             defer {
                 app.close()
                 owner.close()
             }
             // Through PgBouncer the server sees a TCP client; the direct URLs use the socket.
-            let peer = try await app.query("SELECT coalesce(inet_client_addr()::text, 'socket')").first?.decode(0, as: String.self)
+            let peer = try await app.query("SELECT coalesce(inet_client_addr()::text, 'socket')").first?.decode(
+                0, as: String.self)
             #expect(peer == "127.0.0.1/32" || peer == "127.0.0.1")
             // Migrations serialize with a transaction-level lock, so they run through it too.
             let report = try await Migrator().migrate(owner)
@@ -78,8 +83,10 @@ import Testing
     @Test func aPgBouncerThatIsDownIsAnErrorNamingItsHostAndPort() async throws {
         let directory = NSTemporaryDirectory() + "journeys-pgbouncer-down-\(getpid())-\(UUID().uuidString.prefix(8))"
         let bouncer = try LocalPgBouncer.start(.init(serverPort: 1, users: ["journeys_app": "x"], directory: directory))
-        let pid = try #require(pid_t(try String(contentsOfFile: directory + "/pgbouncer.pid", encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let pid = try #require(
+            pid_t(
+                try String(contentsOfFile: directory + "/pgbouncer.pid", encoding: .utf8)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
         bouncer.stop()
         // Stopped, not just unreachable: the daemon is gone (it once outlived every test run).
         try await waitUntil("pgbouncer \(pid) exits after stop()") { kill(pid, 0) != 0 }

@@ -14,9 +14,10 @@ import Workers
             let created = try await h.startWithoutCalling()
             let reference = try #require(try await h.state(created).currentAttempt?.unicoClientReference)
             let unico = try #require(h.dependencies.unico[.uat])
-            let existing = try await unico.createProcess(CreateProcessRequest(
-                flow: "humantoken", purpose: .creditProcess, person: ProcessPerson(duiValue: "12345678909"),
-                clientReference: reference))
+            let existing = try await unico.createProcess(
+                CreateProcessRequest(
+                    flow: "humantoken", purpose: .creditProcess, person: ProcessPerson(duiValue: "12345678909"),
+                    clientReference: reference))
             let worker = try h.worker()
 
             // Not before the grace period of an intent.
@@ -39,7 +40,8 @@ import Workers
     }
 
     @Test func aCreateProcessThatTimedOutLeavesTheIntentOpenAndIsAdoptedLater() async throws {
-        let faults = FaultScript(routes: [FaultScript.Route.createProcess.rawValue: .init(latencyMs: .init(min: 1500, max: 1500))])
+        let faults = FaultScript(routes: [FaultScript.Route.createProcess.rawValue: .init(latencyMs: .init(min: 1500, max: 1500))]
+        )
         try await withWorkers(faults: faults, requestTimeout: 1) { h in
             let answer = try await h.start()
             #expect(answer.status >= 500)

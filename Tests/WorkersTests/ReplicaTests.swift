@@ -13,10 +13,12 @@ import UnicoEmulator
 /// `REPORTS_DATABASE_URL` on a real streaming hot standby (`pg_basebackup -R` from a primary of
 /// the test's own, so stopping that primary disturbs no other test).
 @Suite struct ReplicaTests {
-    static var subject: [String: Any] { [
-        "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza"],
-        "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
-    ] }
+    static var subject: [String: Any] {
+        [
+            "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza"],
+            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
+        ]
+    }
 
     @Test func reportsRunOnTheStandbyKeepAnsweringWithoutThePrimaryAndAGoneStandbyIsA503() async throws {
         let root = NSTemporaryDirectory() + "journeys-replica-\(getpid())-\(UUID().uuidString.prefix(6))"
@@ -44,7 +46,9 @@ import UnicoEmulator
         let stack = try await LocalStack.start(app: app, configuration: configuration)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate]
-        let (from, to) = (formatter.string(from: Date().addingTimeInterval(-86_400)), formatter.string(from: Date().addingTimeInterval(86_400)))
+        let (from, to) = (
+            formatter.string(from: Date().addingTimeInterval(-86_400)), formatter.string(from: Date().addingTimeInterval(86_400))
+        )
         let client = TestClient(router: stack.service.router)
         let reporter = try await APIKeyStore(client: app).create(name: "reporter", scopes: [.reportsRead]).plaintext
         do {
@@ -73,8 +77,9 @@ import UnicoEmulator
 
             // Replay paused on the standby while the primary writes: past REPORTS_MAX_LAG (here
             // 1 s) reports are a clear 503 `reports_lagging`; resumed, they answer again.
-            let standbySuper = try PostgresClient(url: standbyStatus.url(user: "postgres", database: standbyStatus.database),
-                                                  configuration: .init(maxConnections: 1))
+            let standbySuper = try PostgresClient(
+                url: standbyStatus.url(user: "postgres", database: standbyStatus.database),
+                configuration: .init(maxConnections: 1))
             defer { standbySuper.close() }
             _ = try await standbySuper.query("SELECT pg_wal_replay_pause()")
             let behind = try await client.send("POST", "/v1/journeys", bearer: stack.apiKey, json: Self.subject)
@@ -95,7 +100,8 @@ import UnicoEmulator
             // The primary down: `journeys report` and `audit show` need only the standby.
             try primary.stop()
             let variables = ["DATABASE_URL": status.appURL, "REPORTS_DATABASE_URL": standbyStatus.appURL]
-            let report = await JourneysCommand.run(["report", "funnel", "--from", from, "--to", to, "--format", "json"], variables: variables)
+            let report = await JourneysCommand.run(
+                ["report", "funnel", "--from", from, "--to", to, "--format", "json"], variables: variables)
             #expect(report.code == 0, "\(report.error)")
             #expect(report.output.contains("funnel"))
             let shown = await JourneysCommand.run(["audit", "show", ids[0], "--format", "json"], variables: variables)
@@ -123,7 +129,9 @@ import UnicoEmulator
     }
 
     @Test func aBadReportsURLIsAnErrorNamingTheVariable() async throws {
-        let result = await JourneysCommand.run(["report", "funnel", "--from", "2026-01-01", "--to", "2026-01-31"], variables: ["REPORTS_DATABASE_URL": "postgresql://x:y@[bad"])
+        let result = await JourneysCommand.run(
+            ["report", "funnel", "--from", "2026-01-01", "--to", "2026-01-31"],
+            variables: ["REPORTS_DATABASE_URL": "postgresql://x:y@[bad"])
         #expect(result.code != 0)
         #expect(result.error.contains("REPORTS_DATABASE_URL"))
         #expect(!result.error.contains("x:y"))

@@ -13,12 +13,14 @@ import Testing
         try await TestDatabase.with { db in
             let key = try UnicoSettingsFixture()
             let file = key.directory.appendingPathComponent("unico.json")
-            try Data(#"""
+            try Data(
+                #"""
                 {"uat": {"serviceAccount": "svc", "tenant": "deploy", "privateKeyFile": "key.pem"},
                  "prod": {"serviceAccount": "svc", "tenant": "deploy", "privateKeyFile": "key.pem"},
                  "tenants": {"acme": {"uat": {"serviceAccount": "acme-backend", "tenant": "acmeco", "privateKeyFile": "key.pem",
                                               "rateLimit": 4}}}}
-                """#.utf8).write(to: file)
+                """#.utf8
+            ).write(to: file)
             let deployment = try UnicoSettings.configurations([:], file: file.path)
             #expect(deployment[.uat]?.issuer == "svc@deploy.iam.acesso.io")
             let tenants = try UnicoSettings.tenantConfigurations([UnicoSettings.fileVariable: file.path])
@@ -27,9 +29,11 @@ import Testing
             #expect(tenants["acme"]?[.prod] == nil)
             #expect(try UnicoSettings.tenantConfigurations([:]).isEmpty, "no file: no tenant settings")
 
-            var dependencies = try JourneyDependencies.development(database: db.app, unico: try deployment.mapValues {
-                try UnicoSettings.client($0, share: 1, sharedWith: db.app)
-            })
+            var dependencies = try JourneyDependencies.development(
+                database: db.app,
+                unico: try deployment.mapValues {
+                    try UnicoSettings.client($0, share: 1, sharedWith: db.app)
+                })
             dependencies.engine.tenantUnico = try tenants.mapValues { environments in
                 try environments.mapValues { try UnicoSettings.client($0, share: 1, sharedWith: db.app) }
             }
@@ -38,13 +42,17 @@ import Testing
             #expect(engine.unicoClient(.uat, tenant: "acme")?.configuration.rateLimit == 4)
             #expect(engine.unicoClient(.prod, tenant: "acme")?.configuration.issuer == "svc@deploy.iam.acesso.io")
             for tenant in [nil, "default", "globex"] {
-                #expect(engine.unicoClient(.uat, tenant: tenant)?.configuration.issuer == "svc@deploy.iam.acesso.io", "\(tenant ?? "nil")")
+                #expect(
+                    engine.unicoClient(.uat, tenant: tenant)?.configuration.issuer == "svc@deploy.iam.acesso.io",
+                    "\(tenant ?? "nil")")
             }
             #expect(engine.allUnicoClients.count == 3)
 
             // A file with only tenants' settings is enough to start.
-            try Data(#"{"tenants": {"acme": {"prod": {"serviceAccount": "a", "tenant": "b", "privateKeyFile": "key.pem"}}}}"#.utf8)
-                .write(to: file)
+            try Data(
+                #"{"tenants": {"acme": {"prod": {"serviceAccount": "a", "tenant": "b", "privateKeyFile": "key.pem"}}}}"#.utf8
+            )
+            .write(to: file)
             #expect(try UnicoSettings.configurations([:], file: file.path).isEmpty)
         }
     }

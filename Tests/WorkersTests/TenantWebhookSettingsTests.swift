@@ -11,12 +11,16 @@ import Testing
     @Test func aTenantWithItsOwnAccountMayHaveItsOwnWebhookCredentials() throws {
         let key = try UnicoSettingsFixture()
         let file = key.directory.appendingPathComponent("unico.json")
-        try Data("""
+        try Data(
+            """
             {"tenants": {"acme": {\(Self.account), "webhookAuth": "oauth2:acme-unico:\(Self.secret)"},
                          "globex": {\(Self.account)}}}
-            """.utf8).write(to: file)
-        let own = try UnicoSettings.tenantWebhookAuthentications([UnicoSettings.fileVariable: file.path,
-                                                                 "UNICO_WEBHOOK_TOKEN_LIFETIME": "120"])
+            """.utf8
+        ).write(to: file)
+        let own = try UnicoSettings.tenantWebhookAuthentications([
+            UnicoSettings.fileVariable: file.path,
+            "UNICO_WEBHOOK_TOKEN_LIFETIME": "120",
+        ])
         #expect(Set(own.keys) == ["acme"])
         #expect(own["acme"]?.tokenIssuer?.clientID == "acme-unico")
         #expect(own["acme"]?.tokenIssuer?.lifetime == 120)
@@ -30,12 +34,27 @@ import Testing
         let file = key.directory.appendingPathComponent("unico.json")
         let deployment = try WebhookAuthenticator(parsing: "bearer:\(Self.secret)")
         for (text, named) in [
-            (#"{"tenants": {"acme": {"webhookAuth": "bearer:\#(Self.secret)"}}}"#, "tenants.acme.webhookAuth is for a tenant with its own Unico account"),
-            (#"{"tenants": {"acme": {\#(Self.account), "webhookAuth": "bearer:short"}}}"#, "tenants.acme.webhookAuth: the bearer token must be at least 32 random bytes"),
+            (
+                #"{"tenants": {"acme": {"webhookAuth": "bearer:\#(Self.secret)"}}}"#,
+                "tenants.acme.webhookAuth is for a tenant with its own Unico account"
+            ),
+            (
+                #"{"tenants": {"acme": {\#(Self.account), "webhookAuth": "bearer:short"}}}"#,
+                "tenants.acme.webhookAuth: the bearer token must be at least 32 random bytes"
+            ),
             (#"{"tenants": {"acme": {\#(Self.account), "webhookAuth": 7}}}"#, "tenants.acme.webhookAuth must be a string"),
-            (#"{"tenants": {"acme": {\#(Self.account), "webhookAuth": "digest:x"}}}"#, "tenants.acme.webhookAuth must start with"),
-            (#"{"tenants": {"acme": {\#(Self.account), "webhookAuth": "bearer:\#(Self.secret)"}}}"#, "the same as UNICO_WEBHOOK_AUTH"),
-            (#"{"tenants": {"acme": {\#(Self.account), "webhookAuth": "header:X-Key:\#(Self.secret)"}, "globex": {\#(Self.account), "webhookAuth": "header:X-Key:\#(Self.secret)"}}}"#, "tenants.globex.webhookAuth is the same as tenants.acme.webhookAuth"),
+            (
+                #"{"tenants": {"acme": {\#(Self.account), "webhookAuth": "digest:x"}}}"#,
+                "tenants.acme.webhookAuth must start with"
+            ),
+            (
+                #"{"tenants": {"acme": {\#(Self.account), "webhookAuth": "bearer:\#(Self.secret)"}}}"#,
+                "the same as UNICO_WEBHOOK_AUTH"
+            ),
+            (
+                #"{"tenants": {"acme": {\#(Self.account), "webhookAuth": "header:X-Key:\#(Self.secret)"}, "globex": {\#(Self.account), "webhookAuth": "header:X-Key:\#(Self.secret)"}}}"#,
+                "tenants.globex.webhookAuth is the same as tenants.acme.webhookAuth"
+            ),
         ] {
             try Data(text.utf8).write(to: file)
             let error = #expect(throws: (any Error).self) {

@@ -9,7 +9,8 @@ import Testing
 /// `journeys work` and `serve --with-workers` options, run in-process.
 @Suite(.serialized) struct WorkCommandTests {
     func journeys(_ arguments: [String], database: TestDatabase, extra: [String: String] = [:]) async
-        -> (code: Int32, output: String, error: String) {
+        -> (code: Int32, output: String, error: String)
+    {
         var variables = extra
         variables["DATABASE_URL"] = database.appURL
         variables["DATABASE_ADMIN_URL"] = database.ownerURL
@@ -53,8 +54,10 @@ import Testing
         }
         #expect(clash.map { String(describing: $0) }?.contains("UNICO_PROD_") == true)
 
-        for (text, named) in [(#"{"staging": {}}"#, "staging"), ("[1]", "not a JSON object"), ("{}", "no Unico environment"),
-                              (#"{"uat": {"tenant": "acme"}}"#, "uat.serviceAccount")] {
+        for (text, named) in [
+            (#"{"staging": {}}"#, "staging"), ("[1]", "not a JSON object"), ("{}", "no Unico environment"),
+            (#"{"uat": {"tenant": "acme"}}"#, "uat.serviceAccount"),
+        ] {
             try Data(text.utf8).write(to: file)
             let error = #expect(throws: (any Error).self) { try UnicoSettings.configurations([:], file: file.path) }
             #expect(error.map { String(describing: $0) }?.contains(named) == true, "\(text)")
@@ -93,8 +96,9 @@ extension WorkCommandTests {
             let environment = AppEnvironment(variables: variables, writeLine: { capture.append($0) })
             let serve = Task {
                 await AppEnvironment.$current.withValue(environment) {
-                    await CommandLineTool.execute(root: JourneysCommand.self,
-                                                  arguments: ["serve", "--port", "0", "--with-workers", "--poll-interval", "0.1"])
+                    await CommandLineTool.execute(
+                        root: JourneysCommand.self,
+                        arguments: ["serve", "--port", "0", "--with-workers", "--poll-interval", "0.1"])
                 }
             }
             // The command stops either way; a hang waiting for the journey fails afterwards.
@@ -127,8 +131,10 @@ struct UnicoSettingsFixture {
     }
 
     func variables(prefix: String, _ extra: [String: String] = [:]) -> [String: String] {
-        var variables = [prefix + "SERVICE_ACCOUNT": "svc", prefix + "TENANT": "acme",
-                         prefix + "PRIVATE_KEY_FILE": directory.appendingPathComponent("key.pem").path]
+        var variables = [
+            prefix + "SERVICE_ACCOUNT": "svc", prefix + "TENANT": "acme",
+            prefix + "PRIVATE_KEY_FILE": directory.appendingPathComponent("key.pem").path,
+        ]
         for (name, value) in extra { variables[prefix + name] = value }
         return variables
     }

@@ -33,14 +33,17 @@ struct WorkersHarness: Sendable {
     var writer: String { stack.writer }
 
     /// A worker on the harness's app pool unless `database` is given.
-    func worker(_ configuration: WorkerService.Configuration = WorkersHarness.quick(),
-                database: PostgresClient? = nil) throws -> WorkerService {
+    func worker(
+        _ configuration: WorkerService.Configuration = WorkersHarness.quick(),
+        database: PostgresClient? = nil
+    ) throws -> WorkerService {
         try stack.worker(configuration, database: database)
     }
 
     static func quick(_ id: String = "w-\(UUID().uuidString.prefix(6))") -> WorkerService.Configuration {
-        WorkerService.Configuration(pollInterval: .milliseconds(20), batchSize: 50, leaseDuration: 30,
-                                    heartbeatInterval: .seconds(5), concurrency: 4, workerID: id)
+        WorkerService.Configuration(
+            pollInterval: .milliseconds(20), batchSize: 50, leaseDuration: 30,
+            heartbeatInterval: .seconds(5), concurrency: 4, workerID: id)
     }
 
     /// Applies every event to `journey_state`.
@@ -51,7 +54,8 @@ struct WorkersHarness: Sendable {
         let name = projections.name
         try await waitUntil("the read model holds every event appended so far") {
             try await projections.catchUp()
-            let unapplied = try await database.owner.query("""
+            let unapplied = try await database.owner.query(
+                """
                 SELECT count(*)::int FROM events e, projection_checkpoints c
                 WHERE c.name = \(name) AND (e.transaction_id, e.position) > (c.transaction_id, c.position)
                 """)
@@ -77,11 +81,16 @@ struct WorkersHarness: Sendable {
 
     /// Starts a journey through the API; returns the answer (201 when Unico created the process).
     func start() async throws -> Answer {
-        try await send("POST", "/v1/journeys", json: [
-            "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza",
-                        "friendlyName": "Maria"],
-            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now", "clientReference": "order-42",
-        ])
+        try await send(
+            "POST", "/v1/journeys",
+            json: [
+                "subject": [
+                    "documentType": "DUI_TYPE_BR_CPF", "documentNumber": "12345678909", "name": "Maria Silva Souza",
+                    "friendlyName": "Maria",
+                ],
+                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "createProcess": "now",
+                "clientReference": "order-42",
+            ])
     }
 
     /// Starts a journey whose first process is created; returns its id.
@@ -96,15 +105,17 @@ struct WorkersHarness: Sendable {
         let id = JourneyID(UUID().uuidString.lowercased())
         let input = StartJourneyInput(
             environment: "UAT", flow: "humantoken", purpose: "creditprocess",
-            subject: SubjectInput(documentType: "DUI_TYPE_BR_CPF", documentNumber: "12345678909", name: "Maria Silva Souza",
-                                  friendlyName: "Maria"),
+            subject: SubjectInput(
+                documentType: "DUI_TYPE_BR_CPF", documentNumber: "12345678909", name: "Maria Silva Souza",
+                friendlyName: "Maria"),
             clientReference: "crash")
         let valid = try input.validated()
         let (vault, policy, now) = (dependencies.vault, dependencies.retryPolicy, time ?? self.now())
         _ = try await database.app.transaction { connection in
             let sealed = try vault.seal(valid.subject, on: connection)
-            _ = try JourneyRepository.execute(.start(valid.command(journeyID: id, subject: sealed, retryPolicy: policy)), journey: id,
-                                          metadata: EventMetadata(actor: "test"), now: now, randomUnit: 0, on: connection)
+            _ = try JourneyRepository.execute(
+                .start(valid.command(journeyID: id, subject: sealed, retryPolicy: policy)), journey: id,
+                metadata: EventMetadata(actor: "test"), now: now, randomUnit: 0, on: connection)
         }
         return id
     }
@@ -115,7 +126,8 @@ struct WorkersHarness: Sendable {
     }
 
     func eventTypes(_ id: JourneyID) async throws -> [String] {
-        let rows = try await database.owner.query("""
+        let rows = try await database.owner.query(
+            """
             SELECT event_type FROM events WHERE stream_name = \("journey-" + id.rawValue) ORDER BY stream_version
             """)
         return try rows.map { try $0.decode(0, as: String.self) }
@@ -142,8 +154,9 @@ struct WorkersHarness: Sendable {
         let outcome = await SimulatedDevice(emulatorURL: emulatorURL).run(webAppToken: webAppToken, environment: .UAT, user: user)
         guard let processID = outcome.processId, let uuid = UUID(uuidString: id.rawValue) else { return false }
         let clientToken = try dependencies.clientTokens.issue(journeyID: uuid, now: now())
-        let callback = try await send("POST", "/v1/journeys/\(id.rawValue)/callback",
-                                      json: ["outcome": "success", "processId": processID], bearer: clientToken)
+        let callback = try await send(
+            "POST", "/v1/journeys/\(id.rawValue)/callback",
+            json: ["outcome": "success", "processId": processID], bearer: clientToken)
         return callback.status < 300
     }
 }
@@ -151,11 +164,14 @@ struct WorkersHarness: Sendable {
 /// Runs `body` against a fresh database, an emulator with `faults`, and the service with `policy`.
 /// With `alone`, no other test database is alive meanwhile (for timing a busy run upsets); with
 /// `restartable`, the database's cluster is the test's own to stop and start.
-func withWorkers(faults: FaultScript = .none, policy: RetryPolicy = .standard, requestTimeout: TimeInterval = 5,
-                 realTime: Bool = false, alone: Bool = false, restartable: Bool = false, lookup: ProcessLookup = .search,
-                 _ body: (WorkersHarness) async throws -> Void) async throws {
-    var options = TestStack.Options(time: realTime ? .system : .manual, faults: faults, retryPolicy: policy,
-                                    requestTimeout: requestTimeout)
+func withWorkers(
+    faults: FaultScript = .none, policy: RetryPolicy = .standard, requestTimeout: TimeInterval = 5,
+    realTime: Bool = false, alone: Bool = false, restartable: Bool = false, lookup: ProcessLookup = .search,
+    _ body: (WorkersHarness) async throws -> Void
+) async throws {
+    var options = TestStack.Options(
+        time: realTime ? .system : .manual, faults: faults, retryPolicy: policy,
+        requestTimeout: requestTimeout)
     options.poolSize = 12
     options.alone = alone
     options.restartable = restartable

@@ -49,9 +49,11 @@ struct BenchAppend: Command {
         }
         let out = AppEnvironment.current.writeLine
         if json { return try printJSON(result) }
-        var table = TextTable(columns: ["workload", .init("appends/s", alignment: .right), .init("events/s", alignment: .right),
-                                        .init("p50 ms", alignment: .right), .init("p99 ms", alignment: .right),
-                                        .init("ratio", alignment: .right)])
+        var table = TextTable(columns: [
+            "workload", .init("appends/s", alignment: .right), .init("events/s", alignment: .right),
+            .init("p50 ms", alignment: .right), .init("p99 ms", alignment: .right),
+            .init("ratio", alignment: .right),
+        ])
         let rows: [(String, AppendBenchmark.Group)] = [
             ("single append", result.single), ("single raw INSERT (ceiling)", result.single_ceiling),
             ("single raw INSERT + order index", result.single_ceiling_with_order_index),
@@ -63,13 +65,16 @@ struct BenchAppend: Command {
             ("single append, grouped, \(result.grouped_writers) writers", result.grouped_single_many_writers),
         ]
         for (name, group) in rows {
-            table.append([name, format(group.appends_per_s, 0), format(group.events_per_s, 0), format(group.p50_ms, 2),
-                          format(group.p99_ms, 2), group.ratio_to_ceiling.map { format($0, 2) } ?? "1.00"])
+            table.append([
+                name, format(group.appends_per_s, 0), format(group.events_per_s, 0), format(group.p50_ms, 2),
+                format(group.p99_ms, 2), group.ratio_to_ceiling.map { format($0, 2) } ?? "1.00",
+            ])
         }
         out("\(configuration.writers) writers, \(configuration.seconds) s per workload; ordering: \(result.ordering_strategy)")
         out(table.render())
-        out("single append to Message DB: \(format(result.single_ratio_to_message_db, 2))x direct, "
-            + "\(format(result.grouped_single_ratio_to_message_db, 2))x grouped")
+        out(
+            "single append to Message DB: \(format(result.single_ratio_to_message_db, 2))x direct, "
+                + "\(format(result.grouped_single_ratio_to_message_db, 2))x grouped")
     }
 
     private func format(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
@@ -87,8 +92,9 @@ enum BenchDatabase {
         let status = try cluster.start()
         try await cluster.dropDatabase("journeys_bench", status: status)
         try await cluster.createDatabase("journeys_bench", status: status)
-        let client = try PostgresClient(url: status.url(user: EmbeddedPostgres.ownerRole, database: "journeys_bench"),
-                                        configuration: .init(maxConnections: poolSize))
+        let client = try PostgresClient(
+            url: status.url(user: EmbeddedPostgres.ownerRole, database: "journeys_bench"),
+            configuration: .init(maxConnections: poolSize))
         try await Migrations.Migrator().migrate(client)
         return client
     }

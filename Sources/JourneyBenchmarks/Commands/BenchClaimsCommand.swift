@@ -24,8 +24,10 @@ struct BenchClaims: Command {
             .optional("batch-size", valueName: "N", help: "Items per claim.", default: "50"),
             .optional("concurrency", valueName: "N", help: "Items performed at once per claimer.", default: "4"),
         ],
-        flags: [FlagSpec("json", help: "Print one JSON object instead of a table."),
-                FlagSpec("in-process", help: "Run the worker claimers as tasks of this process, not as processes.")])
+        flags: [
+            FlagSpec("json", help: "Print one JSON object instead of a table."),
+            FlagSpec("in-process", help: "Run the worker claimers as tasks of this process, not as processes."),
+        ])
     let configuration: ClaimsBenchmark.Configuration
     let json: Bool
 
@@ -56,19 +58,26 @@ struct BenchClaims: Command {
             if !quiet { StandardStream.error.writeLine($0) }
         }
         if json { return try printJSON(result) }
-        var table = TextTable(columns: ["workload", .init("claims/s", alignment: .right), .init("batch p50 ms", alignment: .right),
-                                        .init("batch p99 ms", alignment: .right), .init("claims", alignment: .right),
-                                        .init("duplicates", alignment: .right), .init("ratio", alignment: .right)])
+        var table = TextTable(columns: [
+            "workload", .init("claims/s", alignment: .right), .init("batch p50 ms", alignment: .right),
+            .init("batch p99 ms", alignment: .right), .init("claims", alignment: .right),
+            .init("duplicates", alignment: .right), .init("ratio", alignment: .right),
+        ])
         let claimers = configuration.inProcess ? "WorkerService claimers in this process" : "WorkerService claimer processes"
-        for (name, group) in [("\(claimers) (lease, perform, done)", result.worker_claims),
-                              ("WorkQueue alone (seed, claim, done; no perform)", result.queue_only_claims),
-                              ("bare DELETE ... SKIP LOCKED (baseline)", result.skip_locked_delete_baseline)] {
-            table.append([name, String(format: "%.0f", group.claims_per_s), String(format: "%.2f", group.p50_ms),
-                          String(format: "%.2f", group.p99_ms), String(group.claims), String(group.duplicates),
-                          String(format: "%.2f", group.ratio_to_baseline ?? 1)])
+        for (name, group) in [
+            ("\(claimers) (lease, perform, done)", result.worker_claims),
+            ("WorkQueue alone (seed, claim, done; no perform)", result.queue_only_claims),
+            ("bare DELETE ... SKIP LOCKED (baseline)", result.skip_locked_delete_baseline),
+        ] {
+            table.append([
+                name, String(format: "%.0f", group.claims_per_s), String(format: "%.2f", group.p50_ms),
+                String(format: "%.2f", group.p99_ms), String(group.claims), String(group.duplicates),
+                String(format: "%.2f", group.ratio_to_baseline ?? 1),
+            ])
         }
-        AppEnvironment.current.writeLine("\(result.journeys) journeys, \(result.due) due, \(result.claimers) claimers, "
-            + "batch \(result.batch_size); rows inserted in \(String(format: "%.1f", result.insert_s)) s")
+        AppEnvironment.current.writeLine(
+            "\(result.journeys) journeys, \(result.due) due, \(result.claimers) claimers, "
+                + "batch \(result.batch_size); rows inserted in \(String(format: "%.1f", result.insert_s)) s")
         AppEnvironment.current.writeLine(table.render())
     }
 }
@@ -101,7 +110,9 @@ struct BenchClaimsWorker: Command {
     func run() async throws {
         let pool = try PostgresClient(url: url, configuration: .init(maxConnections: concurrency + 1))
         defer { pool.close() }
-        try printJSON(try await ClaimsBenchmark.claimUntilDone(pool: pool, due: due, batchSize: batchSize,
-                                                               concurrency: concurrency, workerID: id))
+        try printJSON(
+            try await ClaimsBenchmark.claimUntilDone(
+                pool: pool, due: due, batchSize: batchSize,
+                concurrency: concurrency, workerID: id))
     }
 }

@@ -34,22 +34,31 @@ struct BenchClient: Command {
         let client = try await BenchDatabase.open(AppEnvironment.current.database, poolSize: 1)
         let database = client.database
         client.close()
-        let ticker = json ? nil : BenchProgress.start(
-            label: "bench client", seconds: Double(ClientBenchmark.workloadCount) * configuration.seconds)
+        let ticker =
+            json
+            ? nil
+            : BenchProgress.start(
+                label: "bench client", seconds: Double(ClientBenchmark.workloadCount) * configuration.seconds)
         let result = try await ClientBenchmark(database: database, configuration: configuration).run()
         await ticker?.finish()
         let out = AppEnvironment.current.writeLine
         if json { return try printJSON(result) }
-        var table = TextTable(columns: ["statement", .init("rows/s", alignment: .right), .init("p50 ms", alignment: .right),
-                                        .init("p99 ms", alignment: .right), .init("pgbench rows/s", alignment: .right),
-                                        .init("ratio", alignment: .right), .init("cache off rows/s", alignment: .right),
-                                        .init("cache off ratio", alignment: .right)])
+        var table = TextTable(columns: [
+            "statement", .init("rows/s", alignment: .right), .init("p50 ms", alignment: .right),
+            .init("p99 ms", alignment: .right), .init("pgbench rows/s", alignment: .right),
+            .init("ratio", alignment: .right), .init("cache off rows/s", alignment: .right),
+            .init("cache off ratio", alignment: .right),
+        ])
         for (name, group) in [("bare INSERT", result.insert), ("point SELECT", result.select)] {
-            table.append([name, format(group.rows_per_s, 0), format(group.p50_ms, 2), format(group.p99_ms, 2),
-                          format(group.pgbench_rows_per_s, 0), format(group.ratio_to_pgbench, 2),
-                          format(group.uncached_rows_per_s, 0), format(group.uncached_ratio_to_pgbench, 2)])
+            table.append([
+                name, format(group.rows_per_s, 0), format(group.p50_ms, 2), format(group.p99_ms, 2),
+                format(group.pgbench_rows_per_s, 0), format(group.ratio_to_pgbench, 2),
+                format(group.uncached_rows_per_s, 0), format(group.uncached_ratio_to_pgbench, 2),
+            ])
         }
-        out("\(configuration.clients) clients, \(configuration.seconds) s per workload; ratio = our rows/s ÷ pgbench -M prepared rows/s")
+        out(
+            "\(configuration.clients) clients, \(configuration.seconds) s per workload; ratio = our rows/s ÷ pgbench -M prepared rows/s"
+        )
         out(table.render())
     }
 

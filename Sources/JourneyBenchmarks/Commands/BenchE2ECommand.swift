@@ -21,13 +21,16 @@ struct BenchE2E: Command {
         options: [
             .optional("clients", valueName: "N", help: "Concurrent callers.", default: "8"),
             .optional("seconds", valueName: "S", help: "Seconds per workload.", default: "5"),
-            .optional("load-client", valueName: "KIND",
-                      help: "What sends the starts: sockets (a keep-alive connection per caller on its own thread, like wrk) "
-                          + "or urlsession (FoundationNetworking in this process, the client before session 7).",
-                      default: "sockets"),
+            .optional(
+                "load-client", valueName: "KIND",
+                help: "What sends the starts: sockets (a keep-alive connection per caller on its own thread, like wrk) "
+                    + "or urlsession (FoundationNetworking in this process, the client before session 7).",
+                default: "sockets"),
         ],
-        flags: [FlagSpec("json", help: "Print one JSON object instead of a table."),
-                FlagSpec("through-pgbouncer", help: "Also measure the starts through a local PgBouncer (transaction mode).")])
+        flags: [
+            FlagSpec("json", help: "Print one JSON object instead of a table."),
+            FlagSpec("through-pgbouncer", help: "Also measure the starts through a local PgBouncer (transaction mode)."),
+        ])
     let configuration: EndToEndBenchmark.Configuration
     let json: Bool
     let throughPgBouncer: Bool
@@ -54,29 +57,42 @@ struct BenchE2E: Command {
                 ratio_to_baseline: direct > 0 ? bounced.starts_per_s / direct : 0, failures: bounced.failures)
         }
         if json { return try printJSON(result) }
-        var table = TextTable(columns: ["workload", .init("starts/s", alignment: .right), .init("p50 ms", alignment: .right),
-                                        .init("p99 ms", alignment: .right), .init("ratio", alignment: .right),
-                                        .init("failures", alignment: .right)])
-        var rows = [("POST /v1/journeys createProcess=now (service+emulator+PostgreSQL)", result.journey_start),
-                    ("Create Process alone (baseline)", result.unico_create_process_baseline)]
+        var table = TextTable(columns: [
+            "workload", .init("starts/s", alignment: .right), .init("p50 ms", alignment: .right),
+            .init("p99 ms", alignment: .right), .init("ratio", alignment: .right),
+            .init("failures", alignment: .right),
+        ])
+        var rows = [
+            ("POST /v1/journeys createProcess=now (service+emulator+PostgreSQL)", result.journey_start),
+            ("Create Process alone (baseline)", result.unico_create_process_baseline),
+        ]
         if let deferred = result.journey_start_without_process {
             rows.append(("POST /v1/journeys default, no Unico call (ratio to createProcess=now)", deferred))
         }
         if let token = result.first_token { rows.append(("first POST …/token after it (ratio to baseline)", token)) }
         for (name, group) in rows
-            + (result.journey_start_through_pgbouncer.map { [("POST /v1/journeys through PgBouncer (ratio to direct)", $0)] } ?? []) {
-            table.append([name, String(format: "%.0f", group.starts_per_s), String(format: "%.2f", group.p50_ms),
-                          String(format: "%.2f", group.p99_ms), String(format: "%.2f", group.ratio_to_baseline ?? 1),
-                          String(group.failures)])
+            + (result.journey_start_through_pgbouncer.map { [("POST /v1/journeys through PgBouncer (ratio to direct)", $0)] }
+                ?? [])
+        {
+            table.append([
+                name, String(format: "%.0f", group.starts_per_s), String(format: "%.2f", group.p50_ms),
+                String(format: "%.2f", group.p99_ms), String(format: "%.2f", group.ratio_to_baseline ?? 1),
+                String(group.failures),
+            ])
         }
-        AppEnvironment.current.writeLine("\(configuration.clients) clients, \(configuration.seconds) s per workload, "
-            + "load client \(configuration.loadClient.rawValue)")
+        AppEnvironment.current.writeLine(
+            "\(configuration.clients) clients, \(configuration.seconds) s per workload, "
+                + "load client \(configuration.loadClient.rawValue)")
         AppEnvironment.current.writeLine(table.render())
-        var stages = TextTable(columns: ["start stage", .init("p50 ms", alignment: .right), .init("p99 ms", alignment: .right),
-                                         .init("mean ms", alignment: .right)])
+        var stages = TextTable(columns: [
+            "start stage", .init("p50 ms", alignment: .right), .init("p99 ms", alignment: .right),
+            .init("mean ms", alignment: .right),
+        ])
         for figure in result.start_stages {
-            stages.append([figure.stage, String(format: "%.2f", figure.p50_ms), String(format: "%.2f", figure.p99_ms),
-                           String(format: "%.2f", figure.mean_ms)])
+            stages.append([
+                figure.stage, String(format: "%.2f", figure.p50_ms), String(format: "%.2f", figure.p99_ms),
+                String(format: "%.2f", figure.mean_ms),
+            ])
         }
         if let outside = result.start_outside_handler_mean_ms {
             stages.append(["outside the handler (HTTP, scheduling)", "", "", String(format: "%.2f", outside)])
@@ -84,8 +100,9 @@ struct BenchE2E: Command {
         AppEnvironment.current.writeLine("\n" + stages.render())
         if let process = result.process_cpu_ms_per_start {
             let postgres = result.postgres_cpu_ms_per_start.map { String(format: ", PostgreSQL %.2f ms", $0) } ?? ""
-            AppEnvironment.current.writeLine(String(format: "\nCPU per start: this process (service, emulator, load client) %.2f ms", process)
-                + postgres)
+            AppEnvironment.current.writeLine(
+                String(format: "\nCPU per start: this process (service, emulator, load client) %.2f ms", process)
+                    + postgres)
         }
     }
 }

@@ -5,7 +5,8 @@ import JourneyApp
 /// `journeys-bench freshness`.
 struct BenchFreshness: Command {
     static let configuration = CommandConfiguration(
-        name: "freshness", summary: "Append-commit to journey_state-visible latency (p50/p99) at half the sustainable append rate.",
+        name: "freshness",
+        summary: "Append-commit to journey_state-visible latency (p50/p99) at half the sustainable append rate.",
         discussion: """
             Measures the sustainable rate of journey-start appends first, then appends at half of it \
             with a live projection runner (LISTEN/NOTIFY wake-up) and polls journey_state for each \
@@ -38,22 +39,39 @@ struct BenchFreshness: Command {
             if !quiet { StandardStream.error.writeLine(step) }
         }
         if json { return try printJSON(result) }
-        var table = TextTable(columns: ["latency", .init("p50 ms", alignment: .right), .init("p99 ms", alignment: .right),
-                                        .init("ratio", alignment: .right)])
-        table.append(["append commit -> journey_state row", String(format: "%.2f", result.p50_ms), String(format: "%.2f", result.p99_ms),
-                      String(format: "%.2f", result.ratio_p50_to_append_p50)])
-        table.append(["  of which: commit -> applied by the runner", String(format: "%.2f", result.applied_p50_ms),
-                      String(format: "%.2f", result.applied_p99_ms), ""])
-        table.append(["  of which: commit -> runner's COMMIT returned", String(format: "%.2f", result.runner_commit_p50_ms),
-                      String(format: "%.2f", result.runner_commit_p99_ms), ""])
-        table.append(["append commit (baseline)", String(format: "%.2f", result.append_p50_ms), String(format: "%.2f", result.append_p99_ms),
-                      "1.00"])
+        var table = TextTable(columns: [
+            "latency", .init("p50 ms", alignment: .right), .init("p99 ms", alignment: .right),
+            .init("ratio", alignment: .right),
+        ])
+        table.append([
+            "append commit -> journey_state row", String(format: "%.2f", result.p50_ms), String(format: "%.2f", result.p99_ms),
+            String(format: "%.2f", result.ratio_p50_to_append_p50),
+        ])
+        table.append([
+            "  of which: commit -> applied by the runner", String(format: "%.2f", result.applied_p50_ms),
+            String(format: "%.2f", result.applied_p99_ms), "",
+        ])
+        table.append([
+            "  of which: commit -> runner's COMMIT returned", String(format: "%.2f", result.runner_commit_p50_ms),
+            String(format: "%.2f", result.runner_commit_p99_ms), "",
+        ])
+        table.append([
+            "append commit (baseline)", String(format: "%.2f", result.append_p50_ms),
+            String(format: "%.2f", result.append_p99_ms),
+            "1.00",
+        ])
         let out = AppEnvironment.current.writeLine
-        out(String(format: "%d writers; sustainable %.0f appends/s, paced at %.0f/s (achieved %.0f/s); %d samples, max %.1f ms, poll %.1f ms",
-                   result.writers, result.sustainable_appends_per_s, result.target_appends_per_s, result.achieved_appends_per_s,
-                   result.samples, result.max_ms, result.poll_interval_ms))
+        out(
+            String(
+                format:
+                    "%d writers; sustainable %.0f appends/s, paced at %.0f/s (achieved %.0f/s); %d samples, max %.1f ms, poll %.1f ms",
+                result.writers, result.sustainable_appends_per_s, result.target_appends_per_s, result.achieved_appends_per_s,
+                result.samples, result.max_ms, result.poll_interval_ms))
         out(table.render())
-        out(String(format: "during the timed part: %d checkpoints, %d autovacuum/autoanalyze runs, %d WAL full-page images; load average %.2f",
-                   result.checkpoints_during_run, result.autovacuums_during_run, result.wal_fpi_during_run, result.load_average_1m))
+        out(
+            String(
+                format:
+                    "during the timed part: %d checkpoints, %d autovacuum/autoanalyze runs, %d WAL full-page images; load average %.2f",
+                result.checkpoints_during_run, result.autovacuums_during_run, result.wal_fpi_during_run, result.load_average_1m))
     }
 }

@@ -26,11 +26,15 @@ struct BenchHTTP: Command {
         let result = try await HTTPBenchmark(configuration: configuration).run()
         let out = AppEnvironment.current.writeLine
         if json { return try printJSON(result) }
-        var table = TextTable(columns: ["route", .init("requests/s", alignment: .right), .init("p50 ms", alignment: .right),
-                                        .init("p99 ms", alignment: .right), .init("ratio", alignment: .right)])
+        var table = TextTable(columns: [
+            "route", .init("requests/s", alignment: .right), .init("p50 ms", alignment: .right),
+            .init("p99 ms", alignment: .right), .init("ratio", alignment: .right),
+        ])
         for (name, group) in [("GET /ping (baseline)", result.ping), ("GET /journeys/{id} (JSON)", result.json)] {
-            table.append([name, String(format: "%.0f", group.requests_per_s), String(format: "%.2f", group.p50_ms),
-                          String(format: "%.2f", group.p99_ms), String(format: "%.2f", group.ratio_to_baseline ?? 1)])
+            table.append([
+                name, String(format: "%.0f", group.requests_per_s), String(format: "%.2f", group.p50_ms),
+                String(format: "%.2f", group.p99_ms), String(format: "%.2f", group.ratio_to_baseline ?? 1),
+            ])
         }
         out("wrk -t2 -c\(configuration.connections) -d\(configuration.seconds)s on 127.0.0.1")
         out(table.render())

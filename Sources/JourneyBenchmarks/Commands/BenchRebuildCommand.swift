@@ -15,12 +15,16 @@ struct BenchRebuild: Command {
             """,
         options: [
             .optional("events", valueName: "N", help: "Events to generate.", default: "1000000"),
-            .optional("batch-size", valueName: "N", help: "Events per rebuild batch.", default: "\(ProjectionRebuilder.defaultBatchSize)"),
-            .optional("parallelism", valueName: "N", help: "Partitions folding at once (default: the machine's cores, at most 4).",
-                      default: "\(ProjectionRebuilder.defaultParallelism)"),
-            .optional("interleave", valueName: "N",
-                      help: "Journeys in flight at once: their events interleave in the log (0: each journey's events together).",
-                      default: "0"),
+            .optional(
+                "batch-size", valueName: "N", help: "Events per rebuild batch.",
+                default: "\(ProjectionRebuilder.defaultBatchSize)"),
+            .optional(
+                "parallelism", valueName: "N", help: "Partitions folding at once (default: the machine's cores, at most 4).",
+                default: "\(ProjectionRebuilder.defaultParallelism)"),
+            .optional(
+                "interleave", valueName: "N",
+                help: "Journeys in flight at once: their events interleave in the log (0: each journey's events together).",
+                default: "0"),
         ],
         flags: [FlagSpec("json", help: "Print one JSON object instead of a table.")])
     let configuration: RebuildBenchmark.Configuration
@@ -53,16 +57,24 @@ struct BenchRebuild: Command {
         let result = try await RebuildBenchmark(client: client, configuration: configuration)
             .run(progress: step, rebuilt: quiet ? nil : rebuilt)
         if json { return try printJSON(result) }
-        var table = TextTable(columns: ["workload", .init("events/s", alignment: .right), .init("seconds", alignment: .right),
-                                        .init("ratio", alignment: .right)])
-        table.append(["rebuild journey_state (ProjectionRebuilder, \(result.parallelism) partitions)",
-                      String(format: "%.0f", result.rebuild_events_per_s), String(format: "%.2f", result.rebuild_seconds),
-                      String(format: "%.2f", result.ratio_to_bare_read)])
-        table.append(["bare read of all events in global order (baseline)", String(format: "%.0f", result.read_events_per_s),
-                      String(format: "%.2f", result.read_seconds), "1.00"])
+        var table = TextTable(columns: [
+            "workload", .init("events/s", alignment: .right), .init("seconds", alignment: .right),
+            .init("ratio", alignment: .right),
+        ])
+        table.append([
+            "rebuild journey_state (ProjectionRebuilder, \(result.parallelism) partitions)",
+            String(format: "%.0f", result.rebuild_events_per_s), String(format: "%.2f", result.rebuild_seconds),
+            String(format: "%.2f", result.ratio_to_bare_read),
+        ])
+        table.append([
+            "bare read of all events in global order (baseline)", String(format: "%.0f", result.read_events_per_s),
+            String(format: "%.2f", result.read_seconds), "1.00",
+        ])
         let out = AppEnvironment.current.writeLine
-        out("\(result.events) events in \(result.journeys) journeys (generated in \(String(format: "%.1f", result.generate_seconds)) s), "
-            + "batch \(result.batch_size), interleave \(result.interleave); rows: journey_state \(result.rows_journey_state), journey_attempts \(result.rows_journey_attempts)")
+        out(
+            "\(result.events) events in \(result.journeys) journeys (generated in \(String(format: "%.1f", result.generate_seconds)) s), "
+                + "batch \(result.batch_size), interleave \(result.interleave); rows: journey_state \(result.rows_journey_state), journey_attempts \(result.rows_journey_attempts)"
+        )
         out(table.render())
     }
 }

@@ -38,15 +38,20 @@ struct BenchReports: Command {
             if !quiet { StandardStream.error.writeLine(step) }
         }
         if json { return try printJSON(result) }
-        var table = TextTable(columns: ["report", "window", .init("journeys", alignment: .right), .init("p50 ms", alignment: .right),
-                                        .init("p95 ms", alignment: .right), "exact"])
+        var table = TextTable(columns: [
+            "report", "window", .init("journeys", alignment: .right), .init("p50 ms", alignment: .right),
+            .init("p95 ms", alignment: .right), "exact",
+        ])
         for timing in result.timings {
-            table.append([timing.report, timing.window, String(timing.journeys_in_window), String(format: "%.1f", timing.p50_ms),
-                          String(format: "%.1f", timing.p95_ms), timing.exact ? "yes" : "NO"])
+            table.append([
+                timing.report, timing.window, String(timing.journeys_in_window), String(format: "%.1f", timing.p50_ms),
+                String(format: "%.1f", timing.p95_ms), timing.exact ? "yes" : "NO",
+            ])
         }
         let out = AppEnvironment.current.writeLine
-        out("\(result.journeys) journeys, \(result.attempts) attempts, loaded in \(String(format: "%.1f", result.load_seconds)) s "
-            + "(\(String(format: "%.0f", result.load_journeys_per_s)) journeys/s); \(result.runs) runs each")
+        out(
+            "\(result.journeys) journeys, \(result.attempts) attempts, loaded in \(String(format: "%.1f", result.load_seconds)) s "
+                + "(\(String(format: "%.0f", result.load_journeys_per_s)) journeys/s); \(result.runs) runs each")
         out(table.render())
     }
 }

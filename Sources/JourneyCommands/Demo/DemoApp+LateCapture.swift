@@ -15,8 +15,9 @@ extension DemoApp {
     /// `capture-opened` and the SDK opens the capture at Unico (`POST /sdk/captures`), unfinished.
     func openCapture(_ label: String) async throws -> OpenCapture? {
         guard let started = try await start(label) else { return nil }
-        _ = try await api.call("POST", "v1/journeys/\(started.journeyID)/capture-opened", bearer: started.clientToken,
-                               body: ["attempt": started.attempt])
+        _ = try await api.call(
+            "POST", "v1/journeys/\(started.journeyID)/capture-opened", bearer: started.clientToken,
+            body: ["attempt": started.attempt])
         let (status, json) = try await sdkPost("sdk/captures", ["webAppToken": started.webAppToken, "environment": "UAT"])
         guard status == 201, let capture = json["captureId"] as? String, let process = json["processId"] as? String else {
             log("\(label): the emulator did not open the capture (\(status))")

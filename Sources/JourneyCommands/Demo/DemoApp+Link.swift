@@ -8,11 +8,15 @@ extension DemoApp {
     /// `POST /v1/journeys` with `"delivery": "link"`: the start makes the process and Unico sends
     /// the person its link (SMS); the journey lives as long as the link. Its id and client token.
     func startLink(_ label: String) async throws -> (String, String)? {
-        let (status, json) = try await api.call("POST", "v1/journeys", bearer: key, body: [
-            "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": CheckDigits.randomCPF(), "name": "Demo Person",
-                        "phone": "+5511987654321", "notificationChannels": ["NOTIFICATION_CHANNEL_SMS"]],
-            "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "delivery": "link",
-        ], headers: ["Idempotency-Key": UUID().uuidString])
+        let (status, json) = try await api.call(
+            "POST", "v1/journeys", bearer: key,
+            body: [
+                "subject": [
+                    "documentType": "DUI_TYPE_BR_CPF", "documentNumber": CheckDigits.randomCPF(), "name": "Demo Person",
+                    "phone": "+5511987654321", "notificationChannels": ["NOTIFICATION_CHANNEL_SMS"],
+                ],
+                "environment": "UAT", "flow": "humantoken", "purpose": "creditprocess", "delivery": "link",
+            ], headers: ["Idempotency-Key": UUID().uuidString])
         guard status == 201, let id = json["journeyId"] as? String, let client = json["clientToken"] as? String else {
             log("\(label): start answered \(status) \(json["code"] ?? "")")
             return nil
@@ -34,7 +38,7 @@ extension DemoApp {
         let (data, response) = try await URLSession.shared.data(for: request)
         let capture = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
         guard (response as? HTTPURLResponse)?.statusCode == 201, let captureID = capture["captureId"] as? String,
-              let processID = capture["processId"] as? String
+            let processID = capture["processId"] as? String
         else {
             log("\(label): the emulator did not open the capture through the link")
             return nil

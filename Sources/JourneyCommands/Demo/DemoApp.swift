@@ -50,10 +50,12 @@ struct DemoApp: Sendable {
     /// `POST /v1/journeys` without a process: the journey id and the app's client token.
     func startOnly(_ label: String, environment: String = "UAT") async throws -> (String, String)? {
         let document = CheckDigits.randomCPF()
-        let (status, json) = try await api.call("POST", "v1/journeys", bearer: key, body: [
-            "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": document, "name": "Demo Person"],
-            "environment": environment, "flow": "humantoken", "purpose": "creditprocess",
-        ], headers: ["Idempotency-Key": UUID().uuidString])
+        let (status, json) = try await api.call(
+            "POST", "v1/journeys", bearer: key,
+            body: [
+                "subject": ["documentType": "DUI_TYPE_BR_CPF", "documentNumber": document, "name": "Demo Person"],
+                "environment": environment, "flow": "humantoken", "purpose": "creditprocess",
+            ], headers: ["Idempotency-Key": UUID().uuidString])
         guard status == 201, let id = json["journeyId"] as? String, let client = json["clientToken"] as? String else {
             log("\(label): start answered \(status) \(json["code"] ?? "")")
             return nil
@@ -94,11 +96,14 @@ struct DemoApp: Sendable {
         let path = "v1/journeys/\(started.journeyID)"
         switch device {
         case .appReports(let code):
-            _ = try await api.call("POST", "\(path)/callback", bearer: started.clientToken, body: ["outcome": "error", "code": code])
+            _ = try await api.call(
+                "POST", "\(path)/callback", bearer: started.clientToken, body: ["outcome": "error", "code": code])
         case .capture(let user, let isSimulator, let offline, let tokenChoice):
             _ = try await api.call("POST", "\(path)/capture-opened", bearer: started.clientToken, body: [:])
-            let device = SimulatedDevice(configuration: .init(emulatorURL: unicoURL, isSimulator: isSimulator,
-                                                              network: offline ? .offline : .online), user: user)
+            let device = SimulatedDevice(
+                configuration: .init(
+                    emulatorURL: unicoURL, isSimulator: isSimulator,
+                    network: offline ? .offline : .online), user: user)
             let token: String
             switch tokenChoice {
             case .webAppToken: token = started.webAppToken
@@ -106,12 +111,13 @@ struct DemoApp: Sendable {
             case .garbage: token = "not-a-web-app-token"
             }
             let outcome = await device.run(webAppToken: token, environment: environment == "PROD" ? .PROD : .UAT, user: user)
-            let body: [String: Any] = switch outcome {
-            case .success(let processID): ["outcome": "success", "processId": processID]
-            case .error(let error): ["outcome": "error", "code": error.code]
-            case .closedByUser: ["outcome": "closedByUser"]
-            case .sessionTimedOut: ["outcome": "sessionTimedOut"]
-            }
+            let body: [String: Any] =
+                switch outcome {
+                case .success(let processID): ["outcome": "success", "processId": processID]
+                case .error(let error): ["outcome": "error", "code": error.code]
+                case .closedByUser: ["outcome": "closedByUser"]
+                case .sessionTimedOut: ["outcome": "sessionTimedOut"]
+                }
             _ = try await api.call("POST", "\(path)/callback", bearer: started.clientToken, body: body)
         }
     }

@@ -26,8 +26,9 @@ struct DemoRow: Sendable, Equatable {
         let abandoned = (state["abandonReason"] as? [String: Any])?["kind"] as? String
         let late = state["completedAfterAbandonment"] as? Bool == true
         let outcome = (state["outcome"] as? String).map { late ? "\($0) after abandonment" : $0 }
-        return DemoRow(label: label, status: state["status"] as? String ?? "?", attempts: state["attempt"] as? Int ?? 0,
-                       processes: attempts.filter { $0["processCreatedAt"].map { !($0 is NSNull) } ?? false }.count,
-                       outcome: outcome ?? abandoned ?? "-", lastError: code.map { "\($0)" } ?? "-")
+        return DemoRow(
+            label: label, status: state["status"] as? String ?? "?", attempts: state["attempt"] as? Int ?? 0,
+            processes: attempts.filter { $0["processCreatedAt"].map { !($0 is NSNull) } ?? false }.count,
+            outcome: outcome ?? abandoned ?? "-", lastError: code.map { "\($0)" } ?? "-")
     }
 }

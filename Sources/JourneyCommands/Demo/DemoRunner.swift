@@ -39,8 +39,9 @@ struct DemoRunner: Sendable {
 
     /// Short intervals, three attempts, a 60 s capture grace and the standard 30-minute window for
     /// absent users (a person may come back after 20 minutes), so a few moves of the clock show every case.
-    static let retryPolicy = RetryPolicy(initialInterval: 5, backoffCoefficient: 2, maximumInterval: 20, maximumAttempts: 3,
-                                         captureGrace: 60, abandonAfter: 1800)
+    static let retryPolicy = RetryPolicy(
+        initialInterval: 5, backoffCoefficient: 2, maximumInterval: 20, maximumAttempts: 3,
+        captureGrace: 60, abandonAfter: 1800)
     /// The demo's own webhook credential between the emulator and the service.
     static let webhookToken = UUID().uuidString
 
@@ -114,7 +115,9 @@ struct DemoRunner: Sendable {
         if let denied { try await app.comeBack(denied, as: .approve, label: Self.cameraDeniedThenGranted) }
         results.append((Self.cameraDeniedThenGranted, denied?.journeyID))
 
-        log("clock +\(Int(policy.captureGrace + policy.maximumInterval + 1)) s: the grace ran out; the late user's app starts attempt 2")
+        log(
+            "clock +\(Int(policy.captureGrace + policy.maximumInterval + 1)) s: the grace ran out; the late user's app starts attempt 2"
+        )
         clock.advance(by: policy.captureGrace)
         try await workers.pass()
         clock.advance(by: policy.maximumInterval + 1)
@@ -130,7 +133,8 @@ struct DemoRunner: Sendable {
         clock.advance(by: 1200 - elapsed)
         try await workers.pass()
         if let later, let clientToken = try await app.renewClientToken(later.journeyID, label: Self.cameBackAfter20Minutes) {
-            let renewed = DemoApp.Started(journeyID: later.journeyID, attempt: later.attempt, webAppToken: "", clientToken: clientToken)
+            let renewed = DemoApp.Started(
+                journeyID: later.journeyID, attempt: later.attempt, webAppToken: "", clientToken: clientToken)
             try await app.comeBack(renewed, as: .approve, label: Self.cameBackAfter20Minutes)
         }
         results.append((Self.cameBackAfter20Minutes, later?.journeyID))
@@ -144,9 +148,11 @@ struct DemoRunner: Sendable {
         clock.advance(by: 3600 - (1200 + policy.abandonAfter + 1))
         try await workers.pass()
         if let (journeyID, _) = linked,
-           let clientToken = try await app.renewClientToken(journeyID, label: Self.linkOpenedAfterAnHour),
-           let processID = try await app.captureThroughLink(journeyID, clientToken: clientToken,
-                                                            label: Self.linkOpenedAfterAnHour) {
+            let clientToken = try await app.renewClientToken(journeyID, label: Self.linkOpenedAfterAnHour),
+            let processID = try await app.captureThroughLink(
+                journeyID, clientToken: clientToken,
+                label: Self.linkOpenedAfterAnHour)
+        {
             await waitForWebhook(processID: processID, stack: stack, label: Self.linkOpenedAfterAnHour)
             try await workers.pass()
         }
@@ -159,13 +165,18 @@ struct DemoRunner: Sendable {
         }
         results.append((Self.approvedAfterAbandonment, unreported?.started.journeyID))
 
-        log("clock +1 day: the user who signed up comes back; the backend renews the app's client token and the app "
-            + "asks for a token: attempt 1's process is made now")
+        log(
+            "clock +1 day: the user who signed up comes back; the backend renews the app's client token and the app "
+                + "asks for a token: attempt 1's process is made now")
         clock.advance(by: 86_400)
         try await workers.pass()
-        if let (journeyID, _) = signedUp, let clientToken = try await app.renewClientToken(journeyID, label: Self.capturedADayLater),
-           let started = try await app.token(DemoApp.Started(journeyID: journeyID, attempt: 0, webAppToken: "",
-                                                             clientToken: clientToken), label: Self.capturedADayLater) {
+        if let (journeyID, _) = signedUp,
+            let clientToken = try await app.renewClientToken(journeyID, label: Self.capturedADayLater),
+            let started = try await app.token(
+                DemoApp.Started(
+                    journeyID: journeyID, attempt: 0, webAppToken: "",
+                    clientToken: clientToken), label: Self.capturedADayLater)
+        {
             try await app.drive(.capture(.approve), started, environment: "UAT")
         }
         results.append((Self.capturedADayLater, signedUp?.0))

@@ -24,8 +24,10 @@ struct DemoScenario: Sendable {
     /// process) and this user captures; nil when the user does not come back.
     let comesBackAs: SimulatedUser?
 
-    init(_ label: String, environment: String = "UAT", _ device: Device, afterExpiry: Bool = false,
-         comesBackAs: SimulatedUser? = nil) {
+    init(
+        _ label: String, environment: String = "UAT", _ device: Device, afterExpiry: Bool = false,
+        comesBackAs: SimulatedUser? = nil
+    ) {
         self.label = label
         self.environment = environment
         self.device = device

@@ -13,8 +13,9 @@ extension LoadDriver {
 
     /// Sends one `POST /v1/journeys` attempt of `key`; a transport failure is status 0 with its kind as `code`.
     func send(key: String, body: Data, session: URLSession) async -> Answer {
-        var request = URLRequest(url: configuration.baseURL.appendingPathComponent("v1/journeys"),
-                                 timeoutInterval: configuration.requestTimeout)
+        var request = URLRequest(
+            url: configuration.baseURL.appendingPathComponent("v1/journeys"),
+            timeoutInterval: configuration.requestTimeout)
         request.httpMethod = "POST"
         request.setValue("Bearer \(configuration.apiKey)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

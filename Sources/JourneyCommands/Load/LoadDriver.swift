@@ -52,9 +52,13 @@ struct LoadDriver: Sendable {
         let startedAt = seconds()
         // Each child says whether it was a client; the watcher runs until the last client is done.
         await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await watch(ledger, startedAt: startedAt); return false }
+            group.addTask {
+                await watch(ledger, startedAt: startedAt); return false
+            }
             for client in 0..<configuration.clients {
-                group.addTask { await runClient(client, ledger: ledger, session: session); return true }
+                group.addTask {
+                    await runClient(client, ledger: ledger, session: session); return true
+                }
             }
             var running = configuration.clients
             for await wasClient in group where wasClient {
@@ -75,8 +79,9 @@ struct LoadDriver: Sendable {
             let key = UUID().uuidString.lowercased()
             let reference = Self.clientReference(key)
             let body = requestBody(clientReference: reference)
-            var record = LoadReport.Key(key: key, client: client, clientReference: reference, firstAttemptAt: began,
-                                        journeyIds: [], attempts: [])
+            var record = LoadReport.Key(
+                key: key, client: client, clientReference: reference, firstAttemptAt: began,
+                journeyIds: [], attempts: [])
             while !Task.isCancelled {
                 let sent = seconds()
                 let answer = await send(key: key, body: body, session: session)
@@ -123,10 +128,12 @@ struct LoadDriver: Sendable {
     /// `load-<key>` with the key's digits written as the letters g-p: a UUID's digit runs would
     /// look like a CPF or phone number, which the service refuses in a clientReference.
     static func clientReference(_ key: String) -> String {
-        "load-" + String(key.lowercased().map { character in
-            guard let digit = character.wholeNumberValue, character.isASCII else { return character }
-            return Character(UnicodeScalar(UInt8(ascii: "g") + UInt8(digit)))
-        })
+        "load-"
+            + String(
+                key.lowercased().map { character in
+                    guard let digit = character.wholeNumberValue, character.isASCII else { return character }
+                    return Character(UnicodeScalar(UInt8(ascii: "g") + UInt8(digit)))
+                })
     }
 
     private func requestBody(clientReference: String) -> Data {

@@ -45,15 +45,17 @@ final class LoadLedger: Sendable {
         state.withLock { state in
             let retrying = state.retryingSince.compactMap { $0 }
             let oldest = retrying.min().map { now - $0 } ?? 0
-            return String(format: "waiting=%d oldest=%.1f finished=%d stopped=%d", retrying.count, oldest,
-                          state.keys.count, state.stoppedAt == nil ? 0 : 1)
+            return String(
+                format: "waiting=%d oldest=%.1f finished=%d stopped=%d", retrying.count, oldest,
+                state.keys.count, state.stoppedAt == nil ? 0 : 1)
         }
     }
 
     func report(startedAt: Double, endedAt: Double, clients: Int) -> LoadReport {
         state.withLock {
-            LoadReport(startedAt: startedAt, endedAt: endedAt, clients: clients, statusCounts: $0.statusCounts,
-                       keys: $0.keys.sorted { $0.firstAttemptAt < $1.firstAttemptAt })
+            LoadReport(
+                startedAt: startedAt, endedAt: endedAt, clients: clients, statusCounts: $0.statusCounts,
+                keys: $0.keys.sorted { $0.firstAttemptAt < $1.firstAttemptAt })
         }
     }
 }

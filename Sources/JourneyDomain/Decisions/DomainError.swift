@@ -59,8 +59,10 @@ public struct DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Why an abandoned journey was abandoned (e.g. `cancelled`), when the status is `abandoned`.
     public var abandonReason: AbandonReason.Kind?
 
-    public init(code: Code, message: String, status: JourneyStatus, attempt: Int? = nil, retryAfter: TimeInterval? = nil,
-                abandonReason: AbandonReason.Kind? = nil) {
+    public init(
+        code: Code, message: String, status: JourneyStatus, attempt: Int? = nil, retryAfter: TimeInterval? = nil,
+        abandonReason: AbandonReason.Kind? = nil
+    ) {
         self.code = code
         self.message = message
         self.status = status

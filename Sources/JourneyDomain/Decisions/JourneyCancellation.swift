@@ -23,8 +23,10 @@ public struct JourneyCancellation: Hashable, Sendable {
             return .failure(FieldIssue(field: field, code: .required, message: "\(field) is required"))
         }
         guard trimmed.count <= maximumReasonLength else {
-            return .failure(FieldIssue(field: field, code: .tooLong,
-                                       message: "\(field) must be at most \(maximumReasonLength) characters"))
+            return .failure(
+                FieldIssue(
+                    field: field, code: .tooLong,
+                    message: "\(field) must be at most \(maximumReasonLength) characters"))
         }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             return .failure(FieldIssue(field: field, code: .invalidFormat, message: "\(field) must not hold control characters"))

@@ -55,11 +55,14 @@ extension JourneyDecider {
     /// A drop-off the app reported: the capture ended without a result; the attempt fails and the
     /// policy allows the next one at once (the user is there). Recorded only when the attempt was
     /// replaced or had already ended.
-    func decideDropOff(attempt: Int, kind: AttemptFailureReason.Kind, command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {
+    func decideDropOff(attempt: Int, kind: AttemptFailureReason.Kind, command: JourneyCommand) throws(DomainError)
+        -> [JourneyEvent]
+    {
         try requireActive(command)
         let target = try knownAttemptWithProcess(attempt, command)
         let superseded = attempt < current
-        let event: JourneyEvent = kind == .closedByUser
+        let event: JourneyEvent =
+            kind == .closedByUser
             ? .captureClosedByUser(CaptureClosedByUser(attempt: attempt, occurredAt: now, superseded: superseded))
             : .captureSessionTimedOut(CaptureSessionTimedOut(attempt: attempt, occurredAt: now, superseded: superseded))
         let already = kind == .closedByUser ? target.closedByUserAt : target.sessionTimedOutAt

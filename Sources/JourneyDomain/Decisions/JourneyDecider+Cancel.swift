@@ -8,8 +8,10 @@ extension JourneyDecider {
         if state.status == .abandoned, state.abandonReason?.kind == .cancelled { return [] }
         try requireActive(command)
         return [
-            .journeyCancelled(JourneyCancelled(attempt: current, occurredAt: now, reason: cancellation.reason,
-                                               actor: cancellation.actor)),
+            .journeyCancelled(
+                JourneyCancelled(
+                    attempt: current, occurredAt: now, reason: cancellation.reason,
+                    actor: cancellation.actor)),
             .journeyAbandoned(JourneyAbandoned(attempt: current, occurredAt: now, reason: .cancelled(cancellation.reason))),
         ]
     }

@@ -8,12 +8,16 @@ extension JourneyDecider {
         guard state.subjectErasedAt == nil else { return [] }
         var events: [JourneyEvent] = []
         if !state.status.isTerminal {
-            events.append(.journeyAbandoned(JourneyAbandoned(
-                attempt: current, occurredAt: now, reason: .requested("the subject was erased"))))
+            events.append(
+                .journeyAbandoned(
+                    JourneyAbandoned(
+                        attempt: current, occurredAt: now, reason: .requested("the subject was erased"))))
         }
-        events.append(.subjectErased(SubjectErased(
-            attempt: current, occurredAt: now, requestedBy: erasure.requestedBy, reason: erasure.reason,
-            erasedAt: erasure.erasedAt)))
+        events.append(
+            .subjectErased(
+                SubjectErased(
+                    attempt: current, occurredAt: now, requestedBy: erasure.requestedBy, reason: erasure.reason,
+                    erasedAt: erasure.erasedAt)))
         return events
     }
 }

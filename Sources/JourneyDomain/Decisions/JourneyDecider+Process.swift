@@ -20,7 +20,8 @@ extension JourneyDecider {
             tenant: start.tenant,
             deadline: start.deadline
         )
-        guard StartJourney.makesProcess(requested: start.processAtStart, notificationChannels: start.subject.notificationChannels) else {
+        guard StartJourney.makesProcess(requested: start.processAtStart, notificationChannels: start.subject.notificationChannels)
+        else {
             // SDK journeys: attempt 1's process is made when the app asks for its token.
             return [.journeyStarted(started)]
         }
@@ -112,7 +113,7 @@ extension JourneyDecider {
             return [.journeyAbandoned(JourneyAbandoned(attempt: 0, occurredAt: now, reason: reason))]
         }
         guard state.status == .retryAvailable, let target = state.currentAttempt, let abandonAt = target.abandonAt,
-              let allowedAt = target.retryAllowedAt
+            let allowedAt = target.retryAllowedAt
         else {
             throw invalidTransition(command, attempt: attempt)
         }

@@ -15,7 +15,7 @@ extension JourneyDecider {
         // A result is recorded while the journey runs, and for an abandoned one that a later
         // webhook said finished (shown as completed after its abandonment: no approval is lost).
         guard state.status != .notStarted, state.status != .completed,
-              state.status != .abandoned || state.awaitsResult(attempt) || state.awaitsFinishProbe(attempt)
+            state.status != .abandoned || state.awaitsResult(attempt) || state.awaitsFinishProbe(attempt)
         else { throw invalidTransition(command) }
         guard state.attempt(attempt) != nil else {
             throw error(
@@ -42,8 +42,12 @@ extension JourneyDecider {
             // Asked before expiring an opened capture: nothing to record while Unico works on it.
             // After a 73302 the answer is recorded, so the probe runs once and the retry goes ahead.
             if probing, state.awaitsFinishProbe(attempt) {
-                return [.resultPending(ResultPending(attempt: attempt, occurredAt: now, processState: snapshot.state,
-                                                     pendingFetches: target.pendingFetches + 1, nextFetchAt: now))]
+                return [
+                    .resultPending(
+                        ResultPending(
+                            attempt: attempt, occurredAt: now, processState: snapshot.state,
+                            pendingFetches: target.pendingFetches + 1, nextFetchAt: now))
+                ]
             }
             if probing { return [] }
             let pending = target.pendingFetches + 1
@@ -78,7 +82,8 @@ extension JourneyDecider {
         )
         guard let outcome = Self.definitiveOutcome(of: snapshot) else {
             guard attempt == current, !state.status.isTerminal, target.failedAt == nil else { return [fetched] }
-            let reason: AttemptFailureReason = snapshot.state == .finished && snapshot.result == .expired
+            let reason: AttemptFailureReason =
+                snapshot.state == .finished && snapshot.result == .expired
                 ? .processExpired
                 : .processFailed(state: snapshot.state, result: snapshot.result)
             return [fetched] + failAttempt(attempt, reason: reason)

@@ -56,7 +56,9 @@ extension JourneyDecider {
 
     /// A new attempt in place of `attempt`, which ends without failing or expiring: its
     /// `AttemptReplaced` comes first, so every attempt ending without a result has one ending event.
-    private func replacing(_ attempt: Int, reason: AttemptReplaced.Reason, trigger: AttemptTrigger) throws(DomainError) -> [JourneyEvent] {
+    private func replacing(_ attempt: Int, reason: AttemptReplaced.Reason, trigger: AttemptTrigger) throws(DomainError)
+        -> [JourneyEvent]
+    {
         let next = try newAttempt(trigger: trigger)
         let replaced = AttemptReplaced(attempt: attempt, occurredAt: now, replacedBy: attempt + 1, reason: reason)
         return [.attemptReplaced(replaced)] + next
@@ -67,7 +69,7 @@ extension JourneyDecider {
     func decideIssueLink(_ command: JourneyCommand) throws(DomainError) -> [JourneyEvent] {
         try requireBeforeDeadline("issue the link")
         guard state.status.hasOutstandingToken, let attempt = state.currentAttempt, attempt.link != nil,
-              let expiresAt = attempt.tokenExpiresAt
+            let expiresAt = attempt.tokenExpiresAt
         else {
             throw invalidTransition(command, because: "no attempt has a live link; ask for a token first")
         }

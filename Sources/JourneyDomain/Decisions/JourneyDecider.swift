@@ -57,10 +57,13 @@ struct JourneyDecider {
     /// Number of the current attempt; 0 before the first.
     var current: Int { state.currentAttemptNumber }
 
-    func error(_ code: DomainError.Code, _ message: String, attempt: Int? = nil,
-               retryAfter: TimeInterval? = nil) -> DomainError {
-        DomainError(code: code, message: message, status: state.status, attempt: attempt, retryAfter: retryAfter,
-                    abandonReason: state.status == .abandoned ? state.abandonReason?.kind : nil)
+    func error(
+        _ code: DomainError.Code, _ message: String, attempt: Int? = nil,
+        retryAfter: TimeInterval? = nil
+    ) -> DomainError {
+        DomainError(
+            code: code, message: message, status: state.status, attempt: attempt, retryAfter: retryAfter,
+            abandonReason: state.status == .abandoned ? state.abandonReason?.kind : nil)
     }
 
     func invalidTransition(_ command: JourneyCommand, attempt: Int? = nil, because detail: String? = nil) -> DomainError {

@@ -38,8 +38,8 @@ public struct PersonalDataDisclosure: Hashable, Sendable {
     /// ``maximumPurposeLength`` or holds control characters.
     public static func checkedPurpose(_ text: String?) -> String? {
         guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty,
-              trimmed.count <= maximumPurposeLength,
-              !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            trimmed.count <= maximumPurposeLength,
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { return nil }
         return trimmed
     }

@@ -42,9 +42,10 @@ extension SealedSubject {
             }
         }
         guard let reference, let documentType, let documentNumber, let channels else { throw EventJSONReader.Unsupported() }
-        self.init(reference: SubjectReference(rawValue: reference), documentType: DocumentType(rawValue: documentType),
-                  documentNumber: documentNumber, name: name, friendlyName: friendlyName, phone: phone, email: email,
-                  notificationChannels: channels)
+        self.init(
+            reference: SubjectReference(rawValue: reference), documentType: DocumentType(rawValue: documentType),
+            documentNumber: documentNumber, name: name, friendlyName: friendlyName, phone: phone, email: email,
+            notificationChannels: channels)
     }
 }
 
@@ -78,11 +79,12 @@ extension RetryPolicy {
         guard let initial, let coefficient, let maximum, let attempts, let jitter, let codes else {
             throw EventJSONReader.Unsupported()
         }
-        self.init(initialInterval: initial, backoffCoefficient: coefficient, maximumInterval: maximum,
-                  maximumAttempts: attempts, jitterFraction: jitter, nonRetryableCodes: Set(codes),
-                  captureGrace: grace ?? 600, abandonAfter: abandon ?? 1800,
-                  linkLifetime: link ?? RetryPolicy.defaultLinkLifetime,
-                  maximumAge: age ?? RetryPolicy.defaultMaximumAge)
+        self.init(
+            initialInterval: initial, backoffCoefficient: coefficient, maximumInterval: maximum,
+            maximumAttempts: attempts, jitterFraction: jitter, nonRetryableCodes: Set(codes),
+            captureGrace: grace ?? 600, abandonAfter: abandon ?? 1800,
+            linkLifetime: link ?? RetryPolicy.defaultLinkLifetime,
+            maximumAge: age ?? RetryPolicy.defaultMaximumAge)
     }
 }
 

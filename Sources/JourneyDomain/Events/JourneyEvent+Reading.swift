@@ -64,14 +64,21 @@ extension JourneyEvent {
         },
         TokenIssued.eventType: { (r) throws(EventJSONReader.Unsupported) in .tokenIssued(try TokenIssued(reading: &r)) },
         CaptureOpened.eventType: { (r) throws(EventJSONReader.Unsupported) in .captureOpened(try CaptureOpened(reading: &r)) },
-        CallbackReceived.eventType: { (r) throws(EventJSONReader.Unsupported) in .callbackReceived(try CallbackReceived(reading: &r)) },
-        WebhookReceived.eventType: { (r) throws(EventJSONReader.Unsupported) in .webhookReceived(try WebhookReceived(reading: &r)) },
+        CallbackReceived.eventType: { (r) throws(EventJSONReader.Unsupported) in
+            .callbackReceived(try CallbackReceived(reading: &r))
+        },
+        WebhookReceived.eventType: { (r) throws(EventJSONReader.Unsupported) in .webhookReceived(try WebhookReceived(reading: &r))
+        },
         ResultPending.eventType: { (r) throws(EventJSONReader.Unsupported) in .resultPending(try ResultPending(reading: &r)) },
         ResultFetched.eventType: { (r) throws(EventJSONReader.Unsupported) in .resultFetched(try ResultFetched(reading: &r)) },
         TokenExpired.eventType: { (r) throws(EventJSONReader.Unsupported) in .tokenExpired(try TokenExpired(reading: &r)) },
         AttemptFailed.eventType: { (r) throws(EventJSONReader.Unsupported) in .attemptFailed(try AttemptFailed(reading: &r)) },
-        JourneyCompleted.eventType: { (r) throws(EventJSONReader.Unsupported) in .journeyCompleted(try JourneyCompleted(reading: &r)) },
-        JourneyAbandoned.eventType: { (r) throws(EventJSONReader.Unsupported) in .journeyAbandoned(try JourneyAbandoned(reading: &r)) },
+        JourneyCompleted.eventType: { (r) throws(EventJSONReader.Unsupported) in
+            .journeyCompleted(try JourneyCompleted(reading: &r))
+        },
+        JourneyAbandoned.eventType: { (r) throws(EventJSONReader.Unsupported) in
+            .journeyAbandoned(try JourneyAbandoned(reading: &r))
+        },
         RetryAllowed.eventType: { (r) throws(EventJSONReader.Unsupported) in .retryAllowed(try RetryAllowed(reading: &r)) },
         CaptureClosedByUser.eventType: { (r) throws(EventJSONReader.Unsupported) in
             .captureClosedByUser(try CaptureClosedByUser(reading: &r))
@@ -84,8 +91,11 @@ extension JourneyEvent {
         PersonalDataDisclosed.eventType: { (r) throws(EventJSONReader.Unsupported) in
             .personalDataDisclosed(try PersonalDataDisclosed(reading: &r))
         },
-        JourneyCancelled.eventType: { (r) throws(EventJSONReader.Unsupported) in .journeyCancelled(try JourneyCancelled(reading: &r)) },
-        AttemptReplaced.eventType: { (r) throws(EventJSONReader.Unsupported) in .attemptReplaced(try AttemptReplaced(reading: &r)) },
+        JourneyCancelled.eventType: { (r) throws(EventJSONReader.Unsupported) in
+            .journeyCancelled(try JourneyCancelled(reading: &r))
+        },
+        AttemptReplaced.eventType: { (r) throws(EventJSONReader.Unsupported) in .attemptReplaced(try AttemptReplaced(reading: &r))
+        },
         FaceInferenceTimedOut.eventType: { (r) throws(EventJSONReader.Unsupported) in
             .faceInferenceTimedOut(try FaceInferenceTimedOut(reading: &r))
         },

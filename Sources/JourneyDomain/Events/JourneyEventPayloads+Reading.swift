@@ -5,7 +5,10 @@ import Foundation
 // absent or null; properties are set as decoded, without the public initializers' rounding.
 
 extension JourneyStarted {
-    private static let keys = StaticKeys(["journeyID", "attempt", "occurredAt", "environment", "flow", "purpose", "subject", "clientReference", "retryPolicy", "tenant", "deadline"])
+    private static let keys = StaticKeys([
+        "journeyID", "attempt", "occurredAt", "environment", "flow", "purpose", "subject", "clientReference", "retryPolicy",
+        "tenant", "deadline",
+    ])
 
     init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
         var journeyID: JourneyID?
@@ -35,7 +38,8 @@ extension JourneyStarted {
             default: break
             }
         }
-        guard let journeyID, let attempt, let occurredAt, let environment, let flow, let purpose, let subject, let retryPolicy else { throw EventJSONReader.Unsupported() }
+        guard let journeyID, let attempt, let occurredAt, let environment, let flow, let purpose, let subject, let retryPolicy
+        else { throw EventJSONReader.Unsupported() }
         self.journeyID = journeyID
         self.attempt = attempt
         self.occurredAt = occurredAt
@@ -76,7 +80,9 @@ extension ProcessCreationRequested {
 }
 
 extension ProcessCreated {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "processID", "webAppToken", "processToken", "link", "tokenExpiresAt"])
+    private static let keys = StaticKeys([
+        "attempt", "occurredAt", "processID", "webAppToken", "processToken", "link", "tokenExpiresAt",
+    ])
 
     init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
         var attempt: Int?
@@ -98,7 +104,9 @@ extension ProcessCreated {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let processID, let webAppToken, let tokenExpiresAt else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let processID, let webAppToken, let tokenExpiresAt else {
+            throw EventJSONReader.Unsupported()
+        }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.processID = processID
@@ -256,7 +264,9 @@ extension ResultPending {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let processState, let pendingFetches, let nextFetchAt else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let processState, let pendingFetches, let nextFetchAt else {
+            throw EventJSONReader.Unsupported()
+        }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.processState = processState
@@ -266,7 +276,9 @@ extension ResultPending {
 }
 
 extension ResultFetched {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "processID", "processState", "processResult", "humanToken", "finishedAt"])
+    private static let keys = StaticKeys([
+        "attempt", "occurredAt", "processID", "processState", "processResult", "humanToken", "finishedAt",
+    ])
 
     init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
         var attempt: Int?
@@ -288,7 +300,9 @@ extension ResultFetched {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let processID, let processState, let processResult else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let processID, let processState, let processResult else {
+            throw EventJSONReader.Unsupported()
+        }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.processID = processID

@@ -219,7 +219,9 @@ extension PersonalDataDisclosed {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let actor, let fields, let purpose, let channel else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let actor, let fields, let purpose, let channel else {
+            throw EventJSONReader.Unsupported()
+        }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.actor = actor

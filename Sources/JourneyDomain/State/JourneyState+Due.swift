@@ -9,7 +9,9 @@ extension JourneyState {
         // An abandoned journey has no current work, but any attempt may still await a late result.
         let candidatesAwaiting = learnsLateResults ? attempts[...] : attempts.dropLast()
         let earlier = candidatesAwaiting.filter { awaitsResult($0.number) }.compactMap { attempt in
-            (attempt.nextFetchAt ?? attempt.awaitingResultSince).map { DueWork(kind: .fetchResult, attempt: attempt.number, at: $0) }
+            (attempt.nextFetchAt ?? attempt.awaitingResultSince).map {
+                DueWork(kind: .fetchResult, attempt: attempt.number, at: $0)
+            }
         }
         // A 73302 after an opened capture: Get Process once before the retry (ties go to the probe).
         let probes = attempts.filter { awaitsFinishProbe($0.number) }.compactMap { attempt in
@@ -46,11 +48,12 @@ extension JourneyState {
     /// the journey's ``deadline``; else nil while an attempt runs (its end depends on what
     /// happens next) and for an ended journey.
     public var continuationDeadline: Date? {
-        let natural: Date? = switch status {
-        case .started: firstCaptureDeadline
-        case .retryAvailable: currentAttempt?.abandonAt
-        default: nil
-        }
+        let natural: Date? =
+            switch status {
+            case .started: firstCaptureDeadline
+            case .retryAvailable: currentAttempt?.abandonAt
+            default: nil
+            }
         guard let deadline, !status.isTerminal else { return natural }
         return natural.map { min($0, deadline) } ?? deadline
     }

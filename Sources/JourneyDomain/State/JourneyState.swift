@@ -85,8 +85,8 @@ public struct JourneyState: Hashable, Sendable, Codable {
     /// awaits its result, an earlier one once a success callback or webhook said its capture ended.
     public func awaitsResult(_ number: Int) -> Bool {
         guard status != .completed, status != .abandoned || learnsLateResults, let attempt = attempt(number),
-              attempt.processID != nil,
-              attempt.awaitingResultSince != nil, attempt.resultFetchedAt == nil
+            attempt.processID != nil,
+            attempt.awaitingResultSince != nil, attempt.resultFetchedAt == nil
         else { return false }
         // A journey the policy gave up on still learns a result Unico announced later (no approval
         // is lost); not one abandoned on request or whose subject was erased.

@@ -53,7 +53,8 @@ public enum FieldRules {
         return .success(Flow(value))
     }
 
-    public static func documentType(_ value: String?, field: String = "subject.documentType") -> Result<DocumentType, FieldIssue> {
+    public static func documentType(_ value: String?, field: String = "subject.documentType") -> Result<DocumentType, FieldIssue>
+    {
         guard let value, !value.isEmpty else { return .failure(required(field)) }
         // DUI_TYPE_<country>_<name>, as Unico validates it (e.g. DUI_TYPE_BR_CPF).
         let prefix = "DUI_TYPE_"
@@ -139,11 +140,13 @@ public enum FieldRules {
         if let issue = tooLong(value, field, maximum: emailMaximumLength) { return .failure(issue) }
         let parts = value.split(separator: "@", omittingEmptySubsequences: false)
         let labels = parts.count == 2 ? parts[1].split(separator: ".", omittingEmptySubsequences: false) : []
-        let valid = parts.count == 2 && !parts[0].isEmpty && labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
+        let valid =
+            parts.count == 2 && !parts[0].isEmpty && labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
             && !value.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control })
         guard valid else {
             return .failure(
-                FieldIssue(field: field, code: .invalidFormat, message: "\(field) must be an e-mail address like name@example.com")
+                FieldIssue(
+                    field: field, code: .invalidFormat, message: "\(field) must be an e-mail address like name@example.com")
             )
         }
         return .success(value)

@@ -10,13 +10,17 @@ public enum JourneyLimits {
     public static let deadlineFormat = "an RFC 3339 timestamp with offset such as 2026-11-29T18:00:00Z"
 
     /// The budget, or the issue naming `field`: a whole number from 1 to `policy.maximumAttempts`.
-    public static func maximumAttempts(_ value: Int?, policy: RetryPolicy,
-                                       field: String = "maximumAttempts") -> Result<Int, FieldIssue> {
+    public static func maximumAttempts(
+        _ value: Int?, policy: RetryPolicy,
+        field: String = "maximumAttempts"
+    ) -> Result<Int, FieldIssue> {
         let allowed = 1...policy.maximumAttempts
         guard let value, allowed.contains(value) else {
-            return .failure(FieldIssue(field: field, code: .invalidValue,
-                                       message: "\(field) must be a whole number from 1 to \(policy.maximumAttempts) "
-                                           + "(this deployment's retry policy)"))
+            return .failure(
+                FieldIssue(
+                    field: field, code: .invalidValue,
+                    message: "\(field) must be a whole number from 1 to \(policy.maximumAttempts) "
+                        + "(this deployment's retry policy)"))
         }
         return .success(value)
     }
@@ -25,8 +29,10 @@ public enum JourneyLimits {
     /// ``deadlineFormat``, later than `now` and at most `maximum` after it (default
     /// ``JourneyTiming/maximumDeadline``; a start passes the shorter of it and the policy's
     /// `maximumAge`, see ``maximumDeadline(policy:)``).
-    public static func deadline(_ text: String?, now: Date, maximum: TimeInterval = JourneyTiming.maximumDeadline,
-                                field: String = "deadline") -> Result<Date, FieldIssue> {
+    public static func deadline(
+        _ text: String?, now: Date, maximum: TimeInterval = JourneyTiming.maximumDeadline,
+        field: String = "deadline"
+    ) -> Result<Date, FieldIssue> {
         guard let text, let date = RFC3339.date(from: text) else {
             return .failure(FieldIssue(field: field, code: .invalidFormat, message: "\(field) must be \(deadlineFormat)"))
         }
@@ -36,8 +42,10 @@ public enum JourneyLimits {
         guard date.timeIntervalSince(now) <= maximum else {
             let whole = Int(maximum)
             let span = whole % 86_400 == 0 ? "\(whole / 86_400) days" : "\(whole) s"
-            return .failure(FieldIssue(field: field, code: .invalidValue,
-                                       message: "\(field) must be at most \(span) after the start"))
+            return .failure(
+                FieldIssue(
+                    field: field, code: .invalidValue,
+                    message: "\(field) must be at most \(span) after the start"))
         }
         return .success(date.roundedToMicroseconds)
     }

@@ -42,8 +42,9 @@ public enum PersonalDataShape: String, Hashable, Sendable, CaseIterable {
     /// message never repeats the value.
     public static func issue(_ text: String, field: String, context: Context) -> FieldIssue? {
         guard let shape = find(in: text, context: context) else { return nil }
-        return FieldIssue(field: field, code: .invalidValue,
-                          message: "\(field) must not hold personal data (it looks like \(shape.label)); it is recorded for ever")
+        return FieldIssue(
+            field: field, code: .invalidValue,
+            message: "\(field) must not hold personal data (it looks like \(shape.label)); it is recorded for ever")
     }
 
     /// How a message names the shape.

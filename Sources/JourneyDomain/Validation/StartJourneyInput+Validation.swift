@@ -67,7 +67,8 @@ extension StartJourneyInput {
             if !channels.contains(channel) { channels.append(channel) }
         }
         for channel in channels {
-            let (field, present) = channel == .email
+            let (field, present) =
+                channel == .email
                 ? ("subject.email", subject.email != nil)
                 : ("subject.phone", subject.phone != nil)
             if !present, !collector.issues.contains(where: { $0.field == field }) {

@@ -49,9 +49,11 @@ public struct AbandonReason: Hashable, Sendable, Codable {
     /// The user did not come back for the retry allowed after attempt `attempt` (0: never asked
     /// for a first token after the start).
     public static func userAbsent(afterAttempt attempt: Int, waited: TimeInterval) -> AbandonReason {
-        AbandonReason(kind: .userAbsent, detail: attempt == 0
-            ? "no token asked for within \(Int(waited)) s of the start"
-            : "no token asked for within \(Int(waited)) s after attempt \(attempt) failed")
+        AbandonReason(
+            kind: .userAbsent,
+            detail: attempt == 0
+                ? "no token asked for within \(Int(waited)) s of the start"
+                : "no token asked for within \(Int(waited)) s after attempt \(attempt) failed")
     }
 
     /// The start's `deadline` passed before the journey completed.
