@@ -38,8 +38,9 @@ public struct JourneyCommandRunner: Sendable {
     /// Runs `body` in one transaction, retrying it whole on version conflicts, then notifies
     /// followers (unless `notify` is false: the caller then calls ``notifyAppended()`` itself).
     ///
-    /// In a timed task (`StageTimer.current`), the time to the body (pool, thread hop, `BEGIN`) is
-    /// stage `transaction_begin` and the time after it (`COMMIT`, hop back) `transaction_commit`.
+    /// In a timed task (`StageTimer.current`), the time to the body (pool, thread hop; `BEGIN` leaves
+    /// with the body's first statement) is stage `transaction_begin` and the time after it
+    /// (`COMMIT` with the writes queued before it, hop back) `transaction_commit`.
     public func transaction<T: Sendable>(
         notify: Bool = true,
         _ body: @escaping @Sendable (CommandContext) throws -> T

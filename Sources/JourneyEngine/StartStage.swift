@@ -1,9 +1,9 @@
 /// Names of the stages a timed journey start records in its `StageTimer` (the engine's part;
 /// the API adds its own), as `journeys bench e2e` prints them.
 public enum StartStage {
-    /// Pool, thread hop and `BEGIN` of each command transaction.
+    /// Pool and thread hop of each command transaction (its `BEGIN` leaves with its first statement).
     public static let transactionBegin = "transaction_begin"
-    /// `COMMIT` and the hop back of each command transaction.
+    /// `COMMIT` (with the writes queued before it) and the hop back of each command transaction.
     public static let transactionCommit = "transaction_commit"
     /// Sealing the subject and Unico's secrets (the subject's data key included).
     public static let seal = "seal"
