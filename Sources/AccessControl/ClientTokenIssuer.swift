@@ -102,15 +102,20 @@ public struct ClientTokenIssuer: Sendable {
     /// The key that verifies this issuer's new tokens, for services that only verify.
     public var publicKey: Ed25519PublicKey { keys.publicKey }
 
-    /// A compact JWT for `journeyID`, valid from `now` for `lifetime`.
+    /// A compact JWT for `journeyID`, valid from `now` for `lifetime`, with `tokenID` as its `jti`
+    /// (random by default; a replayed answer passes its first one, which signs the same token).
     ///
     /// Throws `invalid_argument` for a lifetime that is not positive or exceeds
     /// ``Configuration/maximumLifetime``.
-    public func issue(journeyID: UUID, now: Date, lifetime: TimeInterval = defaultLifetime) throws -> String {
-        try sign(subject: journeyID, audience: Self.audience, now: now, lifetime: lifetime)
+    public func issue(
+        journeyID: UUID, now: Date, lifetime: TimeInterval = defaultLifetime, tokenID: UUID = SecureRandom.uuid()
+    ) throws -> String {
+        try sign(subject: journeyID, audience: Self.audience, now: now, lifetime: lifetime, tokenID: tokenID)
     }
 
-    private func sign(subject: UUID, audience: String, now: Date, lifetime: TimeInterval) throws -> String {
+    private func sign(
+        subject: UUID, audience: String, now: Date, lifetime: TimeInterval, tokenID: UUID = SecureRandom.uuid()
+    ) throws -> String {
         guard lifetime > 0, lifetime <= configuration.maximumLifetime else {
             throw AccessError(
                 .invalidArgument,
@@ -119,7 +124,7 @@ public struct ClientTokenIssuer: Sendable {
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let claims = ClientTokenClaims(
             journeyID: subject, audience: audience, issuedAt: issuedAt,
-            expiresAt: issuedAt.addingTimeInterval(lifetime.rounded(.up)), tokenID: SecureRandom.uuid())
+            expiresAt: issuedAt.addingTimeInterval(lifetime.rounded(.up)), tokenID: tokenID)
         return try keys.sign(claims: claims)
     }
 

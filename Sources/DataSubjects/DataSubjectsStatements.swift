@@ -18,8 +18,8 @@ enum DataSubjectsStatements {
     /// `journeys`: the key is left released, so a replay answers from the journey's state.
     static func purgeIdempotencyAnswers(journeys: [String]) -> PostgresQuery {
         """
-        UPDATE idempotency_keys SET state = 'released', response_status = NULL, response_body = NULL
-        WHERE journey_id = ANY(\(journeys)::text[]) AND response_body IS NOT NULL
+        UPDATE idempotency_keys SET state = 'released', outcome = NULL
+        WHERE journey_id = ANY(\(journeys)::text[]) AND outcome IS NOT NULL
         """
     }
 }

@@ -1,4 +1,5 @@
 import AccessControl
+import Cryptography
 import Foundation
 
 /// The app's journey-scoped client token: how long it lives and how it is issued.
@@ -9,12 +10,15 @@ enum JourneyClientToken {
     static let lifetime: TimeInterval = 3600
 
     /// A token for `journeyID` issued at `now`, expiring after ``lifetime`` or at `until` when
-    /// that comes first (never past the journey's known end); the token and its expiry.
-    static func issue(_ tokens: ClientTokenIssuer, journeyID: UUID, now: Date, until: Date?) throws -> (String, Date) {
+    /// that comes first (never past the journey's known end), with `tokenID` as its `jti`; the
+    /// token and its expiry.
+    static func issue(
+        _ tokens: ClientTokenIssuer, journeyID: UUID, now: Date, until: Date?, tokenID: UUID = SecureRandom.uuid()
+    ) throws -> (String, Date) {
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         var lifetime = min(lifetime, tokens.configuration.maximumLifetime)
         if let until { lifetime = max(1, min(lifetime, until.timeIntervalSince(issuedAt).rounded(.down))) }
-        let token = try tokens.issue(journeyID: journeyID, now: now, lifetime: lifetime)
+        let token = try tokens.issue(journeyID: journeyID, now: now, lifetime: lifetime, tokenID: tokenID)
         return (token, issuedAt.addingTimeInterval(lifetime))
     }
 }

@@ -8,8 +8,8 @@ import OutboundWebhooks
 import Postgres
 import Privacy
 
-/// What the API needs besides the database: the engine's dependencies, client tokens, webhook
-/// credentials and the idempotency wait.
+/// What the API needs besides the database: the engine's dependencies, client tokens and webhook
+/// credentials.
 public struct JourneyDependencies: Sendable {
     /// Sealing, Unico clients, retry policy, clock, randomness and ids of the use cases.
     public var engine: EngineDependencies
@@ -21,9 +21,6 @@ public struct JourneyDependencies: Sendable {
     /// Whether the dashboard's session cookie is always `Secure`. Default false (in-process and
     /// loopback stacks); `serve` sets it when `--host` is beyond loopback.
     public var secureSessionCookie = false
-    /// How long a replay waits for the live request holding its idempotency key before 409
-    /// `idempotency_key_in_progress`. Default 2 s.
-    public var idempotencyWait: Duration
     /// How Unico authenticates its webhooks; nil refuses every webhook (401). Default: read from
     /// `UNICO_WEBHOOK_AUTH` (`basic:user:password`, `header:Name:value` or `bearer:token`);
     /// an unreadable value leaves it nil and says so on standard error (without the value).
@@ -53,7 +50,7 @@ public struct JourneyDependencies: Sendable {
         self.clientTokens = clientTokens
         // The fixed seed always yields a valid Ed25519 key.
         self.sessionTokens = try! ClientTokenIssuer.developmentSessions()
-        self.idempotencyWait = idempotencyWait
+        self.engine.idempotency.wait = idempotencyWait
     }
 
     /// Development keys for sealing and client tokens and no Unico client: for tests and the embedded database.
@@ -84,6 +81,13 @@ public struct JourneyDependencies: Sendable {
     public var retryPolicy: RetryPolicy {
         get { engine.retryPolicy }
         set { engine.retryPolicy = newValue }
+    }
+
+    /// How long a replay waits for the live request holding its idempotency key before 409
+    /// `idempotency_key_in_progress`. Default 2 s.
+    public var idempotencyWait: Duration {
+        get { engine.idempotency.wait }
+        set { engine.idempotency.wait = newValue }
     }
 
     /// The time of decisions and tokens. Default: the system clock.

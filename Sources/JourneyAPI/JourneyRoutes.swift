@@ -29,9 +29,7 @@ struct JourneyRoutes: Sendable {
             keys: APIKeyStore(client: database),
             clientTokens: dependencies.clientTokens, clock: dependencies.clock)
         let token = TokenHandler(authenticator: authenticator, journeys: journeys)
-        let start = StartJourneyHandler(
-            authenticator: authenticator, journeys: journeys,
-            idempotency: IdempotencyStore(database: database), dependencies: dependencies)
+        let start = StartJourneyHandler(authenticator: authenticator, journeys: journeys, dependencies: dependencies)
         let reports = ClientReportHandler(authenticator: authenticator, journeys: journeys)
         let clientToken = ClientTokenHandler(authenticator: authenticator, journeys: journeys, dependencies: dependencies)
         let cancel = CancelJourneyHandler(authenticator: authenticator, journeys: journeys)

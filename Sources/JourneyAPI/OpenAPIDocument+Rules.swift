@@ -1,3 +1,5 @@
+import JourneyEngine
+
 /// The shapes the handlers check, as JSON Schema patterns, so that what the document calls valid
 /// passes validation (rules across fields and check digits are in the descriptions).
 extension OpenAPIDocument {
@@ -25,7 +27,7 @@ extension OpenAPIDocument {
     /// The `Idempotency-Key` header: 1 to 255 printable ASCII characters (spaces inside only).
     static var idempotencyKeySchema: [String: Any] {
         [
-            "type": "string", "minLength": 1, "maxLength": IdempotencyStore.maximumKeyLength,
+            "type": "string", "minLength": 1, "maxLength": IdempotencyKey.maximumLength,
             "pattern": "^[!-~]([ -~]*[!-~])?$",
         ]
     }

@@ -6,12 +6,8 @@ extension StartStage {
     public static let authenticate = "authenticate"
     /// Media type, body decoding, field validation and the Idempotency-Key's checks.
     public static let validate = "validate"
-    /// Claiming the Idempotency-Key and storing the answer (statements in the start's transactions).
-    public static let idempotency = "idempotency"
-    /// The 201 answer: client token and JSON encoding.
+    /// The 201 answer, rendered from the engine's outcome: client token and JSON encoding.
     public static let answer = "answer"
-    /// Holding the key's lease: the renewal task's start and stop.
-    public static let lease = "lease"
     /// The handler's time outside every other stage.
     public static let other = "other"
 

@@ -29,6 +29,8 @@ public struct EngineDependencies: Sendable {
     /// (two racing requests are one capture) before answering `process_creation_pending`.
     /// Default 10 s (Create Process's own timeout).
     public var tokenCreationWait: Duration = .seconds(10)
+    /// How a start's Idempotency-Key is held and how long a replay waits for it.
+    public var idempotency = IdempotencyConfiguration()
 
     public init(
         vault: SubjectVault, unico: [Environment: HumanTokenAPIClient], retryPolicy: RetryPolicy = .standard,

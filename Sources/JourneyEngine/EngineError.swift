@@ -18,6 +18,11 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
         /// (``EngineError/underlying`` says why, typically a database outage); the journey
         /// (``EngineError/journeyID``) exists and answers from its state.
         public static let startInterrupted = Code(rawValue: "start_interrupted")
+        /// A start's Idempotency-Key was used before with another request body.
+        public static let idempotencyKeyReused = Code(rawValue: "idempotency_key_reused")
+        /// The first start with this Idempotency-Key is still running (its journey, if known,
+        /// in ``EngineError/journeyID``); retry later.
+        public static let idempotencyKeyInProgress = Code(rawValue: "idempotency_key_in_progress")
         /// The journey's events do not hold what the step needs (a bug, not a caller's mistake).
         public static let inconsistentState = Code(rawValue: "inconsistent_state")
 
@@ -30,7 +35,7 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
     public var environment: Environment?
     /// Unico's answer, for `process_creation_failed`.
     public var unico: HumanTokenAPIError?
-    /// The journey the error is about, for `start_interrupted`.
+    /// The journey the error is about, for `start_interrupted` and `idempotency_key_in_progress`.
     public var journeyID: JourneyID?
     /// What interrupted the step, for `start_interrupted`.
     public var underlying: (any Error)?

@@ -21,23 +21,13 @@ extension Journeys {
     }
 
     /// Runs the attempt and records its outcome; `answer` turns the outcome into the caller's
-    /// answer inside the recording transaction (so the caller can store it with its own rows).
-    /// `known`, the journey's state and version as the caller last wrote them, spares the
-    /// recording transaction's first try a load.
-    public func runAttempt<Answer: Sendable>(
+    /// answer inside the recording transaction. `known`, the journey's state and version as the
+    /// caller last wrote them, spares the recording transaction's first try a load. The
+    /// attempt's webhook lookup row and the answer's statements leave with the transaction's
+    /// `COMMIT` (one round trip).
+    func runAttempt<Answer: Sendable>(
         _ target: AttemptTarget, metadata: EventMetadata, known: (state: JourneyState, version: Int64)? = nil,
-        answer: @escaping @Sendable (AttemptOutcome, PostgresConnection) throws -> Answer
-    ) async throws -> Answer {
-        try await runAttempt(target, metadata: metadata, known: known) { outcome, connection in
-            PipelinedAnswer(try answer(outcome, connection))
-        }
-    }
-
-    /// Runs the attempt and records its outcome, as above; the attempt's webhook lookup row and
-    /// the answer's statements leave with the transaction's `COMMIT` (one round trip).
-    public func runAttempt<Answer: Sendable>(
-        _ target: AttemptTarget, metadata: EventMetadata, known: (state: JourneyState, version: Int64)? = nil,
-        pipelined answer: @escaping @Sendable (AttemptOutcome, PostgresConnection) throws -> PipelinedAnswer<Answer>
+        answer: @escaping @Sendable (AttemptOutcome) throws -> PipelinedAnswer<Answer>
     ) async throws -> Answer {
         let outcome: Result<CreatedProcess, HumanTokenAPIError>
         let client = dependencies.unicoClient(target.environment, tenant: target.tenant)
@@ -76,7 +66,7 @@ extension Journeys {
                 let outcome = AttemptOutcome(
                     journeyID: target.journeyID, environment: target.environment, result: result,
                     decidedAt: context.now)
-                let answered = try answer(outcome, context.connection)
+                let answered = try answer(outcome)
                 try Self.enqueue(statements + answered.statements, on: context.connection)
                 return answered.value
             }
@@ -91,7 +81,7 @@ extension Journeys {
 
     /// Runs the attempt and records its outcome.
     public func runAttempt(_ target: AttemptTarget, metadata: EventMetadata) async throws -> AttemptOutcome {
-        try await runAttempt(target, metadata: metadata) { outcome, _ in outcome }
+        try await runAttempt(target, metadata: metadata) { PipelinedAnswer($0) }
     }
 
     /// True when Create Process got no answer (`timeout`, `transport`): the process may exist, so

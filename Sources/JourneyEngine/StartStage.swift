@@ -15,4 +15,8 @@ public enum StartStage {
     public static let unicoCreateProcess = "unico_create_process"
     /// The transaction recording the first attempt's outcome besides its other stages.
     public static let recordTransaction = "record_transaction"
+    /// Claiming the Idempotency-Key (a statement in the start's transaction).
+    public static let idempotency = "idempotency"
+    /// Holding the key's lease: the renewal task's start and stop.
+    public static let lease = "lease"
 }

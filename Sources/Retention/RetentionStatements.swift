@@ -26,7 +26,7 @@ enum RetentionStatements {
     static func idempotencyAnswersDue(before cutoff: Date) -> PostgresQuery {
         """
         SELECT count(*)::int FROM idempotency_keys
-        WHERE response_body IS NOT NULL AND completed_at < \(cutoff)::timestamptz
+        WHERE outcome IS NOT NULL AND completed_at < \(cutoff)::timestamptz
         """
     }
 
@@ -34,11 +34,11 @@ enum RetentionStatements {
     /// replay answers from the journey's state (as an erasure leaves them).
     static func purgeIdempotencyAnswers(before cutoff: Date, limit: Int) -> PostgresQuery {
         """
-        UPDATE idempotency_keys k SET state = 'released', response_status = NULL, response_body = NULL
+        UPDATE idempotency_keys k SET state = 'released', outcome = NULL
         FROM (SELECT api_key_id, key FROM idempotency_keys
-              WHERE response_body IS NOT NULL AND completed_at < \(cutoff)::timestamptz
+              WHERE outcome IS NOT NULL AND completed_at < \(cutoff)::timestamptz
               ORDER BY completed_at LIMIT \(limit)::int) due
-        WHERE k.api_key_id = due.api_key_id AND k.key = due.key AND k.response_body IS NOT NULL
+        WHERE k.api_key_id = due.api_key_id AND k.key = due.key AND k.outcome IS NOT NULL
         """
     }
 

@@ -28,7 +28,7 @@ import UnicoEmulator
             // What a crash between recording the start and storing the answer leaves behind.
             _ = try await h.database.owner.query(
                 """
-                UPDATE idempotency_keys SET state = 'in_progress', response_status = NULL, response_body = NULL,
+                UPDATE idempotency_keys SET state = 'in_progress', outcome = NULL,
                     completed_at = NULL, created_at = now() - interval '2 minutes'
                 WHERE key = 'crashed'
                 """)

@@ -15,7 +15,7 @@ import UnicoEmulator
     static func orphan(_ h: JourneyHarness, _ key: String, leaseLeft seconds: Double) async throws {
         _ = try await h.database.owner.query(
             """
-            UPDATE idempotency_keys SET state = 'in_progress', response_status = NULL, response_body = NULL,
+            UPDATE idempotency_keys SET state = 'in_progress', outcome = NULL,
                 completed_at = NULL, owner = gen_random_uuid(),
                 lease_until = clock_timestamp() + make_interval(secs => \(seconds))
             WHERE key = \(key)
@@ -84,104 +84,4 @@ import UnicoEmulator
             #expect(try await h.eventTypes(journeyID).contains("ProcessCreated"))
         }
     }
-
-    @Test func aLiveOwnerRenewsItsLeaseAndKeepsTheKey() async throws {
-        try await TestDatabase.with { db in
-            var configuration = IdempotencyStore.Configuration()
-            (configuration.lease, configuration.renewEvery) = (.milliseconds(600), .milliseconds(150))
-            let store = IdempotencyStore(database: db.app, configuration: configuration)
-            let owner = IdempotencyStore.Claim(apiKeyID: UUID(), key: "held", requestHash: Data(repeating: 3, count: 32))
-            var retry = owner
-            retry.owner = UUID()
-            let recoveries = Count()
-            let lease = configuration.lease
-            let answered = try await store.holding(owner) {
-                let claimed = try await db.app.transaction { connection in
-                    try IdempotencyStore.claim(owner, journeyID: "j-held", lease: lease, on: connection)
-                }
-                #expect(claimed)
-                // Twice the lease passes while the owner works: its renewals keep the retry out.
-                do {
-                    _ = try await store.replay(
-                        retry, wait: .milliseconds(1200),
-                        recover: { _ in
-                            recoveries.add()
-                            return .text("taken")
-                        })
-                    Issue.record("the retry took over a live key")
-                } catch let problem as Problem {
-                    #expect(problem.status == .conflict)
-                    #expect(problem.code == "idempotency_key_in_progress")
-                }
-                return HTTPResponse.text("done", status: .created)
-            }
-            #expect(answered.status == .created)
-            #expect(recoveries.value == 0)
-            #expect(try await store.lookup(owner)?.lapsed == false)
-        }
-    }
-
-    @Test func twoConcurrentRetriesAfterTheLeaseLapsedTakeTheKeyOverOnce() async throws {
-        try await TestDatabase.with { db in
-            let store = IdempotencyStore(database: db.app)
-            let dead = IdempotencyStore.Claim(apiKeyID: UUID(), key: "orphan", requestHash: Data(repeating: 5, count: 32))
-            let claimed = try await db.app.transaction { connection in
-                try IdempotencyStore.claim(dead, journeyID: "j-1", lease: .zero, on: connection)
-            }
-            #expect(claimed)
-            let recovering = TestGate()
-            let recoveries = Count()
-            let recover: IdempotencyStore.Recovery = { journeyID in
-                recoveries.add()
-                await recovering.wait()
-                return HTTPResponse.text(journeyID, status: .created)
-            }
-            let retries = (0..<2).map { _ in
-                IdempotencyStore.Claim(apiKeyID: dead.apiKeyID, key: dead.key, requestHash: dead.requestHash, owner: UUID())
-            }
-            // The first retry takes the key over and recovers until the gate opens; the second, meanwhile,
-            // finds the key in progress under the first's new lease.
-            let first = Task { try await store.replay(retries[0], wait: .seconds(5), recover: recover) }
-            try await waitUntil("the first retry recovers") { recovering.waiting == 1 }
-            let refused = await captureError { try await store.replay(retries[1], wait: .zero, recover: recover) } as? Problem
-            #expect(refused?.code == "idempotency_key_in_progress")
-            recovering.open()
-            let answers = [try await first.value, try await store.replay(retries[1], wait: .zero, recover: recover)]
-            #expect(recoveries.value == 1)
-            #expect(answers.map(\.status) == [.created, .created])
-            #expect(answers.allSatisfy { $0.body == Data("j-1".utf8) })
-            #expect(try await store.lookup(dead)?.state == .completed)
-        }
-    }
-
-    @Test func aTakeOverThatGetsARetryableAnswerReleasesTheKeyForTheNextRetry() async throws {
-        try await TestDatabase.with { db in
-            let store = IdempotencyStore(database: db.app)
-            let dead = IdempotencyStore.Claim(apiKeyID: UUID(), key: "k", requestHash: Data(repeating: 9, count: 32))
-            let claimed = try await db.app.transaction { connection in
-                try IdempotencyStore.claim(dead, journeyID: "j-2", lease: .zero, on: connection)
-            }
-            #expect(claimed)
-            var retry = dead
-            retry.owner = UUID()
-            let pending = try await store.replay(
-                retry, wait: .zero,
-                recover: { journeyID in
-                    Problem(status: .conflict, code: "process_creation_pending").about(journey: journeyID).response
-                })
-            #expect(pending.status == .conflict)
-            #expect(try await store.lookup(dead)?.state == .released)
-            retry.owner = UUID()
-            let created = try await store.replay(retry, wait: .zero, recover: { _ in .text("ok", status: .created) })
-            #expect(created.status == .created)
-            #expect(try await store.lookup(dead)?.state == .completed)
-        }
-    }
-}
-
-/// A counter escaping closures can share.
-final class Count: Sendable {
-    private let atomic = Atomic<Int>(0)
-    func add() { atomic.add(1, ordering: .relaxed) }
-    var value: Int { atomic.load(ordering: .relaxed) }
 }

@@ -89,43 +89,4 @@ import UnicoEmulator
             #expect(try await keyState(h, "bad-cpf") == nil)
         }
     }
-
-    @Test func finalAnswersAreKeptAndRetryableOnesReleaseTheKey() async throws {
-        try await TestDatabase.with { db in
-            let store = IdempotencyStore(database: db.app)
-            func claim(_ key: String) -> IdempotencyStore.Claim {
-                IdempotencyStore.Claim(apiKeyID: UUID(), key: key, requestHash: Data(repeating: 7, count: 32))
-            }
-            let refused = Problem(status: .unprocessableContent, code: "unico_refused_field", extra: ["field": "subject.phone"])
-            let (kept, released) = (claim("kept"), claim("released"))
-            for (claim, response) in [(kept, refused.response), (released, Problem.databaseUnavailable().response)] {
-                try await db.app.transaction { connection in
-                    #expect(try IdempotencyStore.claim(claim, journeyID: "j-1", on: connection))
-                    try IdempotencyStore.finish(claim, journeyID: "j-1", response: response, on: connection)
-                }
-            }
-            let replay = try await store.replay(
-                kept, wait: .zero,
-                recover: { _ in
-                    Issue.record("recovered"); return .text("no")
-                })
-            #expect(replay.status.code == 422)
-            #expect(replay.body == refused.response.body)
-            #expect(replay.headers["Idempotent-Replayed"] == "true")
-            let recovered = try await store.replay(
-                released, wait: .zero,
-                recover: { journeyID in
-                    #expect(journeyID == "j-1")
-                    return Problem(status: .conflict, code: "process_creation_pending").about(journey: journeyID).response
-                })
-            #expect(recovered.status == .conflict)
-            #expect(try await store.lookup(released)?.state == .released)
-
-            #expect(IdempotencyStore.isFinal(.created))
-            #expect(IdempotencyStore.isFinal(.unprocessableContent))
-            for status: HTTPStatus in [.conflict, .tooManyRequests, 500, 502, .serviceUnavailable, 504] {
-                #expect(!IdempotencyStore.isFinal(status))
-            }
-        }
-    }
 }

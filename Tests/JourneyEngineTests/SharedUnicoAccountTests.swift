@@ -24,8 +24,8 @@ import Testing
             let outcomes = try await withThrowingTaskGroup(of: AttemptOutcome.self) { group in
                 for service in services {
                     group.addTask {
-                        let started = try await service.start(valid, actor: "test") { outcome, _ in PipelinedAnswer(outcome) }
-                        guard case .answered(let outcome) = started else { throw CancellationError() }
+                        let started = try await service.start(valid, actor: "test")
+                        guard case .attempt(let outcome, _) = started.answer, !started.replayed else { throw CancellationError() }
                         return outcome
                     }
                 }

@@ -26,9 +26,9 @@ import Testing
             ] {
                 try await db.owner.query(
                     """
-                    INSERT INTO idempotency_keys (api_key_id, key, request_hash, state, journey_id, response_status, response_body,
+                    INSERT INTO idempotency_keys (api_key_id, key, request_hash, state, journey_id, outcome,
                                                   created_at, completed_at)
-                    VALUES (\(apiKey), \(key), sha256(\(key)::bytea), \(state), 'j', 200, '{}', \(completed), \(completed))
+                    VALUES (\(apiKey), \(key), sha256(\(key)::bytea), \(state), 'j', '{}', \(completed), \(completed))
                     """)
             }
             try await db.owner.query(

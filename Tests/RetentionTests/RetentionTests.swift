@@ -60,7 +60,7 @@ import Testing
     }
 
     static func storedAnswers(_ db: TestDatabase) async throws -> Int {
-        try await db.app.query("SELECT count(*)::int FROM idempotency_keys WHERE response_body IS NOT NULL").first?
+        try await db.app.query("SELECT count(*)::int FROM idempotency_keys WHERE outcome IS NOT NULL").first?
             .decode(0, as: Int.self) ?? 0
     }
 

@@ -44,5 +44,6 @@ public enum SchemaFiles {
         migration0043,
         migration0044,
         migration0045,
+        migration0046,
     ]
 }
