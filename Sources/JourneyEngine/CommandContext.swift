@@ -9,7 +9,7 @@ import Postgres
 /// decision time of this try.
 public struct CommandContext {
     /// The connection holding the transaction.
-    public let connection: PostgresConnection
+    let connection: PostgresConnection
     /// The decision time of this try.
     public let now: Date
     let random: @Sendable () -> Double
