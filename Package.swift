@@ -62,7 +62,7 @@ let package = Package(
         .target(
             name: "JourneyEngine",
             dependencies: [
-                "EventStore", "JourneyDomain", "JourneyStore", "Observability", "Postgres", "Privacy", "HumanTokenAPI",
+                "Audit", "EventStore", "JourneyDomain", "JourneyStore", "Observability", "Postgres", "Privacy", "HumanTokenAPI",
             ]),
         .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain"]),
         .target(

@@ -18,6 +18,8 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
         /// (``EngineError/underlying`` says why, typically a database outage); the journey
         /// (``EngineError/journeyID``) exists and answers from its state.
         public static let startInterrupted = Code(rawValue: "start_interrupted")
+        /// The journey had no event yet at the instant of an as-of read.
+        public static let noEventsAsOf = Code(rawValue: "no_events_as_of")
         /// A start's Idempotency-Key was used before with another request body.
         public static let idempotencyKeyReused = Code(rawValue: "idempotency_key_reused")
         /// The first start with this Idempotency-Key is still running (its journey, if known,

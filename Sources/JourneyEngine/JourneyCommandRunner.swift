@@ -23,7 +23,7 @@ public struct JourneyCommandRunner: Sendable {
     /// The random unit (0..<1) of each decision (retry jitter).
     public let random: @Sendable () -> Double
     /// Wakes followers of the log after each commit.
-    private let events: EventStore
+    let events: EventStore
 
     public init(
         database: PostgresClient, clock: @escaping @Sendable () -> Date = Date.init,

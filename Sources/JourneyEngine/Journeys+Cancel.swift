@@ -18,7 +18,7 @@ extension Journeys {
         let metadata = metadata(actor: cancellation.actor)
         return try await commands.transaction { context in
             let loaded = try context.load(id)
-            guard loaded.version > 0, tenant.map({ $0 == loaded.state.tenantName }) ?? true else {
+            guard loaded.version > 0, Self.visible(loaded.state, to: tenant) else {
                 throw EngineError.notFound()
             }
             return try context.execute([.cancel(cancellation)], journey: id, metadata: metadata, known: loaded)

@@ -17,7 +17,7 @@ extension Journeys {
         return try await commands.transaction { context in
             let loaded = try context.load(id)
             let state = loaded.state
-            guard loaded.version > 0, disclosure.tenant.map({ $0 == state.tenantName }) ?? true else {
+            guard loaded.version > 0, Self.visible(state, to: disclosure.tenant) else {
                 throw EngineError.notFound()
             }
             guard let sealed = state.humanToken, let subject = state.subject else { return (state, nil) }

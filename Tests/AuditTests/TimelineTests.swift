@@ -88,10 +88,13 @@ import Timestamps
                 try await writer.load(id, asOf: request(RFC3339.string(from: recorded[0].recordedAt.addingTimeInterval(-1))))
             }
             #expect(early?.status == .notFound)
-            let unknown = await #expect(throws: Problem.self) {
-                try await writer.load(JourneyID(UUID().uuidString.lowercased()), asOf: request(RFC3339.string(from: Date())))
+            // An unknown journey, or another tenant's, is the engine's journey_not_found (404 on the API).
+            for (journey, tenant) in [(JourneyID(UUID().uuidString.lowercased()), "default"), (id, "acme")] {
+                let unknown = await #expect(throws: EngineError.self) {
+                    try await writer.load(journey, asOf: request(RFC3339.string(from: Date())), tenant: tenant)
+                }
+                #expect(unknown?.code == .journeyNotFound)
             }
-            #expect(unknown?.code == "journey_not_found")
         }
     }
 
