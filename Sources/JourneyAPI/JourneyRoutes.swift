@@ -37,7 +37,7 @@ struct JourneyRoutes: Sendable {
         let webhooks = WebhookHandler(
             journeys: journeys, credentials: dependencies.webhookCredentials,
             metrics: metrics, logger: dependencies.logger)
-        let logger = dependencies.logger
+        let fetches = ResultFetchCounting(metrics: metrics, logger: dependencies.logger)
 
         let listing = JourneyListing(reports: self.reports)
         let feed = EventFeed(database: database)
@@ -72,11 +72,12 @@ struct JourneyRoutes: Sendable {
         router.post("/v1/journeys/{id}/capture-opened") { try await reports.captureOpened($0) }
         router.post("/v1/journeys/{id}/callback") { request in
             let recorded = try await reports.callback(request)
-            guard !recorded.state.attemptsAwaitingResult.isEmpty else { return try recorded.response() }
-            await journeys.fetchCounting(recorded.id, trigger: "callback", metrics: metrics, logger: logger)
-            return try HTTPResponse.json(
-                JourneyView(try await journeys.state(of: recorded.id), id: recorded.id),
-                encoder: TokenResponse.encoder)
+            let (state, fetch) = try await journeys.fetchAfterCallback(recorded.id, state: recorded.state)
+            guard case .skipped = fetch else {
+                fetches.count(fetch, journey: recorded.id, trigger: "callback")
+                return try HTTPResponse.json(JourneyView(state, id: recorded.id), encoder: TokenResponse.encoder)
+            }
+            return try recorded.response()
         }
         router.get("/v1/journeys/{id}/human-token") { request in
             let principal = try await authenticator.apiKey(request, scope: .humanTokenRead)

@@ -3,21 +3,22 @@ import JourneyDomain
 import JourneyEngine
 import Observability
 
-extension Journeys {
-    /// Fetches the result for a route (`trigger` is `callback` or `webhook`): counts the outcome in
-    /// `result_fetches_total{trigger,outcome}` and logs a failure instead of throwing it (its type,
-    /// and code and description for a Unico error); the journey then stays `awaitingResult` and its
-    /// `nextDue` asks a worker to fetch again.
-    func fetchCounting(_ id: JourneyID, trigger: String, metrics: MetricsRegistry, logger: Logger) async {
+/// The result fetches of the routes (`trigger` is `callback` or `webhook`), counted in
+/// `result_fetches_total{trigger,outcome}`; a failure is logged (its type, and code and
+/// description for a Unico error), never thrown (see `ImmediateFetch`).
+struct ResultFetchCounting: Sendable {
+    let metrics: MetricsRegistry
+    let logger: Logger
+
+    func count(_ fetch: ImmediateFetch, journey id: JourneyID, trigger: String) {
         let label: String
-        do {
-            switch try await fetchResult(id) {
-            case .nothingToFetch: label = "nothing_to_fetch"
-            case .pending: label = "pending"
-            case .recorded: label = "recorded"
-            case .alreadyRecorded: label = "already_recorded"
-            }
-        } catch {
+        switch fetch {
+        case .skipped: return
+        case .done(.nothingToFetch): label = "nothing_to_fetch"
+        case .done(.pending): label = "pending"
+        case .done(.recorded): label = "recorded"
+        case .done(.alreadyRecorded): label = "already_recorded"
+        case .failed(let error):
             label = "failed"
             var metadata = ["trigger": trigger, "journey_id": id.rawValue, "error": String(describing: type(of: error))]
             if let error = error as? HumanTokenAPIError {

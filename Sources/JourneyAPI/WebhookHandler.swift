@@ -67,29 +67,26 @@ struct WebhookHandler: Sendable {
         let notice = WebhookNotice(
             processID: processID, state: payload.state, result: payload.result,
             lastEvent: payload.lastEvent)
-        guard let id = try await journeys.journey(ofProcess: processID) else {
+        // Only tenants' own credentials confine a caller: without them, nothing to check.
+        let credentials = credentials
+        let may: (@Sendable (String, Environment?) -> Bool)? =
+            credentials.tenants.isEmpty
+            ? nil : { @Sendable tenant, environment in credentials.may(caller, touch: tenant, environment: environment) }
+        switch try await journeys.receiveWebhook(notice, flow: payload.flow, may: may) {
+        case .unknownProcess:
             count("unknown_process")
-            try await journeys.recordUnmatchedWebhook(notice, flow: payload.flow)
             return try HTTPResponse.json(Answer(code: "unknown_process"), status: .accepted)
+        case .foreignTenant:
+            count("foreign_tenant")
+            logger.warning(
+                "webhook ignored: its credentials may not touch the process's journey",
+                metadata: ["caller": caller.label, "peer": request.remoteAddress ?? "?"])
+            return try HTTPResponse.json(Answer(code: "unknown_process"), status: .accepted)
+        case .recorded(let id, let status, let fetch):
+            count("recorded")
+            ResultFetchCounting(metrics: metrics, logger: logger).count(fetch, journey: id, trigger: "webhook")
+            return try HTTPResponse.json(Answer(code: "recorded", journeyId: id.rawValue, status: status.rawValue))
         }
-        if !credentials.tenants.isEmpty {
-            // Only tenants' own credentials confine a caller: without them, nothing to check.
-            let owner = try await journeys.state(of: id)
-            guard credentials.may(caller, touch: owner.tenantName, environment: owner.environment) else {
-                count("foreign_tenant")
-                logger.warning(
-                    "webhook ignored: its credentials may not touch the process's journey",
-                    metadata: [
-                        "caller": caller.label, "peer": request.remoteAddress ?? "?",
-                    ])
-                return try HTTPResponse.json(Answer(code: "unknown_process"), status: .accepted)
-            }
-        }
-        try await journeys.recordWebhook(notice, journey: id)
-        count("recorded")
-        await journeys.fetchCounting(id, trigger: "webhook", metrics: metrics, logger: logger)
-        let state = try await journeys.state(of: id)
-        return try HTTPResponse.json(Answer(code: "recorded", journeyId: id.rawValue, status: state.status.rawValue))
     }
 
     private func count(_ outcome: String) {
