@@ -74,35 +74,6 @@ fi
 # pool has one thread per core, and a start of every test at once starved timing-bound ones.
 swift test --experimental-maximum-parallelization-width 10 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-# A few timing-bound tests (leases, heartbeats, slow clients, rate order) can miss under a full
-# parallel run on 2 cores. When at most 3 tests failed, and each by a function name, they run once
-# more alone, serially; a pass then is reported as FLAKY (by name) and the run passes. A test that
-# fails again, a crash (no failed-test lines) or more failures fail the run as before.
-if [ "$status" != 0 ]; then
-  # Every failed test's line, a parameterized test's cases ("Test case passing 1 argument ... to
-  # f(x:) failed after") included: a failure line that names no function (a display name) rules
-  # out the rerun, so no failure goes uncounted beside a rerun that passes. The run's summary
-  # ("Test run with N tests ... failed after") is not a test's line.
-  lines=$(grep -aE '^.{0,4}Test .* failed after' "$log" | grep -avE '^.{0,4}Test run with [0-9]' \
-    | sed -E 's/^.{0,4}Test case passing .* to ([A-Za-z_][A-Za-z0-9_]*\()/Test \1/' | sort -u || true)
-  failed=$(printf '%s\n' "$lines" | grep -aE '^.{0,4}Test [A-Za-z_][A-Za-z0-9_]*\(' \
-    | sed -E 's/^.{0,4}Test ([A-Za-z_][A-Za-z0-9_]*)\(.*/\1/' | sort -u)
-  unnamed=$(printf '%s\n' "$lines" | grep -vaE '^.{0,4}Test [A-Za-z_][A-Za-z0-9_]*\(' | grep . || true)
-  count=$(printf '%s\n' "$failed" | grep -c . || true)
-  if [ -n "$failed" ] && [ -z "$unnamed" ] && [ "$count" -le 3 ]; then
-    filter=$(printf '%s\n' "$failed" | paste -sd'|')
-    echo "== $count test(s) failed in the parallel run; running them once more, alone: $filter"
-    rerun=$(mktemp)
-    swift test --skip-build --no-parallel --filter "/($filter)\\(" 2>&1 | tee "$rerun"
-    if [ "${PIPESTATUS[0]}" = 0 ] && grep -qE 'Test run with [0-9]+ tests? in [0-9]+ suites? passed' "$rerun"; then
-      echo "FLAKY under the parallel run (passed alone): $filter"
-      status=0
-      # The first run's pass line is missing; the rerun's stands for the failed ones.
-      grep -E 'Test run with' "$rerun" >> "$log"
-    fi
-    rm -f "$rerun"
-  fi
-fi
 # No compiler warning in our code, in what this run compiled (CI's clean build is checked in .ci/run).
 if ! ops/check-warnings.sh "$log"; then
   status=1

@@ -47,6 +47,9 @@ import Testing
     @Test func synchronousCommitKeepsTheServersSetting() async throws {
         try await TestDatabase.with { db in
             try await seedJourneys(db, count: 2)
+            // Another test's open transaction (transaction ids are the cluster's) can hold the
+            // seeded events past the readable horizon: wait until followers may read them all.
+            _ = try await readableEventCount(db)
             let server = try await db.owner.query("SELECT current_setting('synchronous_commit')").first!.decode(
                 0, as: String.self)
             let recording = Recording()

@@ -39,6 +39,7 @@ import Testing
             // The live runner keeps going on the swapped-in tables, as the projector: the swap granted
             // the roles their rights again and recreated the analyst views over the new tables.
             let more = try await seedJourneys(db, count: 2, tag: "after")
+            _ = try await readableEventCount(db)  // past other tests' open transactions
             #expect(try await runner.catchUp() > 0)
             let analyst = try PostgresClient(url: db.analystURL, configuration: .init(maxConnections: 1))
             defer { analyst.close() }
@@ -96,6 +97,7 @@ import Testing
     @Test func aRebuildKilledMidwayChangesNothingAndARestartGivesTheSameRows() async throws {
         try await TestDatabase.with { db in
             try await seedJourneys(db, count: 12)
+            _ = try await readableEventCount(db)  // past other tests' open transactions
             try await ProjectionRunner(client: db.owner).catchUp()
             let live = try await snapshotRows(db.app)
             let checkpoint = try await CheckpointStore(client: db.app).checkpoint(JourneyStateProjection.name)
