@@ -70,7 +70,8 @@ let package = Package(
             dependencies: [
                 "Audit", "JourneyDomain", "JourneyEngine", "Postgres", "Privacy", "Timestamps",
             ]),
-        .target(name: "Retention", dependencies: ["DataSubjects", "JourneyDomain", "Postgres", "Lifecycle", "Observability"]),
+        .target(
+            name: "Retention", dependencies: ["DataSubjects", "JourneyDomain", "Postgres", "Lifecycle", "Observability", "Projections"]),
         .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography"]),
 
         // Domain

@@ -2,6 +2,7 @@ import DataSubjects
 import Foundation
 import JourneyDomain
 import Postgres
+import Projections
 
 /// A deployment's retention policy over the database: erases subjects some days after their last
 /// journey ended (through ``DataSubjects/DataSubjects/erase(_:requestedBy:reason:)``, so each
@@ -44,8 +45,7 @@ public struct Retention: Sendable {
         }
         let answers = try await count(
             RetentionStatements.idempotencyAnswersDue(before: configuration.idempotencyCutoff(now: now)))
-        let journeys = try await count(
-            RetentionStatements.journeysHoldingTokens(endedBefore: configuration.tokenCutoff(now: now)))
+        let journeys = try await SealedTokenRetention.count(endedBefore: configuration.tokenCutoff(now: now), on: database)
         var plan = RetentionPlan(
             now: now, subjectsToErase: references, erasureCutoff: configuration.erasureCutoff(now: now),
             idempotencyAnswersToPurge: answers, idempotencyCutoff: configuration.idempotencyCutoff(now: now),
@@ -80,12 +80,10 @@ public struct Retention: Sendable {
         }
         let tokenCutoff = configuration.tokenCutoff(now: now)
         // Bounded: the projector may write a row back while this runs; the next run drops it.
-        let rounds =
-            try await count(RetentionStatements.journeysHoldingTokens(endedBefore: tokenCutoff)) / configuration.batchSize + 2
+        let rounds = try await SealedTokenRetention.count(endedBefore: tokenCutoff, on: database) / configuration.batchSize + 2
         for _ in 0..<rounds {
-            let dropped = try await readModels.query(
-                RetentionStatements.dropTokens(endedBefore: tokenCutoff, limit: configuration.batchSize)
-            ).affectedRows
+            let dropped = try await SealedTokenRetention.drop(
+                endedBefore: tokenCutoff, limit: configuration.batchSize, on: readModels)
             outcome.journeysWithTokensDropped += dropped
             done += dropped
             progress(done)

@@ -4,9 +4,9 @@ import Postgres
 
 /// Every statement over `work_leases` (schema/0009); values are binds.
 ///
-/// `seed` is the one read of a read model outside Projections: it copies due items from
-/// `journey_state` into `work_leases` in one INSERT … SELECT, so seeding a million journeys is
-/// one statement rather than a read and a write per item.
+/// `seed` reads the read model (`journey_state`, owned by Projections; Reports and Retention's
+/// plan read it too): it copies due items into `work_leases` in one INSERT … SELECT, so seeding
+/// a million journeys is one statement rather than a read and a write per item.
 enum WorkersStatements {
     /// The `NOT EXISTS` probe ends with `OFFSET 0`, which keeps it a per-row primary-key lookup:
     /// pulled up into an anti join, the planner merge-joined it on `due_at` alone while
