@@ -71,7 +71,10 @@ let package = Package(
                 "Audit", "JourneyDomain", "JourneyEngine", "Postgres", "Privacy", "Timestamps",
             ]),
         .target(
-            name: "Retention", dependencies: ["DataSubjects", "JourneyDomain", "Postgres", "Lifecycle", "Observability", "Projections"]),
+            name: "Retention",
+            dependencies: [
+                "DataSubjects", "JourneyDomain", "JourneyEngine", "Postgres", "Lifecycle", "Observability", "Projections",
+            ]),
         .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography"]),
 
         // Domain

@@ -44,12 +44,7 @@ extension DataSubjects {
                 if !before.status.isTerminal { abandoned += 1 }
             }
         }
-        let purged =
-            ids.isEmpty
-            ? 0
-            : try await database.withConnection { connection in
-                try connection.query(DataSubjectsStatements.purgeIdempotencyAnswers(journeys: ids.map(\.rawValue))).affectedRows
-            }
+        let purged = try await journeys.purgeStartOutcomes(of: ids)
         return SubjectErasureReport(
             subjectReference: subject.rawValue, erasedAt: erasure.erasedAt,
             alreadyErased: keyWasErased && marked == 0 && purged == 0, journeyIds: ids.map(\.rawValue),

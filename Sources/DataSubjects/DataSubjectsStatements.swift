@@ -13,13 +13,4 @@ enum DataSubjectsStatements {
         ORDER BY position
         """
     }
-
-    /// Drops the stored answers (live `webAppToken`s and client tokens) of idempotency keys of
-    /// `journeys`: the key is left released, so a replay answers from the journey's state.
-    static func purgeIdempotencyAnswers(journeys: [String]) -> PostgresQuery {
-        """
-        UPDATE idempotency_keys SET state = 'released', outcome = NULL
-        WHERE journey_id = ANY(\(journeys)::text[]) AND outcome IS NOT NULL
-        """
-    }
 }

@@ -78,3 +78,40 @@ enum IdempotencyStatements {
         """
     }
 }
+
+extension IdempotencyStatements {
+    /// How many keys keep an outcome stored before `cutoff`.
+    static func outcomesStored(before cutoff: Date) -> PostgresQuery {
+        "SELECT count(*)::int FROM idempotency_keys WHERE outcome IS NOT NULL AND completed_at < \(cutoff)::timestamptz"
+    }
+
+    /// Drops up to `limit` outcomes stored before `cutoff`, oldest first: the keys are left
+    /// released, so a replay answers from the journey's state (as an erasure leaves them).
+    static func purgeOutcomes(before cutoff: Date, limit: Int) -> PostgresQuery {
+        """
+        UPDATE idempotency_keys k SET state = 'released', outcome = NULL
+        FROM (SELECT api_key_id, key FROM idempotency_keys
+              WHERE outcome IS NOT NULL AND completed_at < \(cutoff)::timestamptz
+              ORDER BY completed_at LIMIT \(limit)::int) due
+        WHERE k.api_key_id = due.api_key_id AND k.key = due.key AND k.outcome IS NOT NULL
+        """
+    }
+
+    /// Drops the stored outcomes of the keys of `journeys`, leaving the keys released.
+    static func purgeOutcomes(journeys: [String]) -> PostgresQuery {
+        """
+        UPDATE idempotency_keys SET state = 'released', outcome = NULL
+        WHERE journey_id = ANY(\(journeys)::text[]) AND outcome IS NOT NULL
+        """
+    }
+
+    /// How many keys were answered or released before `cutoff`.
+    static func keysSettled(before cutoff: Date) -> PostgresQuery {
+        "SELECT count(*)::int FROM idempotency_keys WHERE state <> 'in_progress' AND completed_at < \(cutoff)::timestamptz"
+    }
+
+    /// Deletes up to `limit` of those, oldest first (migration 0041's definer function).
+    static func deleteKeys(before cutoff: Date, limit: Int) -> PostgresQuery {
+        "SELECT purge_idempotency_keys(\(cutoff)::timestamptz, \(limit)::int)"
+    }
+}

@@ -1,6 +1,7 @@
 import DataSubjects
 import Foundation
 import JourneyDomain
+import JourneyEngine
 import Postgres
 import Projections
 
@@ -43,16 +44,14 @@ public struct Retention: Sendable {
             guard batch.count == configuration.batchSize, let last = batch.last else { break }
             after = last
         }
-        let answers = try await count(
-            RetentionStatements.idempotencyAnswersDue(before: configuration.idempotencyCutoff(now: now)))
-        let journeys = try await SealedTokenRetention.count(endedBefore: configuration.tokenCutoff(now: now), on: database)
+        let answers = try await journeys.startOutcomesStored(before: configuration.idempotencyCutoff(now: now))
+        let holdingTokens = try await SealedTokenRetention.count(endedBefore: configuration.tokenCutoff(now: now), on: database)
         var plan = RetentionPlan(
             now: now, subjectsToErase: references, erasureCutoff: configuration.erasureCutoff(now: now),
             idempotencyAnswersToPurge: answers, idempotencyCutoff: configuration.idempotencyCutoff(now: now),
-            journeysWithTokensToDrop: journeys, tokenCutoff: configuration.tokenCutoff(now: now))
+            journeysWithTokensToDrop: holdingTokens, tokenCutoff: configuration.tokenCutoff(now: now))
         plan.idempotencyKeyCutoff = configuration.idempotencyKeyCutoff(now: now)
-        plan.idempotencyKeysToDelete = try await count(
-            RetentionStatements.idempotencyKeysDue(before: configuration.idempotencyKeyCutoff(now: now)))
+        plan.idempotencyKeysToDelete = try await journeys.startKeysSettled(before: configuration.idempotencyKeyCutoff(now: now))
         plan.webhookDeliveryCutoff = configuration.webhookDeliveryCutoff(now: now)
         plan.webhookDeliveriesToDelete = try await count(
             RetentionStatements.webhookDeliveriesDue(before: configuration.webhookDeliveryCutoff(now: now)))
@@ -70,9 +69,7 @@ public struct Retention: Sendable {
         }
         let answerCutoff = configuration.idempotencyCutoff(now: now)
         while true {
-            let purged = try await database.query(
-                RetentionStatements.purgeIdempotencyAnswers(before: answerCutoff, limit: configuration.batchSize)
-            ).affectedRows
+            let purged = try await journeys.purgeStartOutcomes(before: answerCutoff, limit: configuration.batchSize)
             outcome.idempotencyAnswersPurged += purged
             done += purged
             progress(done)
@@ -89,26 +86,31 @@ public struct Retention: Sendable {
             progress(done)
             if dropped < configuration.batchSize { break }
         }
-        outcome.idempotencyKeysDeleted = try await purge { [configuration] in
-            RetentionStatements.purgeIdempotencyKeys(
+        outcome.idempotencyKeysDeleted = try await purge { [journeys, configuration] in
+            try await journeys.deleteStartKeys(
                 before: configuration.idempotencyKeyCutoff(now: now), limit: configuration.batchSize)
         } each: {
             done += $0; progress(done)
         }
-        outcome.webhookDeliveriesDeleted = try await purge { [configuration] in
-            RetentionStatements.purgeWebhookDeliveries(
-                before: configuration.webhookDeliveryCutoff(now: now), limit: configuration.batchSize)
+        outcome.webhookDeliveriesDeleted = try await purge { [database, configuration] in
+            try await database.query(
+                RetentionStatements.purgeWebhookDeliveries(
+                    before: configuration.webhookDeliveryCutoff(now: now), limit: configuration.batchSize)
+            ).first?.decode(0, as: Int.self) ?? 0
         } each: {
             done += $0; progress(done)
         }
         return outcome
     }
 
+    /// The engine, owner of the start keys.
+    private var journeys: Journeys { subjects.journeys }
+
     /// Calls a purge function batch after batch until one deletes fewer than a batch; the rows deleted.
-    private func purge(_ statement: () -> PostgresQuery, each: (Int) -> Void) async throws -> Int {
+    private func purge(_ batch: () async throws -> Int, each: (Int) -> Void) async throws -> Int {
         var total = 0
         while true {
-            let deleted = try await database.query(statement()).first?.decode(0, as: Int.self) ?? 0
+            let deleted = try await batch()
             total += deleted
             each(deleted)
             if deleted < configuration.batchSize { return total }

@@ -22,36 +22,6 @@ enum RetentionStatements {
         """
     }
 
-    /// How many stored idempotency answers were stored before `cutoff`.
-    static func idempotencyAnswersDue(before cutoff: Date) -> PostgresQuery {
-        """
-        SELECT count(*)::int FROM idempotency_keys
-        WHERE outcome IS NOT NULL AND completed_at < \(cutoff)::timestamptz
-        """
-    }
-
-    /// Drops up to `limit` stored answers stored before `cutoff`: the keys are left released, so a
-    /// replay answers from the journey's state (as an erasure leaves them).
-    static func purgeIdempotencyAnswers(before cutoff: Date, limit: Int) -> PostgresQuery {
-        """
-        UPDATE idempotency_keys k SET state = 'released', outcome = NULL
-        FROM (SELECT api_key_id, key FROM idempotency_keys
-              WHERE outcome IS NOT NULL AND completed_at < \(cutoff)::timestamptz
-              ORDER BY completed_at LIMIT \(limit)::int) due
-        WHERE k.api_key_id = due.api_key_id AND k.key = due.key AND k.outcome IS NOT NULL
-        """
-    }
-
-    /// How many idempotency keys were answered or released before `cutoff`.
-    static func idempotencyKeysDue(before cutoff: Date) -> PostgresQuery {
-        "SELECT count(*)::int FROM idempotency_keys WHERE state <> 'in_progress' AND completed_at < \(cutoff)::timestamptz"
-    }
-
-    /// Deletes up to `limit` of those, oldest first (migration 0041's definer function).
-    static func purgeIdempotencyKeys(before cutoff: Date, limit: Int) -> PostgresQuery {
-        "SELECT purge_idempotency_keys(\(cutoff)::timestamptz, \(limit)::int)"
-    }
-
     /// How many webhook deliveries were delivered or given up before `cutoff`.
     static func webhookDeliveriesDue(before cutoff: Date) -> PostgresQuery {
         """
