@@ -74,6 +74,7 @@ let package = Package(
             name: "Retention",
             dependencies: [
                 "DataSubjects", "JourneyDomain", "JourneyEngine", "Postgres", "Lifecycle", "Observability", "Projections",
+                "OutboundWebhooks",
             ]),
         .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography"]),
 

@@ -2,6 +2,7 @@ import DataSubjects
 import Foundation
 import JourneyDomain
 import JourneyEngine
+import OutboundWebhooks
 import Postgres
 import Projections
 
@@ -53,8 +54,8 @@ public struct Retention: Sendable {
         plan.idempotencyKeyCutoff = configuration.idempotencyKeyCutoff(now: now)
         plan.idempotencyKeysToDelete = try await journeys.startKeysSettled(before: configuration.idempotencyKeyCutoff(now: now))
         plan.webhookDeliveryCutoff = configuration.webhookDeliveryCutoff(now: now)
-        plan.webhookDeliveriesToDelete = try await count(
-            RetentionStatements.webhookDeliveriesDue(before: configuration.webhookDeliveryCutoff(now: now)))
+        plan.webhookDeliveriesToDelete = try await WebhookDeliveryRetention.count(
+            finishedBefore: configuration.webhookDeliveryCutoff(now: now), on: database)
         return plan
     }
 
@@ -93,10 +94,8 @@ public struct Retention: Sendable {
             done += $0; progress(done)
         }
         outcome.webhookDeliveriesDeleted = try await purge { [database, configuration] in
-            try await database.query(
-                RetentionStatements.purgeWebhookDeliveries(
-                    before: configuration.webhookDeliveryCutoff(now: now), limit: configuration.batchSize)
-            ).first?.decode(0, as: Int.self) ?? 0
+            try await WebhookDeliveryRetention.delete(
+                finishedBefore: configuration.webhookDeliveryCutoff(now: now), limit: configuration.batchSize, on: database)
         } each: {
             done += $0; progress(done)
         }
@@ -163,9 +162,5 @@ public struct Retention: Sendable {
                 limit: configuration.batchSize)
         )
         .map { try $0.decode(0, as: String.self) }
-    }
-
-    private func count(_ query: PostgresQuery) async throws -> Int {
-        try await database.query(query).first?.decode(0, as: Int.self) ?? 0
     }
 }
