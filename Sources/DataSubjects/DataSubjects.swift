@@ -45,9 +45,7 @@ public struct DataSubjects: Sendable {
 
     /// Ids of the subject's journeys, oldest first, read from the log; only `tenant`'s when given.
     public func journeyIDs(of subject: SubjectReference, tenant: String? = nil) async throws -> [JourneyID] {
-        try await database.query(DataSubjectsStatements.journeys(of: subject.rawValue, tenant: tenant)).map {
-            JourneyID(try $0.decode(0, as: String.self))
-        }
+        try await journeys.journeyIDs(of: subject, tenant: tenant)
     }
 
     /// The subject's journeys and key status; `unknown_subject` naming the reference when neither

@@ -27,6 +27,14 @@ extension Journeys {
         return timeline.state
     }
 
+    /// Ids of the journeys started for `subject`, oldest first, read from the log (a read model
+    /// may lag behind a new journey); only `tenant`'s when given.
+    public func journeyIDs(of subject: SubjectReference, tenant: String? = nil) async throws -> [JourneyID] {
+        try await database.query(EngineStatements.journeys(of: subject.rawValue, tenant: tenant)).map {
+            JourneyID(try $0.decode(0, as: String.self))
+        }
+    }
+
     /// Whether a caller of `tenant` (nil: any, e.g. an operator's CLI) may see a journey in `state`.
     static func visible(_ state: JourneyState, to tenant: String?) -> Bool {
         tenant.map { $0 == state.tenantName } ?? true
