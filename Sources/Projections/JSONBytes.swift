@@ -1,6 +1,6 @@
 import Foundation
 
-/// JSON text written by hand straight into a byte buffer, as ``JSONStreamEncoder`` writes it (same
+/// JSON text written by hand straight into a byte buffer, as the tests' `JSONStreamEncoder` writes it (same
 /// escapes, numbers and key order as the caller's), optionally escaped for a `COPY` text field in
 /// the same pass: JSON holds no raw tab, newline or carriage return, so that is writing each
 /// backslash twice.
@@ -57,7 +57,7 @@ struct JSONBytes {
     /// `value` as `JSONEncoder` writes it: shortest round-trip text, no `.0` on integral values.
     mutating func double(_ value: Double) throws {
         guard value.isFinite else {
-            throw JSONStreamEncoder.Unsupported(description: "\(value) is not representable in JSON")
+            throw JSONUnsupported(description: "\(value) is not representable in JSON")
         }
         if value == value.rounded(.towardZero), value.magnitude < 1e15, !(value == 0 && value.sign == .minus) {
             return int(Int(value))
@@ -128,4 +128,9 @@ struct JSONBytes {
         let bit: UInt64 = 1 << UInt64(depth & 63)
         if filled & bit != 0 { bytes.append(UInt8(ascii: ",")) } else { filled |= bit }
     }
+}
+
+/// A value JSON cannot represent (a NaN or infinite number).
+struct JSONUnsupported: Error, CustomStringConvertible {
+    let description: String
 }

@@ -5,7 +5,7 @@ import Timestamps
 
 /// `journey_state` and `journey_attempts` rows written by hand straight into `COPY` text, in the
 /// catalog's column order: the same fields as ``StateRow`` / ``AttemptRow`` (what the live
-/// projection upserts and ``CopyRowEncoder`` writes), without building those rows, their strings
+/// projection upserts and the tests' `CopyRowEncoder` writes), without building those rows, their strings
 /// or the state's JSON apart. A column neither knows is NULL, as with `json_populate_recordset`.
 struct JourneyCopyRows {
     /// A `journey_state` column this writer fills (named as the column, like ``StateRow``'s members).

@@ -2,7 +2,7 @@ import Foundation
 import JourneyDomain
 
 /// A ``JourneyState`` as JSON, written by hand into ``JSONBytes``: the same bytes as its `Codable`
-/// encoding through ``JSONStreamEncoder`` (members in declaration order, nil optionals left out,
+/// encoding through the tests' `JSONStreamEncoder` (members in declaration order, nil optionals left out,
 /// dates as seconds since 2001), without the `Encoder` protocol's boxing, dynamic casts and
 /// per-value allocations. A rebuild writes each state this way straight into its `COPY` text.
 ///

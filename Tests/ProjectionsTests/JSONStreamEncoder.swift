@@ -1,13 +1,12 @@
 import Foundation
+@testable import Projections
 
 /// Encodes `Encodable` values as JSON the way Foundation's `JSONEncoder` does with its default
 /// strategies (dates as seconds since 2001, `Data` as base64, nil optionals left out, integral
 /// doubles without `.0`), streamed straight into bytes: no intermediate tree, several times
 /// faster on a journey state. Key order is the encoding order (PostgreSQL's `jsonb` sorts keys).
 struct JSONStreamEncoder {
-    struct Unsupported: Error, CustomStringConvertible {
-        let description: String
-    }
+    typealias Unsupported = JSONUnsupported
 
     /// Appends the JSON text of `value` to `bytes`.
     static func encode<T: Encodable>(_ value: T, into bytes: inout [UInt8]) throws {

@@ -1,4 +1,5 @@
 import Foundation
+@testable import Projections
 import Postgres
 
 /// Writes `Encodable` rows (``StateRow``, ``AttemptRow``: keys are column names) as `COPY` text rows
