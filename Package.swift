@@ -168,7 +168,7 @@ let package = Package(
             name: "JourneyEngineTests",
             dependencies: [
                 "JourneyEngine", "JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres", "HumanTokenAPI",
-                "Privacy",
+                "Privacy", "Cryptography",
             ]),
         .testTarget(
             name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain", "Postgres"]),
