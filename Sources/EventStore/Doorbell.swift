@@ -24,13 +24,21 @@ final class Doorbell: Sendable {
         waiters.forEach { $0.resume() }
     }
 
-    /// Returns when rung, after `interval`, or on cancellation.
-    func wait(upTo interval: Duration) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: interval) }
-            group.addTask { await self.waitForRing() }
-            await group.next()
+    /// Returns when rung (true), after `interval` or on cancellation (false).
+    @discardableResult
+    func wait(upTo interval: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: interval)
+                return false
+            }
+            group.addTask {
+                await self.waitForRing()
+                return !Task.isCancelled
+            }
+            let rung = await group.next() ?? false
             group.cancelAll()
+            return rung
         }
     }
 

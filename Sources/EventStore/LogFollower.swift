@@ -14,7 +14,10 @@ import Synchronization
 /// ## Wake-up and truth
 /// LISTEN on ``EventStore/notificationChannel`` only wakes the follower early; every batch is
 /// read from the database after the checkpoint, and the follower polls every `pollInterval`, so
-/// a lost notification (reconnect, server restart) delays delivery by one interval at most.
+/// a lost notification (reconnect, server restart) delays delivery by one interval at most. A
+/// notification whose events are not readable yet (an older transaction anywhere in the cluster
+/// still holds the readable horizon) is read again every 50 ms for up to 2 s, since the
+/// transaction holding the horizon may end without a notice of its own.
 ///
 /// ## Checkpoints
 /// - `.stored(name:)`: each batch is one transaction that locks the named ``CheckpointStore`` row
@@ -236,13 +239,30 @@ public final class LogFollower: Sendable {
     }
 
     private func follow(_ doorbell: Doorbell) async throws {
+        // Tries left to read the events of the last notification, when a batch found none readable.
+        var unreadNotice = 0
         while !Task.isCancelled {
+            var applied: Int?
             do {
-                if case .applied(let count) = try await runBatch(), count == configuration.batchSize { continue }
+                if case .applied(let count) = try await runBatch() {
+                    applied = count
+                    if count == configuration.batchSize { continue }
+                }
             } catch let error as PostgresError where error.isConnectionError || error.code == .poolTimeout {
                 // Retried at the next poll.
             }
-            await doorbell.wait(upTo: configuration.pollInterval)
+            // A notification whose events were not readable yet (an older transaction, anywhere in
+            // the cluster, still held the readable horizon) is read again shortly, not at the next
+            // poll: the transaction holding the horizon may append nothing, so no notice would come.
+            // Events read: a few more quick reads for those the horizon held behind them.
+            if let applied { unreadNotice = max((applied == 0 ? unreadNotice : min(unreadNotice, 4)) - 1, 0) }
+            let wait = unreadNotice > 0 ? min(configuration.pollInterval, Self.horizonRetryInterval) : configuration.pollInterval
+            if await doorbell.wait(upTo: wait) { unreadNotice = Self.horizonRetries }
         }
     }
+
+    /// How often, and how many times, a notification's events are read again while the readable
+    /// horizon holds them back: every 50 ms for up to 2 s.
+    static let horizonRetryInterval = Duration.milliseconds(50)
+    static let horizonRetries = 40
 }

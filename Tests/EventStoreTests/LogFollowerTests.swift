@@ -165,4 +165,36 @@ import Testing
             #expect(try await CheckpointStore(client: db.app).checkpoint("ordering") == delivered[1].checkpoint)
         }
     }
+
+    @Test func aNotifiedEventHeldBehindTheHorizonIsReadSoonAfterWithoutAnotherNotice() async throws {
+        try await TestDatabase.with { db in
+            let store = EventStore(client: db.app)
+            let seen = Seen()
+            let follower = LogFollower(
+                client: db.app, checkpoint: .after(.start), configuration: .init(pollInterval: .seconds(60))
+            ) { batch, _ in seen.add(batch) }
+            let running = Task { try await follower.run() }
+            defer { running.cancel() }
+            try await db.waitForListeners(on: EventStore.notificationChannel)
+            // A transaction that appends nothing holds the readable horizon (it has a transaction
+            // id) while an event is appended and notified; it ends without a notice of its own.
+            let holding = Mutex(false)
+            let release = DispatchSemaphore(value: 0)
+            let holder = Task {
+                try await db.app.transaction { connection in
+                    _ = try connection.query("SELECT pg_current_xact_id()")
+                    holding.withLock { $0 = true }
+                    release.wait()  // on the connection's own thread
+                }
+            }
+            try await waitUntil("the holder has a transaction id") { holding.withLock { $0 } }
+            let held = event(1)
+            try await store.append([held], to: stream(), expectedVersion: .noStream)
+            #expect(try await store.readAll(after: .start, limit: 10).isEmpty)
+            release.signal()
+            try await holder.value
+            // Read well before the 60 s poll, with no notification after the horizon moved.
+            try await seen.wait(for: [held.id], limit: .seconds(30))
+        }
+    }
 }
