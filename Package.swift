@@ -124,6 +124,7 @@ let package = Package(
             name: "HumanTokenAPITests",
             dependencies: [
                 "HumanTokenAPI", "UnicoEmulator", "Cryptography", "Timestamps", "JourneyTesting", "HTTPServer", "Observability",
+                "OutboundHTTP",
             ]),
         .testTarget(
             name: "SDKLiteSimulatorTests",

@@ -5,8 +5,9 @@ import OutboundHTTP
 /// into typed errors.
 ///
 /// Unico's hosts are the configured ones (`https` with the system's trust store, or the loopback
-/// emulator over `http`): they are resolved with the system resolver and reached whatever their
-/// address, without the webhook destinations' address policy. The whole call is bounded by the
+/// emulator over `http`): they are resolved with the system resolver (kept a minute,
+/// ``HostAddresses``) and reached whatever their address, without the webhook destinations'
+/// address policy. The whole call is bounded by the
 /// request timeout (a deadline, not an idle timer), the answer's body by ``maxResponseBytes``.
 /// Redirects are never followed: a 3xx is an `invalid_response` naming the status (a bearer token
 /// or an assertion must not travel to a host nobody configured). A cancelled caller gets
@@ -33,10 +34,12 @@ struct HTTPExchange: Sendable {
 
     let client: OutboundHTTPClient
     let timeout: TimeInterval
+    let addresses: HostAddresses
 
     /// An exchange whose calls, connection included, end within `timeout` seconds.
-    init(timeout: TimeInterval) {
+    init(timeout: TimeInterval, addresses: HostAddresses = HostAddresses()) {
         self.timeout = timeout
+        self.addresses = addresses
         client = OutboundHTTPClient(
             configuration: .init(timeout: timeout, connectTimeout: timeout, maxResponseBytes: Self.maxResponseBytes))
     }
@@ -47,11 +50,13 @@ struct HTTPExchange: Sendable {
         var fields = headers.map { OutboundHTTPHeader($0.0, $0.1) }
         fields.append(OutboundHTTPHeader("User-Agent", Self.userAgent))
         let request = OutboundHTTPRequest(method: method, url: url, headers: fields, body: body ?? Data())
+        let host = Self.host(of: url)
         let answer: OutboundHTTPResponse
-        do {
-            answer = try await client.send(request)
+        do throws(OutboundHTTPError) {
+            answer = try await client.send(request, to: host.isEmpty ? [] : try await addresses.addresses(of: host))
         } catch {
             try Task.checkCancellation()
+            addresses.forget(host)
             throw Self.failure(error, host: Self.hostName(url), timeout: timeout)
         }
         if (300..<400).contains(answer.status) {
@@ -82,6 +87,12 @@ struct HTTPExchange: Sendable {
             // The message names the host and the addresses tried, never a path or a field.
             return HumanTokenAPIError(.transport, "could not reach \(host) (\(error))")
         }
+    }
+
+    /// The URL's host without IPv6 brackets; empty when it has none (the client then refuses the URL).
+    static func host(of url: URL) -> String {
+        guard let host = url.host, !host.isEmpty else { return "" }
+        return host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
     }
 
     /// The host and port only: paths carry process ids, which stay out of messages.
