@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["Postgres", "Cryptography"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "CLI", dependencies: ["Timestamps"]),
-        .target(name: "HumanTokenAPI", dependencies: ["Cryptography", "Observability", "Timestamps"]),
+        .target(name: "HumanTokenAPI", dependencies: ["Cryptography", "Observability", "OutboundHTTP", "Timestamps"]),
         .target(name: "RateBudget", dependencies: ["Postgres", "HumanTokenAPI"]),
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography"]),
         .target(name: "SDKLiteSimulator"),
@@ -129,6 +129,7 @@ let package = Package(
             name: "HumanTokenAPITests",
             dependencies: [
                 "HumanTokenAPI", "UnicoEmulator", "Cryptography", "Timestamps", "JourneyTesting", "HTTPServer", "Observability",
+                "OutboundHTTP",
             ]),
         .testTarget(
             name: "SDKLiteSimulatorTests",

@@ -92,9 +92,9 @@ def imports(path):
 
 
 # Calls out of the service go through OutboundHTTP (it connects only to the addresses its caller
-# checked and reads a bounded answer); URLSession (FoundationNetworking) only in these targets: the
-# Unico client (not moved yet), the iOS client, and the tools that call this service or the emulator.
-URLSESSION_ALLOWED = {"HumanTokenAPI", "JourneyClient", "SDKLiteSimulator", "UnicoEmulator", "JourneyApp",
+# checked and reads a bounded answer), the Unico client included; URLSession (FoundationNetworking)
+# only in these targets: the iOS client, and the tools that call this service or the emulator.
+URLSESSION_ALLOWED = {"JourneyClient", "SDKLiteSimulator", "UnicoEmulator", "JourneyApp",
                       "JourneyBenchmarks", "JourneyCommands", "JourneyTesting"}
 
 failures = []

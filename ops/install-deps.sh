@@ -6,7 +6,7 @@
 set -euo pipefail
 # Build and run: the three C libraries the systemLibrary targets wrap, pkg-config to find them,
 # PostgreSQL's server binaries (initdb, pg_ctl) for the embedded cluster, and libcurl4, which
-# the toolchain's FoundationNetworking (the Unico client's URLSession) loads; its headers
+# the toolchain's FoundationNetworking (the demo's and the tools' URLSession) loads; its headers
 # (libcurl4-openssl-dev) are not needed.
 packages=(libpq-dev libmicrohttpd-dev libssl-dev pkg-config postgresql libcurl4)
 case "${1:-}" in

@@ -2,9 +2,6 @@ import Cryptography
 import Foundation
 import Observability
 import Synchronization
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Fetches access tokens with the JWT-bearer grant and caches them.
 ///
@@ -124,16 +121,14 @@ final class AccessTokenProvider: Sendable {
     /// One exchange of a newly signed assertion for a token.
     private func fetchOnce() async throws -> AccessToken {
         let issuedAt = clock()
-        var request = URLRequest(url: endpoint)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
         let assertion = try signer.assertion(at: issuedAt)
-        request.httpBody = Data(
+        let body = Data(
             Self.formEncoded([
                 ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion),
             ]).utf8)
-        let response = try await exchange.send(request)
+        let response = try await exchange.send(
+            "POST", endpoint,
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")], body: body)
         guard response.status == 200 else { throw HumanTokenAPIError.fromTokenEndpoint(response, now: clock()) }
         guard let body = try? JSONDecoder().decode(JSONValue.self, from: response.body),
             let value = body["access_token"]?.stringValue, !value.isEmpty

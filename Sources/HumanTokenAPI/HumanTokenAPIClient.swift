@@ -1,9 +1,6 @@
 import Cryptography
 import Foundation
 import Observability
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The client for Unico's Human Token API in one environment (UAT or PROD).
 ///
@@ -25,44 +22,43 @@ public final class HumanTokenAPIClient: Sendable {
     public let rateLimiter: HumanTokenRateLimiter
     let tokens: AccessTokenProvider
     private let exchange: HTTPExchange
-    private let ownsSession: Bool
     private let clock: @Sendable () -> Date
-    /// The client this one shares its session and tokens with (``forCaller(_:)``), kept alive by it.
+    /// The client this one shares its HTTP client and tokens with (``forCaller(_:)``), kept alive by it.
     private let parent: HumanTokenAPIClient?
 
     /// Makes a client; throws `configuration` naming the first unusable setting.
     ///
+    /// Requests go through an `OutboundHTTPClient` (one connection per call, no
+    /// cache, no cookies, no redirects), each bounded by ``HumanTokenAPIConfiguration/requestTimeout``.
+    ///
     /// - Parameters:
-    ///   - session: the session requests go through. Default: an ephemeral session without cache or cookies.
     ///   - rateLimiter: the tenant's limiter. Default: a new one at ``HumanTokenAPIConfiguration/rateLimit``.
     ///   - clock: the time for assertions (`iat`, `exp`) and token caching. Default: the system clock.
     ///   - logger: where a failed access-token fetch is logged (at `error`, with its codes only).
     ///     Default: label `unico` on standard error.
     public convenience init(
         configuration: HumanTokenAPIConfiguration,
-        session: URLSession? = nil,
         rateLimiter: HumanTokenRateLimiter? = nil,
         clock: @escaping @Sendable () -> Date = Date.init,
         logger: Logger = Logger(label: "unico")
     ) throws {
         try self.init(
-            configuration: configuration, session: session, rateLimiter: rateLimiter, clock: clock, logger: logger,
+            configuration: configuration, rateLimiter: rateLimiter, clock: clock, logger: logger,
             drawLifetime: { Int64.random(in: $0) })
     }
 
     /// As above; `drawLifetime` picks each second's first assertion lifetime (tests force collisions with it).
     init(
-        configuration: HumanTokenAPIConfiguration, session: URLSession? = nil, rateLimiter: HumanTokenRateLimiter? = nil,
+        configuration: HumanTokenAPIConfiguration, rateLimiter: HumanTokenRateLimiter? = nil,
         clock: @escaping @Sendable () -> Date = Date.init, logger: Logger = Logger(label: "unico"),
         drawLifetime: @escaping @Sendable (ClosedRange<Int64>) -> Int64
     ) throws {
         try configuration.validate()
         let key = try configuration.privateKey.load(setting: "privateKey")
-        let exchange = HTTPExchange(session: session ?? HTTPExchange.makeSession(), timeout: configuration.requestTimeout)
+        let exchange = HTTPExchange(timeout: configuration.requestTimeout)
         self.configuration = configuration
         self.rateLimiter = rateLimiter ?? HumanTokenRateLimiter(requestsPerSecond: configuration.rateLimit)
         self.exchange = exchange
-        self.ownsSession = session == nil
         self.clock = clock
         self.parent = nil
         self.tokens = AccessTokenProvider(
@@ -80,7 +76,7 @@ public final class HumanTokenAPIClient: Sendable {
     public var authenticationFailures: [String: Int] { tokens.failures }
 
     /// This client for `caller` (a journeys tenant using the deployment's Unico account): the same
-    /// session and access tokens, paced by ``HumanTokenRateLimiter/forCaller(_:)``, so that the
+    /// HTTP client and access tokens, paced by ``HumanTokenRateLimiter/forCaller(_:)``, so that the
     /// caller takes from its own share of the tenant's rate when the limiter's budget has shares.
     /// Itself when it has none.
     public func forCaller(_ caller: String) -> HumanTokenAPIClient {
@@ -94,13 +90,8 @@ public final class HumanTokenAPIClient: Sendable {
         self.rateLimiter = rateLimiter
         self.tokens = parent.tokens
         self.exchange = parent.exchange
-        self.ownsSession = false
         self.clock = parent.clock
         self.parent = parent
-    }
-
-    deinit {
-        if ownsSession { exchange.session.finishTasksAndInvalidate() }
     }
 
     /// Creates a process (`POST {apiHost}{createProcessPath}`, default `/processes`).
@@ -181,13 +172,9 @@ public final class HumanTokenAPIClient: Sendable {
         while true {
             // Timed requests (`StageTimer.current`) record the wait as `unico_rate_wait`.
             try await StageTimer.measure("unico_rate_wait") { try await rateLimiter.acquire(priority, before: deadline) }
-            var request = URLRequest(url: url)
-            request.httpMethod = method
-            request.httpBody = body
-            request.setValue("Bearer \(token.value)", forHTTPHeaderField: "Authorization")
-            request.setValue("application/json", forHTTPHeaderField: "Accept")
-            if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
-            let response = try await exchange.send(request)
+            var headers = [("Authorization", "Bearer \(token.value)"), ("Accept", "application/json")]
+            if body != nil { headers.append(("Content-Type", "application/json")) }
+            let response = try await exchange.send(method, url, headers: headers, body: body)
             if response.status == 401, !refreshed {
                 tokens.invalidate(token)
                 token = try await tokens.token()

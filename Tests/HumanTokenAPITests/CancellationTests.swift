@@ -27,7 +27,7 @@ struct CancellationTests {
 
     /// 200 calls cancelled while the server holds them, while their answer arrives, or before they
     /// were sent: each ends in `CancellationError` (or, when the answer won the race, its result)
-    /// long before the 30 s request timeout, and none wedges FoundationNetworking (a cancel that
+    /// long before the 30 s request timeout, and none wedges the client (a cancel that
     /// deadlocked would hang this loop; one that was not prompt would end in `timeout`).
     @Test func cancellingMidRequestManyTimesNeverWedges() async throws {
         let unico = HeldUnico()

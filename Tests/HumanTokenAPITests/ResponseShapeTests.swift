@@ -4,8 +4,8 @@ import Testing
 import UnicoEmulator
 @testable import HumanTokenAPI
 
-/// The client reads process answers flat or wrapped in `process`, on configurable paths, and
-/// follows no redirect.
+/// The client reads process answers flat or wrapped in `process`, on configurable paths, follows
+/// no redirect and reads at most 1 MiB of an answer.
 @Suite("Process answers in either shape")
 struct ResponseShapeTests {
     @Test(arguments: UnicoEmulator.ResponseShape.allCases)
@@ -82,6 +82,17 @@ struct ResponseShapeTests {
         }
     }
 
+    @Test func anAnswerOverTheBodyCapIsInvalidResponse() async throws {
+        try await withStubUnico { stub in
+            let error = await apiError { try await stub.client(get: "/huge/{id}").getProcess("p-1") }
+            #expect(error?.code == .invalidResponse)
+            #expect(error?.status == 200)
+            #expect(error?.message.contains("over 1048576 bytes") == true)
+            let client = try stub.client(get: "/client/v1/process/{id}")
+            #expect(try await client.getProcess("p-1").id == "p-1")
+        }
+    }
+
     @Test func pathSettingsAreValidated() throws {
         let variables = [
             "UNICO_UAT_SERVICE_ACCOUNT": "a", "UNICO_UAT_TENANT": "t", "UNICO_UAT_PRIVATE_KEY": TestKeys.accountPKCS8,
@@ -145,6 +156,9 @@ struct StubUnico: Sendable {
             var response = json("{}", status: 302)
             response.headers["Location"] = "/client/v1/process/\(request.pathParameters["id"] ?? "")"
             return response
+        }
+        router.get("/huge/{id}") { _ in
+            json(#"{"id":"p-1","state":"PROCESS_STATE_CREATED","padding":""# + String(repeating: "x", count: 1 << 20) + #""}"#)
         }
         router.post("/moved-create") { _ in
             var response = json("{}", status: 307)
