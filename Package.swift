@@ -19,32 +19,32 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
 
         // Infrastructure
-        .target(name: "Postgres", dependencies: ["CLibPQ", "Cryptography"]),
-        .target(name: "Cryptography", dependencies: ["COpenSSL"]),
-        .target(name: "OutboundHTTP", dependencies: ["COpenSSL"]),
-        .target(name: "EmbeddedPostgres", dependencies: ["Postgres"]),
-        .target(name: "Migrations", dependencies: ["Postgres", "Cryptography"]),
-        .target(name: "EventStore", dependencies: ["Postgres", "Cryptography"]),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
-        .target(name: "CLI", dependencies: ["Timestamps"]),
+        .target(name: "Postgres", dependencies: ["CLibPQ", "Cryptography", "ErrorCodes"]),
+        .target(name: "Cryptography", dependencies: ["COpenSSL", "ErrorCodes"]),
+        .target(name: "OutboundHTTP", dependencies: ["COpenSSL", "ErrorCodes"]),
+        .target(name: "EmbeddedPostgres", dependencies: ["Postgres", "ErrorCodes"]),
+        .target(name: "Migrations", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),
+        .target(name: "EventStore", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ErrorCodes", "Observability"]),
+        .target(name: "CLI", dependencies: ["Timestamps", "ErrorCodes"]),
         .target(name: "HumanTokenAPI", dependencies: ["Cryptography", "Observability", "OutboundHTTP", "Timestamps"]),
         .target(name: "RateBudget", dependencies: ["Postgres", "HumanTokenAPI"]),
-        .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography"]),
+        .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography", "ErrorCodes"]),
         .target(name: "SDKLiteSimulator"),
-        .target(name: "Observability"),
-        .target(name: "Lifecycle"),
+        .target(name: "Observability", dependencies: ["Timestamps"]),
+        .target(name: "Lifecycle", dependencies: ["ErrorCodes"]),
         .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "Timestamps", "Lifecycle"]),
         .target(
             name: "OutboundWebhooks",
             dependencies: [
                 "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy", "AccessControl", "Lifecycle", "Timestamps",
-                "OutboundHTTP",
+                "OutboundHTTP", "ErrorCodes",
             ]),
-        .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain", "Timestamps"]),
+        .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain", "Timestamps", "ErrorCodes"]),
         .target(
             name: "Audit",
             dependencies: [
-                "Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore", "Timestamps",
+                "Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore", "Timestamps", "ErrorCodes",
             ]),
         .target(
             name: "JourneyAPI",
@@ -57,30 +57,33 @@ let package = Package(
             name: "Workers",
             dependencies: [
                 "Postgres", "EventStore", "JourneyDomain", "JourneyEngine", "HumanTokenAPI", "Observability", "Lifecycle",
+                "ErrorCodes",
             ]),
         .target(name: "JourneyStore", dependencies: ["EventStore", "JourneyDomain", "Postgres"]),
         .target(
             name: "JourneyEngine",
             dependencies: [
                 "Audit", "EventStore", "JourneyDomain", "JourneyStore", "Observability", "Postgres", "Privacy", "HumanTokenAPI",
+                "ErrorCodes",
             ]),
-        .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain"]),
+        .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain", "ErrorCodes"]),
         .target(
             name: "DataSubjects",
             dependencies: [
-                "Audit", "JourneyDomain", "JourneyEngine", "Postgres", "Privacy", "Timestamps",
+                "Audit", "JourneyDomain", "JourneyEngine", "Postgres", "Privacy", "Timestamps", "ErrorCodes",
             ]),
         .target(
             name: "Retention",
             dependencies: [
                 "DataSubjects", "JourneyDomain", "JourneyEngine", "Postgres", "Lifecycle", "Observability", "Projections",
-                "OutboundWebhooks",
+                "OutboundWebhooks", "ErrorCodes",
             ]),
-        .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography"]),
+        .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),
 
         // Domain
-        .target(name: "JourneyDomain", dependencies: ["Timestamps"]),
+        .target(name: "JourneyDomain", dependencies: ["Timestamps", "ErrorCodes"]),
         .target(name: "Timestamps"),
+        .target(name: "ErrorCodes"),
         .target(name: "JourneyClient"),
 
         // Composition root, commands, benchmarks and the executables
@@ -89,7 +92,7 @@ let package = Package(
             dependencies: [
                 "AccessControl", "CLI", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyDomain", "JourneyAPI",
                 "Migrations", "OutboundWebhooks", "Postgres", "Privacy", "RateBudget", "UnicoEmulator", "Workers",
-                "Lifecycle", "Observability", "Projections", "DataSubjects", "JourneyEngine", "Retention",
+                "Lifecycle", "Observability", "Projections", "DataSubjects", "JourneyEngine", "Retention", "ErrorCodes",
             ]),
         .target(
             name: "JourneyBenchmarks",
@@ -119,7 +122,8 @@ let package = Package(
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting", "Postgres"]),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
         .testTarget(name: "TimestampsTests", dependencies: ["Timestamps"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "JourneyTesting"]),
+        .testTarget(name: "ErrorCodesTests", dependencies: ["ErrorCodes"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "JourneyTesting", "Timestamps"]),
         .testTarget(name: "OutboundHTTPTests", dependencies: ["OutboundHTTP", "COpenSSL", "JourneyTesting"]),
         .testTarget(name: "JourneyDomainTests", dependencies: ["JourneyDomain", "Timestamps"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),

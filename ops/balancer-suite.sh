@@ -179,7 +179,7 @@ log "run took $(( $(date +%s) - started )) s"
 if [ "$status" != 0 ]; then
   for f in serve*.err work*.err; do
     echo "  $f (warnings and errors):" >&2
-    grep -v '"level":"info"' "$f" | sed -E 's/"(journey_id|worker_id|request_id)":"[^"]*"//g' | sort | uniq -c | sort -rn | head -10 >&2 || true
+    grep -v '"level":"info"' "$f" | sed -E 's/"(ts|journey_id|worker_id|request_id)":"[^"]*"//g' | sort | uniq -c | sort -rn | head -10 >&2 || true
   done
   fail "checks failed (see above)"
 fi

@@ -122,7 +122,7 @@ python3 "$root/ops/fault-check.py" --report report.json --faults faults.tsv --ev
   echo "serve warnings and errors (count, message) per run:" >&2
   for f in serve-*.err; do
     echo "  $f:" >&2
-    grep -v '"level":"info"' "$f" | sed -E 's/"(journey_id|worker_id|request_id)":"[^"]*"//g' | sort | uniq -c | sort -rn | head -15 >&2 || true
+    grep -v '"level":"info"' "$f" | sed -E 's/"(ts|journey_id|worker_id|request_id)":"[^"]*"//g' | sort | uniq -c | sort -rn | head -15 >&2 || true
   done
   fail "checks failed (see above)"
 }

@@ -46,7 +46,7 @@ status=0
   --max-time "${FUZZ_SECONDS:-60}" --max-examples 100 --seed 1 --workers 1 >schemathesis.out 2>&1 || status=$?
 tail -40 schemathesis.out
 errors=$(grep -c '"status":5[0-9][0-9]' serve.err || true)
-total=$(grep -c '"msg":"http.access"' serve.err || true)
+total=$(grep -c '"message":"http.access"' serve.err || true)
 echo "fuzz: $total requests served, $errors answered 5xx"
 if [ "$errors" != 0 ]; then
   grep '"status":5[0-9][0-9]' serve.err | head -20 >&2

@@ -1,8 +1,10 @@
+import ErrorCodes
+
 /// An access-control failure: a stable `code`, the HTTP status to answer with, and a message
 /// safe to show to the caller (it never contains a key, a token or why a key was refused).
-public struct AccessError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct AccessError: CodedError, Hashable {
     /// A stable, machine-readable error code; compare against the static members.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -38,8 +40,6 @@ public struct AccessError: Error, Sendable, Hashable, CustomStringConvertible {
             default: 500
             }
         }
-
-        public var description: String { rawValue }
     }
 
     public let code: Code
@@ -66,8 +66,6 @@ public struct AccessError: Error, Sendable, Hashable, CustomStringConvertible {
         default: nil
         }
     }
-
-    public var description: String { "\(code.rawValue): \(message)" }
 }
 
 extension AccessError {

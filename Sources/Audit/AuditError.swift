@@ -1,8 +1,10 @@
+import ErrorCodes
+
 /// An audit failure with a stable `code`; messages never carry personal data or key material.
-public struct AuditError: Error, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+public struct AuditError: CodedError {
+    public struct Code: ErrorCode {
         public let rawValue: String
-        public var description: String { rawValue }
+        public init(rawValue: String) { self.rawValue = rawValue }
         /// No journey has this id (or it had no event yet at the requested time).
         public static let journeyNotFound = Code(rawValue: "journey_not_found")
         /// A timestamp, id or option value is malformed; `field` names it.
@@ -23,6 +25,4 @@ public struct AuditError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.field = field
     }
-
-    public var description: String { "\(code): \(message)" }
 }

@@ -1,7 +1,9 @@
+import ErrorCodes
+
 /// The command line does not match the command's declaration; exits with code 64.
-public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct UsageError: CodedError, Equatable {
     /// A stable error code.
-    public struct Code: RawRepresentable, Hashable, Sendable {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -35,5 +37,6 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
         self.commandPath = commandPath
     }
 
+    /// The message alone: the command line shows it after `error:`.
     public var description: String { message }
 }

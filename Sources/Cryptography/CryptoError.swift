@@ -1,11 +1,12 @@
 import COpenSSL
+import ErrorCodes
 
 /// An error from the `Cryptography` module: a stable ``code`` plus a human-readable message.
 ///
 /// Messages describe what failed and never contain key material, plaintext or secrets.
-public struct CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct CryptoError: CodedError, Hashable {
     /// A stable, machine-readable error code; compare against the static members.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -27,8 +28,6 @@ public struct CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let tokenNotYetValid = Code(rawValue: "token_not_yet_valid")
         /// OpenSSL reported an unexpected failure.
         public static let opensslFailure = Code(rawValue: "openssl_failure")
-
-        public var description: String { rawValue }
     }
 
     /// What kind of failure this is.
@@ -40,8 +39,6 @@ public struct CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
-
-    public var description: String { "\(code.rawValue): \(message)" }
 }
 
 extension CryptoError {

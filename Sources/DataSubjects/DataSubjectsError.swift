@@ -1,12 +1,13 @@
+import ErrorCodes
+
 /// A data-subject request that cannot be carried out, with a stable ``code``.
 ///
 /// Messages name the argument at fault and, for an unknown subject, its reference; never a
 /// document number or other personal data.
-public struct DataSubjectsError: Error, Sendable, Hashable, CustomStringConvertible {
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct DataSubjectsError: CodedError, Hashable {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// Nothing was ever recorded for the subject reference.
         public static let unknownSubject = Code(rawValue: "unknown_subject")
@@ -35,6 +36,4 @@ public struct DataSubjectsError: Error, Sendable, Hashable, CustomStringConverti
         self.message = message
         self.field = field
     }
-
-    public var description: String { "\(code): \(message)" }
 }

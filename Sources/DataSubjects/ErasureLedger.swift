@@ -1,3 +1,4 @@
+import ErrorCodes
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +38,17 @@ public struct ErasureLedger: Sendable {
 }
 
 /// The erasure ledger could not be written: the erasure did not start (a server fault, not the caller's).
-public struct ErasureLedgerError: Error, Sendable, CustomStringConvertible {
+public struct ErasureLedgerError: CodedError {
+    public struct Code: ErrorCode {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The ledger file could not be opened or written and synced.
+        public static let ledgerUnwritable = Code(rawValue: "erasure_ledger_unwritable")
+    }
+
+    public var code: Code { .ledgerUnwritable }
     public let message: String
+    /// The message alone.
     public var description: String { message }
 }

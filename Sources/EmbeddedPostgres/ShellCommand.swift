@@ -1,3 +1,4 @@
+import ErrorCodes
 import Foundation
 
 /// Runs a program to completion and captures its output (stdout and stderr together).
@@ -97,9 +98,10 @@ public struct ShellCommand: Sendable {
 }
 
 /// An embedded-cluster failure with a stable code.
-public struct EmbeddedPostgresError: Error, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable {
+public struct EmbeddedPostgresError: CodedError {
+    public struct Code: ErrorCode {
         public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
         public static let commandFailed = Code(rawValue: "embedded_command_failed")
         public static let binariesNotFound = Code(rawValue: "postgres_binaries_not_found")
         public static let directoryNotUsable = Code(rawValue: "embedded_directory_not_usable")
@@ -112,5 +114,6 @@ public struct EmbeddedPostgresError: Error, Sendable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
+    /// The message alone.
     public var description: String { message }
 }

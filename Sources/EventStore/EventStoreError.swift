@@ -1,10 +1,11 @@
+import ErrorCodes
 import Postgres
 
 /// An event store failure with a stable `code`.
-public struct EventStoreError: Error, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+public struct EventStoreError: CodedError {
+    public struct Code: ErrorCode {
         public let rawValue: String
-        public var description: String { rawValue }
+        public init(rawValue: String) { self.rawValue = rawValue }
         public static let wrongExpectedVersion = Code(rawValue: "wrong_expected_version")
         public static let duplicateEventID = Code(rawValue: "duplicate_event_id")
         public static let invalidEvent = Code(rawValue: "invalid_event")
@@ -33,8 +34,6 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
         self.currentVersion = currentVersion
         self.underlying = underlying
     }
-
-    public var description: String { "\(code): \(message)" }
 
     /// `wrong_expected_version` for `stream`, the same from the direct and the grouped path.
     static func wrongVersion(

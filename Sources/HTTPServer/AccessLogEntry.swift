@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 
 /// One finished request as seen by the access log.
 ///
@@ -36,50 +37,27 @@ public struct AccessLogEntry: Sendable, Equatable {
         self.completed = completed
     }
 
-    /// The default sink: one JSON line per request on standard error.
-    public static let standardError: @Sendable (AccessLogEntry) -> Void = { entry in
-        let line = entry.jsonLine + "\n"
-        line.utf8CString.withUnsafeBufferPointer { buffer in
-            _ = write(STDERR_FILENO, buffer.baseAddress, buffer.count - 1)
-        }
-    }
+    /// The default sink: one line per request on standard error, as the ``Logger`` writes it.
+    public static let standardError: @Sendable (AccessLogEntry) -> Void = { entry in Logger.standardError(entry.jsonLine) }
 
     /// A sink that drops every entry.
     public static let discard: @Sendable (AccessLogEntry) -> Void = { _ in }
 
-    /// The entry as one JSON object with constant `msg` and snake_case keys.
+    /// The entry as one ``LogLine``: label `http`, message `http.access`, level `info`, then
+    /// snake_case fields (`method`, `route`, `status`, `duration_ms`, `bytes`, `request_id`,
+    /// `error_type` when set, `completed` when false).
     public var jsonLine: String {
         let milliseconds = duration / .milliseconds(1)
-        var fields = [
-            #""ts":"\#(timestamp.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))""#,
-            #""level":"info""#,
-            #""msg":"http.access""#,
-            #""method":\#(Self.quoted(method.rawValue))"#,
-            #""route":\#(route.map(Self.quoted) ?? "null")"#,
-            #""status":\#(status.code)"#,
-            #""duration_ms":\#((milliseconds * 1000).rounded() / 1000)"#,
-            #""bytes":\#(bytes)"#,
-            #""request_id":\#(Self.quoted(requestID))"#,
+        var fields: [(key: String, value: LogLine.Value)] = [
+            ("method", .string(method.rawValue)),
+            ("route", route.map(LogLine.Value.string) ?? .null),
+            ("status", .int(status.code)),
+            ("duration_ms", .double((milliseconds * 1000).rounded() / 1000)),
+            ("bytes", .int(bytes)),
+            ("request_id", .string(requestID)),
         ]
-        if let errorType { fields.append(#""error_type":\#(Self.quoted(errorType))"#) }
-        if !completed { fields.append(#""completed":false"#) }
-        return "{" + fields.joined(separator: ",") + "}"
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        if let errorType { fields.append(("error_type", .string(errorType))) }
+        if !completed { fields.append(("completed", .bool(false))) }
+        return LogLine.render(time: timestamp, level: .info, label: "http", message: "http.access", fields: fields)
     }
 }

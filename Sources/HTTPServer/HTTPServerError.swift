@@ -1,7 +1,9 @@
+import ErrorCodes
+
 /// Why an `HTTPServer` could not start.
-public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct HTTPServerError: CodedError, Equatable {
     /// A stable error code.
-    public struct Code: RawRepresentable, Hashable, Sendable {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -21,5 +23,6 @@ public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertib
         self.message = message
     }
 
+    /// `HTTPServerError(code): message`.
     public var description: String { "HTTPServerError(\(code.rawValue)): \(message)" }
 }

@@ -1,10 +1,11 @@
 import CLI
+import ErrorCodes
 
 /// A command failure with a stable code and a message fit for the terminal.
-public struct AppError: CLIError, Sendable {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+public struct AppError: CodedError, CLIError {
+    public struct Code: ErrorCode {
         public let rawValue: String
-        public var description: String { rawValue }
+        public init(rawValue: String) { self.rawValue = rawValue }
         public static let schemaOutdated = Code(rawValue: "schema_outdated")
         public static let invalidInput = Code(rawValue: "invalid_input")
         public static let notFound = Code(rawValue: "not_found")
@@ -19,6 +20,7 @@ public struct AppError: CLIError, Sendable {
         self.code = code
         self.message = message
     }
+    /// The message alone: the command line shows it after `error:`.
     public var description: String { message }
 
     /// 3 for a broken hash chain (so scripts can tell tampering from other failures),

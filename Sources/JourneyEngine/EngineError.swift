@@ -1,9 +1,10 @@
+import ErrorCodes
 import HumanTokenAPI
 import JourneyDomain
 
 /// A use case that could not be carried out, with a stable ``code``; messages carry no personal data.
-public struct EngineError: Error, Sendable, CustomStringConvertible {
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct EngineError: CodedError {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -27,8 +28,6 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
         public static let idempotencyKeyInProgress = Code(rawValue: "idempotency_key_in_progress")
         /// The journey's events do not hold what the step needs (a bug, not a caller's mistake).
         public static let inconsistentState = Code(rawValue: "inconsistent_state")
-
-        public var description: String { rawValue }
     }
 
     public var code: Code
@@ -53,8 +52,6 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
         self.journeyID = journeyID
         self.underlying = underlying
     }
-
-    public var description: String { "\(code.rawValue): \(message)" }
 
     /// `journey_not_found`.
     static func notFound() -> EngineError { EngineError(.journeyNotFound, "no journey has this id") }

@@ -1,8 +1,10 @@
+import ErrorCodes
+
 /// Why a ``ServiceGroup`` could not run or shut down cleanly.
-public struct ServiceGroupError: Error, Sendable, Equatable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+public struct ServiceGroupError: CodedError, Equatable {
+    public struct Code: ErrorCode {
         public let rawValue: String
-        public var description: String { rawValue }
+        public init(rawValue: String) { self.rawValue = rawValue }
         /// `run()` was called a second time.
         public static let alreadyRunning = Code(rawValue: "already_running")
         /// Services did not stop within their graceful shutdown timeout (named in `services`).
@@ -18,11 +20,14 @@ public struct ServiceGroupError: Error, Sendable, Equatable, CustomStringConvert
         self.services = services
     }
 
-    public var description: String {
+    public var message: String {
         switch code {
         case .gracefulShutdownTimedOut: "services did not stop in time: \(services.joined(separator: ", "))"
         case .alreadyRunning: "the service group is already running"
         default: code.rawValue
         }
     }
+
+    /// The message alone.
+    public var description: String { message }
 }

@@ -1,3 +1,4 @@
+import ErrorCodes
 import Postgres
 
 /// Applies the numbered files of `schema/` in order, each in its own transaction, recording
@@ -98,9 +99,10 @@ public struct Migrator: Sendable {
 }
 
 /// A migration failure with a stable code.
-public struct MigrationError: Error, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable {
+public struct MigrationError: CodedError {
+    public struct Code: ErrorCode {
         public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
         public static let checksumMismatch = Code(rawValue: "migration_checksum_mismatch")
         public static let migrationFailed = Code(rawValue: "migration_failed")
         public static let invalidFile = Code(rawValue: "migration_invalid_file")
@@ -112,5 +114,6 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
+    /// The message alone.
     public var description: String { message }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A structured logger in the swift-log shape: a constant message plus metadata, one JSON line per
-/// entry (`{"level":…,"label":…,"message":…,…metadata}`), written by an injectable sink.
+/// entry in the ``LogLine`` schema (`{"ts":…,"level":…,"label":…,"message":…,…metadata}`, metadata
+/// keys sorted), written by an injectable sink.
 ///
 /// Messages are constant text; everything that varies goes in metadata. Never put secrets or
 /// personal data in either.
@@ -25,26 +26,40 @@ public struct Logger: Sendable {
     /// Metadata added to every entry of this logger.
     public var metadata: [String: String]
     private let sink: Sink
+    private let now: @Sendable () -> Date
 
+    /// `now` gives each entry's `ts`. Default: the system clock.
     public init(
         label: String, logLevel: Level = .info, metadata: [String: String] = [:],
-        sink: @escaping Sink = Logger.standardError
+        sink: @escaping Sink = Logger.standardError, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.label = label
         self.logLevel = logLevel
         self.metadata = metadata
         self.sink = sink
+        self.now = now
     }
 
-    /// Writes one line on standard error.
-    public static let standardError: Sink = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    /// Writes one line on standard error, in one `write` so that lines of concurrent writers do
+    /// not interleave.
+    public static let standardError: Sink = { line in
+        let text = line + "\n"
+        text.utf8CString.withUnsafeBufferPointer { buffer in
+            _ = write(STDERR_FILENO, buffer.baseAddress, buffer.count - 1)
+        }
+    }
+
     /// Drops every line.
     public static let discard: Sink = { _ in }
 
     /// Logs `message` at `level` with `metadata` (entry metadata wins over the logger's).
     public func log(_ level: Level, _ message: String, metadata entry: [String: String] = [:]) {
         guard level >= logLevel else { return }
-        sink(Self.render(level: level, label: label, message: message, metadata: metadata.merging(entry) { $1 }))
+        let merged = metadata.merging(entry) { $1 }
+        sink(
+            LogLine.render(
+                time: now(), level: level, label: label, message: message,
+                fields: merged.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
     }
 
     public func debug(_ message: String, metadata: [String: String] = [:]) { log(.debug, message, metadata: metadata) }
@@ -52,16 +67,4 @@ public struct Logger: Sendable {
     public func notice(_ message: String, metadata: [String: String] = [:]) { log(.notice, message, metadata: metadata) }
     public func warning(_ message: String, metadata: [String: String] = [:]) { log(.warning, message, metadata: metadata) }
     public func error(_ message: String, metadata: [String: String] = [:]) { log(.error, message, metadata: metadata) }
-
-    /// The JSON line of one entry, keys sorted.
-    static func render(level: Level, label: String, message: String, metadata: [String: String]) -> String {
-        var object = metadata
-        object["level"] = level.rawValue
-        object["label"] = label
-        object["message"] = message
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(object) else { return #"{"message":"unencodable log entry"}"# }
-        return String(decoding: data, as: UTF8.self)
-    }
 }

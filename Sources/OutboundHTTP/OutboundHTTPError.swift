@@ -1,11 +1,12 @@
+import ErrorCodes
+
 /// An outbound request that got no usable answer: a stable ``code`` and a message naming the host
 /// and address, never a path, a query, a header value or a body (they may carry secrets).
-public struct OutboundHTTPError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct OutboundHTTPError: CodedError, Hashable {
     /// Stable machine-readable error codes.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The request cannot be sent: not http or https, no host, a control character in the
         /// target or a header, or no address to connect to.
@@ -35,6 +36,4 @@ public struct OutboundHTTPError: Error, Sendable, Hashable, CustomStringConverti
         self.code = code
         self.message = message
     }
-
-    public var description: String { "\(code): \(message)" }
 }

@@ -1,4 +1,5 @@
 import Cryptography
+import ErrorCodes
 import Foundation
 
 /// Verifies Standard Webhooks signatures, for tests and for customers' receivers.
@@ -47,11 +48,10 @@ public struct StandardWebhookVerifier: Sendable {
 }
 
 /// Why a webhook signature was rejected.
-public struct WebhookVerificationError: Error, Sendable, Equatable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+public struct WebhookVerificationError: CodedError, Equatable {
+    public struct Code: ErrorCode {
         public let rawValue: String
-        public init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
+        public init(rawValue: String) { self.rawValue = rawValue }
 
         public static let missingHeaders = Code("missing_headers")
         public static let invalidTimestamp = Code("invalid_timestamp")
@@ -62,5 +62,7 @@ public struct WebhookVerificationError: Error, Sendable, Equatable, CustomString
 
     public let code: Code
     public init(_ code: Code) { self.code = code }
-    public var description: String { "webhook verification failed: \(code)" }
+    public var message: String { "webhook verification failed: \(code)" }
+    /// The message alone.
+    public var description: String { message }
 }

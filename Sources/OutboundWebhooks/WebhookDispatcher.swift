@@ -1,6 +1,7 @@
 import Foundation
 import OutboundHTTP
 import Postgres
+import Timestamps
 
 /// Sends due webhook deliveries, signed, with retries; any number may run side by side.
 ///
@@ -140,7 +141,7 @@ public final class WebhookDispatcher: Sendable {
             case 200..<300: return .delivered(status: answer.status)
             case 410: return .gone
             default:
-                let retryAfter = answer.header("Retry-After").flatMap { RetryAfter.parse($0, now: now()) }
+                let retryAfter = answer.header("Retry-After").flatMap { RetryAfter.seconds($0, now: now()) }
                 return .failed(
                     status: answer.status, error: "HTTP \(answer.status)",
                     retryAfter: retryAfter.map { min($0, configuration.maxRetryAfter) })

@@ -1,11 +1,12 @@
+import ErrorCodes
+
 /// A failure configuring or running outbound webhooks: a stable ``code`` and a message that
 /// names fields and ids only, never a secret, a URL's credentials or a payload.
-public struct WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct WebhookError: CodedError, Hashable {
     /// Stable machine-readable error codes.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// A URL, key reference or other argument is malformed.
         public static let invalidArgument = Code(rawValue: "invalid_argument")
@@ -38,6 +39,4 @@ public struct WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
-
-    public var description: String { "\(code): \(message)" }
 }

@@ -1,13 +1,14 @@
+import ErrorCodes
+
 /// An error from the PostgreSQL layer, with a stable `code` and the server's SQLSTATE when there is one.
 ///
 /// Messages never contain bind values or passwords: only the server's message and the statement's
 /// first words.
-public struct PostgresError: Error, Sendable, CustomStringConvertible {
+public struct PostgresError: CodedError {
     /// Stable machine-readable error codes.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
-        public init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
+        public init(rawValue: String) { self.rawValue = rawValue }
 
         public static let invalidConfiguration = Code("invalid_configuration")
         public static let connectionFailed = Code("connection_failed")
@@ -49,6 +50,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         self.constraint = constraint
     }
 
+    /// `code: message`, then the SQLSTATE when there is one.
     public var description: String {
         var text = "\(code): \(message)"
         if let sqlState { text += " (SQLSTATE \(sqlState))" }

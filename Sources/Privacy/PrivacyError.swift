@@ -1,13 +1,14 @@
+import ErrorCodes
+
 /// An error from the `Privacy` module: a stable ``code`` and a message.
 ///
 /// Messages name fields, variables and key ids only; never plaintext, key bytes, ciphertext
 /// or the subject reference.
-public struct PrivacyError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct PrivacyError: CodedError, Hashable {
     /// Stable machine-readable error codes.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The subject was erased: its data key is gone and its sealed fields cannot be opened.
         public static let subjectErased = Code(rawValue: "subject_erased")
@@ -30,6 +31,4 @@ public struct PrivacyError: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
-
-    public var description: String { "\(code): \(message)" }
 }

@@ -1,8 +1,10 @@
+import ErrorCodes
+
 /// A refused report request: a stable `code` and the parameter at fault.
 ///
 /// Messages quote at most 40 characters of the offending value and never a document number.
-public struct ReportError: Error, Sendable, Equatable, CustomStringConvertible {
-    public struct Code: RawRepresentable, Hashable, Sendable {
+public struct ReportError: CodedError, Equatable {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -33,5 +35,6 @@ public struct ReportError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The message alone (it names the parameter).
     public var description: String { message }
 }

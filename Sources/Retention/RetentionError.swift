@@ -1,11 +1,12 @@
+import ErrorCodes
+
 /// A retention setting or run that cannot be used, with a stable ``code``.
 ///
 /// Messages name the environment variable or setting at fault; never personal data.
-public struct RetentionError: Error, Sendable, Hashable, CustomStringConvertible {
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct RetentionError: CodedError, Hashable {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// A `JOURNEYS_RETENTION_*` variable or a configuration value is out of range or unreadable.
         public static let invalidConfiguration = Code(rawValue: "invalid_configuration")
@@ -21,6 +22,4 @@ public struct RetentionError: Error, Sendable, Hashable, CustomStringConvertible
         self.message = message
         self.field = field
     }
-
-    public var description: String { "\(code): \(message)" }
 }

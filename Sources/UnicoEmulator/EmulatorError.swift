@@ -1,7 +1,9 @@
+import ErrorCodes
+
 /// An error from setting up or running the emulator: a stable `code` plus a message without secrets.
-public struct EmulatorError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct EmulatorError: CodedError, Hashable {
     /// A stable, machine-readable code; compare against the static members.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -13,8 +15,6 @@ public struct EmulatorError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let keyMaterial = Code(rawValue: "key_material")
         /// The HTTP server could not start.
         public static let serverFailed = Code(rawValue: "server_failed")
-
-        public var description: String { rawValue }
     }
 
     public var code: Code
@@ -24,6 +24,4 @@ public struct EmulatorError: Error, Sendable, Hashable, CustomStringConvertible 
         self.code = code
         self.message = message
     }
-
-    public var description: String { "\(code.rawValue): \(message)" }
 }

@@ -1,6 +1,8 @@
+import ErrorCodes
+
 /// A worker failure with a stable ``code``; messages carry no personal data.
-public struct WorkerError: Error, Hashable, Sendable, CustomStringConvertible {
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct WorkerError: CodedError, Hashable {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -8,8 +10,6 @@ public struct WorkerError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidConfiguration = Code(rawValue: "invalid_configuration")
         /// The `work_leases` table holds a row this version cannot read.
         public static let unreadableItem = Code(rawValue: "unreadable_item")
-
-        public var description: String { rawValue }
     }
 
     public var code: Code
@@ -19,6 +19,4 @@ public struct WorkerError: Error, Hashable, Sendable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
-
-    public var description: String { "\(code.rawValue): \(message)" }
 }

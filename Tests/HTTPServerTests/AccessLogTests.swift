@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+import Timestamps
 
 @Suite("HTTPServer access log")
 struct AccessLogTests {
@@ -34,13 +35,29 @@ struct AccessLogTests {
                     #expect(!line.contains(secret))
                 }
                 let json = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-                #expect(json["msg"] as? String == "http.access")
+                #expect(json["message"] as? String == "http.access")
+                #expect(json["label"] as? String == "http")
+                #expect(json["level"] as? String == "info")
             }
             let json = try #require(JSONSerialization.jsonObject(with: Data(hit.jsonLine.utf8)) as? [String: Any])
             #expect(json["route"] as? String == "/v1/journeys/{id}/token")
             #expect(json["status"] as? Int == 200)
             #expect(json["request_id"] as? String == "req-1")
             #expect(json["bytes"] as? Int == 5)
+            #expect(json["ts"] as? String == RFC3339.string(from: hit.timestamp))
         }
+    }
+
+    /// The access log is a ``LogLine`` like every other log: `ts`, `level`, `label`, `message`
+    /// first, then its fields in a fixed order.
+    @Test func aLineFollowsTheOneLogSchema() {
+        let entry = AccessLogEntry(
+            timestamp: Date(timeIntervalSince1970: 1_800_000_000.25), method: .get, route: nil, status: .notFound,
+            duration: .microseconds(1500), bytes: 12, requestID: "r\"1", errorType: "Boom", completed: false)
+        #expect(
+            entry.jsonLine
+                == #"{"ts":"2027-01-15T08:00:00.250000Z","level":"info","label":"http","message":"http.access","#
+                + #""method":"GET","route":null,"status":404,"duration_ms":1.5,"bytes":12,"request_id":"r\"1","#
+                + #""error_type":"Boom","completed":false}"#)
     }
 }

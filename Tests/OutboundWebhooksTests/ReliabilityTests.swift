@@ -67,15 +67,6 @@ import Testing
             #expect(try await enqueue() == 0)
         }
     }
-
-    @Test func retryAfterParsesSecondsAndHTTPDates() {
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
-        #expect(RetryAfter.parse("120", now: now) == 120)
-        #expect(RetryAfter.parse("-1", now: now) == nil)
-        #expect(RetryAfter.parse("soon", now: now) == nil)
-        // 1_800_000_060 = Fri, 15 Jan 2027 08:01:00 GMT
-        #expect(RetryAfter.parse("Fri, 15 Jan 2027 08:01:00 GMT", now: now) == 60)
-    }
 }
 
 @Suite(.serialized) struct DispatcherServiceTests {

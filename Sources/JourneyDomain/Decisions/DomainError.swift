@@ -1,14 +1,12 @@
+import ErrorCodes
 import Foundation
 
 /// A command the journey refuses, with a stable code and a message naming the state.
-public struct DomainError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct DomainError: CodedError, Hashable {
     /// Stable machine-readable code; safe to show to API callers.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
-
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-        }
+        public init(rawValue: String) { self.rawValue = rawValue }
 
         /// The command is not allowed in the journey's current status (409).
         public static let invalidTransition = Code(rawValue: "invalid_transition")
@@ -43,8 +41,6 @@ public struct DomainError: Error, Hashable, Sendable, CustomStringConvertible {
             default: 409
             }
         }
-
-        public var description: String { rawValue }
     }
 
     public var code: Code
@@ -70,6 +66,4 @@ public struct DomainError: Error, Hashable, Sendable, CustomStringConvertible {
         self.retryAfter = retryAfter
         self.abandonReason = abandonReason
     }
-
-    public var description: String { "\(code): \(message)" }
 }

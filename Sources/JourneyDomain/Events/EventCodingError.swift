@@ -1,12 +1,11 @@
-/// An event could not be turned into or read from its stored form.
-public struct EventCodingError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// Stable machine-readable code.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public let rawValue: String
+import ErrorCodes
 
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-        }
+/// An event could not be turned into or read from its stored form.
+public struct EventCodingError: CodedError, Hashable {
+    /// Stable machine-readable code.
+    public struct Code: ErrorCode {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
 
         /// The type string names no known event.
         public static let unknownEventType = Code(rawValue: "unknown_event_type")
@@ -14,8 +13,6 @@ public struct EventCodingError: Error, Hashable, Sendable, CustomStringConvertib
         public static let malformedEvent = Code(rawValue: "malformed_event")
         /// The event could not be encoded.
         public static let encodingFailed = Code(rawValue: "encoding_failed")
-
-        public var description: String { rawValue }
     }
 
     public var code: Code
@@ -27,6 +24,4 @@ public struct EventCodingError: Error, Hashable, Sendable, CustomStringConvertib
         self.eventType = eventType
         self.message = message
     }
-
-    public var description: String { "\(code): \(message)" }
 }

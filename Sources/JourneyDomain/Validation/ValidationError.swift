@@ -1,7 +1,20 @@
+import ErrorCodes
+
 /// Start input was refused; lists every invalid field.
-public struct ValidationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// Stable code for the whole error.
-    public static let code = "validation_failed"
+public struct ValidationError: CodedError, Hashable {
+    public struct Code: ErrorCode {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// One field or more is invalid (422); ``ValidationError/issues`` names them.
+        public static let validationFailed = Code(rawValue: "validation_failed")
+    }
+
+    /// Stable code for the whole error, as text.
+    public static let code = Code.validationFailed.rawValue
+
+    /// Always ``Code/validationFailed``.
+    public var code: Code { .validationFailed }
 
     public var issues: [FieldIssue]
 
@@ -14,6 +27,4 @@ public struct ValidationError: Error, Hashable, Sendable, CustomStringConvertibl
 
     /// The issues' messages joined by "; ".
     public var message: String { issues.map(\.message).joined(separator: "; ") }
-
-    public var description: String { "\(Self.code): \(message)" }
 }
