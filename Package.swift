@@ -27,7 +27,8 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ErrorCodes", "Observability"]),
         .target(name: "CLI", dependencies: ["Timestamps", "ErrorCodes"]),
-        .target(name: "HumanTokenAPI", dependencies: ["Cryptography", "Observability", "OutboundHTTP", "Timestamps"]),
+        .target(
+            name: "HumanTokenAPI", dependencies: ["Cryptography", "ErrorCodes", "Observability", "OutboundHTTP", "Timestamps"]),
         .target(name: "RateBudget", dependencies: ["Postgres", "HumanTokenAPI"]),
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography", "ErrorCodes"]),
         .target(name: "SDKLiteSimulator"),

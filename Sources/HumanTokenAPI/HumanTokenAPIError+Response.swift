@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import Timestamps
 
 extension HumanTokenAPIError {
     /// What each documented token-endpoint code means.
@@ -80,19 +81,8 @@ extension HumanTokenAPIError {
     /// `Retry-After` as whole seconds, at most ``maximumRetryAfter``: delta-seconds or an HTTP
     /// date; 1 when absent or unreadable.
     static func retryAfter(_ header: String?, now: Date) -> Int {
-        min(uncappedRetryAfter(header, now: now), maximumRetryAfter)
-    }
-
-    private static func uncappedRetryAfter(_ header: String?, now: Date) -> Int {
-        guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return 1 }
-        if let seconds = Int(header) { return max(seconds, 0) }
-        if header.allSatisfy(\.isNumber) { return maximumRetryAfter }  // too large for Int
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: header) else { return 1 }
-        return max(Int(date.timeIntervalSince(now).rounded(.up)), 0)
+        guard let header, let seconds = RetryAfter.seconds(header, now: now) else { return 1 }
+        return Int(min(seconds.rounded(.up), Double(maximumRetryAfter)))
     }
 
     /// The last `1.2.5`-style code in `text`.

@@ -1,12 +1,13 @@
+import ErrorCodes
 import Foundation
 
 /// A failure talking to Unico: a stable ``code`` plus the context a caller can act on.
 ///
 /// ``message`` and ``description`` never contain access tokens, assertions, keys, or
 /// personal data; Unico's own error text is not echoed, only the codes parsed from it.
-public struct HumanTokenAPIError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct HumanTokenAPIError: CodedError, Hashable {
     /// A stable, machine-readable error code; compare against the static members.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -28,8 +29,6 @@ public struct HumanTokenAPIError: Error, Sendable, Hashable, CustomStringConvert
         public static let invalidResponse = Code(rawValue: "invalid_response")
         /// The client's configuration is unusable; ``HumanTokenAPIError/field`` names the setting.
         public static let configuration = Code(rawValue: "configuration")
-
-        public var description: String { rawValue }
     }
 
     /// What kind of failure this is.
