@@ -107,8 +107,9 @@ let package = Package(
         .target(
             name: "JourneyTesting",
             dependencies: [
-                "AccessControl", "Cryptography", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyAPI", "JourneyApp",
-                "JourneyDomain", "Migrations", "Observability", "Postgres", "Projections", "UnicoEmulator", "Workers",
+                "AccessControl", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyAPI",
+                "JourneyApp", "JourneyDomain", "JourneyEngine", "Migrations", "Observability", "Postgres", "Projections",
+                "UnicoEmulator", "Workers",
             ]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "EmbeddedPostgres", "JourneyTesting"]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting", "Postgres"]),

@@ -26,7 +26,7 @@ extension Journeys {
         }
         let timeline: JourneyTimeline
         do {
-            timeline = try await JourneyTimeline.load(id, asOf: instant, client: database)
+            timeline = try await JourneyTimeline.load(id, asOf: instant, events: events)
         } catch let error as AuditError where error.code == .journeyNotFound {
             throw Problem.journeyNotFound()
         }
