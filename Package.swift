@@ -191,6 +191,11 @@ let package = Package(
                 "EmbeddedPostgres", "Migrations",
             ]),
         .testTarget(
+            name: "JourneyAppTests",
+            dependencies: [
+                "JourneyApp", "JourneyTesting", "JourneyAPI", "JourneyEngine", "AccessControl", "Workers", "Postgres",
+            ]),
+        .testTarget(
             name: "JourneyCommandsTests",
             dependencies: [
                 "JourneyCommands", "JourneyApp", "JourneyTesting", "CLI", "HumanTokenAPI", "AccessControl", "EventStore",

@@ -32,7 +32,7 @@ public final class JourneyApp: Sendable {
     public let keys: APIKeyStore
     /// What the API runs with (`journeys`' dependencies among them).
     public let dependencies: JourneyDependencies
-    /// The API over ``journeys`` and ``keys``; not listening until ``serve(writeLine:)`` (or the caller) starts it.
+    /// The API over ``journeys`` and ``keys``; not listening until ``serve(projector:writeLine:)`` (or the caller) starts it.
     public let server: APIServer
     /// The workers of ``AppConfiguration/workers``; nil when it is nil.
     public let worker: WorkerService?
@@ -139,13 +139,33 @@ public final class JourneyApp: Sendable {
         return services
     }
 
-    /// `serve`: refuses a non-loopback address with development keys, starts listening, says
-    /// `listening on http://HOST:PORT` (and the worker) with `writeLine`, then runs the services
-    /// until SIGTERM/SIGINT.
-    public func serve(writeLine: @Sendable (String) -> Void) async throws {
+    /// `serve` over `database`: refuses a non-loopback address with development keys and a
+    /// projector without its rights (before reading any key or Unico setting), builds the app,
+    /// starts listening, says `listening on http://HOST:PORT` (and the worker) with `writeLine`,
+    /// then runs the services until SIGTERM/SIGINT.
+    public static func serve(
+        _ configuration: AppConfiguration, database: Database, writeLine: @Sendable (String) -> Void
+    ) async throws {
+        try DevelopmentKeys.of(configuration, database: database).checkListenAddress(configuration.server.http.host)
+        let projector = try await database.verifiedProjector()
+        try await JourneyApp(configuration, database: database).serve(projector: projector, writeLine: writeLine)
+    }
+
+    /// `work` over `database`: checks the projector's rights, builds the app (with
+    /// ``AppConfiguration/workers``), and runs it as ``work(projector:projections:writeLine:)``.
+    public static func work(
+        _ configuration: AppConfiguration, database: Database, projections: Bool, writeLine: @Sendable (String) -> Void
+    ) async throws {
+        let projector = try await database.verifiedProjector()
+        try await JourneyApp(configuration, database: database)
+            .work(projector: projector, projections: projections, writeLine: writeLine)
+    }
+
+    /// Starts listening, says `listening on http://HOST:PORT` (and the worker) with `writeLine`,
+    /// then runs the services (the followers of the log as `projector`) until SIGTERM/SIGINT.
+    public func serve(projector: PostgresClient, writeLine: @Sendable (String) -> Void) async throws {
         let host = configuration.server.http.host
         try developmentKeys.checkListenAddress(host)
-        let projector = try await database.verifiedProjector()
         developmentKeys.logWarning(logger("serve"))
         let services = try self.services(projector: projector, listener: true)
         try server.start()
@@ -157,9 +177,8 @@ public final class JourneyApp: Sendable {
 
     /// `work`: runs the workers (and the projection when `projections`) until SIGTERM/SIGINT,
     /// saying `worker ID running` and at the end what the worker did.
-    public func work(projections: Bool, writeLine: @Sendable (String) -> Void) async throws {
+    public func work(projector: PostgresClient, projections: Bool, writeLine: @Sendable (String) -> Void) async throws {
         guard let worker else { preconditionFailure("work needs AppConfiguration.workers") }
-        let projector = try await database.verifiedProjector()
         developmentKeys.logWarning(logger("work"))
         let services = try self.services(projector: projector, projections: projections, listener: false)
         writeLine("worker \(worker.configuration.workerID) running")

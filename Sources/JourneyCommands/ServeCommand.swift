@@ -91,6 +91,6 @@ struct ServeCommand: Command {
         configuration.logSink = AppEnvironment.current.logSink
         let database = try await Database.open(configuration.database, poolSize: 8 + (workers?.concurrency ?? 0))
         defer { database.close() }
-        try await JourneyApp(configuration, database: database).serve(writeLine: AppEnvironment.current.writeLine)
+        try await JourneyApp.serve(configuration, database: database, writeLine: AppEnvironment.current.writeLine)
     }
 }

@@ -73,7 +73,7 @@ struct WorkCommand: Command {
         configuration.logSink = AppEnvironment.current.logSink
         let database = try await Database.open(configuration.database, poolSize: self.configuration.concurrency + 4)
         defer { database.close() }
-        try await JourneyApp(configuration, database: database)
-            .work(projections: projections, writeLine: AppEnvironment.current.writeLine)
+        try await JourneyApp.work(
+            configuration, database: database, projections: projections, writeLine: AppEnvironment.current.writeLine)
     }
 }
