@@ -82,8 +82,8 @@ let package = Package(
         .target(
             name: "JourneyApp",
             dependencies: [
-                "AccessControl", "CLI", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyDomain", "JourneyAPI",
-                "Migrations", "OutboundWebhooks", "Postgres", "Privacy", "RateBudget", "UnicoEmulator", "Workers",
+                "AccessControl", "CLI", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyDomain",
+                "JourneyAPI", "Migrations", "OutboundWebhooks", "Postgres", "Privacy", "RateBudget", "UnicoEmulator", "Workers",
                 "Lifecycle", "Observability", "Projections", "DataSubjects", "JourneyEngine", "Retention",
             ]),
         .target(

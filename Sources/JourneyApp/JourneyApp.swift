@@ -49,11 +49,14 @@ public final class JourneyApp: Sendable {
         let embedded = database.embedded != nil
         var unico: [Environment: HumanTokenAPIClient] = [:]
         for (environment, settings) in configuration.unico {
-            unico[environment] = try Self.client(settings, configuration, database: database, tenantShare: configuration.tenantShare)
+            unico[environment] = try Self.client(
+                settings, configuration, database: database, tenantShare: configuration.tenantShare)
         }
         var tenantUnico: [String: [Environment: HumanTokenAPIClient]] = [:]
         for (tenant, settings) in configuration.tenantUnico {
-            tenantUnico[tenant] = try settings.mapValues { try Self.client($0, configuration, database: database, tenantShare: 1) }
+            tenantUnico[tenant] = try settings.mapValues {
+                try Self.client($0, configuration, database: database, tenantShare: 1)
+            }
         }
         if unico.isEmpty, tenantUnico.isEmpty, !embedded {
             throw AppError(
@@ -190,7 +193,8 @@ public final class JourneyApp: Sendable {
     // Factories for the one-shot commands and the benchmarks, which need a piece, not a process.
 
     /// An event store on `client` (a command reading the log; a benchmark's own grouping).
-    public static func eventStore(on client: PostgresClient, grouping: EventStore.Grouping = EventStore.Grouping()) -> EventStore {
+    public static func eventStore(on client: PostgresClient, grouping: EventStore.Grouping = EventStore.Grouping()) -> EventStore
+    {
         EventStore(client: client, grouping: grouping)
     }
 

@@ -48,7 +48,8 @@ import Timestamps
             #expect(now.state.outcome == .approved)
             #expect(now.entries.map(\.version) == Array(1...Int64(recorded.count)))
             #expect(now.entries.allSatisfy { $0.actor == "api-key:test" })
-            let before = try await JourneyTimeline.load(id, asOf: times[0].addingTimeInterval(-0.000_001), events: EventStore(client: db.app))
+            let before = try await JourneyTimeline.load(
+                id, asOf: times[0].addingTimeInterval(-0.000_001), events: EventStore(client: db.app))
             #expect(before.entries.isEmpty)
             #expect(before.state.status == .notStarted)
 

@@ -20,8 +20,8 @@ import Testing
             var configuration = APIServer.Configuration()
             configure(&configuration)
             let service = APIServer(
-            configuration: configuration, journeys: Journeys(database: db.app, dependencies: dependencies.engine),
-            keys: APIKeyStore(client: db.app), dependencies: dependencies)
+                configuration: configuration, journeys: Journeys(database: db.app, dependencies: dependencies.engine),
+                keys: APIKeyStore(client: db.app), dependencies: dependencies)
             try await body(TestClient(router: service.router), service)
         }
     }

@@ -18,8 +18,8 @@ func withService(
     var dependencies = try JourneyDependencies.development(database: database, unico: unico)
     dependencies.webhookAuthentication = webhookAuthentication
     let service = APIServer(
-            configuration: APIServer.Configuration(), journeys: Journeys(database: database, dependencies: dependencies.engine),
-            keys: APIKeyStore(client: database), dependencies: dependencies)
+        configuration: APIServer.Configuration(), journeys: Journeys(database: database, dependencies: dependencies.engine),
+        keys: APIKeyStore(client: database), dependencies: dependencies)
     try await body(TestClient(router: service.router), service)
 }
 

@@ -183,8 +183,8 @@ import Testing
             unreachable.tokenHost = URL(string: "http://127.0.0.1:9")!
             dependencies.engine.tenantUnico = ["acme": [.uat: try HumanTokenAPIClient(configuration: unreachable)]]
             let service = APIServer(
-            configuration: .init(), journeys: Journeys(database: h.database.app, dependencies: dependencies.engine),
-            keys: APIKeyStore(client: h.database.app), dependencies: dependencies)
+                configuration: .init(), journeys: Journeys(database: h.database.app, dependencies: dependencies.engine),
+                keys: APIKeyStore(client: h.database.app), dependencies: dependencies)
             let client = TestClient(router: service.router)
             let tenants = TenantStore(client: h.database.app)
             let keys = APIKeyStore(client: h.database.app)
