@@ -56,6 +56,9 @@ public struct AppConfiguration: Sendable {
     /// The API: listener (arguments), `JOURNEYS_METRICS_TOKEN`, `REPORTS_MAX_LAG`,
     /// `JOURNEYS_RATE_LIMIT_*`. Default ``APIServer/Configuration/init()``.
     public var server = APIServer.Configuration()
+    /// Whether the process serves the API (`serve`, the emulator stacks): only then is
+    /// `JOURNEYS_SESSION_KEY` required off the embedded database. `work` sets it false. Default true.
+    public var servesAPI = true
     /// The workers of this process (`work`, `serve --with-workers`); nil runs none. Default nil.
     public var workers: WorkerService.Configuration?
     /// The time of decisions and tokens. Default: the system clock.

@@ -81,8 +81,12 @@ public final class JourneyApp: Sendable {
         dependencies.webhookDestinations = configuration.webhookDestinations
         dependencies.erasureLedger = configuration.erasureLedger
         dependencies.startStages = configuration.startStages
-        dependencies.sessionTokens = try key(configuration.sessionTokens, ClientTokenIssuer.sessionKeyVariable) {
-            try .developmentSessions()
+        if configuration.servesAPI {
+            dependencies.sessionTokens = try key(configuration.sessionTokens, ClientTokenIssuer.sessionKeyVariable) {
+                try .developmentSessions()
+            }
+        } else if let sessions = configuration.sessionTokens {
+            dependencies.sessionTokens = sessions
         }
         dependencies.secureSessionCookie = !DevelopmentKeys.isLoopback(configuration.server.http.host)
         self.dependencies = dependencies

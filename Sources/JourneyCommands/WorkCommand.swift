@@ -70,6 +70,7 @@ struct WorkCommand: Command {
         var configuration = try AppConfiguration(AppEnvironment.current.variables, unicoConfig: unicoConfig)
         configuration.unicoShare = unicoShare
         configuration.workers = self.configuration
+        configuration.servesAPI = false
         configuration.logSink = AppEnvironment.current.logSink
         let database = try await Database.open(configuration.database, poolSize: self.configuration.concurrency + 4)
         defer { database.close() }

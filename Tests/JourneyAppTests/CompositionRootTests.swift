@@ -83,4 +83,22 @@ import Workers
             #expect(noUnico.message.contains("UNICO_UAT_SERVICE_ACCOUNT"))
         }
     }
+
+    /// `serve` needs the dashboard's session key off the embedded database; `work` serves no
+    /// dashboard and needs none.
+    @Test func workNeedsNoSessionKeyButServeDoes() async throws {
+        try await TestStack.with { stack in
+            let database = Database(app: stack.database.app, admin: stack.database.app, embedded: nil)
+            var configuration = AppConfiguration()
+            configuration.unico = [.uat: stack.unicoConfiguration]
+            configuration.privacy = .development()
+            configuration.clientTokens = try .development()
+            let serve = try #require(throws: AppError.self) { try JourneyApp(configuration, database: database) }
+            #expect(serve.code == .invalidInput && serve.message.hasPrefix("JOURNEYS_SESSION_KEY is not set"))
+            configuration.servesAPI = false
+            configuration.workers = WorkerService.Configuration(workerID: "work")
+            let work = try JourneyApp(configuration, database: database)
+            #expect(work.worker?.performer.journeys.events === work.events)
+        }
+    }
 }
