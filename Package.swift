@@ -91,8 +91,8 @@ let package = Package(
         .target(
             name: "JourneyApp",
             dependencies: [
-                "AccessControl", "CLI", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyDomain", "JourneyAPI",
-                "Migrations", "OutboundWebhooks", "Postgres", "Privacy", "RateBudget", "UnicoEmulator", "Workers",
+                "AccessControl", "CLI", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyDomain",
+                "JourneyAPI", "Migrations", "OutboundWebhooks", "Postgres", "Privacy", "RateBudget", "UnicoEmulator", "Workers",
                 "Lifecycle", "Observability", "Projections", "DataSubjects", "JourneyEngine", "Retention", "ErrorCodes",
             ]),
         .target(
@@ -116,8 +116,9 @@ let package = Package(
         .target(
             name: "JourneyTesting",
             dependencies: [
-                "AccessControl", "Cryptography", "EmbeddedPostgres", "HTTPServer", "HumanTokenAPI", "JourneyAPI", "JourneyApp",
-                "JourneyDomain", "Migrations", "Observability", "Postgres", "Projections", "UnicoEmulator", "Workers",
+                "AccessControl", "Cryptography", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyAPI",
+                "JourneyApp", "JourneyDomain", "JourneyEngine", "Migrations", "Observability", "Postgres", "Projections",
+                "UnicoEmulator", "Workers",
             ]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "EmbeddedPostgres", "JourneyTesting"]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting", "Postgres"]),
@@ -199,6 +200,11 @@ let package = Package(
                 "AccessControl", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
                 "JourneyStore", "Cryptography", "JourneyApp", "CLI", "JourneyCommands", "Postgres", "Observability",
                 "EmbeddedPostgres", "Migrations",
+            ]),
+        .testTarget(
+            name: "JourneyAppTests",
+            dependencies: [
+                "JourneyApp", "JourneyTesting", "JourneyAPI", "JourneyEngine", "AccessControl", "Workers", "Postgres",
             ]),
         .testTarget(
             name: "JourneyCommandsTests",

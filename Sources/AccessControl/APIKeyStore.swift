@@ -44,6 +44,10 @@ public struct APIKeyStore: Sendable {
         self.verified = VerifiedKeyCache(lifetime: configuration.verifiedKeyLifetime)
     }
 
+    /// Whether `other` shares this store's verified-key cache (one per process: `JourneyApp`
+    /// hands every route group the same store).
+    public func sharesVerifiedKeys(with other: APIKeyStore) -> Bool { verified === other.verified }
+
     /// Creates a key of `tenant` (default: the default tenant); returns its record and its text,
     /// which exists nowhere else afterwards.
     ///

@@ -63,13 +63,15 @@ public struct EvidenceBundle: Sendable, Encodable {
     public var checkpoint: Checkpoint?
     public var state: StateSummary
 
-    /// Collects the bundle of `id`; throws `journey_not_found` for a journey without events.
+    /// Collects the bundle of `id` from `events` (and the checkpoints on its database); throws
+    /// `journey_not_found` for a journey without events.
     public static func collect(
-        _ id: JourneyID, client: PostgresClient, keys: AuditKeys,
+        _ id: JourneyID, events: EventStore, keys: AuditKeys,
         now: Date = Date()
     ) async throws -> EvidenceBundle {
+        let client = events.client
         let stream = JourneyRepository.stream(id)
-        let recorded = try await EventStore(client: client).readStream(stream, from: 1, limit: Int(Int32.max))
+        let recorded = try await events.readStream(stream, from: 1, limit: Int(Int32.max))
         guard !recorded.isEmpty else { throw AuditError(.journeyNotFound, "no journey has id \(id.rawValue)") }
         let timeline = try JourneyTimeline.timeline(id, events: recorded, asOf: nil)
         var checkpoint: Checkpoint?

@@ -33,9 +33,9 @@ public struct JourneyTimeline: Sendable {
 
     /// Loads `id`'s timeline as of `asOf` (all events when nil); throws `journey_not_found` when
     /// the journey has no event at all.
-    public static func load(_ id: JourneyID, asOf: Date?, client: PostgresClient) async throws -> JourneyTimeline {
+    public static func load(_ id: JourneyID, asOf: Date?, events store: EventStore) async throws -> JourneyTimeline {
         let stream = JourneyRepository.stream(id)
-        let events = try await EventStore(client: client).readStream(stream, from: 1, limit: Int(Int32.max))
+        let events = try await store.readStream(stream, from: 1, limit: Int(Int32.max))
         guard !events.isEmpty else { throw AuditError(.journeyNotFound, "no journey has id \(id.rawValue)") }
         return try timeline(id, events: events, asOf: asOf)
     }

@@ -19,7 +19,7 @@ extension DataSubjects {
         let (ids, status) = try await known(subject, tenant: tenant)
         var journeys: [SubjectExport.Journey] = []
         for id in ids {
-            let timeline = try await JourneyTimeline.load(id, asOf: nil, client: database)
+            let timeline = try await JourneyTimeline.load(id, asOf: nil, events: self.journeys.events)
             var journey = try await journey(timeline)
             let opened = journey.openedFields
             if !opened.isEmpty {

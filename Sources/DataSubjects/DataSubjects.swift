@@ -13,10 +13,10 @@ import Privacy
 public struct DataSubjects: Sendable {
     public let journeys: Journeys
     /// Where each erasure is recorded before it starts (outside the database, for restores);
-    /// `JOURNEYS_ERASURE_LEDGER` by default, none when unset.
+    /// `JourneyApp` passes the one of `JOURNEYS_ERASURE_LEDGER`. Default none.
     public let ledger: ErasureLedger?
 
-    public init(journeys: Journeys, ledger: ErasureLedger? = ErasureLedger.fromEnvironment()) {
+    public init(journeys: Journeys, ledger: ErasureLedger? = nil) {
         self.journeys = journeys
         self.ledger = ledger
     }

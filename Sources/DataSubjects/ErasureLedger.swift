@@ -17,7 +17,7 @@ public struct ErasureLedger: Sendable {
     public init(path: String) { self.path = path }
 
     /// The ledger named by `JOURNEYS_ERASURE_LEDGER`, nil when unset or empty.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> ErasureLedger? {
+    public static func fromEnvironment(_ environment: [String: String]) -> ErasureLedger? {
         guard let path = environment["JOURNEYS_ERASURE_LEDGER"], !path.isEmpty else { return nil }
         return ErasureLedger(path: path)
     }

@@ -31,6 +31,11 @@ extension EventStore {
         try connection.query(EventStoreStatements.eventCount(upTo: cut)).first?.decode(0, as: Int64.self) ?? 0
     }
 
+    /// ``readableEventCount()`` on a caller's connection (a rebuild, which holds no store).
+    public static func readableEventCount(on connection: PostgresConnection) throws -> Int {
+        try connection.query(EventStoreStatements.readableEventCount).first?.decode(0, as: Int.self) ?? 0
+    }
+
     /// The head of every stream with an event at or before `cut`.
     public static func streamHeads(upTo cut: GlobalCheckpoint, on connection: PostgresConnection) throws -> [StreamHead] {
         try connection.query(EventStoreStatements.streamHeads(upTo: cut)).map { row in

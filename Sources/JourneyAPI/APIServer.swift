@@ -1,6 +1,8 @@
+import AccessControl
 import EventStore
 import Foundation
 import HTTPServer
+import JourneyEngine
 import Migrations
 import Observability
 import Postgres
@@ -46,25 +48,34 @@ public final class APIServer: Sendable {
     /// (`REPORTS_DATABASE_URL`) or `database` itself.
     public let reports: PostgresClient
     public let metrics: MetricsRegistry
+    /// The use cases every route group runs (the process's one `Journeys`, from `JourneyApp`).
+    public let journeys: Journeys
+    /// The API keys every route group verifies against: one verified-key cache per process.
+    public let keys: APIKeyStore
     /// The method and path template of every registered route (the OpenAPI check uses it).
     public let routes: [Route]
     /// Every route behind the middleware, as the server runs it; tests call it without a socket.
     public let router: Router
     let server: HTTPServer
 
+    /// The API over `journeys` (its database is the application pool) and `keys`, both shared
+    /// with the rest of the process; `dependencies.engine` is `journeys`' own.
     public init(
-        configuration: Configuration, database: PostgresClient, reports: PostgresClient? = nil,
+        configuration: Configuration, journeys: Journeys, keys: APIKeyStore, reports: PostgresClient? = nil,
         dependencies: JourneyDependencies, metrics: MetricsRegistry = MetricsRegistry()
     ) {
+        let database = journeys.database
         self.configuration = configuration
         self.database = database
+        self.journeys = journeys
+        self.keys = keys
         self.reports = reports ?? database
         self.metrics = metrics
         let reading = ReportsDatabase(
             client: reports ?? database, isReplica: reports.map { $0 !== database } ?? false,
             maxLag: configuration.reportsMaxLag)
         let router = Self.router(
-            database: database, reports: reading, dependencies: dependencies, metrics: metrics,
+            journeys: journeys, keys: keys, reports: reading, dependencies: dependencies, metrics: metrics,
             configuration: configuration)
         self.routes = router.routes
         self.router = router
@@ -86,9 +97,12 @@ public final class APIServer: Sendable {
 
     /// Every route of the service, with its metrics middleware.
     static func router(
-        database: PostgresClient, reports: ReportsDatabase, dependencies: JourneyDependencies,
+        journeys: Journeys, keys: APIKeyStore, reports: ReportsDatabase, dependencies: JourneyDependencies,
         metrics: MetricsRegistry, configuration: Configuration
     ) -> Router {
+        let database = journeys.database
+        let authenticator = RequestAuthenticator(
+            keys: keys, clientTokens: dependencies.clientTokens, clock: dependencies.clock)
         var router = Router()
         router.use(RequestMetrics(registry: metrics).middleware)
         router.use(Problem.engineErrors)
@@ -104,14 +118,18 @@ public final class APIServer: Sendable {
             access: MetricsAccess(token: configuration.metricsToken),
             developmentKeys: configuration.developmentKeys
         ).register(on: &router)
-        JourneyRoutes(database: database, reports: reports, dependencies: dependencies, metrics: metrics).register(on: &router)
+        JourneyRoutes(
+            journeys: journeys, authenticator: authenticator, reports: reports, dependencies: dependencies, metrics: metrics
+        ).register(on: &router)
         WebhookTokenEndpoint(
             credentials: dependencies.webhookCredentials, clock: dependencies.clock,
             metrics: metrics, logger: dependencies.logger
         ).register(on: &router)
-        ReportRoutes(database: database, reports: reports, dependencies: dependencies).register(on: &router)
-        SubjectRoutes(database: database, dependencies: dependencies).register(on: &router)
-        WebhookEndpointRoutes(database: database, dependencies: dependencies).register(on: &router)
+        ReportRoutes(
+            journeys: journeys, keys: keys, authenticator: authenticator, reports: reports, dependencies: dependencies
+        ).register(on: &router)
+        SubjectRoutes(journeys: journeys, authenticator: authenticator, dependencies: dependencies).register(on: &router)
+        WebhookEndpointRoutes(database: database, authenticator: authenticator, dependencies: dependencies).register(on: &router)
         router.get("/openapi.json") { _ in
             HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: OpenAPIDocument.json)
         }

@@ -83,7 +83,7 @@ struct DashboardJourneyRoutes: Sendable {
         guard let id = Self.journeyID(request) else { return Self.notFound() }
         let timeline: JourneyTimeline
         do {
-            timeline = try await JourneyTimeline.load(id, asOf: nil, client: database)
+            timeline = try await JourneyTimeline.load(id, asOf: nil, events: journeys.events)
         } catch let error as AuditError where error.code == .journeyNotFound {
             return Self.notFound()
         }

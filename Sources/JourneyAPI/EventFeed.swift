@@ -44,7 +44,9 @@ struct EventFeed: Sendable {
     static let scanLimit = 5_000
     static let batchSize = 500
 
-    let database: PostgresClient
+    /// The process's event store (the feed reads on its database).
+    let events: EventStore
+    var database: PostgresClient { events.client }
 
     /// Reads the query parameters; a bad one is a 400 `invalid_query` naming it.
     static func query(_ request: HTTPRequest) throws -> Query {
@@ -76,7 +78,7 @@ struct EventFeed: Sendable {
 
     /// The answer: one page of `tenant`'s steps after `query.after`.
     func response(_ query: Query, tenant: String) async throws -> HTTPResponse {
-        guard let start = try await EventStore(client: database).checkpoint(atPosition: query.after) else {
+        guard let start = try await events.checkpoint(atPosition: query.after) else {
             throw Self.invalid("after", "after must be 0 or the nextAfter (an event position) of an earlier page.")
         }
         return try await database.withConnection { connection in

@@ -1,4 +1,5 @@
 import AccessControl
+import DataSubjects
 import Foundation
 import HumanTokenAPI
 import JourneyDomain
@@ -21,9 +22,9 @@ public struct JourneyDependencies: Sendable {
     /// Whether the dashboard's session cookie is always `Secure`. Default false (in-process and
     /// loopback stacks); `serve` sets it when `--host` is beyond loopback.
     public var secureSessionCookie = false
-    /// How Unico authenticates its webhooks; nil refuses every webhook (401). Default: read from
-    /// `UNICO_WEBHOOK_AUTH` (`basic:user:password`, `header:Name:value` or `bearer:token`);
-    /// an unreadable value leaves it nil and says so on standard error (without the value).
+    /// How Unico authenticates its webhooks; nil refuses every webhook (401). Default nil;
+    /// `JourneyApp` reads `UNICO_WEBHOOK_AUTH` (`basic:user:password`, `header:Name:value` or
+    /// `bearer:token`): an unreadable value leaves it nil and says so in the log (without the value).
     public var webhookAuthentication: WebhookAuthenticator?
     /// The Unico webhook credentials of tenants with a Unico account of their own, by tenant: a
     /// webhook presenting them touches only that tenant's journeys (see `WebhookCredentials`).
@@ -38,12 +39,15 @@ public struct JourneyDependencies: Sendable {
     /// Which IP-literal webhook URLs `POST /v1/webhook-endpoints` accepts. Default: every special
     /// address refused; `serve` reads `JOURNEYS_WEBHOOK_ALLOW_HOSTS` and `JOURNEYS_WEBHOOK_TENANT_ALLOW_HOSTS`.
     public var webhookDestinations = WebhookDestinationPolicy()
+    /// Where the subject routes record each erasure before it starts. Default none; `JourneyApp`
+    /// reads `JOURNEYS_ERASURE_LEDGER`.
+    public var erasureLedger: ErasureLedger?
 
     public init(
         vault: SubjectVault, clientTokens: ClientTokenIssuer, unico: [Environment: HumanTokenAPIClient],
         retryPolicy: RetryPolicy = .standard, idempotencyWait: Duration = .seconds(2),
         clock: @escaping @Sendable () -> Date = Date.init,
-        webhookAuthentication: WebhookAuthenticator? = WebhookAuthenticator.configured()
+        webhookAuthentication: WebhookAuthenticator? = nil
     ) {
         self.engine = EngineDependencies(vault: vault, unico: unico, retryPolicy: retryPolicy, clock: clock)
         self.webhookAuthentication = webhookAuthentication

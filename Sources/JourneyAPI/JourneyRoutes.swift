@@ -17,30 +17,30 @@ import Postgres
 /// one Get Process (bounded by the client's request timeout); a failed fetch does not fail the
 /// request: the journey stays `awaitingResult` and its `nextDue` asks a worker to fetch again.
 struct JourneyRoutes: Sendable {
-    let database: PostgresClient
+    /// The process's use cases (and its event store).
+    let journeys: Journeys
+    /// API keys and client tokens, with the process's one verified-key cache.
+    let authenticator: RequestAuthenticator
     /// Where the journey listing reads (a standby when one is configured).
     let reports: ReportsDatabase
     let dependencies: JourneyDependencies
     let metrics: MetricsRegistry
 
     func register(on router: inout Router) {
-        let journeys = Journeys(database: database, dependencies: dependencies.engine)
-        let authenticator = RequestAuthenticator(
-            keys: APIKeyStore(client: database),
-            clientTokens: dependencies.clientTokens, clock: dependencies.clock)
+        let (journeys, authenticator) = (self.journeys, self.authenticator)
         let token = TokenHandler(authenticator: authenticator, journeys: journeys)
         let start = StartJourneyHandler(authenticator: authenticator, journeys: journeys, dependencies: dependencies)
         let reports = ClientReportHandler(authenticator: authenticator, journeys: journeys)
         let clientToken = ClientTokenHandler(authenticator: authenticator, journeys: journeys, dependencies: dependencies)
         let cancel = CancelJourneyHandler(authenticator: authenticator, journeys: journeys)
-        let store = EventStore(client: database)
+        let store = journeys.events
         let webhooks = WebhookHandler(
             journeys: journeys, credentials: dependencies.webhookCredentials,
             metrics: metrics, logger: dependencies.logger)
         let fetches = ResultFetchCounting(metrics: metrics, logger: dependencies.logger)
 
         let listing = JourneyListing(reports: self.reports)
-        let feed = EventFeed(database: database)
+        let feed = EventFeed(events: journeys.events)
 
         // Answers carrying a webAppToken, client token or link are never cached.
         router.post("/v1/journeys") { try await start.handle($0).noStore() }

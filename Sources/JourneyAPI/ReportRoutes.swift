@@ -7,8 +7,11 @@ import Reports
 
 /// `GET /v1/reports/{name}` (scope `reports:read`, JSON), and the dashboard's routes.
 struct ReportRoutes: Sendable {
-    let database: PostgresClient
-    /// Where reports run (a standby when one is configured); keys are checked on `database`.
+    let journeys: Journeys
+    /// The process's API keys (the dashboard's sign-in checks them too).
+    let keys: APIKeyStore
+    let authenticator: RequestAuthenticator
+    /// Where reports run (a standby when one is configured); keys are checked on the application pool.
     let reports: ReportsDatabase
     let dependencies: JourneyDependencies
 
@@ -20,8 +23,7 @@ struct ReportRoutes: Sendable {
     ]
 
     func register(on router: inout Router) {
-        let keys = APIKeyStore(client: database)
-        let authenticator = RequestAuthenticator(keys: keys, clientTokens: dependencies.clientTokens, clock: dependencies.clock)
+        let (keys, authenticator) = (self.keys, self.authenticator)
         let clock = dependencies.clock
         router.get("/v1/reports/{name}") { [reports] request in
             let principal = try await authenticator.apiKey(request, scope: .reportsRead)
@@ -43,8 +45,7 @@ struct ReportRoutes: Sendable {
             secureCookie: dependencies.secureSessionCookie
         ).register(on: &router)
         DashboardJourneyRoutes(
-            database: database, reports: reports,
-            journeys: Journeys(database: database, dependencies: dependencies.engine),
+            database: journeys.database, reports: reports, journeys: journeys,
             session: DashboardSession(keys: keys, sessions: dependencies.sessionTokens, clock: clock)
         )
         .register(on: &router)

@@ -12,14 +12,13 @@ import Postgres
 /// recorded as a disclosure on each journey it opens), erase them. Answers carrying personal
 /// data are `no-store`.
 struct SubjectRoutes: Sendable {
-    let database: PostgresClient
+    let journeys: Journeys
+    let authenticator: RequestAuthenticator
     let dependencies: JourneyDependencies
 
     func register(on router: inout Router) {
-        let authenticator = RequestAuthenticator(
-            keys: APIKeyStore(client: database),
-            clientTokens: dependencies.clientTokens, clock: dependencies.clock)
-        let subjects = DataSubjects(journeys: Journeys(database: database, dependencies: dependencies.engine))
+        let authenticator = self.authenticator
+        let subjects = DataSubjects(journeys: journeys, ledger: dependencies.erasureLedger)
 
         let find = { @Sendable (principal: Principal, document: String?, type: String?) async throws -> HTTPResponse in
             guard let document, !document.isEmpty else {

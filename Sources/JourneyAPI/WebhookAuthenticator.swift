@@ -97,7 +97,7 @@ public struct WebhookAuthenticator: Sendable, Equatable {
     }
 
     /// The configured authenticator, nil when the variable is unset or empty.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
+    public static func fromEnvironment(_ environment: [String: String]) throws
         -> WebhookAuthenticator?
     {
         guard let text = environment[environmentVariable], !text.isEmpty else { return nil }
@@ -116,7 +116,7 @@ public struct WebhookAuthenticator: Sendable, Equatable {
     /// ``fromEnvironment(_:)`` for the service's default: a malformed value is logged (never the
     /// value) and leaves webhooks refused.
     public static func configured(
-        _ environment: [String: String] = ProcessInfo.processInfo.environment,
+        _ environment: [String: String],
         logger: Logger = Logger(label: "api")
     ) -> WebhookAuthenticator? {
         do {

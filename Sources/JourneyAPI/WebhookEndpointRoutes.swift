@@ -14,12 +14,11 @@ import Postgres
 /// in the creation answer only.
 struct WebhookEndpointRoutes: Sendable {
     let database: PostgresClient
+    let authenticator: RequestAuthenticator
     let dependencies: JourneyDependencies
 
     func register(on router: inout Router) {
-        let authenticator = RequestAuthenticator(
-            keys: APIKeyStore(client: database),
-            clientTokens: dependencies.clientTokens, clock: dependencies.clock)
+        let authenticator = self.authenticator
         let sealer = try? WebhookSecretSealer(privacy: dependencies.vault.configuration)
         let admin = sealer.map {
             WebhookAdmin(client: database, sealer: $0, destinations: dependencies.webhookDestinations, now: dependencies.clock)

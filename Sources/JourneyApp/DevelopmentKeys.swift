@@ -10,20 +10,20 @@ public struct DevelopmentKeys: Sendable, Equatable {
     public let fallbacks: [String]
     public var inUse: Bool { !fallbacks.isEmpty }
 
-    /// What ``Wiring`` falls back to for `variables` on `database`: nothing off the embedded cluster.
-    public static func of(_ variables: [String: String], database: Database) -> DevelopmentKeys {
+    /// What ``JourneyApp`` falls back to for `configuration` on `database`: nothing off the embedded cluster.
+    public static func of(_ configuration: AppConfiguration, database: Database) -> DevelopmentKeys {
         guard database.embedded != nil else { return DevelopmentKeys(fallbacks: []) }
         var fallbacks: [String] = []
-        if variables[PrivacyConfiguration.Variable.activeKey] == nil {
+        if configuration.privacy == nil {
             fallbacks += [
                 PrivacyConfiguration.Variable.activeKey, PrivacyConfiguration.Variable.activeKeyID,
                 PrivacyConfiguration.Variable.subjectReferenceKey,
             ]
         }
-        if variables[ClientTokenIssuer.environmentVariable] == nil {
+        if configuration.clientTokens == nil {
             fallbacks.append(ClientTokenIssuer.environmentVariable)
         }
-        if variables[ClientTokenIssuer.sessionKeyVariable] == nil {
+        if configuration.sessionTokens == nil {
             fallbacks.append(ClientTokenIssuer.sessionKeyVariable)
         }
         return DevelopmentKeys(fallbacks: fallbacks)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import HumanTokenAPI
 import JourneyAPI
 import JourneyDomain
@@ -39,8 +40,10 @@ extension LocalStack {
         public var retryPolicy: RetryPolicy = .standard
         /// The service's request rate limits. Default ``RequestRateLimits/init()`` (`serve`'s defaults).
         public var rateLimits = RequestRateLimits()
-        /// How the service authenticates Unico's webhooks. Default: read from `UNICO_WEBHOOK_AUTH`.
-        public var webhookAuthentication: WebhookAuthenticator? = WebhookAuthenticator.configured()
+        /// How the service authenticates Unico's webhooks. Default: read from `UNICO_WEBHOOK_AUTH`
+        /// (``AppEnvironment/variables``).
+        public var webhookAuthentication: WebhookAuthenticator? = WebhookAuthenticator.configured(
+            AppEnvironment.current.variables)
         /// Where reports, the dashboard and the journey listing read (a hot standby); nil: the
         /// application pool. Default nil.
         public var reports: PostgresClient?
@@ -59,5 +62,29 @@ extension LocalStack {
             self.clock = clock
             self.serviceClock = { clock.now() }
         }
+    }
+}
+
+extension LocalStack.Configuration {
+    /// The application's configuration for the emulator's Unico `settings`: development keys,
+    /// Unico clients limited in this process only (the emulator's limit is its own), no access log.
+    func appConfiguration(unico settings: [Environment: HumanTokenAPIConfiguration]) throws -> AppConfiguration {
+        var app = AppConfiguration()
+        app.unico = settings
+        app.sharedUnicoRate = false
+        app.unicoClock = clientClock
+        app.privacy = .development()
+        app.clientTokens = try .development()
+        app.sessionTokens = try .developmentSessions()
+        app.retryPolicy = retryPolicy
+        app.clock = serviceClock
+        app.webhookAuthentication = webhookAuthentication
+        app.startStages = startStages
+        app.server.http.port = port ?? 0
+        app.server.accessLog = AccessLogEntry.discard
+        app.server.metricsGaugeLifetime = metricsGaugeLifetime
+        app.server.reportsMaxLag = reportsMaxLag
+        app.server.rateLimits = rateLimits
+        return app
     }
 }

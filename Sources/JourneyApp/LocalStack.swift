@@ -12,7 +12,9 @@ import UnicoEmulator
 /// `bench e2e` run against, and what the tests' `TestStack` wraps.
 public struct LocalStack: Sendable {
     public let emulator: UnicoEmulator
-    public let service: APIServer
+    /// The service, built as `serve` builds it: one event store, one engine, one key store.
+    public let app: JourneyApp
+    public var service: APIServer { app.server }
     /// The emulator's clock (the demo's is manual and moved by it).
     public let clock: any EmulatorClock
     public let unicoURL: URL
@@ -23,11 +25,11 @@ public struct LocalStack: Sendable {
     /// An API key with the journeys read and write scopes.
     public let apiKey: String
     /// The service's own Unico clients (benchmarks call Unico directly with them as a baseline).
-    public let unicoClients: [Environment: HumanTokenAPIClient]
+    public var unicoClients: [Environment: HumanTokenAPIClient] { app.unicoClients }
     /// The Unico clients' settings, per environment.
     public let unicoConfigurations: [Environment: HumanTokenAPIConfiguration]
     /// What the service runs with; the demo's workers share it.
-    public let dependencies: JourneyDependencies
+    public var dependencies: JourneyDependencies { app.dependencies }
 
     /// Calls the journey service on loopback (the stack was started with a port).
     public var api: LocalStackHTTP {
@@ -64,40 +66,27 @@ public struct LocalStack: Sendable {
         }
     }
 
-    /// The Unico clients, the service's dependencies, the service and the API key around a started emulator.
+    /// The emulator's Unico settings in an ``AppConfiguration`` built into a ``JourneyApp`` (as
+    /// `serve` builds its own), and an API key, around a started emulator.
     private static func wire(
-        app: PostgresClient, emulator: UnicoEmulator, accounts: [DevelopmentServiceAccount],
+        app client: PostgresClient, emulator: UnicoEmulator, accounts: [DevelopmentServiceAccount],
         configuration: Configuration
     ) async throws -> LocalStack {
         guard let unicoURL = emulator.baseURL else { throw AppError(.invalidInput, "the emulator did not start") }
-        var clients: [Environment: HumanTokenAPIClient] = [:]
         var settings: [Environment: HumanTokenAPIConfiguration] = [:]
         for account in accounts {
             let (environment, api): (Environment, HumanTokenAPIEnvironment) =
                 account.account.environment == .uat ? (.uat, .uat) : (.prod, .prod)
-            let clientSettings = HumanTokenAPIConfiguration(
+            settings[environment] = HumanTokenAPIConfiguration(
                 environment: api, serviceAccount: account.account.name, tenant: account.account.tenantID,
                 privateKey: .pem(try account.privateKeyPEM()), tokenHost: unicoURL, apiHost: unicoURL,
                 requestTimeout: configuration.clientRequestTimeout, rateLimit: configuration.clientRateLimit,
                 lookup: configuration.lookup)
-            settings[environment] = clientSettings
-            clients[environment] = try HumanTokenAPIClient(configuration: clientSettings, clock: configuration.clientClock)
         }
-        var dependencies = JourneyDependencies(
-            vault: SubjectVault(client: app, configuration: .development()),
-            clientTokens: try .development(), unico: clients, retryPolicy: configuration.retryPolicy,
-            clock: configuration.serviceClock, webhookAuthentication: configuration.webhookAuthentication)
-        dependencies.startStages = configuration.startStages
-        var serviceConfiguration = APIServer.Configuration()
-        serviceConfiguration.http.port = configuration.port ?? 0
-        serviceConfiguration.accessLog = AccessLogEntry.discard
-        serviceConfiguration.metricsGauges = AppMetrics.gaugeReaders(database: app, unico: Array(clients.values))
-        serviceConfiguration.metricsGaugeLifetime = configuration.metricsGaugeLifetime
-        serviceConfiguration.reportsMaxLag = configuration.reportsMaxLag
-        serviceConfiguration.rateLimits = configuration.rateLimits
-        let service = APIServer(
-            configuration: serviceConfiguration, database: app, reports: configuration.reports,
-            dependencies: dependencies)
+        let app = try JourneyApp(
+            try configuration.appConfiguration(unico: settings),
+            database: Database(app: client, admin: client, embedded: nil, reports: configuration.reports))
+        let service = app.server
         var http: LocalStackHTTP?
         if configuration.port != nil {
             try service.start()
@@ -105,13 +94,12 @@ public struct LocalStack: Sendable {
             http = LocalStackHTTP(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
         }
         do {
-            let key = try await APIKeyStore(client: app).create(
+            let key = try await app.keys.create(
                 name: "local-\(UUID().uuidString.prefix(8))", scopes: [.journeysWrite, .journeysRead]
             ).plaintext
             return LocalStack(
-                emulator: emulator, service: service, clock: configuration.clock, unicoURL: unicoURL,
-                accounts: accounts, http: http, apiKey: key, unicoClients: clients,
-                unicoConfigurations: settings, dependencies: dependencies)
+                emulator: emulator, app: app, clock: configuration.clock, unicoURL: unicoURL,
+                accounts: accounts, http: http, apiKey: key, unicoConfigurations: settings)
         } catch {
             await service.shutdown()
             throw error

@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import JourneyApp
 import Postgres
 import Synchronization
 
@@ -65,10 +66,10 @@ public struct AppendBenchmark: Sendable {
     /// Runs the nine workloads, `progress` naming each as it starts.
     public func run(progress: @Sendable (String) -> Void = { _ in }) async throws -> Result {
         try await createCeilingTables()
-        let store = EventStore(client: client, grouping: .off)
+        let store = JourneyApp.eventStore(on: client, grouping: .off)
         var grouping = EventStore.Grouping()
         grouping.concurrentGroups = configuration.concurrentGroups
-        let grouped = EventStore(client: client, grouping: grouping)
+        let grouped = JourneyApp.eventStore(on: client, grouping: grouping)
         progress("single-event appends")
         let single = try await measure { writer, n in try await appendEvents(store, writer: writer, n: n, count: 1) }
         progress("single-row raw INSERT (ceiling)")

@@ -137,7 +137,7 @@ struct ClaimsBenchmark: Sendable {
         let worker = try WorkerService(
             configuration: WorkerService.Configuration(
                 pollInterval: .milliseconds(1), batchSize: batchSize, concurrency: concurrency, workerID: workerID),
-            database: pool, dependencies: EngineDependencies.development(database: pool))
+            journeys: JourneyApp.journeys(on: pool, dependencies: EngineDependencies.development(database: pool)))
         var durations: [Double] = []
         let started = ContinuousClock.now
         while true {

@@ -103,8 +103,8 @@ public struct FreshnessBenchmark: Sendable {
 
     /// Appends journey starts as fast as the writers go; returns appends per second.
     private func appendFlat(seconds: Double) async throws -> Double {
-        let store = EventStore(client: client)
-        let repository = JourneyCommandRunner(database: client)
+        let store = JourneyApp.eventStore(on: client)
+        let repository = JourneyCommandRunner(events: store)
         let deadline = ContinuousClock.now + .seconds(seconds)
         let started = ContinuousClock.now
         let count = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -127,8 +127,8 @@ public struct FreshnessBenchmark: Sendable {
 
     /// Paced appends at `rate`, each followed until its row shows it.
     private func measure(rate: Double, sustainable: Double, tracker: Tracker) async throws -> Result {
-        let store = EventStore(client: client)
-        let repository = JourneyCommandRunner(database: client)
+        let store = JourneyApp.eventStore(on: client)
+        let repository = JourneyCommandRunner(events: store)
         let writers = configuration.writers
         let interval = Double(writers) / max(rate, 1)
         let started = ContinuousClock.now

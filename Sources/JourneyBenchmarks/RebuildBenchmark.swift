@@ -57,7 +57,7 @@ public struct RebuildBenchmark: Sendable {
         progress: @escaping @Sendable (String) -> Void = { _ in },
         rebuilt: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> Result {
-        let existing = try await EventStore(client: client).eventCount()
+        let existing = try await JourneyApp.eventStore(on: client).eventCount()
         guard existing == 0 else {
             throw AppError(
                 .invalidInput,
@@ -113,7 +113,7 @@ public struct RebuildBenchmark: Sendable {
 
     /// Waits (up to a minute) until every generated event is below the MVCC horizon.
     private func waitUntilReadable() async throws {
-        let store = EventStore(client: client)
+        let store = JourneyApp.eventStore(on: client)
         for _ in 0..<2400 {
             if try await store.readableEventCount() == store.eventCount() { return }
             try await Task.sleep(for: .milliseconds(25))

@@ -120,7 +120,7 @@ struct AuditVerify: Command {
     /// Runs the chain verifier with a progress bar on large logs; prints the counts.
     static func verifyChains(_ client: PostgresClient) async throws -> ChainVerifier.Report {
         var bar: ProgressBar? = nil
-        let total = try await EventStore(client: client).eventCount()
+        let total = try await JourneyApp.eventStore(on: client).eventCount()
         if total > 50_000 { bar = ProgressBar(total: total, label: "verify") }
         let progressBar = ProgressBox(bar)
         let report = try await ChainVerifier(client: client).verify { done in progressBar.update(done) }
@@ -194,7 +194,7 @@ struct AuditShow: Command {
         defer { close() }
         let timeline: JourneyTimeline
         do {
-            timeline = try await JourneyTimeline.load(journey, asOf: asOf, client: reports)
+            timeline = try await JourneyTimeline.load(journey, asOf: asOf, events: JourneyApp.eventStore(on: reports))
         } catch {
             throw AuditCommand.mapped(error)
         }
@@ -323,7 +323,7 @@ struct AuditExport: Command {
         defer { database.close() }
         let bundle: EvidenceBundle
         do {
-            bundle = try await EvidenceBundle.collect(journey, client: database.app, keys: keys)
+            bundle = try await EvidenceBundle.collect(journey, events: JourneyApp.eventStore(on: database.app), keys: keys)
         } catch {
             throw AuditCommand.mapped(error)
         }

@@ -63,7 +63,7 @@ struct EventsAppend: Command {
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: 1)
         defer { database.close() }
-        let result = try await EventStore(client: database.app).append([event], to: stream, expectedVersion: expected)
+        let result = try await JourneyApp.eventStore(on: database.app).append([event], to: stream, expectedVersion: expected)
         AppEnvironment.current.writeLine(#"{"position":\#(result.positions[0]),"streamVersion":\#(result.streamVersion)}"#)
     }
 }
@@ -85,7 +85,7 @@ struct EventsRead: Command {
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: 1)
         defer { database.close() }
-        let store = EventStore(client: database.app)
+        let store = JourneyApp.eventStore(on: database.app)
         guard try await store.streamVersion(stream) != nil else {
             throw AppError(.notFound, "stream \(stream) does not exist")
         }
@@ -115,7 +115,7 @@ struct EventsTail: Command {
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: 2)
         defer { database.close() }
-        let store = EventStore(client: database.app)
+        let store = JourneyApp.eventStore(on: database.app)
         guard let start = try await store.checkpoint(atPosition: after) else {
             throw AppError(.notFound, "no event at position \(after)")
         }

@@ -52,10 +52,7 @@ struct JourneysCancel: Command {
         defer { database.close() }
         // A cancellation seals and opens nothing: the sealing keys are not needed for it.
         let privacy = (try? Wiring.privacyConfiguration(environment.variables, database: database)) ?? .development()
-        let journeys = Journeys(
-            database: database.app,
-            dependencies: EngineDependencies(
-                vault: SubjectVault(client: database.app, configuration: privacy), unico: [:]))
+        let journeys = JourneyApp.operatorJourneys(database: database, privacy: privacy)
         let changed: Bool, abandonedAt: Date?
         do {
             let outcome = try await journeys.cancel(id, JourneyCancellation(reason: reason, actor: "cli"))

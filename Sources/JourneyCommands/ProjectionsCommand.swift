@@ -74,7 +74,7 @@ struct ProjectionsRebuild: Command {
     func run() async throws {
         let database = try await Database.open(AppEnvironment.current.database, poolSize: 1)
         defer { database.close() }
-        let total = try await EventStore(client: database.app).eventCount()
+        let total = try await JourneyApp.eventStore(on: database.app).eventCount()
         let bar = ProgressBox(ProgressBar(total: max(total, 1), label: "rebuild \(name)"))
         let checkpoint = try await ProjectionRebuilder(client: database.admin).rebuild(name: name) { done, _ in bar.update(done) }
         bar.finish()

@@ -51,8 +51,11 @@ struct RetentionRun: Command {
         defer { database.close() }
         let readModels = dryRun ? database.app : try await database.verifiedProjector()
         let privacy = try Wiring.privacyConfiguration(environment.variables, database: database)
-        let engine = EngineDependencies(vault: SubjectVault(client: database.app, configuration: privacy), unico: [:])
-        let retention = try Wiring.retention(configuration, database: database, projector: readModels, engine: engine)
+        let journeys = JourneyApp.operatorJourneys(database: database, privacy: privacy)
+        let engine = journeys.dependencies
+        let retention = try JourneyApp.retention(
+            configuration, journeys: journeys, ledger: ErasureLedger.fromEnvironment(environment.variables),
+            projector: readModels)
         let out = environment.writeLine
         let now = engine.clock()
         let plan = try await retention.plan(now: now)

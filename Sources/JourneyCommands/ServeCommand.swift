@@ -81,61 +81,16 @@ struct ServeCommand: Command {
     }
 
     func run() async throws {
-        let database = try await Database.open(AppEnvironment.current.database, poolSize: 8 + (workers?.concurrency ?? 0))
+        var configuration = try AppConfiguration(AppEnvironment.current.variables, unicoConfig: unicoConfig)
+        configuration.server.http.host = host
+        configuration.server.http.port = port
+        configuration.server.http.connectionLimitPerAddress = connectionsPerAddress
+        configuration.server.http.requestHeadTimeout = .seconds(headTimeout)
+        configuration.server.http.requestBodyTimeout = .seconds(bodyTimeout)
+        configuration.workers = workers
+        configuration.logSink = AppEnvironment.current.logSink
+        let database = try await Database.open(configuration.database, poolSize: 8 + (workers?.concurrency ?? 0))
         defer { database.close() }
-        let variables = AppEnvironment.current.variables
-        let developmentKeys = DevelopmentKeys.of(variables, database: database)
-        try developmentKeys.checkListenAddress(host)
-        let projector = try await database.verifiedProjector()
-        var configuration = APIServer.Configuration()
-        configuration.http.host = host
-        configuration.http.port = port
-        configuration.http.connectionLimitPerAddress = connectionsPerAddress
-        configuration.http.requestHeadTimeout = .seconds(headTimeout)
-        configuration.http.requestBodyTimeout = .seconds(bodyTimeout)
-        configuration.metricsToken = variables[APIServer.Configuration.metricsTokenVariable]
-        if let text = variables[APIServer.Configuration.reportsMaxLagVariable], !text.isEmpty {
-            guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-                throw AppError(
-                    .invalidInput,
-                    "\(APIServer.Configuration.reportsMaxLagVariable) must be a number of seconds (0: no bound), not \(text)")
-            }
-            configuration.reportsMaxLag = seconds == 0 ? nil : seconds
-        }
-        configuration.developmentKeys = developmentKeys.fallbacks
-        do {
-            configuration.rateLimits = try RequestRateLimits.fromEnvironment(variables)
-        } catch let error as RequestRateLimits.InvalidSetting {
-            throw AppError(.invalidInput, error.message)
-        }
-        var dependencies = try Wiring.dependencies(variables, database: database, unicoConfig: unicoConfig)
-        configuration.metricsGauges = AppMetrics.gaugeReaders(database: database.app, unico: dependencies.engine.allUnicoClients)
-        dependencies.sessionTokens = try Wiring.sessionTokens(variables, database: database)
-        dependencies.secureSessionCookie = !DevelopmentKeys.isLoopback(host)
-        developmentKeys.logWarning(AppEnvironment.current.logger("serve"))
-        let service = APIServer(
-            configuration: configuration, database: database.app, reports: database.reports,
-            dependencies: dependencies)
-        let worker = try workers.map {
-            try WorkerService(
-                configuration: $0, database: database.app, dependencies: dependencies.engine, metrics: service.metrics)
-        }
-        let webhooks = try worker.map { _ in try Wiring.outboundWebhooks(variables, database: database, projector: projector) }
-        let retention =
-            try worker == nil
-            ? nil
-            : Wiring.retentionService(
-                variables, database: database, projector: projector,
-                engine: dependencies.engine)
-        try service.start()
-        AppEnvironment.current.writeLine(
-            "listening on http://\(host):\(service.port ?? port)"
-                + (worker.map { " with worker \($0.configuration.workerID)" } ?? ""))
-        var services = [AppServices.projections(projector)]
-        if let webhooks { services.append(AppServices.webhooks(webhooks)) }
-        if let worker { services.append(AppServices.worker(worker)) }
-        if let retention { services.append(AppServices.retention(retention)) }
-        services.append(AppServices.listener(service))
-        try await AppServices.run(services)
+        try await JourneyApp.serve(configuration, database: database, writeLine: AppEnvironment.current.writeLine)
     }
 }

@@ -28,10 +28,10 @@ struct SubjectsCommand: CommandGroup {
         let database = try await Database.open(environment.database, poolSize: 2)
         defer { database.close() }
         let privacy = try Wiring.privacyConfiguration(environment.variables, database: database)
-        let vault = SubjectVault(client: database.app, configuration: privacy)
-        let journeys = Journeys(database: database.app, dependencies: EngineDependencies(vault: vault, unico: [:]))
+        let journeys = JourneyApp.operatorJourneys(database: database, privacy: privacy)
         do {
-            return try await body(DataSubjects(journeys: journeys))
+            return try await body(
+                DataSubjects(journeys: journeys, ledger: ErasureLedger.fromEnvironment(environment.variables)))
         } catch let error as DataSubjectsError {
             throw AppError(error.code == .unknownSubject ? .notFound : .invalidInput, error.message)
         } catch let error as PrivacyError where error.code == .subjectErased {

@@ -67,26 +67,14 @@ struct WorkCommand: Command {
     }
 
     func run() async throws {
-        let database = try await Database.open(AppEnvironment.current.database, poolSize: configuration.concurrency + 4)
+        var configuration = try AppConfiguration(AppEnvironment.current.variables, unicoConfig: unicoConfig)
+        configuration.unicoShare = unicoShare
+        configuration.workers = self.configuration
+        configuration.servesAPI = false
+        configuration.logSink = AppEnvironment.current.logSink
+        let database = try await Database.open(configuration.database, poolSize: self.configuration.concurrency + 4)
         defer { database.close() }
-        let variables = AppEnvironment.current.variables
-        let projector = try await database.verifiedProjector()
-        let dependencies = try Wiring.dependencies(
-            variables, database: database,
-            unicoConfig: unicoConfig, unicoShare: unicoShare)
-        DevelopmentKeys.of(variables, database: database).logWarning(AppEnvironment.current.logger("work"))
-        let worker = try WorkerService(configuration: configuration, database: database.app, dependencies: dependencies.engine)
-        let webhooks = try Wiring.outboundWebhooks(variables, database: database, projector: projector)
-        let retention = try Wiring.retentionService(
-            variables, database: database, projector: projector,
-            engine: dependencies.engine)
-        AppEnvironment.current.writeLine("worker \(configuration.workerID) running")
-        var services = [AppServices.webhooks(webhooks), AppServices.worker(worker)]
-        if let retention { services.append(AppServices.retention(retention)) }
-        if projections { services.insert(AppServices.projections(projector), at: 0) }
-        try await AppServices.run(services)
-        let statistics = worker.statistics
-        AppEnvironment.current.writeLine(
-            "worker stopped: claimed \(statistics.claimed), done \(statistics.done), postponed \(statistics.postponed)")
+        try await JourneyApp.work(
+            configuration, database: database, projections: projections, writeLine: AppEnvironment.current.writeLine)
     }
 }

@@ -22,17 +22,19 @@ public struct JourneyCommandRunner: Sendable {
     public let clock: @Sendable () -> Date
     /// The random unit (0..<1) of each decision (retry jitter).
     public let random: @Sendable () -> Double
-    /// Wakes followers of the log after each commit.
-    let events: EventStore
+    /// The log: group-committed appends, and the wake-up of its followers after each commit.
+    /// One per process (the composition root, `JourneyApp`, makes it), so appends batch together.
+    public let events: EventStore
 
+    /// Runs commands on `events`' database.
     public init(
-        database: PostgresClient, clock: @escaping @Sendable () -> Date = Date.init,
+        events: EventStore, clock: @escaping @Sendable () -> Date = Date.init,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
-        self.database = database
+        self.database = events.client
         self.clock = clock
         self.random = random
-        self.events = EventStore(client: database)
+        self.events = events
     }
 
     /// Runs `body` in one transaction, retrying it whole on version conflicts, then notifies

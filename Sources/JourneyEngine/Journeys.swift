@@ -14,12 +14,15 @@ public struct Journeys: Sendable {
     public let commands: JourneyCommandRunner
     public let dependencies: EngineDependencies
 
-    public init(database: PostgresClient, dependencies: EngineDependencies) {
-        self.commands = JourneyCommandRunner(database: database, clock: dependencies.clock, random: dependencies.random)
+    /// The use cases over `events` (the process's one event store, which `JourneyApp` makes).
+    public init(events: EventStore, dependencies: EngineDependencies) {
+        self.commands = JourneyCommandRunner(events: events, clock: dependencies.clock, random: dependencies.random)
         self.dependencies = dependencies
     }
 
     public var database: PostgresClient { commands.database }
+    /// The event store every command appends to.
+    public var events: EventStore { commands.events }
 
     /// The journey's current state and version (version 0 and the initial state when unknown).
     public func load(_ id: JourneyID) async throws -> (state: JourneyState, version: Int64) {

@@ -4,13 +4,15 @@ import HumanTokenAPI
 import JourneyAPI
 import JourneyApp
 import JourneyDomain
+import JourneyEngine
 import Postgres
 import Projections
 import UnicoEmulator
 import Workers
 
 /// The whole stack for a test: a fresh database, the Unico emulator on loopback, the service
-/// wired by `LocalStack` (as `demo` and `bench e2e` run it) and called in-process, API keys,
+/// built by `JourneyApp` through `LocalStack` (as `serve`, `demo` and `bench e2e` build it) and
+/// called in-process, API keys,
 /// the projection runner and workers, all on one ``TestClock`` unless told otherwise.
 public struct TestStack: Sendable {
     public let database: TestDatabase
@@ -56,10 +58,14 @@ public struct TestStack: Sendable {
         try await client.send(method, uri, bearer: bearer, headers: headers, json: json, form: form)
     }
 
-    /// A worker over the stack's engine on the application pool unless `database` is given.
+    /// The composition root the stack runs (as `serve` builds it, with the emulator's settings).
+    public var app: JourneyApp { local.app }
+
+    /// A worker over the stack's one engine (the service's), or over an engine of its own on
+    /// `database` when given (another pool, a PgBouncer).
     public func worker(_ configuration: WorkerService.Configuration, database: PostgresClient? = nil) throws -> WorkerService {
-        try WorkerService(
-            configuration: configuration, database: database ?? self.database.app, dependencies: dependencies.engine)
+        let journeys = database.map { Journeys(database: $0, dependencies: dependencies.engine) } ?? app.journeys
+        return try WorkerService(configuration: configuration, journeys: journeys)
     }
 
     /// The UAT service account `journeys@acme`, generated once per process (RSA keys are slow to make).
@@ -135,7 +141,7 @@ public struct TestStack: Sendable {
         }
         let local = try await LocalStack.start(app: database.app, configuration: configuration)
         do {
-            let keys = APIKeyStore(client: database.app)
+            let keys = local.app.keys
             let reader = try await keys.create(name: "reader", scopes: [.journeysRead, .humanTokenRead]).plaintext
             let reporter = try await keys.create(name: "reporter", scopes: [.reportsRead]).plaintext
             return TestStack(

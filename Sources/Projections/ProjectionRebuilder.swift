@@ -90,7 +90,7 @@ public struct ProjectionRebuilder: Sendable {
             for (name, _) in deferred { try connection.execute(unsafeSQL: ProjectionsStatements.dropIndex(name)) }
             return (try ReadModelCopy.columns(of: fresh, on: connection), deferred.map(\.1))
         }
-        let total = try await EventStore(client: client).readableEventCount()
+        let total = try await client.withConnection { try EventStore.readableEventCount(on: $0) }
         var checkpoint = GlobalCheckpoint.start
         var done = 0
         try progress?(0, total)

@@ -40,11 +40,11 @@ public struct DuePerformer: Sendable {
     public let configuration: Configuration
     let clock: @Sendable () -> Date
 
-    /// Decision times come from `dependencies.clock`.
-    public init(database: PostgresClient, dependencies: EngineDependencies, configuration: Configuration = Configuration()) {
-        self.journeys = Journeys(database: database, dependencies: dependencies)
+    /// Performs items with the process's `journeys`; decision times come from its dependencies' clock.
+    public init(journeys: Journeys, configuration: Configuration = Configuration()) {
+        self.journeys = journeys
         self.configuration = configuration
-        self.clock = dependencies.clock
+        self.clock = journeys.dependencies.clock
     }
 
     public var database: PostgresClient { journeys.database }

@@ -34,11 +34,12 @@ public final class WorkerService: Sendable {
     let logger: Logger
     private let counts = Mutex(Statistics())
 
-    /// `database` connects as `journeys_app`; decision and lease times come from `dependencies.clock`.
+    /// Performs items with the process's `journeys` (over the `journeys_app` pool); decision and
+    /// lease times come from its dependencies' clock.
     public init(
-        configuration: Configuration = Configuration(), database: PostgresClient,
-        dependencies: EngineDependencies, metrics: MetricsRegistry? = nil
+        configuration: Configuration = Configuration(), journeys: Journeys, metrics: MetricsRegistry? = nil
     ) throws {
+        let dependencies = journeys.dependencies
         try configuration.validate()
         // A Unico call must end before another worker may act on the same intent or item.
         for client in dependencies.allUnicoClients {
@@ -52,8 +53,8 @@ public final class WorkerService: Sendable {
             }
         }
         self.configuration = configuration
-        self.queue = WorkQueue(database: database)
-        self.performer = DuePerformer(database: database, dependencies: dependencies, configuration: configuration.performer)
+        self.queue = WorkQueue(database: journeys.database)
+        self.performer = DuePerformer(journeys: journeys, configuration: configuration.performer)
         self.clock = dependencies.clock
         self.metrics = metrics
         var logger = configuration.logger

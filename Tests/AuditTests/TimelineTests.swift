@@ -25,7 +25,7 @@ import Timestamps
                 let next = index + 1 < times.count ? times[index + 1] : time.addingTimeInterval(60)
                 for instant in [time, time.addingTimeInterval(next.timeIntervalSince(time) / 2)] {
                     let expectedCount = times.filter { $0 <= RFC3339.roundedToMicroseconds(instant) }.count
-                    let timeline = try await JourneyTimeline.load(id, asOf: instant, client: db.app)
+                    let timeline = try await JourneyTimeline.load(id, asOf: instant, events: EventStore(client: db.app))
                     #expect(timeline.entries.count == expectedCount)
                     #expect(timeline.state == Journey.fold(decoded.prefix(expectedCount)))
                     #expect(timeline.currentVersion == Int64(recorded.count))
@@ -33,27 +33,28 @@ import Timestamps
             }
             // Known moments of this history.
             let failed = try #require(recorded.firstIndex { $0.type == "AttemptFailed" })
-            let whenFailed = try await JourneyTimeline.load(id, asOf: times[failed], client: db.app)
+            let whenFailed = try await JourneyTimeline.load(id, asOf: times[failed], events: EventStore(client: db.app))
             #expect(whenFailed.state.status == .retryScheduled)
             #expect(whenFailed.state.currentAttemptNumber == 1)
             #expect(whenFailed.state.lastErrorCode == .authenticationFailed)
             #expect(whenFailed.entries.last?.description.contains("73302") == true)
             let completed = try #require(recorded.firstIndex { $0.type == "JourneyCompleted" })
             let justBefore = try await JourneyTimeline.load(
-                id, asOf: times[completed].addingTimeInterval(-0.000_001), client: db.app)
+                id, asOf: times[completed].addingTimeInterval(-0.000_001), events: EventStore(client: db.app))
             #expect(justBefore.state.status != .completed)
             #expect(justBefore.state.currentAttemptNumber == 2)
-            let now = try await JourneyTimeline.load(id, asOf: nil, client: db.app)
+            let now = try await JourneyTimeline.load(id, asOf: nil, events: EventStore(client: db.app))
             #expect(now.state.status == .completed)
             #expect(now.state.outcome == .approved)
             #expect(now.entries.map(\.version) == Array(1...Int64(recorded.count)))
             #expect(now.entries.allSatisfy { $0.actor == "api-key:test" })
-            let before = try await JourneyTimeline.load(id, asOf: times[0].addingTimeInterval(-0.000_001), client: db.app)
+            let before = try await JourneyTimeline.load(
+                id, asOf: times[0].addingTimeInterval(-0.000_001), events: EventStore(client: db.app))
             #expect(before.entries.isEmpty)
             #expect(before.state.status == .notStarted)
 
             let unknown = await #expect(throws: AuditError.self) {
-                try await JourneyTimeline.load(JourneyID("nope"), asOf: nil, client: db.app)
+                try await JourneyTimeline.load(JourneyID("nope"), asOf: nil, events: EventStore(client: db.app))
             }
             #expect(unknown?.code == .journeyNotFound)
         }

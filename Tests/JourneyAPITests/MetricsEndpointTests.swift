@@ -1,4 +1,6 @@
+import AccessControl
 import Foundation
+import JourneyEngine
 import HTTPServer
 @testable import JourneyAPI
 import JourneyTesting
@@ -17,7 +19,9 @@ import Testing
             dependencies.clock = clock.read
             var configuration = APIServer.Configuration()
             configure(&configuration)
-            let service = APIServer(configuration: configuration, database: db.app, dependencies: dependencies)
+            let service = APIServer(
+                configuration: configuration, journeys: Journeys(database: db.app, dependencies: dependencies.engine),
+                keys: APIKeyStore(client: db.app), dependencies: dependencies)
             try await body(TestClient(router: service.router), service)
         }
     }

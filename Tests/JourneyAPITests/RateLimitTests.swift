@@ -1,4 +1,6 @@
+import AccessControl
 import Foundation
+import JourneyEngine
 import HTTPServer
 import JourneyAPI
 import JourneyTesting
@@ -18,7 +20,9 @@ import Testing
         configuration.accessLog = AccessLogEntry.discard
         var dependencies = h.stack.dependencies
         if let webhook { dependencies.webhookAuthentication = webhook }
-        return APIServer(configuration: configuration, database: h.database.app, dependencies: dependencies)
+        return APIServer(
+            configuration: configuration, journeys: Journeys(database: h.database.app, dependencies: dependencies.engine),
+            keys: APIKeyStore(client: h.database.app), dependencies: dependencies)
     }
 
     /// Only the given limits, none refilling during a test.

@@ -1,4 +1,6 @@
+import AccessControl
 import Foundation
+import JourneyEngine
 import HTTPServer
 import HumanTokenAPI
 import JourneyDomain
@@ -15,7 +17,9 @@ func withService(
 ) async throws {
     var dependencies = try JourneyDependencies.development(database: database, unico: unico)
     dependencies.webhookAuthentication = webhookAuthentication
-    let service = APIServer(configuration: APIServer.Configuration(), database: database, dependencies: dependencies)
+    let service = APIServer(
+        configuration: APIServer.Configuration(), journeys: Journeys(database: database, dependencies: dependencies.engine),
+        keys: APIKeyStore(client: database), dependencies: dependencies)
     try await body(TestClient(router: service.router), service)
 }
 

@@ -1,6 +1,7 @@
 import AccessControl
 import EventStore
 import Foundation
+import JourneyEngine
 import HumanTokenAPI
 @testable import JourneyAPI
 import JourneyTesting
@@ -181,7 +182,9 @@ import Testing
             unreachable.apiHost = URL(string: "http://127.0.0.1:9")!
             unreachable.tokenHost = URL(string: "http://127.0.0.1:9")!
             dependencies.engine.tenantUnico = ["acme": [.uat: try HumanTokenAPIClient(configuration: unreachable)]]
-            let service = APIServer(configuration: .init(), database: h.database.app, dependencies: dependencies)
+            let service = APIServer(
+                configuration: .init(), journeys: Journeys(database: h.database.app, dependencies: dependencies.engine),
+                keys: APIKeyStore(client: h.database.app), dependencies: dependencies)
             let client = TestClient(router: service.router)
             let tenants = TenantStore(client: h.database.app)
             let keys = APIKeyStore(client: h.database.app)

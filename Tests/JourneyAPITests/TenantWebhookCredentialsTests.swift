@@ -1,5 +1,6 @@
 import AccessControl
 import Foundation
+import JourneyEngine
 import HumanTokenAPI
 @testable import JourneyAPI
 import JourneyTesting
@@ -30,7 +31,9 @@ import Testing
         ]
         dependencies.webhookAuthentication = deployment
         dependencies.tenantWebhookAuthentication = own
-        let service = APIServer(configuration: .init(), database: stack.database.app, dependencies: dependencies)
+        let service = APIServer(
+            configuration: .init(), journeys: Journeys(database: stack.database.app, dependencies: dependencies.engine),
+            keys: APIKeyStore(client: stack.database.app), dependencies: dependencies)
         let client = TestClient(router: service.router)
         let tenants = TenantStore(client: stack.database.app)
         let keys = APIKeyStore(client: stack.database.app)

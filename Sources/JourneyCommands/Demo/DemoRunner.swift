@@ -95,7 +95,7 @@ struct DemoRunner: Sendable {
         let denied = try await app.start(Self.cameraDeniedThenGranted)
         let linked = try await app.startLink(Self.linkOpenedAfterAnHour)
         if let denied { try await app.drive(.appReports(73705), denied, environment: "UAT") }
-        let workers = try DemoWorkers(database: database, dependencies: stack.dependencies)
+        let workers = try DemoWorkers(database: database, app: stack.app)
 
         log("clock +301 s: every token above expired; the opened captures hold their attempts for \(Int(policy.captureGrace)) s")
         clock.advance(by: 301)

@@ -9,11 +9,10 @@ struct DemoWorkers: Sendable {
     let projections: ProjectionRunner
     let worker: WorkerService
 
-    init(database: Database, dependencies: JourneyDependencies) throws {
+    /// The workers of `app` (the demo's service), with the projection on `database`'s projector.
+    init(database: Database, app: JourneyApp) throws {
         projections = ProjectionRunner(client: database.projector ?? database.admin, configuration: .init(listen: false))
-        worker = try WorkerService(
-            configuration: .init(batchSize: 50, concurrency: 4, workerID: "demo-worker"),
-            database: database.app, dependencies: dependencies.engine)
+        worker = try app.worker(.init(batchSize: 50, concurrency: 4, workerID: "demo-worker"))
     }
 
     func pass() async throws {
