@@ -166,6 +166,17 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Connections counted against the per-address limit for `numericAddress` now (0 without a
+    /// limit or when not running); tests wait on it before racing a connection past the limit.
+    func connectionsCounted(from numericAddress: String) -> Int {
+        state.withLock { state in
+            guard case .running(let daemon) = state.phase, let limit = daemon.dispatcher.addressLimit,
+                let key = ConnectionsPerAddress.Key(numeric: numericAddress)
+            else { return 0 }
+            return limit.count(key)
+        }
+    }
+
     /// Cuts connections with overdue heads or bodies until cancelled or the deadlines are released.
     private static func sweep(_ deadlines: RequestDeadlines) -> Task<Void, Never> {
         let interval = deadlines.sweepInterval
