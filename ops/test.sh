@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Runs the whole test suite against a private PostgreSQL cluster that the tests start
-# themselves (JOURNEYS_TEST_PG_DIR, default /tmp/journeys-test-pg), and fails when a
-# test was skipped that may not be (database tests are never optional).
+# Runs the whole test suite against private PostgreSQL clusters that the tests start
+# themselves (in JOURNEYS_TEST_PG_DIR), and fails when a test was skipped that may not be
+# (database tests are never optional).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export JOURNEYS_TEST_PG_DIR="${JOURNEYS_TEST_PG_DIR:-/tmp/journeys-test-pg-$(id -u)}"
+# The clusters go on tmpfs (/dev/shm) when it has room: each test copies a template database,
+# and creating a database's files costs ~0.25 s of CPU on this machine's ext4 against ~0.08 s
+# on tmpfs (the tests' clusters run without fsync and are thrown away anyway). Else /tmp.
+default_dir=/tmp
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] \
+  && [ "$(df -Pk /dev/shm | awk 'NR==2 {print $4}')" -ge $((8 * 1024 * 1024)) ]; then
+  default_dir=/dev/shm
+fi
+export JOURNEYS_TEST_PG_DIR="${JOURNEYS_TEST_PG_DIR:-$default_dir/journeys-test-pg-$(id -u)}"
 log=$(mktemp)
 # Stop the test clusters afterwards (slot 0 in the folder, one per parallel slot in slot-N) so
 # repeated runs do not leave servers behind.

@@ -67,7 +67,9 @@ extension EmbeddedPostgres {
     /// Writes `journeys.conf`, included by postgresql.conf. `jit = off`: compiling a report's plan
     /// cost more than it saved (`bench reports` at 2M journeys: SLA p95 489 ms with JIT, 61 ms without).
     /// `wal_compression = lz4`: full-page images cost less CPU than with pglz (a rebuild's index
-    /// builds: 0.84–0.97 s → 0.60 s for 37k states).
+    /// builds: 0.84–0.97 s → 0.60 s for 37k states). A cluster that is not durable (the tests', a
+    /// standby's) keeps at most 256 MB of WAL instead of 4 GB: the tests run nine clusters, on
+    /// tmpfs when `ops/test.sh` finds one.
     func writeSettings(port: Int) throws {
         let durable = configuration.durable ? "on" : "off"
         let settings = """
@@ -80,7 +82,7 @@ extension EmbeddedPostgres {
             synchronous_commit = \(durable)
             full_page_writes = \(durable)
             wal_compression = lz4
-            max_wal_size = 4GB
+            max_wal_size = \(configuration.durable ? "4GB" : "256MB")
             checkpoint_timeout = 15min
             wal_buffers = 16MB
             log_min_messages = warning
