@@ -1,5 +1,6 @@
 import AccessControl
 import Foundation
+import HTTPServer
 import HumanTokenAPI
 import JourneyAPI
 import JourneyApp
@@ -111,6 +112,30 @@ public struct TestStack: Sendable {
         if database == nil { await db.drop() }
     }
 
+    /// A stack whose emulator sends webhooks to the service: the service's port goes into the
+    /// emulator's configuration before either starts, so it is a free port drawn in advance, which
+    /// another test may take in between; then the stack starts again on another one.
+    private static func startWithWebhooks(
+        _ authentication: UnicoEmulator.WebhookAuthentication, configuration: LocalStack.Configuration,
+        database: TestDatabase
+    ) async throws -> LocalStack {
+        var configuration = configuration
+        var attempt = 0
+        while true {
+            attempt += 1
+            let port = try freePort()
+            configuration.port = port
+            configuration.emulatorWebhook = UnicoEmulator.WebhookConfiguration(
+                url: URL(string: "http://127.0.0.1:\(port)/v1/webhooks/unico")!, authentication: authentication,
+                maxAttempts: 3, requestTimeout: .seconds(10))
+            do {
+                return try await LocalStack.start(app: database.app, configuration: configuration)
+            } catch let error as HTTPServerError where error.code == .startFailed && attempt < 5 {
+                continue
+            }
+        }
+    }
+
     /// Starts the emulator and wires the service over `database`; the caller stops `local`.
     public static func start(_ options: Options, database: TestDatabase) async throws -> TestStack {
         let clock = TestClock(options.clockStart)
@@ -132,14 +157,12 @@ public struct TestStack: Sendable {
         configuration.lookup = options.lookup
         configuration.startStages = options.startStages
         configuration.port = options.listen ? 0 : nil
+        let local: LocalStack
         if let authentication = options.emulatorWebhooks {
-            let port = try freePort()
-            configuration.port = port
-            configuration.emulatorWebhook = UnicoEmulator.WebhookConfiguration(
-                url: URL(string: "http://127.0.0.1:\(port)/v1/webhooks/unico")!, authentication: authentication,
-                maxAttempts: 3, requestTimeout: .seconds(10))
+            local = try await startWithWebhooks(authentication, configuration: configuration, database: database)
+        } else {
+            local = try await LocalStack.start(app: database.app, configuration: configuration)
         }
-        let local = try await LocalStack.start(app: database.app, configuration: configuration)
         do {
             let keys = local.app.keys
             let reader = try await keys.create(name: "reader", scopes: [.journeysRead, .humanTokenRead]).plaintext
