@@ -175,7 +175,7 @@ let package = Package(
             name: "JourneyEngineTests",
             dependencies: [
                 "JourneyEngine", "JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres", "HumanTokenAPI",
-                "Privacy", "Cryptography",
+                "Privacy", "Cryptography", "Migrations",
             ]),
         .testTarget(
             name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain", "Postgres"]),
