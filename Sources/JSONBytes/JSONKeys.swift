@@ -7,9 +7,9 @@ import Darwin
 /// An object's known keys for ``JSONReader/object(keys:_:)``, matched by their bytes; at most 64.
 public struct JSONKeys: Sendable {
     /// All keys' bytes, one after the other.
-    private let bytes: [UInt8]
+    @usableFromInline let bytes: [UInt8]
     /// Per key: its offset in `bytes` and its length.
-    private let spans: [(offset: Int, count: Int)]
+    @usableFromInline let spans: [(offset: Int, count: Int)]
 
     /// The keys in slot order: `keys[i]` is reported as slot `i`.
     public init(_ keys: [String]) {
@@ -27,6 +27,7 @@ public struct JSONKeys: Sendable {
     public static let none = JSONKeys([])
 
     /// The slot of `key`, nil when it is not one of the keys.
+    @inlinable
     func slot(of key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let first = key.first else { return nil }
         return bytes.withUnsafeBufferPointer { all in

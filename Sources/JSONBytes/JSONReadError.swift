@@ -22,14 +22,23 @@ public struct JSONReadError: CodedError, Equatable {
         public static let unexpectedValue = Code(rawValue: "json_unexpected_value")
     }
 
-    public let code: Code
+    /// The code's index in ``codes``: a plain byte keeps the error trivial to copy and cheap to
+    /// propagate through the reader's typed throws.
+    @usableFromInline let index: UInt8
     /// The offset, in bytes from the start of the input, where the problem was found.
     public let offset: Int
 
+    @usableFromInline static let codes: [Code] = [
+        .syntax, .invalidString, .numberOutOfRange, .duplicateKey, .unsupportedKey, .tooDeep, .unexpectedValue,
+    ]
+
+    /// An error of kind `code` (one of ``Code``'s members; any other reads back as `unexpectedValue`).
     public init(_ code: Code, at offset: Int) {
-        self.code = code
+        self.index = UInt8(Self.codes.firstIndex(of: code) ?? Self.codes.count - 1)
         self.offset = offset
     }
+
+    public var code: Code { Self.codes[Int(index)] }
 
     public var message: String { "invalid JSON at byte \(offset)" }
 }
