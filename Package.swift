@@ -20,7 +20,7 @@ let package = Package(
 
         // Infrastructure
         .target(name: "Postgres", dependencies: ["CLibPQ", "Cryptography", "ErrorCodes"]),
-        .target(name: "Cryptography", dependencies: ["COpenSSL", "ErrorCodes"]),
+        .target(name: "Cryptography", dependencies: ["COpenSSL", "ErrorCodes", "JSONBytes"]),
         .target(name: "OutboundHTTP", dependencies: ["COpenSSL", "ErrorCodes"]),
         .target(name: "EmbeddedPostgres", dependencies: ["Postgres", "ErrorCodes"]),
         .target(name: "Migrations", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),
@@ -28,13 +28,16 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ErrorCodes", "Observability"]),
         .target(name: "CLI", dependencies: ["Timestamps", "ErrorCodes"]),
         .target(
-            name: "HumanTokenAPI", dependencies: ["Cryptography", "ErrorCodes", "Observability", "OutboundHTTP", "Timestamps"]),
+            name: "HumanTokenAPI",
+            dependencies: ["Cryptography", "ErrorCodes", "JSONBytes", "Observability", "OutboundHTTP", "Timestamps"]),
         .target(name: "RateBudget", dependencies: ["Postgres", "HumanTokenAPI"]),
-        .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography", "ErrorCodes"]),
+        .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography", "ErrorCodes", "JSONBytes"]),
         .target(name: "SDKLiteSimulator"),
         .target(name: "Observability", dependencies: ["Timestamps"]),
         .target(name: "Lifecycle", dependencies: ["ErrorCodes"]),
-        .target(name: "Projections", dependencies: ["Postgres", "EventStore", "JourneyDomain", "Timestamps", "Lifecycle"]),
+        .target(
+            name: "Projections",
+            dependencies: ["Postgres", "EventStore", "JourneyDomain", "JSONBytes", "Timestamps", "Lifecycle"]),
         .target(
             name: "OutboundWebhooks",
             dependencies: [
@@ -52,7 +55,7 @@ let package = Package(
             dependencies: [
                 "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
                 "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit", "Projections",
-                "Lifecycle", "DataSubjects", "OutboundWebhooks", "RateBudget",
+                "Lifecycle", "DataSubjects", "OutboundWebhooks", "RateBudget", "JSONBytes",
             ]),
         .target(
             name: "Workers",
@@ -82,7 +85,8 @@ let package = Package(
         .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),
 
         // Domain
-        .target(name: "JourneyDomain", dependencies: ["Timestamps", "ErrorCodes"]),
+        .target(name: "JourneyDomain", dependencies: ["Timestamps", "ErrorCodes", "JSONBytes"]),
+        .target(name: "JSONBytes", dependencies: ["ErrorCodes"]),
         .target(name: "Timestamps"),
         .target(name: "ErrorCodes"),
         .target(name: "JourneyClient"),
@@ -122,20 +126,23 @@ let package = Package(
             ]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "EmbeddedPostgres", "JourneyTesting"]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Migrations", "JourneyTesting", "Postgres"]),
-        .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
+        .testTarget(name: "CryptographyTests", dependencies: ["Cryptography", "JSONBytes"]),
+        .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"]),
         .testTarget(name: "TimestampsTests", dependencies: ["Timestamps"]),
         .testTarget(name: "ErrorCodesTests", dependencies: ["ErrorCodes"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "JourneyTesting", "Timestamps"]),
         .testTarget(name: "OutboundHTTPTests", dependencies: ["OutboundHTTP", "COpenSSL", "JourneyTesting"]),
         .testTarget(name: "JourneyDomainTests", dependencies: ["JourneyDomain", "Timestamps"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
-        .testTarget(name: "UnicoEmulatorTests", dependencies: ["UnicoEmulator", "Cryptography", "HTTPServer", "JourneyTesting"]),
+        .testTarget(
+            name: "UnicoEmulatorTests",
+            dependencies: ["UnicoEmulator", "Cryptography", "HTTPServer", "JourneyTesting", "JSONBytes"]),
         .testTarget(name: "RateBudgetTests", dependencies: ["RateBudget", "HumanTokenAPI", "Postgres", "JourneyTesting"]),
         .testTarget(
             name: "HumanTokenAPITests",
             dependencies: [
                 "HumanTokenAPI", "UnicoEmulator", "Cryptography", "Timestamps", "JourneyTesting", "HTTPServer", "Observability",
-                "OutboundHTTP",
+                "OutboundHTTP", "JSONBytes",
             ]),
         .testTarget(
             name: "SDKLiteSimulatorTests",
@@ -148,6 +155,7 @@ let package = Package(
             name: "ProjectionsTests",
             dependencies: [
                 "Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore", "JourneyEngine", "Postgres",
+                "JSONBytes",
             ]),
         .testTarget(
             name: "OutboundWebhooksTests",
@@ -179,7 +187,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "PrivacyTests", dependencies: ["Privacy", "JourneyTesting", "Cryptography", "JourneyDomain", "Postgres"]),
-        .testTarget(name: "AccessControlTests", dependencies: ["AccessControl", "JourneyTesting", "Cryptography", "Postgres"]),
+        .testTarget(
+            name: "AccessControlTests",
+            dependencies: ["AccessControl", "JourneyTesting", "Cryptography", "JSONBytes", "Postgres"]),
         .testTarget(
             name: "ReportsTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 
 /// Compact JWS / JWT (RFC 7515, RFC 7519) signing and verification with RS256, EdDSA and HS256.
 ///
@@ -110,7 +111,7 @@ public enum JWT {
     }
 
     private static func decodeObject(_ data: Data, what: String) throws -> [String: JSONValue] {
-        guard case .object(let object)? = JSONValueReader.value(data) else {
+        guard case .object(let object)? = JSONValue.parse(data) else {
             throw CryptoError(.invalidEncoding, "JWT \(what) is not a JSON object")
         }
         return object

@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 
 /// A JWT whose algorithm and signature have been verified.
 public struct VerifiedJWT: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Cryptography
+import JSONBytes
 
 /// What Create Process answers: the process id and the three ways into the journey.
 ///

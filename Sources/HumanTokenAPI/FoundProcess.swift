@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import JSONBytes
 
 /// One process found by ``HumanTokenAPIClient/findProcesses(clientReference:priority:)``.
 ///

@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import JSONBytes
 import Observability
 
 /// The client for Unico's Human Token API in one environment (UAT or PROD).
@@ -194,7 +195,7 @@ public final class HumanTokenAPIClient: Sendable {
                 }
                 throw error
             }
-            guard let json = JSONValueReader.value(response.body) else {
+            guard let json = JSONValue.parse(response.body) else {
                 throw HumanTokenAPIError(.invalidResponse, "\(what) answered with a body that is not JSON")
             }
             return json

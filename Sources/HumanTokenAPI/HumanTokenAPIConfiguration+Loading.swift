@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import JSONBytes
 
 extension HumanTokenAPIConfiguration {
     /// Reads one environment's settings from variables such as `UNICO_UAT_TENANT`.

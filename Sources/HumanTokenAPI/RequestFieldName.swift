@@ -1,4 +1,5 @@
 import Cryptography
+import JSONBytes
 
 /// Finds which Create Process field an error message from Unico is about.
 ///

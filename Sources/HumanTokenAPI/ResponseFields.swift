@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import JSONBytes
 import Timestamps
 
 /// A JSON object from Unico, read member by member; what is not read stays in ``remaining``.

@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import JSONBytes
 
 /// A process as Get Process reports it at one moment.
 ///

@@ -1,6 +1,7 @@
 import Cryptography
 import Foundation
 import HTTPServer
+import JSONBytes
 import JourneyDomain
 
 /// The body of `POST /v1/journeys`, decoded leniently so that validation names each bad field.

@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import JSONBytes
 
 /// Issues and checks the short-lived bearer tokens Unico presents on its webhooks in the
 /// `oauth2` mode of ``WebhookAuthenticator`` (OAuth2 client credentials).

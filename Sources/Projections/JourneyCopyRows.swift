@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 import JourneyDomain
 import Postgres
 import Timestamps
@@ -62,7 +63,7 @@ struct JourneyCopyRows {
             case .updated_position: text.append(position)
             case .state:
                 try text.appendPreEscaped { bytes in
-                    var json = JSONBytes(copyEscaped: true)
+                    var json = JSONWriter(copyEscaped: true)
                     swap(&json.bytes, &bytes)
                     defer { swap(&json.bytes, &bytes) }
                     try JourneyStateJSON.write(journey, to: &json)

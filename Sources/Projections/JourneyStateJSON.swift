@@ -1,7 +1,8 @@
 import Foundation
+import JSONBytes
 import JourneyDomain
 
-/// A ``JourneyState`` as JSON, written by hand into ``JSONBytes``: the same bytes as its `Codable`
+/// A ``JourneyState`` as JSON, written by hand into ``JSONWriter``: the same bytes as its `Codable`
 /// encoding through the tests' `JSONStreamEncoder` (members in declaration order, nil optionals left out,
 /// dates as seconds since 2001), without the `Encoder` protocol's boxing, dynamic casts and
 /// per-value allocations. A rebuild writes each state this way straight into its `COPY` text.
@@ -28,12 +29,12 @@ enum JourneyStateJSON {
 
     /// The JSON text of `state`.
     static func encode(_ state: JourneyState) throws -> [UInt8] {
-        var json = JSONBytes(copyEscaped: false)
+        var json = JSONWriter(copyEscaped: false)
         try write(state, to: &json)
         return json.bytes
     }
 
-    static func write(_ state: JourneyState, to json: inout JSONBytes) throws {
+    static func write(_ state: JourneyState, to json: inout JSONWriter) throws {
         json.beginObject()
         json.key("status"); json.string(state.status.rawValue)
         json.key("version"); json.int(state.version)
@@ -75,12 +76,12 @@ enum JourneyStateJSON {
         json.endObject()
     }
 
-    static func write(_ attempt: AttemptState, to json: inout JSONBytes) throws {
+    static func write(_ attempt: AttemptState, to json: inout JSONWriter) throws {
         json.beginObject()
         json.key("number"); json.int(attempt.number)
         json.key("unicoClientReference"); json.string(attempt.unicoClientReference)
         json.key("trigger"); json.string(attempt.trigger.rawValue)
-        json.key("requestedAt"); try json.date(attempt.requestedAt)
+        json.key("requestedAt"); try json.double(attempt.requestedAt.timeIntervalSinceReferenceDate)
         if let value = attempt.processID { json.key("processID"); json.string(value.rawValue) }
         try date("processCreatedAt", attempt.processCreatedAt, &json)
         sealed("webAppToken", attempt.webAppToken, &json)
@@ -137,7 +138,7 @@ enum JourneyStateJSON {
         json.endObject()
     }
 
-    private static func write(_ subject: SealedSubject, to json: inout JSONBytes) {
+    private static func write(_ subject: SealedSubject, to json: inout JSONWriter) {
         json.beginObject()
         json.key("reference"); json.string(subject.reference.rawValue)
         json.key("documentType"); json.string(subject.documentType.rawValue)
@@ -157,7 +158,7 @@ enum JourneyStateJSON {
     }
 
     /// As `RetryPolicy`'s own `encode(to:)`.
-    private static func write(_ policy: RetryPolicy, to json: inout JSONBytes) throws {
+    private static func write(_ policy: RetryPolicy, to json: inout JSONWriter) throws {
         json.beginObject()
         json.key("initialInterval"); try json.double(policy.initialInterval)
         json.key("backoffCoefficient"); try json.double(policy.backoffCoefficient)
@@ -182,7 +183,7 @@ enum JourneyStateJSON {
         json.endObject()
     }
 
-    private static func write(_ reason: AttemptFailureReason, to json: inout JSONBytes) throws {
+    private static func write(_ reason: AttemptFailureReason, to json: inout JSONWriter) throws {
         json.beginObject()
         json.key("kind"); json.string(reason.kind.rawValue)
         if let code = reason.sdkCode { json.key("sdkCode"); json.int(code.rawValue) }
@@ -192,7 +193,7 @@ enum JourneyStateJSON {
         json.endObject()
     }
 
-    private static func sealed(_ key: StaticString, _ field: SealedField?, _ json: inout JSONBytes) {
+    private static func sealed(_ key: StaticString, _ field: SealedField?, _ json: inout JSONWriter) {
         guard let field else { return }
         json.key(key)
         json.beginObject()
@@ -201,9 +202,9 @@ enum JourneyStateJSON {
         json.endObject()
     }
 
-    private static func date(_ key: StaticString, _ value: Date?, _ json: inout JSONBytes) throws {
+    private static func date(_ key: StaticString, _ value: Date?, _ json: inout JSONWriter) throws {
         guard let value else { return }
         json.key(key)
-        try json.date(value)
+        try json.double(value.timeIntervalSinceReferenceDate)
     }
 }

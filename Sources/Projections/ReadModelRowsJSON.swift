@@ -1,7 +1,8 @@
 import Foundation
+import JSONBytes
 
 /// ``StateRow`` and ``AttemptRow`` arrays as JSON text for `json_populate_recordset`, written by
-/// hand into ``JSONBytes`` (the state nested with ``JourneyStateJSON``): the same members and
+/// hand into ``JSONWriter`` (the state nested with ``JourneyStateJSON``): the same members and
 /// values as their `Encodable` conformance through `JSONEncoder`, at a fraction of its cost on the
 /// live runner's batch.
 enum ReadModelRowsJSON {
@@ -55,9 +56,9 @@ enum ReadModelRowsJSON {
     /// `rows` as a JSON array, each element written by `element`.
     private static func array<Row>(
         _ rows: [Row], bytesEach: Int,
-        _ element: (Row, inout JSONBytes) throws -> Void
+        _ element: (Row, inout JSONWriter) throws -> Void
     ) rethrows -> String {
-        var json = JSONBytes(bytes: [], copyEscaped: false)
+        var json = JSONWriter(bytes: [], copyEscaped: false)
         json.bytes.reserveCapacity(rows.count * bytesEach)
         json.beginArray()
         for row in rows {
@@ -68,7 +69,7 @@ enum ReadModelRowsJSON {
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
-    static func write(_ row: StateRow, to json: inout JSONBytes) throws {
+    static func write(_ row: StateRow, to json: inout JSONWriter) throws {
         json.beginObject()
         json.key("journey_id"); json.string(row.journey_id)
         json.key("status"); json.string(row.status)
@@ -99,7 +100,7 @@ enum ReadModelRowsJSON {
         json.endObject()
     }
 
-    static func write(_ row: AttemptRow, to json: inout JSONBytes) {
+    static func write(_ row: AttemptRow, to json: inout JSONWriter) {
         json.beginObject()
         json.key("journey_id"); json.string(row.journey_id)
         json.key("attempt"); json.int(row.attempt)
@@ -121,13 +122,13 @@ enum ReadModelRowsJSON {
         json.endObject()
     }
 
-    private static func string(_ key: StaticString, _ value: String?, _ json: inout JSONBytes) {
+    private static func string(_ key: StaticString, _ value: String?, _ json: inout JSONWriter) {
         guard let value else { return }
         json.key(key)
         json.string(value)
     }
 
-    private static func int(_ key: StaticString, _ value: Int?, _ json: inout JSONBytes) {
+    private static func int(_ key: StaticString, _ value: Int?, _ json: inout JSONWriter) {
         guard let value else { return }
         json.key(key)
         json.int(value)

@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import JSONBytes
 
 /// Checks a JWT-bearer assertion the way Unico documents it, without touching shared state.
 ///
@@ -28,7 +29,7 @@ struct AssertionValidator: Sendable {
         }
         let parts = assertion.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
-            case .object(let unverified)? = JSONValueReader.value(payload)
+            case .object(let unverified)? = JSONValue.parse(payload)
         else { throw .undecodable }
         guard case .string(let issuer)? = unverified["iss"] else { throw .undecodable }
         let candidates = accounts.filter { $0.issuer == issuer }

@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import JSONBytes
 
 /// A freshly generated service account for local runs: the emulator keeps the public half, the
 /// client gets the private key PEM (written to a file with mode 0600).

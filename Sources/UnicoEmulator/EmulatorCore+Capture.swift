@@ -1,6 +1,7 @@
 import Cryptography
 import Foundation
 import HTTPServer
+import JSONBytes
 
 extension EmulatorCore {
     /// Outcomes a simulated device can report when it finishes a capture.
@@ -24,7 +25,7 @@ extension EmulatorCore {
     /// that is no longer open answers 73304, one past its own lifetime 73305.
     func prepareCapture(_ request: HTTPRequest) -> HTTPResponse {
         do throws(SDKError) {
-            guard case .object(let body)? = JSONValueReader.value(request.body) else {
+            guard case .object(let body)? = JSONValue.parse(request.body) else {
                 throw .other(.badRequest, "body must be a JSON object")
             }
             let token = body["webAppToken"]?.stringValue ?? ""
@@ -90,7 +91,7 @@ extension EmulatorCore {
     /// Token for approved), queues the webhook and answers 200 `{"processId","state","result"}`.
     func finishCapture(_ request: HTTPRequest) -> HTTPResponse {
         do throws(SDKError) {
-            guard case .object(let body)? = JSONValueReader.value(request.body),
+            guard case .object(let body)? = JSONValue.parse(request.body),
                 let outcome = body["outcome"]?.stringValue.flatMap(CaptureOutcome.init(rawValue:))
             else { throw .other(.badRequest, "outcome must be approved, rejected, expired or error") }
             let captureID = request.pathParameters["id"] ?? ""

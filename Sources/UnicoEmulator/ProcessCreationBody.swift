@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import JSONBytes
 
 /// A validated Create Process body.
 ///
@@ -30,7 +31,7 @@ struct ProcessCreationBody: Sendable, Equatable {
     var notificationChannels: [String] = []
 
     static func parse(_ body: Data) throws(APIError) -> ProcessCreationBody {
-        guard case .object(let root)? = JSONValueReader.value(body) else {
+        guard case .object(let root)? = JSONValue.parse(body) else {
             throw .invalidArgument("body", "must be a JSON object")
         }
         let callbackUri = try requiredString(root, "callbackUri")

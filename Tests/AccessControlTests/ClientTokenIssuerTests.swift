@@ -1,6 +1,7 @@
 import AccessControl
 import Cryptography
 import Foundation
+import JSONBytes
 import Testing
 
 @Suite struct ClientTokenIssuerTests {

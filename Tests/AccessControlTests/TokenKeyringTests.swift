@@ -1,6 +1,7 @@
 import AccessControl
 import Cryptography
 import Foundation
+import JSONBytes
 import Testing
 
 /// Key ids on client tokens and dashboard sessions: previous keys verify, unknown kids are refused.

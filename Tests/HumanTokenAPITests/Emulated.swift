@@ -1,6 +1,7 @@
 import Cryptography
 import Foundation
 import HumanTokenAPI
+import JSONBytes
 import JourneyTesting
 import Testing
 import UnicoEmulator

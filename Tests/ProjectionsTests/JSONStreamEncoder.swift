@@ -6,7 +6,7 @@ import Foundation
 /// doubles without `.0`), streamed straight into bytes: no intermediate tree, several times
 /// faster on a journey state. Key order is the encoding order (PostgreSQL's `jsonb` sorts keys).
 struct JSONStreamEncoder {
-    typealias Unsupported = JSONUnsupported
+    typealias Unsupported = JSONStreamUnsupported
 
     /// Appends the JSON text of `value` to `bytes`.
     static func encode<T: Encodable>(_ value: T, into bytes: inout [UInt8]) throws {
@@ -275,4 +275,9 @@ private func unsupportedSuperEncoder(_ writer: JSONStreamWriter) -> any Encoder 
 extension JSONStreamValueEncoder {
     /// An encoder whose output goes nowhere, handed out after a failure has been recorded.
     static var discarding: JSONStreamValueEncoder { JSONStreamValueEncoder(writer: JSONStreamWriter(), level: 0) }
+}
+
+/// A value or shape the streaming encoder cannot write (a NaN or infinite number, a super encoder).
+struct JSONStreamUnsupported: Error, CustomStringConvertible {
+    let description: String
 }

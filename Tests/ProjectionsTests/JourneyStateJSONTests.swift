@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 import JourneyDomain
 import Postgres
 @testable import Projections
@@ -141,7 +142,7 @@ import Testing
 
     @Test func copyEscapedJSONIsTheJSONEscapedForCopy() throws {
         for state in try Self.states() {
-            var json = JSONBytes(copyEscaped: true)
+            var json = JSONWriter(copyEscaped: true)
             try JourneyStateJSON.write(state, to: &json)
             var reference = PostgresCopyText()
             reference.append(String(decoding: try JourneyStateJSON.encode(state), as: UTF8.self))

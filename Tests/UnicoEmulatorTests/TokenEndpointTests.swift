@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import JSONBytes
 import Testing
 import UnicoEmulator
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 
 extension JourneyEvent {
     /// Decodes a stored event from its JSON bytes (UTF-8) with a hand-written reader, several
@@ -41,8 +42,8 @@ extension JourneyEvent {
     /// The reader's event, nil when it cannot vouch for the input (or does not know `type`).
     static func read(type: String, utf8 bytes: UnsafeBufferPointer<UInt8>) -> JourneyEvent? {
         guard let read = readers[type] else { return nil }
-        var reader = EventJSONReader(bytes)
-        do throws(EventJSONReader.Unsupported) {
+        var reader = JSONReader(bytes)
+        do throws(JSONReadError) {
             let event = try read(&reader)
             try reader.end()
             return event
@@ -51,52 +52,52 @@ extension JourneyEvent {
         }
     }
 
-    private typealias Read = @Sendable (inout EventJSONReader) throws(EventJSONReader.Unsupported) -> JourneyEvent
+    private typealias Read = @Sendable (inout JSONReader) throws(JSONReadError) -> JourneyEvent
 
     private static let readers: [String: Read] = [
-        JourneyStarted.eventType: { (r) throws(EventJSONReader.Unsupported) in .journeyStarted(try JourneyStarted(reading: &r)) },
-        ProcessCreationRequested.eventType: { (r) throws(EventJSONReader.Unsupported) in
+        JourneyStarted.eventType: { (r) throws(JSONReadError) in .journeyStarted(try JourneyStarted(reading: &r)) },
+        ProcessCreationRequested.eventType: { (r) throws(JSONReadError) in
             .processCreationRequested(try ProcessCreationRequested(reading: &r))
         },
-        ProcessCreated.eventType: { (r) throws(EventJSONReader.Unsupported) in .processCreated(try ProcessCreated(reading: &r)) },
-        ProcessCreationFailed.eventType: { (r) throws(EventJSONReader.Unsupported) in
+        ProcessCreated.eventType: { (r) throws(JSONReadError) in .processCreated(try ProcessCreated(reading: &r)) },
+        ProcessCreationFailed.eventType: { (r) throws(JSONReadError) in
             .processCreationFailed(try ProcessCreationFailed(reading: &r))
         },
-        TokenIssued.eventType: { (r) throws(EventJSONReader.Unsupported) in .tokenIssued(try TokenIssued(reading: &r)) },
-        CaptureOpened.eventType: { (r) throws(EventJSONReader.Unsupported) in .captureOpened(try CaptureOpened(reading: &r)) },
-        CallbackReceived.eventType: { (r) throws(EventJSONReader.Unsupported) in
+        TokenIssued.eventType: { (r) throws(JSONReadError) in .tokenIssued(try TokenIssued(reading: &r)) },
+        CaptureOpened.eventType: { (r) throws(JSONReadError) in .captureOpened(try CaptureOpened(reading: &r)) },
+        CallbackReceived.eventType: { (r) throws(JSONReadError) in
             .callbackReceived(try CallbackReceived(reading: &r))
         },
-        WebhookReceived.eventType: { (r) throws(EventJSONReader.Unsupported) in .webhookReceived(try WebhookReceived(reading: &r))
+        WebhookReceived.eventType: { (r) throws(JSONReadError) in .webhookReceived(try WebhookReceived(reading: &r))
         },
-        ResultPending.eventType: { (r) throws(EventJSONReader.Unsupported) in .resultPending(try ResultPending(reading: &r)) },
-        ResultFetched.eventType: { (r) throws(EventJSONReader.Unsupported) in .resultFetched(try ResultFetched(reading: &r)) },
-        TokenExpired.eventType: { (r) throws(EventJSONReader.Unsupported) in .tokenExpired(try TokenExpired(reading: &r)) },
-        AttemptFailed.eventType: { (r) throws(EventJSONReader.Unsupported) in .attemptFailed(try AttemptFailed(reading: &r)) },
-        JourneyCompleted.eventType: { (r) throws(EventJSONReader.Unsupported) in
+        ResultPending.eventType: { (r) throws(JSONReadError) in .resultPending(try ResultPending(reading: &r)) },
+        ResultFetched.eventType: { (r) throws(JSONReadError) in .resultFetched(try ResultFetched(reading: &r)) },
+        TokenExpired.eventType: { (r) throws(JSONReadError) in .tokenExpired(try TokenExpired(reading: &r)) },
+        AttemptFailed.eventType: { (r) throws(JSONReadError) in .attemptFailed(try AttemptFailed(reading: &r)) },
+        JourneyCompleted.eventType: { (r) throws(JSONReadError) in
             .journeyCompleted(try JourneyCompleted(reading: &r))
         },
-        JourneyAbandoned.eventType: { (r) throws(EventJSONReader.Unsupported) in
+        JourneyAbandoned.eventType: { (r) throws(JSONReadError) in
             .journeyAbandoned(try JourneyAbandoned(reading: &r))
         },
-        RetryAllowed.eventType: { (r) throws(EventJSONReader.Unsupported) in .retryAllowed(try RetryAllowed(reading: &r)) },
-        CaptureClosedByUser.eventType: { (r) throws(EventJSONReader.Unsupported) in
+        RetryAllowed.eventType: { (r) throws(JSONReadError) in .retryAllowed(try RetryAllowed(reading: &r)) },
+        CaptureClosedByUser.eventType: { (r) throws(JSONReadError) in
             .captureClosedByUser(try CaptureClosedByUser(reading: &r))
         },
-        CaptureSessionTimedOut.eventType: { (r) throws(EventJSONReader.Unsupported) in
+        CaptureSessionTimedOut.eventType: { (r) throws(JSONReadError) in
             .captureSessionTimedOut(try CaptureSessionTimedOut(reading: &r))
         },
-        LinkIssued.eventType: { (r) throws(EventJSONReader.Unsupported) in .linkIssued(try LinkIssued(reading: &r)) },
-        SubjectErased.eventType: { (r) throws(EventJSONReader.Unsupported) in .subjectErased(try SubjectErased(reading: &r)) },
-        PersonalDataDisclosed.eventType: { (r) throws(EventJSONReader.Unsupported) in
+        LinkIssued.eventType: { (r) throws(JSONReadError) in .linkIssued(try LinkIssued(reading: &r)) },
+        SubjectErased.eventType: { (r) throws(JSONReadError) in .subjectErased(try SubjectErased(reading: &r)) },
+        PersonalDataDisclosed.eventType: { (r) throws(JSONReadError) in
             .personalDataDisclosed(try PersonalDataDisclosed(reading: &r))
         },
-        JourneyCancelled.eventType: { (r) throws(EventJSONReader.Unsupported) in
+        JourneyCancelled.eventType: { (r) throws(JSONReadError) in
             .journeyCancelled(try JourneyCancelled(reading: &r))
         },
-        AttemptReplaced.eventType: { (r) throws(EventJSONReader.Unsupported) in .attemptReplaced(try AttemptReplaced(reading: &r))
+        AttemptReplaced.eventType: { (r) throws(JSONReadError) in .attemptReplaced(try AttemptReplaced(reading: &r))
         },
-        FaceInferenceTimedOut.eventType: { (r) throws(EventJSONReader.Unsupported) in
+        FaceInferenceTimedOut.eventType: { (r) throws(JSONReadError) in
             .faceInferenceTimedOut(try FaceInferenceTimedOut(reading: &r))
         },
     ]

@@ -1,16 +1,17 @@
 import Foundation
+import JSONBytes
 
-// Readers of each event payload for `EventJSONReader` (see `JourneyEvent+Reading.swift`): the
+// Readers of each event payload over a `JSONReader` (see `JourneyEvent+Reading.swift`): the
 // same keys as the synthesized `Codable` conformances, required ones required, optional ones
 // absent or null; properties are set as decoded, without the public initializers' rounding.
 
 extension JourneyStarted {
-    private static let keys = StaticKeys([
+    private static let keys = JSONKeys([
         "journeyID", "attempt", "occurredAt", "environment", "flow", "purpose", "subject", "clientReference", "retryPolicy",
         "tenant", "deadline",
     ])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var journeyID: JourneyID?
         var attempt: Int?
         var occurredAt: Date?
@@ -22,7 +23,7 @@ extension JourneyStarted {
         var retryPolicy: RetryPolicy?
         var tenant: String?
         var deadline: Date?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: journeyID = JourneyID(rawValue: try r.string())
             case 1: attempt = try r.int()
@@ -31,15 +32,15 @@ extension JourneyStarted {
             case 4: flow = Flow(rawValue: try r.string())
             case 5: purpose = try r.raw(Purpose.self)
             case 6: subject = try SealedSubject(reading: &r)
-            case 7: clientReference = try r.optional { (r) throws(EventJSONReader.Unsupported) in try r.string() }
+            case 7: clientReference = try r.optional { (r) throws(JSONReadError) in try r.string() }
             case 8: retryPolicy = try RetryPolicy(reading: &r)
-            case 9: tenant = try r.optional { (r) throws(EventJSONReader.Unsupported) in try r.string() }
-            case 10: deadline = try r.optional { (r) throws(EventJSONReader.Unsupported) in try r.date() }
+            case 9: tenant = try r.optional { (r) throws(JSONReadError) in try r.string() }
+            case 10: deadline = try r.optional { (r) throws(JSONReadError) in try r.date() }
             default: break
             }
         }
         guard let journeyID, let attempt, let occurredAt, let environment, let flow, let purpose, let subject, let retryPolicy
-        else { throw EventJSONReader.Unsupported() }
+        else { throw r.failure(.unexpectedValue) }
         self.journeyID = journeyID
         self.attempt = attempt
         self.occurredAt = occurredAt
@@ -55,14 +56,14 @@ extension JourneyStarted {
 }
 
 extension ProcessCreationRequested {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "unicoClientReference", "trigger"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "unicoClientReference", "trigger"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var unicoClientReference: String?
         var trigger: AttemptTrigger?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
@@ -71,7 +72,7 @@ extension ProcessCreationRequested {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let unicoClientReference, let trigger else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let unicoClientReference, let trigger else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.unicoClientReference = unicoClientReference
@@ -80,11 +81,11 @@ extension ProcessCreationRequested {
 }
 
 extension ProcessCreated {
-    private static let keys = StaticKeys([
+    private static let keys = JSONKeys([
         "attempt", "occurredAt", "processID", "webAppToken", "processToken", "link", "tokenExpiresAt",
     ])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var processID: ProcessID?
@@ -92,20 +93,20 @@ extension ProcessCreated {
         var processToken: SealedField?
         var link: SealedField?
         var tokenExpiresAt: Date?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
             case 2: processID = ProcessID(rawValue: try r.string())
             case 3: webAppToken = try SealedField(reading: &r)
-            case 4: processToken = try r.optional { (r) throws(EventJSONReader.Unsupported) in try SealedField(reading: &r) }
-            case 5: link = try r.optional { (r) throws(EventJSONReader.Unsupported) in try SealedField(reading: &r) }
+            case 4: processToken = try r.optional { (r) throws(JSONReadError) in try SealedField(reading: &r) }
+            case 5: link = try r.optional { (r) throws(JSONReadError) in try SealedField(reading: &r) }
             case 6: tokenExpiresAt = try r.date()
             default: break
             }
         }
         guard let attempt, let occurredAt, let processID, let webAppToken, let tokenExpiresAt else {
-            throw EventJSONReader.Unsupported()
+            throw r.failure(.unexpectedValue)
         }
         self.attempt = attempt
         self.occurredAt = occurredAt
@@ -118,13 +119,13 @@ extension ProcessCreated {
 }
 
 extension ProcessCreationFailed {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "failure"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "failure"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var failure: ProcessCreationFailure?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
@@ -132,7 +133,7 @@ extension ProcessCreationFailed {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let failure else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let failure else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.failure = failure
@@ -140,14 +141,14 @@ extension ProcessCreationFailed {
 }
 
 extension TokenIssued {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "expiresAt", "reused"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "expiresAt", "reused"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var expiresAt: Date?
         var reused: Bool?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
@@ -156,7 +157,7 @@ extension TokenIssued {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let expiresAt, let reused else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let expiresAt, let reused else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.expiresAt = expiresAt
@@ -165,13 +166,13 @@ extension TokenIssued {
 }
 
 extension CaptureOpened {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "superseded"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "superseded"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var superseded: Bool?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
@@ -179,7 +180,7 @@ extension CaptureOpened {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let superseded else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let superseded else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.superseded = superseded
@@ -187,14 +188,14 @@ extension CaptureOpened {
 }
 
 extension CallbackReceived {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "outcome", "superseded"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "outcome", "superseded"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var outcome: CallbackOutcome?
         var superseded: Bool?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
@@ -203,7 +204,7 @@ extension CallbackReceived {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let outcome, let superseded else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let outcome, let superseded else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.outcome = outcome
@@ -212,9 +213,9 @@ extension CallbackReceived {
 }
 
 extension WebhookReceived {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "processID", "state", "result", "lastEvent", "superseded"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "processID", "state", "result", "lastEvent", "superseded"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var processID: ProcessID?
@@ -222,19 +223,19 @@ extension WebhookReceived {
         var result: String?
         var lastEvent: String?
         var superseded: Bool?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
             case 2: processID = ProcessID(rawValue: try r.string())
             case 3: state = try r.string()
-            case 4: result = try r.optional { (r) throws(EventJSONReader.Unsupported) in try r.string() }
-            case 5: lastEvent = try r.optional { (r) throws(EventJSONReader.Unsupported) in try r.string() }
+            case 4: result = try r.optional { (r) throws(JSONReadError) in try r.string() }
+            case 5: lastEvent = try r.optional { (r) throws(JSONReadError) in try r.string() }
             case 6: superseded = try r.bool()
             default: break
             }
         }
-        guard let attempt, let occurredAt, let processID, let state, let superseded else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let processID, let state, let superseded else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.processID = processID
@@ -246,15 +247,15 @@ extension WebhookReceived {
 }
 
 extension ResultPending {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "processState", "pendingFetches", "nextFetchAt"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "processState", "pendingFetches", "nextFetchAt"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var processState: ProcessState?
         var pendingFetches: Int?
         var nextFetchAt: Date?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
@@ -265,7 +266,7 @@ extension ResultPending {
             }
         }
         guard let attempt, let occurredAt, let processState, let pendingFetches, let nextFetchAt else {
-            throw EventJSONReader.Unsupported()
+            throw r.failure(.unexpectedValue)
         }
         self.attempt = attempt
         self.occurredAt = occurredAt
@@ -276,11 +277,11 @@ extension ResultPending {
 }
 
 extension ResultFetched {
-    private static let keys = StaticKeys([
+    private static let keys = JSONKeys([
         "attempt", "occurredAt", "processID", "processState", "processResult", "humanToken", "finishedAt",
     ])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var processID: ProcessID?
@@ -288,20 +289,20 @@ extension ResultFetched {
         var processResult: ProcessResult?
         var humanToken: SealedField?
         var finishedAt: Date?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
             case 2: processID = ProcessID(rawValue: try r.string())
             case 3: processState = ProcessState(rawValue: try r.string())
             case 4: processResult = ProcessResult(rawValue: try r.string())
-            case 5: humanToken = try r.optional { (r) throws(EventJSONReader.Unsupported) in try SealedField(reading: &r) }
-            case 6: finishedAt = try r.optional { (r) throws(EventJSONReader.Unsupported) in try r.date() }
+            case 5: humanToken = try r.optional { (r) throws(JSONReadError) in try SealedField(reading: &r) }
+            case 6: finishedAt = try r.optional { (r) throws(JSONReadError) in try r.date() }
             default: break
             }
         }
         guard let attempt, let occurredAt, let processID, let processState, let processResult else {
-            throw EventJSONReader.Unsupported()
+            throw r.failure(.unexpectedValue)
         }
         self.attempt = attempt
         self.occurredAt = occurredAt
@@ -314,14 +315,14 @@ extension ResultFetched {
 }
 
 extension TokenExpired {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "expiresAt", "detectedBy"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "expiresAt", "detectedBy"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var expiresAt: Date?
         var detectedBy: TokenExpiryDetection?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
@@ -330,7 +331,7 @@ extension TokenExpired {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let expiresAt, let detectedBy else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let expiresAt, let detectedBy else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.expiresAt = expiresAt

@@ -1,26 +1,27 @@
 import Foundation
+import JSONBytes
 
 // Readers of the payloads of a journey's later events (failures, endings, retries, sessions, links,
 // erasure, disclosure, cancellation, replacement, face inference): see `JourneyEventPayloads+Reading.swift`.
 
 extension AttemptFailed {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "reason", "retryAt"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "reason", "retryAt"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var reason: AttemptFailureReason?
         var retryAt: Date?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
             case 2: reason = try AttemptFailureReason(reading: &r)
-            case 3: retryAt = try r.optional { (r) throws(EventJSONReader.Unsupported) in try r.date() }
+            case 3: retryAt = try r.optional { (r) throws(JSONReadError) in try r.date() }
             default: break
             }
         }
-        guard let attempt, let occurredAt, let reason else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let reason else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.reason = reason
@@ -29,25 +30,25 @@ extension AttemptFailed {
 }
 
 extension JourneyCompleted {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "outcome", "processID", "humanToken"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "outcome", "processID", "humanToken"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var outcome: JourneyOutcome?
         var processID: ProcessID?
         var humanToken: SealedField?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
             case 2: outcome = try r.raw(JourneyOutcome.self)
             case 3: processID = ProcessID(rawValue: try r.string())
-            case 4: humanToken = try r.optional { (r) throws(EventJSONReader.Unsupported) in try SealedField(reading: &r) }
+            case 4: humanToken = try r.optional { (r) throws(JSONReadError) in try SealedField(reading: &r) }
             default: break
             }
         }
-        guard let attempt, let occurredAt, let outcome, let processID else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let outcome, let processID else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.outcome = outcome
@@ -57,13 +58,13 @@ extension JourneyCompleted {
 }
 
 extension JourneyAbandoned {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "reason"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "reason"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var reason: AbandonReason?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
@@ -71,7 +72,7 @@ extension JourneyAbandoned {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let reason else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let reason else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.reason = reason
@@ -79,13 +80,13 @@ extension JourneyAbandoned {
 }
 
 extension RetryAllowed {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "abandonAt"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "abandonAt"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var abandonAt: Date?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
@@ -93,7 +94,7 @@ extension RetryAllowed {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let abandonAt else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let abandonAt else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.abandonAt = abandonAt
@@ -101,13 +102,13 @@ extension RetryAllowed {
 }
 
 extension CaptureClosedByUser {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "superseded"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "superseded"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var superseded: Bool?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
@@ -115,7 +116,7 @@ extension CaptureClosedByUser {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let superseded else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let superseded else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.superseded = superseded
@@ -123,13 +124,13 @@ extension CaptureClosedByUser {
 }
 
 extension CaptureSessionTimedOut {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "superseded"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "superseded"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var superseded: Bool?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
@@ -137,7 +138,7 @@ extension CaptureSessionTimedOut {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let superseded else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let superseded else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.superseded = superseded
@@ -145,13 +146,13 @@ extension CaptureSessionTimedOut {
 }
 
 extension LinkIssued {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "expiresAt"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "expiresAt"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var expiresAt: Date?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
@@ -159,7 +160,7 @@ extension LinkIssued {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let expiresAt else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let expiresAt else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.expiresAt = expiresAt
@@ -167,15 +168,15 @@ extension LinkIssued {
 }
 
 extension SubjectErased {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "requestedBy", "reason", "erasedAt"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "requestedBy", "reason", "erasedAt"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var requestedBy: String?
         var reason: String?
         var erasedAt: Date?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
@@ -185,7 +186,7 @@ extension SubjectErased {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let requestedBy, let reason, let erasedAt else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let requestedBy, let reason, let erasedAt else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.requestedBy = requestedBy
@@ -195,9 +196,9 @@ extension SubjectErased {
 }
 
 extension PersonalDataDisclosed {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "actor", "keyId", "tenant", "fields", "purpose", "channel"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "actor", "keyId", "tenant", "fields", "purpose", "channel"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var actor: String?
@@ -206,13 +207,13 @@ extension PersonalDataDisclosed {
         var fields: [String]?
         var purpose: String?
         var channel: String?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
             case 2: actor = try r.string()
-            case 3: keyId = try r.optional { (r) throws(EventJSONReader.Unsupported) in try r.string() }
-            case 4: tenant = try r.optional { (r) throws(EventJSONReader.Unsupported) in try r.string() }
+            case 3: keyId = try r.optional { (r) throws(JSONReadError) in try r.string() }
+            case 4: tenant = try r.optional { (r) throws(JSONReadError) in try r.string() }
             case 5: fields = try r.strings()
             case 6: purpose = try r.string()
             case 7: channel = try r.string()
@@ -220,7 +221,7 @@ extension PersonalDataDisclosed {
             }
         }
         guard let attempt, let occurredAt, let actor, let fields, let purpose, let channel else {
-            throw EventJSONReader.Unsupported()
+            throw r.failure(.unexpectedValue)
         }
         self.attempt = attempt
         self.occurredAt = occurredAt
@@ -234,14 +235,14 @@ extension PersonalDataDisclosed {
 }
 
 extension JourneyCancelled {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "reason", "actor"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "reason", "actor"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var reason: String?
         var actor: String?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
@@ -250,7 +251,7 @@ extension JourneyCancelled {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let reason, let actor else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let reason, let actor else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.reason = reason
@@ -259,14 +260,14 @@ extension JourneyCancelled {
 }
 
 extension AttemptReplaced {
-    private static let keys = StaticKeys(["attempt", "occurredAt", "replacedBy", "reason"])
+    private static let keys = JSONKeys(["attempt", "occurredAt", "replacedBy", "reason"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
         var replacedBy: Int?
         var reason: Reason?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
@@ -275,7 +276,7 @@ extension AttemptReplaced {
             default: break
             }
         }
-        guard let attempt, let occurredAt, let replacedBy, let reason else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt, let replacedBy, let reason else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
         self.replacedBy = replacedBy
@@ -284,19 +285,19 @@ extension AttemptReplaced {
 }
 
 extension FaceInferenceTimedOut {
-    private static let keys = StaticKeys(["attempt", "occurredAt"])
+    private static let keys = JSONKeys(["attempt", "occurredAt"])
 
-    init(reading r: inout EventJSONReader) throws(EventJSONReader.Unsupported) {
+    init(reading r: inout JSONReader) throws(JSONReadError) {
         var attempt: Int?
         var occurredAt: Date?
-        try r.object(keys: Self.keys) { (r, slot) throws(EventJSONReader.Unsupported) in
+        try r.object(keys: Self.keys) { (r, slot) throws(JSONReadError) in
             switch slot {
             case 0: attempt = try r.int()
             case 1: occurredAt = try r.date()
             default: break
             }
         }
-        guard let attempt, let occurredAt else { throw EventJSONReader.Unsupported() }
+        guard let attempt, let occurredAt else { throw r.failure(.unexpectedValue) }
         self.attempt = attempt
         self.occurredAt = occurredAt
     }

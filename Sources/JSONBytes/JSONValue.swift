@@ -1,6 +1,7 @@
 import Foundation
 
-/// A JSON value, for JWT headers and claims that callers build or inspect without a Codable type.
+/// A JSON value, for documents callers build or inspect without a Codable type (JWT headers and
+/// claims, Unico's answers, the emulator's request bodies).
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)

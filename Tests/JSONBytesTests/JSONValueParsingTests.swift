@@ -1,10 +1,10 @@
-import Cryptography
 import Foundation
+import JSONBytes
 import Testing
 
 /// The one-pass reader gives what `JSONDecoder` gives for `JSONValue`: the same value, or nil
 /// where the decoder refuses.
-@Suite struct JSONValueReaderTests {
+@Suite struct JSONValueParsingTests {
     static let documents: [String] = [
         #"{"id":"2b7c","token":"a.b.c","webAppToken":"x","link":"https://u/x?y=1&z=%2B","n":42,"neg":-7,"zero":0}"#,
         #"{"process":{"id":"p","state":"PROCESS_STATE_CREATED","notifications":[{"channel":"EMAIL"}],"ok":true,"no":false,"none":null}}"#,
@@ -23,14 +23,14 @@ import Testing
         let data = Data(text.utf8)
         let expected = try? JSONDecoder().decode(JSONValue.self, from: data)
         #expect(
-            JSONValueReader.value(data) == expected,
-            "\(String(describing: JSONValueReader.value(data))) \(String(describing: expected))")
+            JSONValue.parse(data) == expected,
+            "\(String(describing: JSONValue.parse(data))) \(String(describing: expected))")
     }
 
     @Test func invalidUTF8IsRefusedLikeJSONDecoder() {
         let data = Data([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0xFE, 0x22, 0x7D])
         let expected = try? JSONDecoder().decode(JSONValue.self, from: data)
-        #expect(JSONValueReader.value(data) == expected)
+        #expect(JSONValue.parse(data) == expected)
     }
 
     @Test func randomDocumentsGiveWhatJSONDecoderGives() throws {
@@ -39,7 +39,7 @@ import Testing
             let value = Self.random(depth: 0, using: &generator)
             let data = try JSONEncoder().encode(JSONValue.object(["v": value]))
             let expected = try JSONDecoder().decode(JSONValue.self, from: data)
-            #expect(JSONValueReader.value(data) == expected)
+            #expect(JSONValue.parse(data) == expected)
         }
     }
 

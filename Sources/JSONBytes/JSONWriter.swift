@@ -1,29 +1,27 @@
-import Foundation
-
-/// JSON text written by hand straight into a byte buffer, as the tests' `JSONStreamEncoder` writes it (same
-/// escapes, numbers and key order as the caller's), optionally escaped for a `COPY` text field in
-/// the same pass: JSON holds no raw tab, newline or carriage return, so that is writing each
+/// JSON text written by hand straight into a byte buffer, as `JSONEncoder` writes it (same escapes
+/// and numbers; keys in the caller's order), optionally escaped for a PostgreSQL `COPY` text field
+/// in the same pass: JSON holds no raw tab, newline or carriage return, so that is writing each
 /// backslash twice.
-struct JSONBytes {
-    var bytes: [UInt8]
+public struct JSONWriter {
+    public var bytes: [UInt8]
     /// Each backslash is written twice (the JSON is a `COPY` text field).
-    let copyEscaped: Bool
+    public let copyEscaped: Bool
     /// Open containers (at most 64), one bit each: set once the container holds an element.
     private var filled: UInt64 = 0
     private var depth = 0
 
-    init(bytes: [UInt8] = [], copyEscaped: Bool) {
+    public init(bytes: [UInt8] = [], copyEscaped: Bool) {
         self.bytes = bytes
         self.copyEscaped = copyEscaped
     }
 
-    mutating func beginObject() { open(UInt8(ascii: "{")) }
-    mutating func endObject() { close(UInt8(ascii: "}")) }
-    mutating func beginArray() { open(UInt8(ascii: "[")) }
-    mutating func endArray() { close(UInt8(ascii: "]")) }
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// Starts the member `name` (no escaping needed) of the innermost object.
-    mutating func key(_ name: StaticString) {
+    public mutating func key(_ name: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
@@ -32,14 +30,14 @@ struct JSONBytes {
     }
 
     /// Starts an element of the innermost array.
-    mutating func element() { separate() }
+    public mutating func element() { separate() }
 
-    mutating func bool(_ value: Bool) {
+    public mutating func bool(_ value: Bool) {
         if value { append("true") } else { append("false") }
     }
 
     /// `value` in decimal, without an intermediate `String`.
-    mutating func int(_ value: Int) {
+    public mutating func int(_ value: Int) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var rest = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64's 20 digits
@@ -55,9 +53,9 @@ struct JSONBytes {
     }
 
     /// `value` as `JSONEncoder` writes it: shortest round-trip text, no `.0` on integral values.
-    mutating func double(_ value: Double) throws {
+    public mutating func double(_ value: Double) throws(JSONWriteError) {
         guard value.isFinite else {
-            throw JSONUnsupported(description: "\(value) is not representable in JSON")
+            throw JSONWriteError(.unrepresentableNumber, message: "\(value) is not representable in JSON")
         }
         if value == value.rounded(.towardZero), value.magnitude < 1e15, !(value == 0 && value.sign == .minus) {
             return int(Int(value))
@@ -67,11 +65,9 @@ struct JSONBytes {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
-    /// A date as `JSONEncoder`'s default strategy: seconds since 2001-01-01.
-    mutating func date(_ value: Date) throws { try double(value.timeIntervalSinceReferenceDate) }
-
-    /// `value` quoted, escaped as ``JSONStreamWriter/string(_:)`` escapes it.
-    mutating func string(_ value: String) {
+    /// `value` quoted: `"` and `\` escaped, newline, return and tab as `\n`, `\r`, `\t`, other
+    /// control characters as `\u00XX`, everything else (`/` too) as is.
+    public mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             bytes.append(UInt8(ascii: "\""))
@@ -85,7 +81,7 @@ struct JSONBytes {
     }
 
     /// A raw value (no escaping needed): a literal.
-    mutating func append(_ text: StaticString) {
+    public mutating func append(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
@@ -128,9 +124,4 @@ struct JSONBytes {
         let bit: UInt64 = 1 << UInt64(depth & 63)
         if filled & bit != 0 { bytes.append(UInt8(ascii: ",")) } else { filled |= bit }
     }
-}
-
-/// A value JSON cannot represent (a NaN or infinite number).
-struct JSONUnsupported: Error, CustomStringConvertible {
-    let description: String
 }
