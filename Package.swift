@@ -48,12 +48,12 @@ let package = Package(
         .target(
             name: "Audit",
             dependencies: [
-                "Postgres", "EventStore", "Cryptography", "JourneyDomain", "JourneyStore", "Timestamps", "ErrorCodes",
+                "Postgres", "EventStore", "Cryptography", "JourneyDomain", "Timestamps", "ErrorCodes",
             ]),
         .target(
             name: "JourneyAPI",
             dependencies: [
-                "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyStore", "JourneyDomain",
+                "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyDomain",
                 "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit", "Projections",
                 "Lifecycle", "DataSubjects", "OutboundWebhooks", "RateBudget", "JSONBytes",
             ]),
@@ -63,11 +63,10 @@ let package = Package(
                 "Postgres", "EventStore", "JourneyDomain", "JourneyEngine", "HumanTokenAPI", "Observability", "Lifecycle",
                 "ErrorCodes",
             ]),
-        .target(name: "JourneyStore", dependencies: ["EventStore", "JourneyDomain", "Postgres"]),
         .target(
             name: "JourneyEngine",
             dependencies: [
-                "Audit", "EventStore", "JourneyDomain", "JourneyStore", "Observability", "Postgres", "Privacy", "HumanTokenAPI",
+                "Audit", "EventStore", "JourneyDomain", "Observability", "Postgres", "Privacy", "HumanTokenAPI",
                 "ErrorCodes",
             ]),
         .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain", "ErrorCodes"]),
@@ -154,13 +153,12 @@ let package = Package(
         .testTarget(
             name: "ProjectionsTests",
             dependencies: [
-                "Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyStore", "JourneyEngine", "Postgres",
-                "JSONBytes",
+                "Projections", "JourneyTesting", "EventStore", "JourneyDomain", "JourneyEngine", "Postgres", "JSONBytes",
             ]),
         .testTarget(
             name: "OutboundWebhooksTests",
             dependencies: [
-                "OutboundWebhooks", "JourneyTesting", "Cryptography", "HTTPServer", "EventStore", "JourneyDomain", "JourneyStore",
+                "OutboundWebhooks", "JourneyTesting", "Cryptography", "HTTPServer", "EventStore", "JourneyDomain",
                 "JourneyEngine", "AccessControl", "Privacy", "CLI", "Migrations", "JourneyCommands", "Postgres", "Timestamps",
             ]),
         .testTarget(
@@ -177,12 +175,9 @@ let package = Package(
                 "AccessControl",
             ]),
         .testTarget(
-            name: "JourneyStoreTests",
-            dependencies: ["JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres"]),
-        .testTarget(
             name: "JourneyEngineTests",
             dependencies: [
-                "JourneyEngine", "JourneyStore", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres", "HumanTokenAPI",
+                "JourneyEngine", "JourneyTesting", "EventStore", "JourneyDomain", "Postgres", "HumanTokenAPI",
                 "Privacy", "Cryptography", "Migrations",
             ]),
         .testTarget(
@@ -193,14 +188,14 @@ let package = Package(
         .testTarget(
             name: "ReportsTests",
             dependencies: [
-                "Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "JourneyStore", "Migrations",
+                "Reports", "JourneyTesting", "JourneyDomain", "Projections", "EventStore", "Migrations",
                 "Postgres",
                 "JourneyCommands", "JourneyAPI", "JourneyEngine", "HTTPServer", "AccessControl", "CLI", "Timestamps",
             ]),
         .testTarget(
             name: "AuditTests",
             dependencies: [
-                "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "JourneyStore", "CLI",
+                "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "CLI",
                 "JourneyAPI", "JourneyEngine", "HTTPServer", "Postgres", "Projections", "JourneyCommands", "Timestamps",
             ]),
         .testTarget(
@@ -208,7 +203,7 @@ let package = Package(
             dependencies: [
                 "Workers", "JourneyTesting", "JourneyAPI", "UnicoEmulator", "SDKLiteSimulator", "HumanTokenAPI",
                 "AccessControl", "JourneyDomain", "EventStore", "Projections", "OutboundWebhooks", "HTTPServer",
-                "JourneyStore", "Cryptography", "JourneyApp", "CLI", "JourneyCommands", "Postgres", "Observability",
+                "JourneyEngine", "Cryptography", "JourneyApp", "CLI", "JourneyCommands", "Postgres", "Observability",
                 "EmbeddedPostgres", "Migrations",
             ]),
         .testTarget(

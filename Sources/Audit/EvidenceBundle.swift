@@ -2,7 +2,6 @@ import Cryptography
 import EventStore
 import Foundation
 import JourneyDomain
-import JourneyStore
 import Postgres
 import Timestamps
 
@@ -70,7 +69,7 @@ public struct EvidenceBundle: Sendable, Encodable {
         now: Date = Date()
     ) async throws -> EvidenceBundle {
         let client = events.client
-        let stream = JourneyRepository.stream(id)
+        let stream = StreamName.journey(id.rawValue)
         let recorded = try await events.readStream(stream, from: 1, limit: Int(Int32.max))
         guard !recorded.isEmpty else { throw AuditError(.journeyNotFound, "no journey has id \(id.rawValue)") }
         let timeline = try JourneyTimeline.timeline(id, events: recorded, asOf: nil)

@@ -1,7 +1,6 @@
 import EventStore
 import Foundation
 import JourneyDomain
-import JourneyStore
 import Postgres
 import Timestamps
 
@@ -34,7 +33,7 @@ public struct JourneyTimeline: Sendable {
     /// Loads `id`'s timeline as of `asOf` (all events when nil); throws `journey_not_found` when
     /// the journey has no event at all.
     public static func load(_ id: JourneyID, asOf: Date?, events store: EventStore) async throws -> JourneyTimeline {
-        let stream = JourneyRepository.stream(id)
+        let stream = StreamName.journey(id.rawValue)
         let events = try await store.readStream(stream, from: 1, limit: Int(Int32.max))
         guard !events.isEmpty else { throw AuditError(.journeyNotFound, "no journey has id \(id.rawValue)") }
         return try timeline(id, events: events, asOf: asOf)

@@ -4,7 +4,6 @@ import Foundation
 import HTTPServer
 import JourneyDomain
 import JourneyEngine
-import JourneyStore
 import Observability
 import Postgres
 
@@ -65,7 +64,7 @@ struct JourneyRoutes: Sendable {
             let principal = try await authenticator.apiKey(request, scope: .journeysRead)
             let id = JourneyID(try RequestAuthenticator.journeyID(request).uuidString.lowercased())
             _ = try await journeys.state(of: id, tenant: principal.tenant)
-            let events = try await store.readStream(JourneyRepository.stream(id))
+            let events = try await store.readStream(StreamName.journey(id.rawValue))
             guard !events.isEmpty else { throw Problem.journeyNotFound() }
             return try AuditTrail.response(journeyID: id.rawValue, events: events)
         }

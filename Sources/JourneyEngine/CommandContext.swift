@@ -1,7 +1,6 @@
 import EventStore
 import Foundation
 import JourneyDomain
-import JourneyStore
 import Observability
 import Postgres
 
@@ -28,7 +27,7 @@ public struct CommandContext {
     public func execute(
         _ command: JourneyCommand, journey id: JourneyID,
         metadata: EventMetadata
-    ) throws -> JourneyRepository.Outcome {
+    ) throws -> JourneyCommandOutcome {
         try JourneyRepository.execute(
             command, journey: id, metadata: metadata, now: now, randomUnit: random(),
             on: connection)
@@ -40,7 +39,7 @@ public struct CommandContext {
     public func execute(
         _ commands: [JourneyCommand], journey id: JourneyID, metadata: EventMetadata,
         known: (state: JourneyState, version: Int64)? = nil
-    ) throws -> JourneyRepository.Outcome {
+    ) throws -> JourneyCommandOutcome {
         try JourneyRepository.execute(
             commands, journey: id, metadata: metadata, now: now, randomUnit: random(),
             known: known, on: connection)
@@ -53,7 +52,7 @@ public struct CommandContext {
     public func enqueue(
         _ commands: [JourneyCommand], journey id: JourneyID, metadata: EventMetadata,
         known: (state: JourneyState, version: Int64)
-    ) throws -> JourneyRepository.Outcome {
+    ) throws -> JourneyCommandOutcome {
         try JourneyRepository.enqueue(
             commands, journey: id, metadata: metadata, now: now, randomUnit: random(),
             known: known, on: connection)

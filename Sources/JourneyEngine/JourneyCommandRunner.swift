@@ -1,7 +1,6 @@
 import EventStore
 import Foundation
 import JourneyDomain
-import JourneyStore
 import Observability
 import Postgres
 
@@ -83,7 +82,7 @@ public struct JourneyCommandRunner: Sendable {
     public func execute(
         _ command: JourneyCommand, journey id: JourneyID,
         metadata: EventMetadata
-    ) async throws -> JourneyRepository.Outcome {
+    ) async throws -> JourneyCommandOutcome {
         var tries = 0
         while true {
             tries += 1
@@ -93,13 +92,13 @@ public struct JourneyCommandRunner: Sendable {
                 [command], state: state, now: now,
                 randomUnit: random(), metadata: metadata)
             guard !events.isEmpty else {
-                return JourneyRepository.Outcome(events: [], state: state, version: version, positions: [])
+                return JourneyCommandOutcome(events: [], state: state, version: version, positions: [])
             }
             do {
                 let result = try await self.events.append(
-                    newEvents, to: JourneyRepository.stream(id),
+                    newEvents, to: StreamName.journey(id.rawValue),
                     expectedVersion: .exact(version))
-                return JourneyRepository.Outcome(
+                return JourneyCommandOutcome(
                     events: events, state: decided, version: result.streamVersion,
                     positions: result.positions)
             } catch let error as EventStoreError where error.code == .wrongExpectedVersion || error.code == .orderConflict {

@@ -1,6 +1,5 @@
 import Foundation
 import JourneyDomain
-import JourneyStore
 
 extension Journeys {
     /// Cancels the journey for the company or an operator: `JourneyCancelled` (reason, actor) and
@@ -14,7 +13,7 @@ extension Journeys {
     public func cancel(
         _ id: JourneyID, _ cancellation: JourneyCancellation,
         tenant: String? = nil
-    ) async throws -> JourneyRepository.Outcome {
+    ) async throws -> JourneyCommandOutcome {
         let metadata = metadata(actor: cancellation.actor)
         return try await commands.transaction { context in
             let loaded = try context.load(id)

@@ -2,7 +2,6 @@ import EventStore
 import Foundation
 import HumanTokenAPI
 import JourneyDomain
-import JourneyStore
 
 /// The workers' use cases: token expiry, retries (allowed for SDK journeys, a fresh process for
 /// link journeys), abandonment of absent users, and reconciliation of a
@@ -10,7 +9,7 @@ import JourneyStore
 extension Journeys {
     /// Records that `attempt`'s token expired; the domain refuses it before the token's lifetime ended.
     @discardableResult
-    public func expireToken(_ id: JourneyID, attempt: Int) async throws -> JourneyRepository.Outcome {
+    public func expireToken(_ id: JourneyID, attempt: Int) async throws -> JourneyCommandOutcome {
         try await commands.execute(.expireToken(attempt: attempt), journey: id, metadata: workerMetadata)
     }
 
@@ -30,19 +29,19 @@ extension Journeys {
 
     /// Abandons an SDK journey whose allowed retry the app never asked for (`userAbsent`).
     @discardableResult
-    public func abandonAbsent(_ id: JourneyID, afterAttempt attempt: Int) async throws -> JourneyRepository.Outcome {
+    public func abandonAbsent(_ id: JourneyID, afterAttempt attempt: Int) async throws -> JourneyCommandOutcome {
         try await commands.execute(.abandonAbsent(afterAttempt: attempt), journey: id, metadata: workerMetadata)
     }
 
     /// Abandons a journey whose deadline came before it completed (`deadlineReached`).
     @discardableResult
-    public func abandonAtDeadline(_ id: JourneyID) async throws -> JourneyRepository.Outcome {
+    public func abandonAtDeadline(_ id: JourneyID) async throws -> JourneyCommandOutcome {
         try await commands.execute(.abandonAtDeadline, journey: id, metadata: workerMetadata)
     }
 
     /// Abandons a journey still open at its maximum age (`maxAgeReached`).
     @discardableResult
-    public func abandonAtMaxAge(_ id: JourneyID) async throws -> JourneyRepository.Outcome {
+    public func abandonAtMaxAge(_ id: JourneyID) async throws -> JourneyCommandOutcome {
         try await commands.execute(.abandonAtMaxAge, journey: id, metadata: workerMetadata)
     }
 

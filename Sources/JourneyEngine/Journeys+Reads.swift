@@ -1,7 +1,7 @@
 import Audit
+import EventStore
 import Foundation
 import JourneyDomain
-import JourneyStore
 
 /// Reads of one journey confined to a tenant: another tenant's journey answers exactly as a
 /// journey that does not exist (`journey_not_found`), so a caller learns nothing about it. Lists
@@ -21,7 +21,7 @@ extension Journeys {
     /// nothing about another tenant's journey); `no_events_as_of` when it had no event by then.
     public func state(of id: JourneyID, tenant: String?, asOf instant: Date) async throws -> JourneyState {
         _ = try await state(of: id, tenant: tenant)
-        let events = try await commands.events.readStream(JourneyRepository.stream(id), from: 1, limit: Int(Int32.max))
+        let events = try await commands.events.readStream(StreamName.journey(id.rawValue), from: 1, limit: Int(Int32.max))
         let timeline = try JourneyTimeline.timeline(id, events: events, asOf: instant)
         guard !timeline.entries.isEmpty else { throw EngineError(.noEventsAsOf, "the journey had no event at that instant yet") }
         return timeline.state

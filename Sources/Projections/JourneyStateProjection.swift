@@ -182,17 +182,17 @@ public struct JourneyStateProjection: PipelinedProjection {
         /// nil when nothing changed.
         init?(_ changed: [Changed], rollup: Bool = false) throws {
             guard !changed.isEmpty else { return nil }
-            let stateRows = changed.map { StateRow(id: $0.id, state: $0.state, position: $0.position) }
+            let stateRows = changed.map { JourneyStateRow(id: $0.id, state: $0.state, position: $0.position) }
             states = try ReadModelRowsJSON.states(stateRows)
             let attempts = changed.flatMap { journey in
-                journey.state.attempts.map { AttemptRow(journeyID: journey.id, attempt: $0) }
+                journey.state.attempts.map { JourneyAttemptRow(journeyID: journey.id, attempt: $0) }
             }
-            self.attempts = attempts.isEmpty ? nil : ReadModelRowsJSON.attempts(attempts)
+            self.attempts = attempts.isEmpty ? nil : try ReadModelRowsJSON.attempts(attempts)
             self.rollup =
                 rollup
                 ? DailyRollup.Rows(
-                    states: ReadModelRowsJSON.rollupStates(stateRows),
-                    attempts: ReadModelRowsJSON.rollupAttempts(attempts)) : nil
+                    states: try ReadModelRowsJSON.rollupStates(stateRows),
+                    attempts: try ReadModelRowsJSON.rollupAttempts(attempts)) : nil
         }
     }
 

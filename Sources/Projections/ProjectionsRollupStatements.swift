@@ -65,8 +65,8 @@ extension ProjectionsStatements {
     }
 
     /// Moves the rollups from the stored rows of the journeys in `ids` (a JSON array) to their new
-    /// rows, `states` and `attempts` (JSON arrays of the rollup's columns of ``StateRow`` /
-    /// ``AttemptRow``, every attempt of each of those journeys): one statement, run before the
+    /// rows, `states` and `attempts` (JSON arrays of the rollup's columns of ``JourneyStateRow``
+    /// / ``JourneyAttemptRow``, every attempt of each of those journeys): one statement, run before the
     /// rows are written. Each rollup row gets the net change only, and rows whose counts do not
     /// change are not touched (a journey's later events mostly leave its day's counts alone).
     static func rollupDelta(ids: String, states: String, attempts: String, tables: JourneyStateProjection.Tables) -> PostgresQuery

@@ -18,7 +18,7 @@ enum ProjectionsStatements {
         "SELECT state::text FROM \(unsafeSQL: table) WHERE journey_id = \(journeyID)"
     }
 
-    /// Upserts `rows` (a JSON array of ``StateRow``) into the state table.
+    /// Upserts `rows` (a JSON array of ``JourneyStateRow``) into the state table.
     static func upsertStates(_ rows: String, table: String) -> PostgresQuery {
         """
         INSERT INTO \(unsafeSQL: table)
@@ -36,7 +36,7 @@ enum ProjectionsStatements {
         """
     }
 
-    /// Upserts `rows` (a JSON array of ``AttemptRow``) into the attempts table.
+    /// Upserts `rows` (a JSON array of ``JourneyAttemptRow``) into the attempts table.
     static func upsertAttempts(_ rows: String, table: String) -> PostgresQuery {
         """
         INSERT INTO \(unsafeSQL: table)

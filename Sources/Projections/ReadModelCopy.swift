@@ -1,9 +1,11 @@
+import JSONBytes
 import JourneyDomain
 import Postgres
+import Timestamps
 
-/// Journey rows for a rebuild's `COPY`: one text per table, each row written by
-/// ``JourneyCopyRows`` with the fields of the ``StateRow`` / ``AttemptRow`` the live projection
-/// upserts, so both paths give equal rows.
+/// Journey rows for a rebuild's `COPY`: one text per table, in the catalog's column order, each
+/// row the values of the ``JourneyStateRow`` / ``JourneyAttemptRow`` the live projection upserts,
+/// so both paths give equal rows. A column neither knows is NULL, as with `json_populate_recordset`.
 struct ReadModelCopy {
     /// The tables' columns, in table order (read from the catalog at the start of a rebuild).
     struct Columns: Sendable {
@@ -12,13 +14,16 @@ struct ReadModelCopy {
     }
 
     let columns: Columns
-    private let rows: JourneyCopyRows
+    /// Per catalog column, the row's column that fills it (nil: NULL).
+    private let stateColumns: [ReadModelColumn<JourneyStateRow>?]
+    private let attemptColumns: [ReadModelColumn<JourneyAttemptRow>?]
     private(set) var stateRows = PostgresCopyText()
     private(set) var attemptRows = PostgresCopyText()
 
     init(columns: Columns) {
         self.columns = columns
-        rows = JourneyCopyRows(columns: columns)
+        stateColumns = Self.map(columns.state)
+        attemptColumns = Self.map(columns.attempts)
     }
 
     var isEmpty: Bool { stateRows.isEmpty }
@@ -26,10 +31,36 @@ struct ReadModelCopy {
 
     /// Adds the rows of one journey (its state row and one per attempt).
     mutating func append(id: String, state journey: JourneyState, position: Int64) throws {
-        try rows.appendState(id: id, state: journey, position: position, to: &stateRows)
+        try Self.append(JourneyStateRow(id: id, state: journey, position: position), stateColumns, to: &stateRows)
         for attempt in journey.attempts {
-            rows.appendAttempt(journeyID: id, attempt: attempt, to: &attemptRows)
+            try Self.append(JourneyAttemptRow(journeyID: id, attempt: attempt), attemptColumns, to: &attemptRows)
         }
+    }
+
+    /// The row's column for each of `names`.
+    private static func map<Row: ReadModelRow>(_ names: [String]) -> [ReadModelColumn<Row>?] {
+        names.map { name in Row.columns.first { $0.name.description == name } }
+    }
+
+    /// Appends `row` as one line of `COPY` text.
+    static func append<Row>(_ row: Row, _ columns: [ReadModelColumn<Row>?], to text: inout PostgresCopyText) throws {
+        for column in columns {
+            guard let column else { text.appendNull(); continue }
+            switch column.value(row) {
+            case .null: text.appendNull()
+            case .text(let value): text.append(value)
+            case .int(let value): text.append(Int64(value))
+            case .timestamp(let value): text.appendPreEscaped { RFC3339.append(value, to: &$0) }
+            case .state(let value):
+                try text.appendPreEscaped { bytes in
+                    var json = JSONWriter(copyEscaped: true)
+                    swap(&json.bytes, &bytes)
+                    defer { swap(&json.bytes, &bytes) }
+                    try JourneyStateJSON.write(value, to: &json)
+                }
+            }
+        }
+        text.endRow()
     }
 
     /// Hands out the rows so far and starts empty.

@@ -3,7 +3,6 @@ import Cryptography
 import EventStore
 import Foundation
 import JourneyDomain
-import JourneyStore
 import JourneyTesting
 import Testing
 
@@ -65,11 +64,11 @@ import Testing
                 db,
                 """
                 UPDATE events SET data = jsonb_set(data, '{attempt}', '9')
-                WHERE stream_name = '\(JourneyRepository.stream(id).rawValue)' AND stream_version = 4
+                WHERE stream_name = '\(StreamName.journey(id.rawValue).rawValue)' AND stream_version = 4
                 """)
             let broken = await journeys(["audit", "verify"], database: db, extra: env)
             #expect(broken.code == 3)
-            #expect(broken.error.contains("stream \(JourneyRepository.stream(id).rawValue) version 4"))
+            #expect(broken.error.contains("stream \(StreamName.journey(id.rawValue).rawValue) version 4"))
             #expect(broken.output.contains("checkpoint 3 FAILED"))
             let refused = await journeys(["audit", "checkpoint"], database: db, extra: env)
             #expect(refused.code == 3)
@@ -99,7 +98,7 @@ import Testing
             #expect(mode?.intValue == 0o600)
             let data = try Data(contentsOf: URL(fileURLWithPath: output))
             let bundle = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            let recorded = try await EventStore(client: db.app).readStream(JourneyRepository.stream(id))
+            let recorded = try await EventStore(client: db.app).readStream(StreamName.journey(id.rawValue))
             let events = try #require(bundle["events"] as? [[String: Any]])
             #expect(bundle["journeyId"] as? String == id.rawValue)
             #expect(events.count == recorded.count)
@@ -133,7 +132,7 @@ import Testing
             try await tamper(
                 db,
                 """
-                UPDATE events SET actor = 'mallory' WHERE stream_name = '\(JourneyRepository.stream(id).rawValue)' AND stream_version = 2
+                UPDATE events SET actor = 'mallory' WHERE stream_name = '\(StreamName.journey(id.rawValue).rawValue)' AND stream_version = 2
                 """)
             let printed = await journeys(["audit", "export", id.rawValue], database: db)
             #expect(printed.code == 0, "\(printed.error)")

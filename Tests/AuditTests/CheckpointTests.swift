@@ -3,7 +3,6 @@ import Cryptography
 import EventStore
 import Foundation
 import JourneyDomain
-import JourneyStore
 import JourneyTesting
 import Postgres
 import Testing
@@ -46,7 +45,7 @@ import Testing
             #expect(report.checked == 2)
             #expect(report.lastGood?.id == second.id)
             #expect(
-                try await SignedCheckpointStore(client: db.app).latest(covering: JourneyRepository.stream(ids[0]))?.id
+                try await SignedCheckpointStore(client: db.app).latest(covering: StreamName.journey(ids[0].rawValue))?.id
                     == second.id)
         }
     }
@@ -54,7 +53,7 @@ import Testing
     @Test func aRechainedAlterationThatFoolsTheChainIsCaughtByTheCheckpoint() async throws {
         try await seeded { db, ids, checkpoint in
             // Rewrite the last event of a stream and its hash and the stream head: the chain still links.
-            let stream = JourneyRepository.stream(ids[1]).rawValue
+            let stream = StreamName.journey(ids[1].rawValue).rawValue
             try await tamper(
                 db,
                 """
@@ -75,7 +74,7 @@ import Testing
 
     @Test func aRemovedEventIsCaughtByTheCheckpoint() async throws {
         try await seeded { db, ids, checkpoint in
-            let stream = JourneyRepository.stream(ids[0]).rawValue
+            let stream = StreamName.journey(ids[0].rawValue).rawValue
             try await tamper(
                 db,
                 """
@@ -201,11 +200,11 @@ import Testing
             let third = JourneyID(UUID().uuidString.lowercased())
             try await record(Array(approvedOnSecondAttempt(third).prefix(3)), journey: third, db: db)
             try await waitUntilReadable(db)
-            #expect(try await store.latest(covering: JourneyRepository.stream(third)) == nil)
-            #expect(try await store.latest(covering: JourneyRepository.stream(ids[1]))?.id == first.id)
+            #expect(try await store.latest(covering: StreamName.journey(third.rawValue)) == nil)
+            #expect(try await store.latest(covering: StreamName.journey(ids[1].rawValue))?.id == first.id)
             let second = try await store.create(signingWith: key)
-            #expect(try await store.latest(covering: JourneyRepository.stream(third))?.id == second.id)
-            #expect(try await store.latest(covering: JourneyRepository.stream(ids[1]))?.id == second.id)
+            #expect(try await store.latest(covering: StreamName.journey(third.rawValue))?.id == second.id)
+            #expect(try await store.latest(covering: StreamName.journey(ids[1].rawValue))?.id == second.id)
             #expect(try await store.latest(covering: StreamName("no-such-stream")) == nil)
         }
     }

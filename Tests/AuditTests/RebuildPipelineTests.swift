@@ -2,7 +2,6 @@ import EventStore
 import Foundation
 import JourneyDomain
 import JourneyEngine
-import JourneyStore
 import JourneyTesting
 import Postgres
 import Projections

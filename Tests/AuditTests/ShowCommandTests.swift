@@ -2,7 +2,6 @@ import Audit
 import EventStore
 import Foundation
 import JourneyDomain
-import JourneyStore
 import JourneyTesting
 import Testing
 import Timestamps
@@ -12,7 +11,7 @@ import Timestamps
         try await TestDatabase.with { db in
             let id = JourneyID(UUID().uuidString.lowercased())
             try await record(approvedOnSecondAttempt(id), journey: id, db: db)
-            let recorded = try await EventStore(client: db.app).readStream(JourneyRepository.stream(id))
+            let recorded = try await EventStore(client: db.app).readStream(StreamName.journey(id.rawValue))
 
             let table = await journeys(["audit", "show", id.rawValue], database: db)
             #expect(table.code == 0, "\(table.error)")

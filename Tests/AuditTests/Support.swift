@@ -5,7 +5,6 @@ import Foundation
 import JourneyCommands
 import JourneyDomain
 import JourneyEngine
-import JourneyStore
 import JourneyTesting
 import Postgres
 
@@ -77,7 +76,7 @@ func record(_ commands: [JourneyCommand], journey id: JourneyID, db: TestDatabas
 
 /// The recorded_at of each event of `id`, by version.
 func recordedTimes(_ id: JourneyID, db: TestDatabase) async throws -> [Date] {
-    try await EventStore(client: db.app).readStream(JourneyRepository.stream(id)).map(\.recordedAt)
+    try await EventStore(client: db.app).readStream(StreamName.journey(id.rawValue)).map(\.recordedAt)
 }
 
 /// Runs `sql` as the superuser with triggers off (how an attacker with database access would).

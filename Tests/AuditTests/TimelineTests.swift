@@ -3,7 +3,6 @@ import EventStore
 import Foundation
 import HTTPServer
 import JourneyDomain
-import JourneyStore
 import JourneyTesting
 @testable import JourneyAPI
 import JourneyEngine
@@ -15,7 +14,7 @@ import Timestamps
         try await TestDatabase.with { db in
             let id = JourneyID(UUID().uuidString.lowercased())
             try await record(approvedOnSecondAttempt(id), journey: id, db: db)
-            let recorded = try await EventStore(client: db.app).readStream(JourneyRepository.stream(id))
+            let recorded = try await EventStore(client: db.app).readStream(StreamName.journey(id.rawValue))
             let decoded = try recorded.map { try JourneyEvent(type: $0.type, data: Data($0.data.text.utf8)) }
             let times = recorded.map(\.recordedAt)
             #expect(Set(times).count > 5, "appends recorded at distinct times")
@@ -64,7 +63,7 @@ import Timestamps
         try await TestDatabase.with { db in
             let id = JourneyID(UUID().uuidString.lowercased())
             try await record(approvedOnSecondAttempt(id), journey: id, db: db)
-            let recorded = try await EventStore(client: db.app).readStream(JourneyRepository.stream(id))
+            let recorded = try await EventStore(client: db.app).readStream(StreamName.journey(id.rawValue))
             let writer = Journeys(database: db.app, dependencies: .development(database: db.app))
             func request(_ asOf: String?) -> HTTPRequest {
                 HTTPRequest(

@@ -2,7 +2,6 @@ import EventStore
 import Foundation
 import JourneyDomain
 import JourneyEngine
-import JourneyStore
 import JourneyTesting
 import Testing
 
@@ -19,7 +18,7 @@ import Testing
 
     /// The event types of the journey's stream, in order.
     static func types(_ id: JourneyID, _ stack: TestStack) async throws -> [String] {
-        try await EventStore(client: stack.database.app).readStream(JourneyRepository.stream(id)).map(\.type)
+        try await EventStore(client: stack.database.app).readStream(StreamName.journey(id.rawValue)).map(\.type)
     }
 
     @Test func aHundredTokenReusesAndAHundredLinkReadsAppendAtMostOneEventEach() async throws {

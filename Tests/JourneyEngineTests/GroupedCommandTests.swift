@@ -2,7 +2,6 @@ import EventStore
 import Foundation
 import JourneyDomain
 import JourneyEngine
-import JourneyStore
 import JourneyTesting
 import Postgres
 import Testing
@@ -33,7 +32,7 @@ import Testing
             let store = EventStore(client: db.app)
             for id in ids {
                 #expect(applied[id]?.count == 1, "journey \(id.rawValue)")
-                let stored = try await store.readStream(JourneyRepository.stream(id))
+                let stored = try await store.readStream(StreamName.journey(id.rawValue))
                 #expect(stored.filter { $0.type == "JourneyStarted" }.count == 1)
                 let (state, version) = try await commands.load(id)
                 #expect(version == Int64(stored.count) && applied[id]?.first == version)

@@ -2,7 +2,6 @@ import EventStore
 import Foundation
 import JourneyDomain
 import JourneyEngine
-import JourneyStore
 import JourneyTesting
 import Postgres
 import Testing
@@ -34,7 +33,7 @@ private func sealed(_ label: String) -> SealedField {
             #expect(state == outcome.state)
             #expect(state.journeyID == id)
             #expect(state.clientReference == "order-1")
-            let stored = try await EventStore(client: db.app).readStream(JourneyRepository.stream(id))
+            let stored = try await EventStore(client: db.app).readStream(StreamName.journey(id.rawValue))
             #expect(stored.map(\.type) == outcome.events.map(\.eventType))
             #expect(stored.allSatisfy { $0.metadata.actor == "test" })
         }
@@ -69,7 +68,7 @@ private func sealed(_ label: String) -> SealedField {
             #expect(results.filter { $0 }.count == 1)
             let (state, _) = try await commands.load(id)
             #expect(state.journeyID == id)
-            let starts = try await EventStore(client: db.app).readStream(JourneyRepository.stream(id)).filter {
+            let starts = try await EventStore(client: db.app).readStream(StreamName.journey(id.rawValue)).filter {
                 $0.type == "JourneyStarted"
             }
             #expect(starts.count == 1)

@@ -2,7 +2,6 @@ import EventStore
 import Foundation
 import JourneyDomain
 import JourneyEngine
-import JourneyStore
 import JourneyTesting
 import Testing
 
@@ -19,7 +18,7 @@ import Testing
     }
 
     static func types(_ journeys: Journeys, _ id: JourneyID) async throws -> [String] {
-        try await EventStore(client: journeys.database).readStream(JourneyRepository.stream(id)).map(\.type)
+        try await EventStore(client: journeys.database).readStream(StreamName.journey(id.rawValue)).map(\.type)
     }
 
     @Test func aWebhookIsRecordedOnItsJourneyThenTheResultIsFetched() async throws {

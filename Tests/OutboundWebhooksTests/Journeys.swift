@@ -3,7 +3,6 @@ import EventStore
 import Foundation
 import JourneyDomain
 import JourneyEngine
-import JourneyStore
 import JourneyTesting
 import OutboundWebhooks
 import Postgres

@@ -150,36 +150,6 @@ import Testing
         }
     }
 
-    @Test func handWrittenRowsAreTheCodableRowsByteForByte() throws {
-        // Every column the rows know, in a shuffled order, plus one neither knows (NULL).
-        let stateColumns =
-            ["extra"]
-            + Mirror(reflecting: StateRow(id: "x", state: JourneyState(), position: 0))
-            .children.compactMap(\.label).reversed()
-        let attemptColumns =
-            Mirror(reflecting: AttemptRow(journeyID: "x", attempt: Self.attempt(1, full: false, variant: 0)))
-            .children.compactMap(\.label).reversed() + ["extra"]
-        let rows = JourneyCopyRows(columns: .init(state: stateColumns, attempts: attemptColumns))
-        var stateEncoder = CopyRowEncoder(columns: stateColumns)
-        var attemptEncoder = CopyRowEncoder(columns: attemptColumns)
-        var written = (state: PostgresCopyText(), attempts: PostgresCopyText())
-        var encoded = (state: PostgresCopyText(), attempts: PostgresCopyText())
-        for (index, state) in try Self.states().enumerated() {
-            let id = "j-\(index)-" + Self.texts[index % Self.texts.count]
-            try rows.appendState(id: id, state: state, position: Int64(index) * 1_000_003, to: &written.state)
-            try stateEncoder.append(StateRow(id: id, state: state, position: Int64(index) * 1_000_003), to: &encoded.state)
-            for attempt in state.attempts {
-                rows.appendAttempt(journeyID: id, attempt: attempt, to: &written.attempts)
-                try attemptEncoder.append(AttemptRow(journeyID: id, attempt: attempt), to: &encoded.attempts)
-            }
-        }
-        #expect(written.state.rowCount > 40)
-        #expect(written.attempts.rowCount > 40)
-        #expect(String(decoding: written.state.bytes, as: UTF8.self) == String(decoding: encoded.state.bytes, as: UTF8.self))
-        #expect(
-            String(decoding: written.attempts.bytes, as: UTF8.self) == String(decoding: encoded.attempts.bytes, as: UTF8.self))
-    }
-
     @Test func bulkEscapingIsTheByteByByteEscaping() {
         for text in Self.texts + ["\\\\", "\t", "a\nb", "\r\n\t\\x"] {
             var bulk = PostgresCopyText()

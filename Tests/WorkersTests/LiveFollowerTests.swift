@@ -1,7 +1,6 @@
 import EventStore
 import Foundation
 import JourneyDomain
-import JourneyStore
 import JourneyTesting
 import Postgres
 import Synchronization
@@ -41,7 +40,7 @@ import Workers
                 // have been read after a wake-up through LISTEN, so the subscription now waits on it.
                 try await probe(store, delivered)
                 try await probe(store, delivered)
-                let stream = JourneyRepository.stream(id).rawValue
+                let stream = StreamName.journey(id.rawValue).rawValue
                 #expect(!delivered.contains(stream: stream, type: "TokenExpired"))
 
                 #expect(try await worker.runOnce() == 1)

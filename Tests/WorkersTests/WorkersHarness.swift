@@ -4,7 +4,7 @@ import Foundation
 import HumanTokenAPI
 import JourneyDomain
 import JourneyAPI
-import JourneyStore
+import JourneyEngine
 import JourneyTesting
 import Postgres
 import Projections

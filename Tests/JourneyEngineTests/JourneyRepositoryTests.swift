@@ -1,7 +1,7 @@
 import EventStore
 import Foundation
 import JourneyDomain
-import JourneyStore
+import JourneyEngine
 import JourneyTesting
 import Postgres
 import Testing
