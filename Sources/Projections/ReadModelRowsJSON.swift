@@ -1,5 +1,5 @@
-import JSONBytes
 import Foundation
+import JSONBytes
 import Timestamps
 
 /// Read-model rows as a JSON array for the live projection's `json_populate_recordset` upsert,
