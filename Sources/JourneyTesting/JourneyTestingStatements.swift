@@ -23,11 +23,13 @@ enum JourneyTestingStatements {
         "CREATE DATABASE \(quoted(database)) OWNER \(owner)"
     }
 
-    /// A copy of `template` (a file copy; the template must have no sessions).
+    /// A copy of `template` (the template must have no sessions). `FILE_COPY` copies the files
+    /// instead of writing every page to the WAL (`WAL_LOG`, the default): 22 ms of CPU against 32 ms
+    /// per copy and drop of the ~9 MB template on tmpfs; its checkpoints cost little without fsync.
     static func copyDatabase(_ database: String, template: String, owner: String) -> String {
         """
         CREATE DATABASE \(quoted(database)) \
-        TEMPLATE \(quoted(template)) OWNER \(owner)
+        TEMPLATE \(quoted(template)) OWNER \(owner) STRATEGY FILE_COPY
         """
     }
 

@@ -46,7 +46,8 @@ public struct TestDatabase: Sendable {
         if migrated {
             try await TestTemplate.copy(into: name, status: status)
         } else {
-            try await cluster.createDatabase(name, status: status)
+            try await TestClusterAdmin.execute(
+                JourneyTestingStatements.createDatabase(name, owner: EmbeddedPostgres.ownerRole), status: status)
         }
         let database = TestDatabase(
             name: name, cluster: cluster, status: status,
@@ -98,7 +99,7 @@ public struct TestDatabase: Sendable {
         owner.close()
         superuser.close()
         projector.close()
-        try? await cluster.dropDatabase(name, status: status)
+        try? await TestClusterAdmin.execute(JourneyTestingStatements.dropDatabase(name), status: status)
         permit.release()
     }
 }

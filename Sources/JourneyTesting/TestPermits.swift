@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Testing
 
 /// A process-wide bound on test databases alive at once, so a parallel run never holds hundreds
 /// of pools, servers and sockets together (Foundation's socket thread stops working for
@@ -22,13 +23,20 @@ public final class TestPermits: Sendable {
 
     private struct Waiter {
         let id: Int
+        /// Lower goes first: the ticket of the test's suite (see ``acquire()``).
+        let ticket: Int
         let continuation: CheckedContinuation<Int?, Never>
     }
 
     private struct State {
         var free: [Int]
+        /// In (ticket, id) order.
         var waiters: [Waiter] = []
         var nextID = 0
+        /// The ticket of each suite that asked for a permit: its first request's id.
+        var suiteTickets: [Test.ID: Int] = [:]
+        /// An ``alone(_:)`` test waiting for every permit at once.
+        var exclusive: CheckedContinuation<[Int], Never>?
     }
 
     private let state: Mutex<State>
@@ -61,24 +69,49 @@ public final class TestPermits: Sendable {
     /// Runs `body` with every permit held: no other test database is alive meanwhile, so a test
     /// whose timing a busy run would upset (a PostgreSQL restart mid-run) sees a quiet machine.
     /// The databases `body` creates take the held slots.
+    ///
+    /// It takes every permit at once when no other test waits for one (near the end of a run),
+    /// holding none meanwhile: taking them one by one kept permits idle while the rest of the run
+    /// went ahead. After ``patience`` it goes ahead with the permits then free.
     public func alone<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         let gate = await Self.aloneGate.acquire()
         defer { gate.release() }
-        var held: [TestPermit] = []
-        for _ in 0..<count { held.append(await acquire()) }
-        defer { for permit in held { permit.release() } }
-        let reservation = Reservation(slots: held.filter(\.owned).map(\.slot))
-        return try await Self.$reservation.withValue(reservation) { try await body() }
+        let timeout = Task { [self] in
+            try? await Task.sleep(for: Self.patience)
+            giveUpExclusive()
+        }
+        let slots = await withCheckedContinuation { (continuation: CheckedContinuation<[Int], Never>) in
+            let ready = state.withLock { state -> [Int]? in
+                guard state.free.count == count, state.waiters.isEmpty else {
+                    state.exclusive = continuation
+                    return nil
+                }
+                defer { state.free = [] }
+                return state.free
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+        timeout.cancel()
+        defer { for slot in slots { release(slot) } }
+        return try await Self.$reservation.withValue(Reservation(slots: slots)) { try await body() }
     }
 
     /// Waits for a permit (at most ``patience``); the returned permit gives it back once.
+    ///
+    /// Waiters go in the order of their suite's first request, not their own: the tests of a
+    /// `.serialized` suite ask one after another, and in arrival order each one queued behind the
+    /// whole run, so those suites finished last, one test at a time, on an otherwise idle machine.
     public func acquire() async -> TestPermit {
         if let reservation = Self.reservation, let slot = reservation.take() {
             return TestPermit(slot: slot) { reservation.giveBack($0) }
         }
-        let id = state.withLock { state in
+        let suite = Test.current?.id.parent
+        let (id, ticket) = state.withLock { state in
             state.nextID += 1
-            return state.nextID
+            guard let suite else { return (state.nextID, state.nextID) }
+            let ticket = state.suiteTickets[suite] ?? state.nextID
+            state.suiteTickets[suite] = ticket
+            return (state.nextID, ticket)
         }
         let timeout = Task { [self] in
             try? await Task.sleep(for: Self.patience)
@@ -88,7 +121,9 @@ public final class TestPermits: Sendable {
         let slot = await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
             let free = state.withLock { state -> Int? in
                 if !state.free.isEmpty { return state.free.removeFirst() }
-                state.waiters.append(Waiter(id: id, continuation: continuation))
+                let index =
+                    state.waiters.firstIndex { ($0.ticket, $0.id) > (ticket, id) } ?? state.waiters.endIndex
+                state.waiters.insert(Waiter(id: id, ticket: ticket, continuation: continuation), at: index)
                 return nil
             }
             if let free { continuation.resume(returning: free) }
@@ -97,16 +132,37 @@ public final class TestPermits: Sendable {
         return TestPermit(slot: slot) { [self] in release($0) }
     }
 
-    /// Hands slot `slot` to the longest waiter, or back to the pool.
+    /// Hands slot `slot` to the first waiter, or back to the pool (and then every permit to a
+    /// waiting ``alone(_:)`` test once all are free).
     func release(_ slot: Int) {
-        let next = state.withLock { state -> Waiter? in
-            if state.waiters.isEmpty {
-                state.free.append(slot)
-                return nil
-            }
-            return state.waiters.removeFirst()
+        enum Next {
+            case waiter(Waiter)
+            case exclusive(CheckedContinuation<[Int], Never>, [Int])
         }
-        next?.continuation.resume(returning: slot)
+        let next = state.withLock { state -> Next? in
+            if !state.waiters.isEmpty { return .waiter(state.waiters.removeFirst()) }
+            state.free.append(slot)
+            guard state.free.count == count, let exclusive = state.exclusive else { return nil }
+            state.exclusive = nil
+            defer { state.free = [] }
+            return .exclusive(exclusive, state.free)
+        }
+        switch next {
+        case .waiter(let waiter): waiter.continuation.resume(returning: slot)
+        case .exclusive(let continuation, let slots): continuation.resume(returning: slots)
+        case nil: break
+        }
+    }
+
+    /// Lets a waiting ``alone(_:)`` test go ahead with the permits free now.
+    private func giveUpExclusive() {
+        let taken = state.withLock { state -> (CheckedContinuation<[Int], Never>, [Int])? in
+            guard let exclusive = state.exclusive else { return nil }
+            state.exclusive = nil
+            defer { state.free = [] }
+            return (exclusive, state.free)
+        }
+        taken.map { $0.0.resume(returning: $0.1) }
     }
 
     /// Lets waiter `id` go ahead without a permit (if it still waits).
@@ -130,9 +186,6 @@ public final class TestPermit: Sendable {
         self.slot = slot
         self.giveBack = giveBack
     }
-
-    /// Whether the slot is this permit's own (not slot 0 after running out of patience).
-    var owned: Bool { giveBack != nil }
 
     /// Gives the permit back; later calls do nothing.
     public func release() {

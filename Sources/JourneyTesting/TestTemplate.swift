@@ -30,13 +30,8 @@ public enum TestTemplate {
             return once
         }
         try await once.ensure { try await build(status: status) }
-        let admin = try PostgresClient(url: status.superuserURL, configuration: .init(maxConnections: 1))
-        defer { admin.close() }
-        try await admin.withConnection { connection in
-            try connection.execute(
-                unsafeSQL: JourneyTestingStatements.copyDatabase(
-                    database, template: name, owner: EmbeddedPostgres.ownerRole))
-        }
+        try await TestClusterAdmin.execute(
+            JourneyTestingStatements.copyDatabase(database, template: name, owner: EmbeddedPostgres.ownerRole), status: status)
     }
 
     /// Builds the template unless a complete one exists (another process may be building it). The

@@ -22,7 +22,7 @@ final class LogLines: Sendable {
     }
 }
 
-@Suite(.serialized) struct CrashTests {
+@Suite struct CrashTests {
     @Test func workersRecoverFromAPostgreSQLRestartMidRun() async throws {
         let faults = FaultScript(routes: [FaultScript.Route.createProcess.rawValue: .init(latencyMs: .init(min: 20, max: 80))])
         // Alone: where the outage lands among the worker's writes decides its outcomes, and a
