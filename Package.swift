@@ -13,49 +13,73 @@ let package = Package(
         .library(name: "JourneyClient", targets: ["JourneyClient"]),
     ],
     targets: [
-        // C shims
+        // Layers, bottom up: each target is declared after every target it depends on
+        // (ops/check-layers.sh), so a section uses only its own and the sections above it.
+
+        // C libraries from Debian, wrapped (module.modulemap + shim.h)
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
 
-        // Infrastructure
-        .target(name: "Postgres", dependencies: ["CLibPQ", "Cryptography", "ErrorCodes"]),
-        .target(name: "Cryptography", dependencies: ["COpenSSL", "ErrorCodes", "JSONBytes"]),
-        .target(name: "OutboundHTTP", dependencies: ["COpenSSL", "ErrorCodes"]),
-        .target(name: "EmbeddedPostgres", dependencies: ["Postgres", "ErrorCodes"]),
-        .target(name: "Migrations", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),
-        .target(name: "EventStore", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ErrorCodes", "Observability"]),
+        // Standalone: the iOS app's client and the SDK Lite device simulator depend on nothing here
+        .target(name: "JourneyClient"),
+        .target(name: "SDKLiteSimulator"),
+
+        // Foundations: one of each utility, nothing of journeys
+        .target(name: "ErrorCodes"),
+        .target(name: "Timestamps"),
+        .target(name: "JSONBytes", dependencies: ["ErrorCodes"]),
+        .target(name: "Lifecycle", dependencies: ["ErrorCodes"]),
+        .target(name: "Observability", dependencies: ["Timestamps"]),
         .target(name: "CLI", dependencies: ["Timestamps", "ErrorCodes"]),
+        .target(name: "OutboundHTTP", dependencies: ["COpenSSL", "ErrorCodes"]),
+        .target(name: "Cryptography", dependencies: ["COpenSSL", "ErrorCodes", "JSONBytes"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "ErrorCodes", "Observability"]),
+        .target(name: "Postgres", dependencies: ["CLibPQ", "Cryptography", "ErrorCodes"]),
+
+        // Domain: pure values and decisions
+        .target(name: "JourneyDomain", dependencies: ["Timestamps", "ErrorCodes", "JSONBytes"]),
+
+        // Adapters: Unico (client, emulator), PostgreSQL (cluster, schema, the event log), keys, personal data, rates, reports
         .target(
             name: "HumanTokenAPI",
             dependencies: ["Cryptography", "ErrorCodes", "JSONBytes", "Observability", "OutboundHTTP", "Timestamps"]),
-        .target(name: "RateBudget", dependencies: ["Postgres", "HumanTokenAPI"]),
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography", "ErrorCodes", "JSONBytes"]),
-        .target(name: "SDKLiteSimulator"),
-        .target(name: "Observability", dependencies: ["Timestamps"]),
-        .target(name: "Lifecycle", dependencies: ["ErrorCodes"]),
+        .target(name: "EmbeddedPostgres", dependencies: ["Postgres", "ErrorCodes"]),
+        .target(name: "Migrations", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),
+        .target(name: "EventStore", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),
+        .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),
+        .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain", "ErrorCodes"]),
+        .target(name: "RateBudget", dependencies: ["Postgres", "HumanTokenAPI"]),
+        .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain", "Timestamps", "ErrorCodes"]),
+
+        // Over the log: read models, audit, the company's webhooks
         .target(
             name: "Projections",
             dependencies: ["Postgres", "EventStore", "JourneyDomain", "JSONBytes", "Timestamps", "Lifecycle"]),
-        .target(
-            name: "OutboundWebhooks",
-            dependencies: [
-                "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy", "AccessControl", "Lifecycle", "Timestamps",
-                "OutboundHTTP", "ErrorCodes",
-            ]),
-        .target(name: "Reports", dependencies: ["Postgres", "JourneyDomain", "Timestamps", "ErrorCodes"]),
         .target(
             name: "Audit",
             dependencies: [
                 "Postgres", "EventStore", "Cryptography", "JourneyDomain", "Timestamps", "ErrorCodes",
             ]),
         .target(
-            name: "JourneyAPI",
+            name: "OutboundWebhooks",
             dependencies: [
-                "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyDomain",
-                "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit", "Projections",
-                "Lifecycle", "DataSubjects", "OutboundWebhooks", "RateBudget", "JSONBytes",
+                "Postgres", "Cryptography", "EventStore", "JourneyDomain", "Privacy", "AccessControl", "Lifecycle", "Timestamps",
+                "OutboundHTTP", "ErrorCodes",
+            ]),
+
+        // Use cases: the engine and the services over it
+        .target(
+            name: "JourneyEngine",
+            dependencies: [
+                "Audit", "EventStore", "JourneyDomain", "Observability", "Postgres", "Privacy", "HumanTokenAPI",
+                "ErrorCodes",
+            ]),
+        .target(
+            name: "DataSubjects",
+            dependencies: [
+                "Audit", "JourneyDomain", "JourneyEngine", "Postgres", "Privacy", "Timestamps", "ErrorCodes",
             ]),
         .target(
             name: "Workers",
@@ -64,33 +88,22 @@ let package = Package(
                 "ErrorCodes",
             ]),
         .target(
-            name: "JourneyEngine",
-            dependencies: [
-                "Audit", "EventStore", "JourneyDomain", "Observability", "Postgres", "Privacy", "HumanTokenAPI",
-                "ErrorCodes",
-            ]),
-        .target(name: "Privacy", dependencies: ["Postgres", "Cryptography", "JourneyDomain", "ErrorCodes"]),
-        .target(
-            name: "DataSubjects",
-            dependencies: [
-                "Audit", "JourneyDomain", "JourneyEngine", "Postgres", "Privacy", "Timestamps", "ErrorCodes",
-            ]),
-        .target(
             name: "Retention",
             dependencies: [
                 "DataSubjects", "JourneyDomain", "JourneyEngine", "Postgres", "Lifecycle", "Observability", "Projections",
                 "OutboundWebhooks", "ErrorCodes",
             ]),
-        .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),
 
-        // Domain
-        .target(name: "JourneyDomain", dependencies: ["Timestamps", "ErrorCodes", "JSONBytes"]),
-        .target(name: "JSONBytes", dependencies: ["ErrorCodes"]),
-        .target(name: "Timestamps"),
-        .target(name: "ErrorCodes"),
-        .target(name: "JourneyClient"),
+        // The HTTP surface
+        .target(
+            name: "JourneyAPI",
+            dependencies: [
+                "HTTPServer", "Observability", "Postgres", "Migrations", "EventStore", "JourneyDomain",
+                "JourneyEngine", "Privacy", "AccessControl", "HumanTokenAPI", "Cryptography", "Reports", "Audit", "Projections",
+                "Lifecycle", "DataSubjects", "OutboundWebhooks", "RateBudget", "JSONBytes",
+            ]),
 
-        // Composition root, commands, benchmarks and the executables
+        // The composition root
         .target(
             name: "JourneyApp",
             dependencies: [
@@ -98,12 +111,8 @@ let package = Package(
                 "JourneyAPI", "Migrations", "OutboundWebhooks", "Postgres", "Privacy", "RateBudget", "UnicoEmulator", "Workers",
                 "Lifecycle", "Observability", "Projections", "DataSubjects", "JourneyEngine", "Retention", "ErrorCodes",
             ]),
-        .target(
-            name: "JourneyBenchmarks",
-            dependencies: [
-                "CLI", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyApp", "JourneyDomain",
-                "JourneyEngine", "Migrations", "Postgres", "Projections", "Reports", "Workers", "JourneyAPI", "Observability",
-            ]),
+
+        // Commands, benchmarks and the executables
         .target(
             name: "JourneyCommands",
             dependencies: [
@@ -111,6 +120,12 @@ let package = Package(
                 "JourneyApp", "JourneyDomain", "JourneyAPI", "Migrations", "OutboundWebhooks", "Postgres",
                 "Privacy", "Projections", "Reports", "SDKLiteSimulator", "Timestamps", "UnicoEmulator", "Workers", "Lifecycle",
                 "DataSubjects", "JourneyEngine", "Retention",
+            ]),
+        .target(
+            name: "JourneyBenchmarks",
+            dependencies: [
+                "CLI", "EmbeddedPostgres", "EventStore", "HTTPServer", "HumanTokenAPI", "JourneyApp", "JourneyDomain",
+                "JourneyEngine", "Migrations", "Postgres", "Projections", "Reports", "Workers", "JourneyAPI", "Observability",
             ]),
         .executableTarget(name: "journeys", dependencies: ["CLI", "Cryptography", "JourneyCommands"]),
         .executableTarget(name: "journeys-bench", dependencies: ["CLI", "Cryptography", "JourneyBenchmarks"]),

@@ -5,7 +5,9 @@
 #  2. every dependency points down the picture (a module uses only modules below it);
 #  3. the edge rules the order alone cannot say: the server's edges (HTTP, CLI, the emulator) are
 #     used only by the modules that face them, never by the engine and what it stands on;
-#  4. each table is written by its one owner (the table map below) and read elsewhere.
+#  4. each table is written by its one owner (the table map below) and read elsewhere;
+#  5. Package.swift declares its targets bottom up, each after every target it depends on, so its
+#     section comments are the layers.
 # ops/check-imports.sh checks that the declared dependencies are the imported ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +39,14 @@ for name, dependencies in targets.items():
     for dependency in dependencies:
         if name in rank and dependency in rank and rank[dependency] <= rank[name]:
             problems.append(f"{name} depends on {dependency}, which the picture places above it")
+
+# Package.swift lists the targets bottom up (dump-package keeps their order).
+declared = []
+for name, dependencies in targets.items():
+    for dependency in dependencies:
+        if dependency in targets and dependency not in declared:
+            problems.append(f"Package.swift declares {name} before {dependency}, which it depends on (declare targets bottom up)")
+    declared.append(name)
 
 # Edges the order alone allows but the layers forbid.
 facing = {
@@ -94,6 +104,6 @@ for problem in problems:
     print(f"check-layers: {problem}", file=sys.stderr)
 if problems:
     sys.exit(1)
-print(f"check-layers: {len(order)} modules in the README picture, every dependency points down; "
+print(f"check-layers: {len(order)} modules in the README picture and Package.swift bottom up, every dependency points down; "
       f"{len(tables)} tables written, each by its owner only")
 '
