@@ -211,7 +211,7 @@ let package = Package(
             name: "AuditTests",
             dependencies: [
                 "Audit", "JourneyTesting", "EventStore", "JourneyDomain", "Cryptography", "CLI",
-                "JourneyAPI", "JourneyEngine", "HTTPServer", "Postgres", "Projections", "JourneyCommands", "Timestamps",
+                "JourneyAPI", "JourneyEngine", "HTTPServer", "Postgres", "JourneyCommands", "Timestamps",
             ]),
         .testTarget(
             name: "WorkersTests",
@@ -225,6 +225,7 @@ let package = Package(
             name: "JourneyAppTests",
             dependencies: [
                 "JourneyApp", "JourneyTesting", "JourneyAPI", "JourneyEngine", "AccessControl", "Workers", "Postgres",
+                "EmbeddedPostgres", "JourneyCommands", "Migrations", "Projections", "UnicoEmulator",
             ]),
         .testTarget(
             name: "JourneyCommandsTests",

@@ -1,4 +1,5 @@
 import EmbeddedPostgres
+import EventStore
 import Foundation
 import Migrations
 import Postgres
@@ -82,6 +83,18 @@ public struct TestDatabase: Sendable {
         } catch {
             await database.drop()
             throw error
+        }
+    }
+
+    /// Waits until every committed event is readable in the global order and returns their
+    /// number. The MVCC horizon is cluster-wide: another session's transaction (a concurrent
+    /// `DROP DATABASE`, a test's open transaction) may hold the last events back for a moment.
+    @discardableResult
+    public func waitUntilReadable() async throws -> Int {
+        let store = EventStore(client: owner)
+        return try await waitFor("every committed event is readable") {
+            let all = try await store.eventCount()
+            return try await store.readableEventCount() == all ? all : nil
         }
     }
 

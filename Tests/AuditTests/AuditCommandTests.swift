@@ -23,7 +23,7 @@ import Testing
 
             let id = JourneyID(UUID().uuidString.lowercased())
             try await record(approvedOnSecondAttempt(id), journey: id, db: db)
-            try await waitUntilReadable(db)
+            try await db.waitUntilReadable()
 
             let unsigned = await journeys(["audit", "checkpoint"], database: db)
             #expect(unsigned.code == 1)
@@ -86,7 +86,7 @@ import Testing
             let id = JourneyID(UUID().uuidString.lowercased())
             let commands = approvedOnSecondAttempt(id)
             let versions = try await record(Array(commands.dropLast()), journey: id, db: db)
-            try await waitUntilReadable(db)
+            try await db.waitUntilReadable()
             let checkpoint = try await SignedCheckpointStore(client: db.app).create(signingWith: key)
             try await record([commands.last!], journey: id, db: db)
 

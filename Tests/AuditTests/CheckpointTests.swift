@@ -17,7 +17,7 @@ import Testing
         try await TestDatabase.with { db in
             let ids = [JourneyID(UUID().uuidString.lowercased()), JourneyID(UUID().uuidString.lowercased())]
             for id in ids { try await record(approvedOnSecondAttempt(id), journey: id, db: db) }
-            try await waitUntilReadable(db)
+            try await db.waitUntilReadable()
             let checkpoint = try await SignedCheckpointStore(client: db.app).create(signingWith: key)
             try await body(db, ids, checkpoint)
         }
@@ -35,7 +35,7 @@ import Testing
             // Events appended after the cut do not disturb it.
             let third = JourneyID(UUID().uuidString.lowercased())
             try await record(Array(approvedOnSecondAttempt(third).prefix(3)), journey: third, db: db)
-            try await waitUntilReadable(db)
+            try await db.waitUntilReadable()
             let second = try await SignedCheckpointStore(client: db.app).create(signingWith: key)
             #expect(second.previousSignature == first.signatureDigest)
             #expect(second.summary.streams == 3)
@@ -199,7 +199,7 @@ import Testing
             let store = SignedCheckpointStore(client: db.app)
             let third = JourneyID(UUID().uuidString.lowercased())
             try await record(Array(approvedOnSecondAttempt(third).prefix(3)), journey: third, db: db)
-            try await waitUntilReadable(db)
+            try await db.waitUntilReadable()
             #expect(try await store.latest(covering: StreamName.journey(third.rawValue)) == nil)
             #expect(try await store.latest(covering: StreamName.journey(ids[1].rawValue))?.id == first.id)
             let second = try await store.create(signingWith: key)

@@ -6,10 +6,6 @@ import JourneyTesting
 import Postgres
 import Testing
 
-private func sealed(_ label: String) -> SealedField {
-    SealedField(ciphertext: Data("sealed:\(label)".utf8).base64EncodedString(), keyID: "k1")
-}
-
 @Suite struct JourneyCommandRunnerTests {
     static func startCommand(_ id: JourneyID) -> JourneyCommand {
         .start(

@@ -24,7 +24,7 @@ import Testing
     @Test func runnerBatchesCommitWithoutWaitingForTheFlushAndReportEachCommit() async throws {
         try await TestDatabase.with { db in
             try await seedJourneys(db, count: 4)
-            let total = try await readableEventCount(db)
+            let total = try await db.waitUntilReadable()
             let recording = Recording()
             let committed = Mutex<[Int64]>([])
             var configuration = ProjectionRunner.Configuration(batchSize: 5)
@@ -49,7 +49,7 @@ import Testing
             try await seedJourneys(db, count: 2)
             // Another test's open transaction (transaction ids are the cluster's) can hold the
             // seeded events past the readable horizon: wait until followers may read them all.
-            _ = try await readableEventCount(db)
+            _ = try await db.waitUntilReadable()
             let server = try await db.owner.query("SELECT current_setting('synchronous_commit')").first!.decode(
                 0, as: String.self)
             let recording = Recording()

@@ -13,7 +13,7 @@ import Testing
         try await TestDatabase.with { db in
             let schemaIndexes = try await indexNames(db)
             try await seedJourneys(db, count: 18)
-            let total = try await readableEventCount(db)
+            let total = try await db.waitUntilReadable()
             // The projector role runs the live projection (as serve and work do).
             let runner = ProjectionRunner(client: db.projector, configuration: .init(batchSize: 10))
             try await runner.catchUp()
@@ -38,7 +38,7 @@ import Testing
             // The live runner keeps going on the swapped-in tables, as the projector: the swap granted
             // the roles their rights again and recreated the analyst views over the new tables.
             let more = try await seedJourneys(db, count: 2, tag: "after")
-            _ = try await readableEventCount(db)  // past other tests' open transactions
+            _ = try await db.waitUntilReadable()  // past other tests' open transactions
             #expect(try await runner.catchUp() > 0)
             let analyst = try PostgresClient(url: db.analystURL, configuration: .init(maxConnections: 1))
             defer { analyst.close() }
@@ -79,7 +79,7 @@ import Testing
         try await TestDatabase.with { db in
             let ids = try await seedJourneys(db, count: 6)
             // The horizon is cluster-wide: wait until another test's transaction no longer holds it.
-            _ = try await readableEventCount(db)
+            _ = try await db.waitUntilReadable()
             let runner = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 4))
             #expect(try await runner.runBatch() == .applied(4))
             try await ProjectionRebuilder(client: db.owner).rebuild()
@@ -96,7 +96,7 @@ import Testing
     @Test func aRebuildKilledMidwayChangesNothingAndARestartGivesTheSameRows() async throws {
         try await TestDatabase.with { db in
             try await seedJourneys(db, count: 12)
-            _ = try await readableEventCount(db)  // past other tests' open transactions
+            _ = try await db.waitUntilReadable()  // past other tests' open transactions
             try await ProjectionRunner(client: db.owner).catchUp()
             let live = try await snapshotRows(db.app)
             let checkpoint = try await CheckpointStore(client: db.app).checkpoint(JourneyStateProjection.name)
@@ -135,7 +135,7 @@ import Testing
             async let rebuilt: GlobalCheckpoint = ProjectionRebuilder(client: db.owner, batchSize: 3).rebuild()
             let more = try await seedJourneys(db, count: 6, tag: "during")
             _ = try await rebuilt
-            let total = try await readableEventCount(db)
+            let total = try await db.waitUntilReadable()
             try await waitUntil("the projection has no lag") {
                 try await ProjectionStatus.read(client: db.app).first?.lagEvents == 0
             }

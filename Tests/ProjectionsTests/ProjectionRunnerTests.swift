@@ -12,7 +12,7 @@ import Testing
     @Test func catchUpProjectsEveryJourneyAsTheDomainFold() async throws {
         try await TestDatabase.with { db in
             let ids = try await seedJourneys(db, count: 12)
-            let total = try await readableEventCount(db)
+            let total = try await db.waitUntilReadable()
             let runner = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 7))
             #expect(try await runner.catchUp() == total)
             #expect(try await runner.catchUp() == 0)
@@ -52,7 +52,7 @@ import Testing
     @Test func aBatchFailingMidwayLeavesTheCommittedBatchConsistentAndResumes() async throws {
         try await TestDatabase.with { db in
             let ids = try await seedJourneys(db, count: 6)
-            let total = try await readableEventCount(db)
+            let total = try await db.waitUntilReadable()
             let applied = Atomic<Int>(0)
             let failing = ProjectionRunner(
                 client: db.owner,
@@ -95,7 +95,7 @@ import Testing
     @Test func killedAfterPartAndRestartedGivesTheSameRowsAsOneRun() async throws {
         try await TestDatabase.with { db in
             try await seedJourneys(db, count: 8)
-            let total = try await readableEventCount(db)
+            let total = try await db.waitUntilReadable()
             let first = ProjectionRunner(client: db.owner, configuration: .init(batchSize: 4))
             #expect(try await first.runBatch(limit: 5) == .applied(5))
             #expect(try await first.runBatch(limit: 4) == .applied(4))
@@ -111,7 +111,7 @@ import Testing
     @Test func onlyOneRunnerAppliesAtATime() async throws {
         try await TestDatabase.with { db in
             let ids = try await seedJourneys(db, count: 12)
-            let total = try await readableEventCount(db)
+            let total = try await db.waitUntilReadable()
             // A runner holding the checkpoint row (simulated by another session) excludes this one.
             let holder = try PostgresConnection.connect(db.owner.database)
             try holder.execute(unsafeSQL: "BEGIN")
@@ -163,7 +163,7 @@ import Testing
             }
             let tasks = runners.map { runner in Task { try await runner.run() } }
             let ids = try await seedJourneys(db, count: 10, tag: "race")
-            let total = try await readableEventCount(db)
+            let total = try await db.waitUntilReadable()
             try await waitUntil("the projection has no lag") {
                 try await ProjectionStatus.read(client: db.app).first?.lagEvents == 0
             }
@@ -191,7 +191,7 @@ import Testing
     @Test func anyProjectionRunsWithItsOwnCheckpoint() async throws {
         try await TestDatabase.with { db in
             try await seedJourneys(db, count: 4)
-            let total = try await readableEventCount(db)
+            let total = try await db.waitUntilReadable()
             let counting = Counting()
             let runner = ProjectionRunner(client: db.owner, projection: counting, configuration: .init(batchSize: 5))
             #expect(runner.name == "counting")
@@ -208,7 +208,7 @@ import Testing
     @Test func statusReportsLagThenZero() async throws {
         try await TestDatabase.with { db in
             try await seedJourneys(db, count: 6)
-            let total = try await readableEventCount(db)
+            let total = try await db.waitUntilReadable()
             let before = try await waitFor("a lag in seconds behind the newest event") {
                 try await ProjectionStatus.read(name: "journey_state", client: db.app).flatMap { $0.lagSeconds > 0 ? $0 : nil }
             }

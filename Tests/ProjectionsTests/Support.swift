@@ -6,10 +6,6 @@ import JourneyTesting
 import Postgres
 import Projections
 
-func sealed(_ label: String) -> SealedField {
-    SealedField(ciphertext: Data("sealed:\(label)".utf8).base64EncodedString(), keyID: "k1")
-}
-
 struct Injected: Error {}
 
 /// Appends `count` journeys through the repository, journey i taken through `i % 6 + 1` steps:
@@ -55,21 +51,6 @@ func seedJourneys(_ db: TestDatabase, count: Int, tag: String = "a") async throw
         }
     }
     return ids
-}
-
-/// The number of events, once all of them are readable in the global order. The MVCC horizon is
-/// cluster-wide: another test's transaction (e.g. a concurrent DROP DATABASE) may hold it back
-/// for a moment, so wait until every committed event is below it.
-func readableEventCount(_ db: TestDatabase) async throws -> Int {
-    try await waitFor("every committed event is readable") {
-        let row = try await db.owner.query(
-            """
-            SELECT count(*) FILTER (WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())), count(*) FROM events
-            """
-        ).first!
-        let (readable, all) = (try row.decode(0, as: Int.self), try row.decode(1, as: Int.self))
-        return readable == all ? all : nil
-    }
 }
 
 func projectedState(_ db: TestDatabase, _ id: JourneyID) async throws -> JourneyState? {

@@ -20,7 +20,7 @@ import Testing
                     _ = try await repository.execute(histories[index][step], journey: id, metadata: EventMetadata(actor: "t"))
                 }
             }
-            try await waitUntilReadable(db)
+            try await db.waitUntilReadable()
             _ = try await ProjectionRunner(client: db.owner).catchUp()
             let live = try await rows(db)
             #expect(live.count > 6)
