@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import JourneyDomain
+import JourneyTesting
 @testable import OutboundWebhooks
 import Postgres
 import Testing
@@ -79,19 +80,17 @@ import Timestamps
             let running = Task { try await follower.run() }
             defer { running.cancel() }
             let last = try #require(try await EventStore(client: f.db.app).readAll(after: .start, limit: 1000).last)
-            for _ in 0..<500 where try await JourneyWebhookFollower.checkpoint(client: f.db.app) != last.checkpoint {
-                try await Task.sleep(for: .milliseconds(10))
+            try await waitUntil("the first batch ran", limit: .seconds(5)) {
+                try await JourneyWebhookFollower.checkpoint(client: f.db.app) == last.checkpoint
             }
-            #expect(try await JourneyWebhookFollower.checkpoint(client: f.db.app) == last.checkpoint, "first batch ran")
             // Now idle until its 60 s poll: only a NOTIFY after the ending's commit can wake it.
             try await journeys.complete()
             try await journeys.waitUntilReadable()
-            let notified = ContinuousClock.now
             EventStore(client: f.db.app).notifyAppended()
-            while try await deliveryCount(f) == 0, ContinuousClock.now - notified < .seconds(2) {
-                try await Task.sleep(for: .milliseconds(10))
+            try await waitUntil("queued within 2 s of the NOTIFY, not at the 60 s poll", limit: .seconds(2)) {
+                try await deliveryCount(f) > 0
             }
-            #expect(try await deliveryCount(f) == 1, "queued within 2 s of the NOTIFY, not at the 60 s poll")
+            #expect(try await deliveryCount(f) == 1)
             running.cancel()
             try await running.value
         }

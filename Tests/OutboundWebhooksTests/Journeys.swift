@@ -97,15 +97,6 @@ struct Journeys: Sendable {
     /// Waits (bounded) until every committed event is readable in the global order: the MVCC
     /// horizon is cluster-wide and another test's transaction may hold it back for a moment.
     func waitUntilReadable() async throws {
-        for _ in 0..<400 {
-            let row = try await db.owner.query(
-                """
-                SELECT count(*) FILTER (WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())), count(*) FROM events
-                """
-            ).first!
-            if try row.decode(0, as: Int.self) == row.decode(1, as: Int.self) { return }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        Issue.record("events did not become readable")
+        try await db.waitUntilReadable()
     }
 }

@@ -88,9 +88,7 @@ import Testing
             let service = Task { try await dispatcher.run() }
             try await f.enqueue("msg_1")
             try await f.enqueue("msg_2")
-            for _ in 0..<250 where f.receiver.received.count < 2 {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await waitUntil("both messages arrived", limit: .seconds(5)) { f.receiver.received.count >= 2 }
             service.cancel()
             try await service.value
             #expect(Set(f.receiver.received.map(\.messageID)) == ["msg_1", "msg_2"])

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JourneyTesting
 import OutboundWebhooks
 import Postgres
 import Testing
@@ -19,12 +20,7 @@ import Testing
 
     /// Polls `condition` every 20 ms for up to 10 s (the service runs on its own).
     func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-        for _ in 0..<500 {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        Issue.record("timed out waiting until \(what)")
-        throw CancellationError()
+        try await waitUntil(what, limit: .seconds(10), condition)
     }
 
     @Test func aReceiverThatIsDownThenUpGetsTheMessage() async throws {
