@@ -89,72 +89,74 @@ import Testing
     }
 
     @Test func rotateFromAToBThenRemoveA() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let seeded = try await seedUnderA(db)
-        let rotate = variables(kekB, previous: kekA.base64URLEncoded, database: db)
+        try await TestDatabase.with { db in
+            let seeded = try await seedUnderA(db)
+            let rotate = variables(kekB, previous: kekA.base64URLEncoded, database: db)
 
-        // A run stopped after two batches of two (as a crash would), then finished by the next run.
-        let partial = await journeys(["keys", "rotate-kek", "--batch-size", "2", "--max-batches", "2"], rotate)
-        #expect(partial.code == 0, "\(partial.error)")
-        #expect(partial.output.contains("subject keys: rewrapped 4, already current 0, failed 0"), "\(partial.output)")
-        #expect(partial.output.contains("remaining 3") && partial.output.contains("run 'journeys keys rotate-kek' again"))
-        try await expectEverythingOpens(db, seeded, with: rotate)
+            // A run stopped after two batches of two (as a crash would), then finished by the next run.
+            let partial = await journeys(["keys", "rotate-kek", "--batch-size", "2", "--max-batches", "2"], rotate)
+            #expect(partial.code == 0, "\(partial.error)")
+            #expect(partial.output.contains("subject keys: rewrapped 4, already current 0, failed 0"), "\(partial.output)")
+            #expect(partial.output.contains("remaining 3") && partial.output.contains("run 'journeys keys rotate-kek' again"))
+            try await expectEverythingOpens(db, seeded, with: rotate)
 
-        let finished = await journeys(["keys", "rotate-kek", "--batch-size", "2"], rotate)
-        #expect(finished.code == 0, "\(finished.error)")
-        #expect(finished.output.contains("subject keys: rewrapped 1, already current 4, failed 0"), "\(finished.output)")
-        #expect(finished.output.contains("webhook secrets: rewrapped 2, already current 0, failed 0"))
-        #expect(finished.output.contains("total: rewrapped 3, already current 4, failed 0, remaining 0"))
-        #expect(finished.output.contains("current key-encryption key: \(PrivacyConfiguration.keyID(of: kekB))"))
-        #expect(finished.output.contains("can be removed"))
-        for material in [kekA, kekB] { #expect(!(finished.output + finished.error).contains(material.base64URLEncoded)) }
+            let finished = await journeys(["keys", "rotate-kek", "--batch-size", "2"], rotate)
+            #expect(finished.code == 0, "\(finished.error)")
+            #expect(finished.output.contains("subject keys: rewrapped 1, already current 4, failed 0"), "\(finished.output)")
+            #expect(finished.output.contains("webhook secrets: rewrapped 2, already current 0, failed 0"))
+            #expect(finished.output.contains("total: rewrapped 3, already current 4, failed 0, remaining 0"))
+            #expect(finished.output.contains("current key-encryption key: \(PrivacyConfiguration.keyID(of: kekB))"))
+            #expect(finished.output.contains("can be removed"))
+            for material in [kekA, kekB] { #expect(!(finished.output + finished.error).contains(material.base64URLEncoded)) }
 
-        // A is gone from the configuration: everything still opens.
-        try await expectEverythingOpens(db, seeded, with: variables(kekB, database: db))
-        let again = await journeys(["keys", "rotate-kek"], variables(kekB, database: db))
-        #expect(
-            again.code == 0 && again.output.contains("total: rewrapped 0, already current 7"), "\(again.output) \(again.error)")
+            // A is gone from the configuration: everything still opens.
+            try await expectEverythingOpens(db, seeded, with: variables(kekB, database: db))
+            let again = await journeys(["keys", "rotate-kek"], variables(kekB, database: db))
+            #expect(
+                again.code == 0 && again.output.contains("total: rewrapped 0, already current 7"),
+                "\(again.output) \(again.error)")
+        }
     }
 
     @Test func aMissingOrWrongPreviousKEKIsAClearErrorAndChangesNothing() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        let seeded = try await seedUnderA(db)
-        let before = try await snapshot(db)
-        let idA = PrivacyConfiguration.keyID(of: kekA)
+        try await TestDatabase.with { db in
+            let seeded = try await seedUnderA(db)
+            let before = try await snapshot(db)
+            let idA = PrivacyConfiguration.keyID(of: kekA)
 
-        let missing = await journeys(["keys", "rotate-kek"], variables(kekB, database: db))
-        #expect(missing.code == 64)
-        #expect(missing.error.contains("JOURNEYS_KEK_PREVIOUS is not set") && missing.error.contains(idA), "\(missing.error)")
-        #expect(missing.error.contains("5 subject keys and 2 webhook secrets"), "\(missing.error)")
+            let missing = await journeys(["keys", "rotate-kek"], variables(kekB, database: db))
+            #expect(missing.code == 64)
+            #expect(missing.error.contains("JOURNEYS_KEK_PREVIOUS is not set") && missing.error.contains(idA), "\(missing.error)")
+            #expect(missing.error.contains("5 subject keys and 2 webhook secrets"), "\(missing.error)")
 
-        // A wrong key without an id gets another short hash: its id is not the one in use.
-        let wrongBare = await journeys(
-            ["keys", "rotate-kek"], variables(kekB, previous: SecretKey.random().base64URLEncoded, database: db))
-        #expect(wrongBare.code == 64 && wrongBare.error.contains("JOURNEYS_KEK_PREVIOUS does not hold it"), "\(wrongBare.error)")
-        // A wrong key under the right id does not unwrap the sampled rows.
-        let wrongKey = SecretKey.random()
-        let wrongNamed = await journeys(
-            ["keys", "rotate-kek"],
-            variables(kekB, previous: "\(idA):\(wrongKey.base64URLEncoded)", database: db))
-        #expect(wrongNamed.code == 64, "\(wrongNamed.error)")
-        #expect(wrongNamed.error.contains("JOURNEYS_KEK_PREVIOUS") && wrongNamed.error.contains("nothing was changed"))
-        #expect(!wrongNamed.error.contains(wrongKey.base64URLEncoded))
+            // A wrong key without an id gets another short hash: its id is not the one in use.
+            let wrongBare = await journeys(
+                ["keys", "rotate-kek"], variables(kekB, previous: SecretKey.random().base64URLEncoded, database: db))
+            #expect(
+                wrongBare.code == 64 && wrongBare.error.contains("JOURNEYS_KEK_PREVIOUS does not hold it"), "\(wrongBare.error)")
+            // A wrong key under the right id does not unwrap the sampled rows.
+            let wrongKey = SecretKey.random()
+            let wrongNamed = await journeys(
+                ["keys", "rotate-kek"],
+                variables(kekB, previous: "\(idA):\(wrongKey.base64URLEncoded)", database: db))
+            #expect(wrongNamed.code == 64, "\(wrongNamed.error)")
+            #expect(wrongNamed.error.contains("JOURNEYS_KEK_PREVIOUS") && wrongNamed.error.contains("nothing was changed"))
+            #expect(!wrongNamed.error.contains(wrongKey.base64URLEncoded))
 
-        #expect(try await snapshot(db) == before)
-        try await expectEverythingOpens(db, seeded, with: variables(kekA, database: db))
-        let help = await journeys(["keys", "rotate-kek", "--help"], [:])
-        #expect(help.code == 0 && help.output.contains("JOURNEYS_KEK_PREVIOUS") && help.output.contains("--max-batches"))
+            #expect(try await snapshot(db) == before)
+            try await expectEverythingOpens(db, seeded, with: variables(kekA, database: db))
+            let help = await journeys(["keys", "rotate-kek", "--help"], [:])
+            #expect(help.code == 0 && help.output.contains("JOURNEYS_KEK_PREVIOUS") && help.output.contains("--max-batches"))
+        }
     }
 
     @Test func theApplicationRoleIsToldToUseTheOwner() async throws {
-        let db = try await TestDatabase.create()
-        defer { Task { await db.drop() } }
-        _ = try await seedUnderA(db)
-        var asApp = variables(kekB, previous: kekA.base64URLEncoded, database: db)
-        asApp["DATABASE_ADMIN_URL"] = db.appURL
-        let refused = await journeys(["keys", "rotate-kek"], asApp)
-        #expect(refused.code == 64 && refused.error.contains("DATABASE_ADMIN_URL"), "\(refused.error)")
+        try await TestDatabase.with { db in
+            _ = try await seedUnderA(db)
+            var asApp = variables(kekB, previous: kekA.base64URLEncoded, database: db)
+            asApp["DATABASE_ADMIN_URL"] = db.appURL
+            let refused = await journeys(["keys", "rotate-kek"], asApp)
+            #expect(refused.code == 64 && refused.error.contains("DATABASE_ADMIN_URL"), "\(refused.error)")
+        }
     }
 }
