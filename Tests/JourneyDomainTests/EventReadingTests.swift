@@ -2,8 +2,9 @@ import Foundation
 @testable import JourneyDomain
 import Testing
 
-/// The hand-written event reader against the Codable decoder: equal events, or the same error.
-@Suite("Event reading (hand-written decoder)")
+/// The byte-level event readers (generated, and the hand-written ones of custom `Codable` values)
+/// against the Codable decoder: equal events, or the same error.
+@Suite("Event reading (byte-level readers)")
 struct EventReadingTests {
     /// Both paths over `bytes`: equal events, or errors with the same code, type and message.
     /// Returns whether the reader decided by itself (without falling back).
