@@ -45,7 +45,7 @@ let package = Package(
             name: "HumanTokenAPI",
             dependencies: ["Cryptography", "ErrorCodes", "JSONBytes", "Observability", "OutboundHTTP", "Timestamps"]),
         .target(name: "UnicoEmulator", dependencies: ["HTTPServer", "Cryptography", "ErrorCodes", "JSONBytes"]),
-        .target(name: "EmbeddedPostgres", dependencies: ["Postgres", "ErrorCodes"]),
+        .target(name: "EmbeddedPostgres", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),
         .target(name: "Migrations", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),
         .target(name: "EventStore", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),
         .target(name: "AccessControl", dependencies: ["Postgres", "Cryptography", "ErrorCodes"]),

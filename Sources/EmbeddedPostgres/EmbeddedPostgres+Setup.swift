@@ -44,12 +44,22 @@ extension EmbeddedPostgres {
             ],
             as: serverUser
         ).check("initdb")
+    }
+
+    /// After `initdb`: our `pg_hba.conf`, `postgresql.conf` including `journeys.conf`, and the
+    /// settings. `journeys.conf`, written last, marks it done, so a first start cut off after
+    /// `initdb` (its process killed) finishes here on the next start.
+    func finishSetup(port: Int) throws {
         try writeHostBasedAuthentication()
         let conf = dataDirectory + "/postgresql.conf"
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: conf))
-        handle.seekToEndOfFile()
-        handle.write(Data("\ninclude_if_exists = 'journeys.conf'\n".utf8))
-        try handle.close()
+        let include = "include_if_exists = 'journeys.conf'"
+        if !(try String(contentsOfFile: conf, encoding: .utf8)).contains(include) {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: conf))
+            handle.seekToEndOfFile()
+            handle.write(Data("\n\(include)\n".utf8))
+            try handle.close()
+        }
+        try writeSettings(port: port)
     }
 
     /// The cluster's port: chosen once (a free loopback port) and kept in `<dir>/port`.
@@ -92,7 +102,7 @@ extension EmbeddedPostgres {
 
             """
         let path = dataDirectory + "/journeys.conf"
-        try settings.write(toFile: path, atomically: false, encoding: .utf8)
+        try settings.write(toFile: path, atomically: true, encoding: .utf8)
         if let user = serverUser {
             try ShellCommand(executable: "/bin/chown", arguments: ["\(user):\(user)", path]).check("chown")
         }

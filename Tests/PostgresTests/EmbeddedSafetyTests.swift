@@ -1,4 +1,4 @@
-import EmbeddedPostgres
+@testable import EmbeddedPostgres
 import Foundation
 import JourneyTesting
 import Postgres
@@ -13,6 +13,27 @@ import Testing
 
     func refused(_ url: String) async -> Bool {
         (try? PostgresConnection.connect(try PostgresConfiguration(url + "&connect_timeout=3"))) == nil
+    }
+
+    /// A first start cut off after `initdb` (the test process killed) left a cluster without our
+    /// settings, which later starts ran on PostgreSQL's defaults (port 5432, /var/run's socket).
+    @Test func aFirstStartCutOffAfterInitdbIsFinishedByTheNextStart() async throws {
+        let directory = TestCluster.directory + "-cut-\(getpid())"
+        let cluster = EmbeddedPostgres(.init(directory: directory, database: "journeys", durable: false))
+        defer {
+            try? cluster.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try cluster.initialize(bin: try cluster.binDirectory())
+        #expect(!FileManager.default.fileExists(atPath: directory + "/data/journeys.conf"))
+        let status = try cluster.start()
+        #expect(status.socketDirectory == directory + "/run")
+        let connection = try PostgresConnection.connect(try PostgresConfiguration(status.superuserURL))
+        let port = try connection.query("SELECT current_setting('port')::int").first?.decode(0, as: Int.self)
+        #expect(port == status.port)
+        let conf = try String(contentsOfFile: directory + "/data/postgresql.conf", encoding: .utf8)
+        #expect(conf.components(separatedBy: "include_if_exists = 'journeys.conf'").count == 2)
     }
 
     /// A cluster of its own (it rewrites pg_hba.conf), removed afterwards.
@@ -61,5 +82,34 @@ import Testing
         let again = try cluster.start()
         #expect(await refused(again.url(user: "postgres", database: "postgres", includePassword: false)))
         _ = try PostgresConnection.connect(try PostgresConfiguration(again.url(user: EmbeddedPostgres.appRole)))
+    }
+}
+
+/// The verifiers a throwaway cluster stores so its clients prove passwords in one SCRAM round.
+@Suite struct SCRAMVerifierTests {
+    /// Expected values from Python's `hashlib.pbkdf2_hmac` and `hmac` (an independent implementation).
+    @Test(arguments: [
+        (
+            4096,
+            "SCRAM-SHA-256$4096:W22ZaJ0SNY7soEsUEjb6gQ==$WG5d8oPm3OtcPnkdi4Uo7BkeZkBFzpcXkuLmtbsT4qY=:wfPLwcE6nTWhTAmQ7tl2KeoiWGPlZqQxSrmfPwDl2dU="
+        ),
+        (
+            1,
+            "SCRAM-SHA-256$1:W22ZaJ0SNY7soEsUEjb6gQ==$bzcn5wYzlcMpEXczzDM1iuyLhni5BVbqsm82vjMHWXI=:fg/vS0Y425LcbLGWSqdzrFlRn9451QblzgpwLQYoXCI="
+        ),
+    ])
+    func theVerifierIsPostgreSQLs(iterations: Int, expected: String) throws {
+        let salt = [UInt8](try #require(Data(base64Encoded: "W22ZaJ0SNY7soEsUEjb6gQ==")))
+        #expect(EmbeddedPostgres.scramVerifier(password: "pencil", salt: salt, iterations: iterations) == expected)
+    }
+
+    @Test func theTestClustersRolesProveTheirPasswordsInOneRound() async throws {
+        try await TestDatabase.with { db in
+            let rows = try await db.superuser.query("SELECT rolname, rolpassword FROM pg_authid WHERE rolcanlogin")
+            let verifiers = try rows.map { try ($0.decode(0, as: String.self), $0.decode(1, as: String.self)) }
+            #expect(Set(verifiers.map(\.0)) == Set(EmbeddedPostgres.roles))
+            let oneRound = verifiers.filter { $0.1.hasPrefix("SCRAM-SHA-256$1:") }.map(\.0)
+            #expect(Set(oneRound) == Set(EmbeddedPostgres.roles))
+        }
     }
 }
