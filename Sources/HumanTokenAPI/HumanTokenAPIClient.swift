@@ -29,7 +29,7 @@ public final class HumanTokenAPIClient: Sendable {
 
     /// Makes a client; throws `configuration` naming the first unusable setting.
     ///
-    /// Requests go through an `OutboundHTTPClient` (one connection per call, no
+    /// Requests go through an `OutboundHTTPClient` (connections kept alive between calls, no
     /// cache, no cookies, no redirects), each bounded by ``HumanTokenAPIConfiguration/requestTimeout``.
     ///
     /// - Parameters:

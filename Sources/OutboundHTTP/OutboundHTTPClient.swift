@@ -1,7 +1,7 @@
 import Foundation
 
-/// A small HTTP/1.1 client for calls out of the service: one request per connection, to
-/// addresses the caller chose, with hard bounds on time and on what it reads.
+/// A small HTTP/1.1 client for calls out of the service: to addresses the caller chose, with hard
+/// bounds on time and on what it reads, over connections kept alive between requests.
 ///
 /// ```swift
 /// let client = OutboundHTTPClient(configuration: .init(timeout: 15, maxResponseBytes: 64 << 10))
@@ -21,16 +21,26 @@ import Foundation
 ///   not read at all, a streamed one is cut there, and the connection is closed at once (no
 ///   draining), so a receiver can make it read no more than the cap plus a socket buffer.
 /// - Redirects are not followed: a 3xx is returned like any answer.
+/// - A connection whose answer was read whole (by `Content-Length` or chunks) and that the server
+///   keeps open waits idle for the next request to the same scheme, host and port at one of the
+///   given addresses (``Configuration/maxIdleConnectionsPerHost``, ``Configuration/idleTimeout``);
+///   any other is closed. A request on a reused connection that the server closed before a byte
+///   of an answer goes once more on a fresh connection.
 /// - Each call runs on a thread of its own (blocking in `poll`, never on a cooperative thread);
 ///   cancelling the calling task closes the connection and throws `cancelled`.
 public final class OutboundHTTPClient: Sendable {
     public let configuration: Configuration
     private let tls: TLSContext
+    private let pool: ConnectionPool
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         tls = TLSContext(trusting: configuration.trustedCertificates)
+        pool = ConnectionPool(configuration: configuration)
     }
+
+    /// Idle connections kept open now.
+    public var idleConnections: Int { pool.count }
 
     /// Sends `request` to the first of `addresses` that accepts a connection (in order) and
     /// returns its answer, whatever the status.
@@ -41,12 +51,12 @@ public final class OutboundHTTPClient: Sendable {
         -> OutboundHTTPResponse
     {
         let target = try request.target()
-        let bytes = try request.serialized(for: target)
+        let bytes = try request.serialized(for: target, keepAlive: configuration.maxIdleConnectionsPerHost > 0)
         guard !addresses.isEmpty else { throw OutboundHTTPError(.invalidRequest, "no address to connect to for \(target.host)") }
         let cancel = try CancelSignal()
         let exchange = Exchange(
             target: target, bytes: bytes, addresses: addresses, configuration: configuration, tls: tls,
-            cancel: cancel, bodyless: request.method.uppercased() == "HEAD")
+            pool: pool, cancel: cancel, bodyless: request.method.uppercased() == "HEAD")
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<OutboundHTTPResponse, OutboundHTTPError>, Never>) in

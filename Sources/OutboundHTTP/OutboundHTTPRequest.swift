@@ -2,8 +2,10 @@ import Foundation
 
 /// One HTTP/1.1 request: a method, an absolute `http` or `https` URL, header fields and a body.
 ///
-/// The client adds `Host` (the URL's host and port), `Content-Length` and `Connection: close`;
-/// a caller's field of those names is refused, as is any control character in a name or value.
+/// The client adds `Host` (the URL's host and port), `Content-Length`, and `Connection: close`
+/// only when it keeps no idle connection (HTTP/1.1 keeps the connection open otherwise); a
+/// caller's field of those names, or `Transfer-Encoding`, is refused, as is any control character
+/// in a name or value.
 public struct OutboundHTTPRequest: Sendable {
     public var method: String
     public var url: URL
@@ -56,8 +58,9 @@ public struct OutboundHTTPRequest: Sendable {
         return Target(secure: secure, host: host, port: port, requestTarget: target)
     }
 
-    /// The bytes of the head and body for `target`; `invalid_request` naming a bad field.
-    func serialized(for target: Target) throws(OutboundHTTPError) -> [UInt8] {
+    /// The bytes of the head and body for `target`, with `Connection: close` unless `keepAlive`;
+    /// `invalid_request` naming a bad field.
+    func serialized(for target: Target, keepAlive: Bool) throws(OutboundHTTPError) -> [UInt8] {
         guard !method.isEmpty, method.utf8.allSatisfy(Self.isTokenByte) else {
             throw OutboundHTTPError(.invalidRequest, "the method is not an HTTP token")
         }
@@ -74,7 +77,7 @@ public struct OutboundHTTPRequest: Sendable {
             }
             head += "\(field.name): \(field.value)\r\n"
         }
-        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        head += "Content-Length: \(body.count)\r\n" + (keepAlive ? "\r\n" : "Connection: close\r\n\r\n")
         return Array(head.utf8) + body
     }
 

@@ -20,6 +20,9 @@ struct ResponseParser {
         var status: Int
         var reason: String
         var headers: [OutboundHTTPHeader]
+        /// The server keeps the connection open after this answer (RFC 9112 §9.3): HTTP/1.1 without
+        /// `Connection: close`, or HTTP/1.0 with `Connection: keep-alive`.
+        var persistent: Bool
     }
 
     private enum State: Equatable {
@@ -43,6 +46,8 @@ struct ResponseParser {
     /// The body was longer than `maxBodyBytes` (announced or streamed).
     private(set) var truncated = false
     private var state = State.head
+    /// The answer ended with the connection (no length, no chunks).
+    private var endedByClose = false
     /// Bytes received and not yet consumed: a head or a line in progress.
     private var pending: [UInt8] = []
     /// Where in `pending` the search for the head's end goes on (a line start already scanned to).
@@ -58,6 +63,13 @@ struct ResponseParser {
     }
 
     var isComplete: Bool { state == .complete }
+
+    /// The connection can carry another request: the answer is complete by its own framing (not
+    /// by the connection's end, not cut at the cap), the server keeps the connection open, and
+    /// nothing followed the answer.
+    var leavesConnectionReusable: Bool {
+        state == .complete && !endedByClose && !truncated && pending.isEmpty && head?.persistent == true
+    }
 
     /// Takes the next bytes received; `malformed_response` when they are not HTTP/1.x.
     mutating func consume(_ bytes: some Collection<UInt8>) throws(OutboundHTTPError) -> Step {
@@ -142,6 +154,7 @@ struct ResponseParser {
             return .complete
         case .untilClose:
             state = .complete
+            endedByClose = true
             return .complete
         case .head:
             throw OutboundHTTPError(
@@ -244,7 +257,7 @@ struct ResponseParser {
         }
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard let statusLine = lines.first else { throw OutboundHTTPError(.malformedResponse, "the answer has no status line") }
-        let (status, reason) = try parseStatusLine(statusLine)
+        let (minorVersion, status, reason) = try parseStatusLine(statusLine)
         var headers: [OutboundHTTPHeader] = []
         for line in lines.dropFirst() {
             if line.first == UInt8(ascii: " ") || line.first == 0x09 {
@@ -264,11 +277,14 @@ struct ResponseParser {
             let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
             headers.append(OutboundHTTPHeader(name, value))
         }
-        return Head(status: status, reason: reason, headers: headers)
+        let options = headers.all("Connection").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let persistent = !options.contains("close") && (minorVersion >= 1 || options.contains("keep-alive"))
+        return Head(status: status, reason: reason, headers: headers, persistent: persistent)
     }
 
-    /// `HTTP/1.x SP 3DIGIT [SP reason]`.
-    static func parseStatusLine(_ line: ArraySlice<UInt8>) throws(OutboundHTTPError) -> (Int, String) {
+    /// `HTTP/1.x SP 3DIGIT [SP reason]`: x, the status and the reason.
+    static func parseStatusLine(_ line: ArraySlice<UInt8>) throws(OutboundHTTPError) -> (Int, Int, String) {
         let text = Array(line)
         let prefix = Array("HTTP/1.".utf8)
         guard text.count >= 12, text.starts(with: prefix), (48...57).contains(text[7]), text[8] == UInt8(ascii: " "),
@@ -279,6 +295,6 @@ struct ResponseParser {
         let status = Int(String(decoding: text[9...11], as: UTF8.self))!
         guard status >= 100 else { throw OutboundHTTPError(.malformedResponse, "the answer's status \(status) is invalid") }
         let reason = text.count > 13 ? String(decoding: text[13...], as: UTF8.self) : ""
-        return (status, reason)
+        return (Int(text[7] - 48), status, reason)
     }
 }

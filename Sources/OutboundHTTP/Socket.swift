@@ -11,12 +11,14 @@ private let systemConnect = Darwin.connect
 #endif
 
 /// A non-blocking TCP connection to one address; every wait is a `poll` bounded by a deadline
-/// and woken by the exchange's ``CancelSignal``. Used by one thread; closed when released.
+/// and woken by the current exchange's ``CancelSignal``. Used by one thread at a time (an idle
+/// one waits in the client's ``ConnectionPool``); closed when released.
 final class Socket: Transport {
     let descriptor: Int32
     let address: IPAddress
     let port: UInt16
-    private let cancel: CancelSignal
+    /// The signal of the exchange using the socket; nil while it waits idle in the pool.
+    var cancel: CancelSignal?
 
     private init(descriptor: Int32, address: IPAddress, port: UInt16, cancel: CancelSignal) {
         self.descriptor = descriptor
@@ -105,22 +107,29 @@ final class Socket: Transport {
 
     /// Waits until `events` may proceed; `cancelled` when the signal fires, `timed_out` past `deadline`.
     func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws(OutboundHTTPError) {
-        var watched = [
-            pollfd(fd: descriptor, events: events, revents: 0),
-            pollfd(fd: cancel.readEnd, events: Int16(POLLIN), revents: 0),
-        ]
+        var watched = [pollfd(fd: descriptor, events: events, revents: 0)]
+        if let cancel { watched.append(pollfd(fd: cancel.readEnd, events: Int16(POLLIN), revents: 0)) }
         while true {
-            if cancel.isFired { throw OutboundHTTPError(.cancelled, "the request was cancelled") }
+            if cancel?.isFired == true { throw OutboundHTTPError(.cancelled, "the request was cancelled") }
             let timeout = Self.milliseconds(until: deadline)
             guard timeout > 0 else { throw OutboundHTTPError(.timedOut, "timed out") }
             let ready = poll(&watched, nfds_t(watched.count), timeout)
             if ready < 0, errno != EINTR {
                 throw OutboundHTTPError(.connectionLost, "poll failed: \(Self.lastError())")
             }
-            if ready > 0, watched[1].revents != 0 { throw OutboundHTTPError(.cancelled, "the request was cancelled") }
+            if ready > 0, watched.count > 1, watched[1].revents != 0 {
+                throw OutboundHTTPError(.cancelled, "the request was cancelled")
+            }
             // An error or hang-up is ready too: the next call reports it.
             if ready > 0, watched[0].revents != 0 { return }
         }
+    }
+
+    /// Whether the peer has neither closed the connection nor sent anything since the last answer:
+    /// an idle connection that fails this (its server closed it, or sent stray bytes) is not reused.
+    var isQuiet: Bool {
+        var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&watched, 1, 0) == 0
     }
 
     /// Whole milliseconds left until `deadline`, rounded up; 0 when past.

@@ -18,8 +18,8 @@ import Timestamps
 /// any other. The request goes to the checked addresses only (`OutboundHTTPClient`, which never
 /// resolves again), so a name that answers differently a moment later (DNS rebinding) cannot
 /// redirect it. At most ``Configuration/maxResponseBytes`` of an answer's body are read (and
-/// dropped) before the connection is closed; a longer one is cut there and its status counts as
-/// sent. Redirects are not followed (a 3xx is a failed attempt). Neither the secret nor the payload
+/// dropped); a longer one is cut there, its connection closed, and its status counts as sent
+/// (a connection whose answer was read whole is kept for the host's next delivery). Redirects are not followed (a 3xx is a failed attempt). Neither the secret nor the payload
 /// is ever logged (this type logs nothing; errors carry status codes and transport errors only).
 public final class WebhookDispatcher: Sendable {
     public let configuration: Configuration

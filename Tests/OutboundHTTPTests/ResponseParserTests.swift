@@ -24,8 +24,30 @@ import Testing
 
     @Test(arguments: [1, 7, 4096]) func aContentLengthBodyEndsAtItsLength(piece: Int) throws {
         let parser = try parse("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-A: 1\r\n\r\nhelloTRAILING", piece: piece)
-        #expect(parser.head == .init(status: 200, reason: "OK", headers: [.init("Content-Length", "5"), .init("X-A", "1")]))
+        #expect(
+            parser.head
+                == .init(
+                    status: 200, reason: "OK", headers: [.init("Content-Length", "5"), .init("X-A", "1")], persistent: true))
         #expect(body(parser) == "hello" && !parser.truncated && parser.isComplete)
+        if piece == 4096 { #expect(!parser.leavesConnectionReusable, "bytes followed the answer in the same read") }
+    }
+
+    @Test func onlyAWholeAnswerOnAConnectionTheServerKeepsLeavesItReusable() throws {
+        let cases: [(String, Bool)] = [
+            ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", true),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n", true),
+            ("HTTP/1.1 204 No Content\r\n\r\n", true),
+            ("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nok", true),
+            ("HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok", false),
+            ("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok", false),
+            ("HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nConnection: Close\r\nContent-Length: 2\r\n\r\nok", false),
+            ("HTTP/1.1 200 OK\r\n\r\nuntil the end", false),
+            ("HTTP/1.1 200 OK\r\nContent-Length: 2000\r\n\r\n", false),  // over the cap: not read
+        ]
+        for (text, reusable) in cases {
+            let parser = try parse(text, piece: 4096, cap: 1024)
+            #expect(parser.leavesConnectionReusable == reusable, "\(text)")
+        }
     }
 
     @Test(arguments: [1, 5, 4096]) func aChunkedBodyIsDecodedWithExtensionsAndTrailers(piece: Int) throws {
@@ -50,7 +72,7 @@ import Testing
 
     @Test func foldedLinesAreJoinedAndAMissingReasonIsEmpty() throws {
         let parser = try parse("HTTP/1.1 204\r\nX-Long: one\r\n  two\r\n\r\n")
-        #expect(parser.head == .init(status: 204, reason: "", headers: [.init("X-Long", "one two")]))
+        #expect(parser.head == .init(status: 204, reason: "", headers: [.init("X-Long", "one two")], persistent: true))
     }
 
     @Test func noBodyFollows204Or304OrAHeadRequest() throws {

@@ -169,6 +169,14 @@ final class ScriptedReceiver: Sendable {
             _ = send(Array(answer.utf8))
         }
 
+        /// Answers each request on the connection with `answer` until the client closes it.
+        func answerEach(_ answer: String) {
+            while readRequest() != nil {
+                guard send(Array(answer.utf8)) else { return }
+            }
+            clientClosed = true
+        }
+
         /// Sends every byte; false when the client went away.
         func send(_ bytes: [UInt8]) -> Bool {
             var offset = 0

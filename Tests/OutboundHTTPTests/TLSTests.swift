@@ -37,6 +37,20 @@ import Testing
         #expect(receiver.requests.first?.body == Array("{}".utf8))
     }
 
+    @Test func sequentialRequestsShareOneTLSConnection() async throws {
+        let server = try server()
+        let receiver = try ScriptedReceiver(tls: server) { $0.answerEach("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok") }
+        defer { receiver.stop() }
+        let client = try client(trusting: server)
+        for _ in 0..<3 {
+            let request = OutboundHTTPRequest(url: receiver.url(scheme: "https", host: "hooks.test"))
+            let answer = try await client.send(request, to: [Self.loopback])
+            #expect(String(decoding: answer.body, as: UTF8.self) == "ok" && client.idleConnections == 1)
+        }
+        #expect(receiver.connections == 1 && receiver.requests.count == 3)
+        #expect(receiver.serverNames == ["hooks.test"])
+    }
+
     @Test func anIPLiteralIsCheckedAgainstTheCertificatesAddressesWithoutSNI() async throws {
         let server = try server()
         let receiver = try ScriptedReceiver(tls: server) { $0.answer("HTTP/1.1 204 No Content\r\n\r\n") }
