@@ -35,7 +35,7 @@ public final class OutboundHTTPClient: Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        tls = TLSContext(trusting: configuration.trustedCertificates)
+        tls = TLSContext.trusting(configuration.trustedCertificates)
         pool = ConnectionPool(configuration: configuration)
     }
 

@@ -6,6 +6,17 @@ import COpenSSL
 final class TLSContext: @unchecked Sendable {
     let context: OpaquePointer
 
+    /// The context of every client that trusts the system's store alone, made once per process:
+    /// loading the store parses each of its certificates (~20 ms of CPU here), which a context per
+    /// client repeated for every Unico client and webhook sender built.
+    static let system = TLSContext(trusting: nil)
+
+    /// ``system`` without a bundle, else a context of its own.
+    static func trusting(_ bundle: CertificateBundle?) -> TLSContext {
+        guard let bundle else { return system }
+        return TLSContext(trusting: bundle)
+    }
+
     init(trusting bundle: CertificateBundle?) {
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             preconditionFailure("SSL_CTX_new failed: out of memory")
