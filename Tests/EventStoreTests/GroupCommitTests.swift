@@ -229,8 +229,7 @@ import Testing
             }
             // Another session's open transaction (transaction ids are the cluster's) can hold the
             // last appends past the readable horizon for a moment: wait until all are readable.
-            let count = try await grouped.eventCount()
-            try await waitUntil("every event is readable") { try await grouped.readableEventCount() == count }
+            let count = try await db.waitUntilReadable()
             let all = try await grouped.readAll(after: .start, limit: 10_000)
             #expect(all.count == count)
             var versions: [StreamName: Int64] = [:]
